@@ -1,0 +1,116 @@
+// ESLint flat config: typed rules for async safety and exhaustiveness, plus the bans of
+// STYLE rule 1 (time and randomness come in as arguments, never from ambient globals).
+// Invariants:
+// - Only TypeScript under src, agents, test, bench and scripts is linted with type information
+//   (the project service reuses tsconfig.json, so lint sees the same program as tsc).
+// - The determinism bans apply everywhere except the few doors listed in `nondeterminismAllowed`;
+//   test/tooling/bans.test.ts repeats them as a plain text scan, so neither can drift silently.
+// - `no-restricted-*` rules do not merge across config objects: a later object that sets one of
+//   them replaces the bans. Add new bans to the lists below instead.
+// Non-goals: formatting (left to the editor); the type-checked presets (dozens of rules unrelated
+// to STYLE; a typed rule joins the list below when it earns its place). Lint runs in every
+// `npm test`, so rules that need whole-program analysis stay out.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const linted = ['{src,agents,test,bench,scripts}/**/*.{ts,mts,cts}'];
+
+// The only places allowed to read the real clock, real randomness or real timers.
+const nondeterminismAllowed = [
+  'src/core/clock.ts',
+  'src/core/rng.ts',
+  'src/load/**',
+  'src/cli/**',
+  'src/server/**',
+  'src/http/server*.ts',
+  'bench/**',
+  'scripts/**',
+  'test/**',
+];
+
+const why = 'STYLE rule 1: take time and randomness from the injected Clock/Rng';
+
+// Whole timer modules are banned; from node:crypto only the random functions are (see the
+// import selector below), so `import { createHash } from 'node:crypto'` stays allowed.
+const bannedImports = ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map(
+  (name) => ({ name, message: `${why} (wake-ups are scheduled by the simulator).` }),
+);
+
+const bannedTimers = ['setTimeout', 'setInterval', 'setImmediate'];
+
+export default defineConfig([
+  globalIgnores(['node_modules/', 'reports/', '**/tmp/', 'coverage/', 'dist/']),
+  js.configs.recommended,
+  {
+    files: linted,
+    extends: [tseslint.configs.recommended],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          args: 'after-used',
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: linted,
+    ignores: nondeterminismAllowed,
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: `${why} (clock.nowMs()).` },
+        { object: 'Math', property: 'random', message: `${why} (rng).` },
+        { object: 'performance', property: 'now', message: `${why} (clock.nowMs()).` },
+        { property: 'randomUUID', message: `${why} (ids come from the seeded Rng).` },
+        { property: 'randomBytes', message: `${why} (bytes come from the seeded Rng).` },
+        ...bannedTimers.map((property) => ({
+          object: 'globalThis',
+          property,
+          message: `${why} (wake-ups are scheduled by the simulator).`,
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: `${why} (new Date(clock.nowMs())).`,
+        },
+        {
+          selector:
+            "ImportDeclaration[source.value=/^(node:)?crypto$/] > ImportSpecifier[imported.name=/^random(UUID|Bytes)$/]",
+          message: `${why} (ids and bytes come from the seeded Rng).`,
+        },
+        {
+          selector: "CallExpression[callee.type='Identifier'][callee.name=/^random(UUID|Bytes)$/]",
+          message: `${why} (ids and bytes come from the seeded Rng).`,
+        },
+      ],
+      'no-restricted-imports': ['error', { paths: bannedImports }],
+      'no-restricted-globals': [
+        'error',
+        ...bannedTimers.map((name) => ({
+          name,
+          message: `${why} (wake-ups are scheduled by the simulator).`,
+        })),
+      ],
+    },
+  },
+]);

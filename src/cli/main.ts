@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * afp's command-line entry: a table of commands, each in its own file exporting
+ * `main(argv: string[]): Promise<number>` that returns the exit code (DESIGN.md "Exit codes":
+ * 0 ok, 1 crash, 2 invalid input, 3 invariant or conformance failure, 4 liveness, 5 load threshold).
+ * Commands are loaded lazily so `afp run` does not pay for the HTTP server's imports.
+ */
+import { EXIT } from './exit-codes.ts';
+
+interface CommandRow {
+  readonly name: string;
+  readonly usage: string;
+  readonly load: () => Promise<{ main(argv: string[]): Promise<number> }>;
+}
+
+const COMMANDS: readonly CommandRow[] = [
+  { name: 'run', usage: 'afp run FILE [--seed N] [--out DIR] [--record FILE]', load: () => import('./run.ts') },
+  { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--defect NAME]', load: () => import('./serve.ts') },
+  { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
+  { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N]', load: () => import('./check.ts') },
+];
+
+function usage(): string {
+  return ['usage:', ...COMMANDS.map((row) => `  ${row.usage}`), '', 'exit codes: 0 ok · 1 crash · 2 invalid input · 3 check failed · 4 liveness · 5 load threshold'].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name === undefined ? EXIT.invalidInput : EXIT.ok;
+  }
+  const row = COMMANDS.find((command) => command.name === name);
+  if (row === undefined) {
+    process.stderr.write(`afp: unknown command '${name}'\n${usage()}\n`);
+    return EXIT.invalidInput;
+  }
+  const command = await row.load();
+  return command.main(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`afp: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = EXIT.crash;
+  },
+);

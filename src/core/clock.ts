@@ -1,0 +1,73 @@
+/**
+ * Clock: the only door through which time enters afp.
+ *
+ * Domain code never reads the time itself; it receives `nowMs` from its caller, and the caller
+ * gets it from a Clock. The simulator uses `VirtualClock` (moved only by the scheduler, never
+ * backwards); live modes use `SystemClock`; `afp serve` uses `ManualOffsetClock`, a wall clock that
+ * can be moved forward (time travel for agent developers and for replay).
+ */
+import { assert } from './assert.ts';
+
+export interface Clock {
+  nowMs(): number;
+}
+
+export class VirtualClock implements Clock {
+  private currentMs: number;
+
+  constructor(startMs: number) {
+    assert(Number.isSafeInteger(startMs) && startMs >= 0, 'clock start is a non-negative integer');
+    this.currentMs = startMs;
+  }
+
+  nowMs(): number {
+    return this.currentMs;
+  }
+
+  /** Moves time to `ms`. Time never runs backwards. */
+  set(ms: number): void {
+    assert(Number.isSafeInteger(ms), 'clock time is an integer');
+    assert(ms >= this.currentMs, `virtual time runs forward (${ms} < ${this.currentMs})`);
+    this.currentMs = ms;
+  }
+
+  advance(deltaMs: number): void {
+    this.set(this.currentMs + deltaMs);
+  }
+}
+
+export class SystemClock implements Clock {
+  nowMs(): number {
+    return Date.now();
+  }
+}
+
+/**
+ * The wall clock plus an offset that only grows. `afp serve` answers with it so that a developer
+ * (or `afp replay`) can jump the platform forward to an escrow's expiry or the next faucet claim.
+ * In `manual` mode the clock stands still between jumps, which makes a served platform as
+ * deterministic as the simulator.
+ */
+export class ManualOffsetClock implements Clock {
+  private offsetMs = 0;
+  private frozenMs: number | null;
+
+  constructor(options: { manual: boolean; startMs?: number }) {
+    this.frozenMs = options.manual ? (options.startMs ?? Date.now()) : null;
+    if (!options.manual && options.startMs !== undefined) this.offsetMs = Math.max(0, options.startMs - Date.now());
+  }
+
+  nowMs(): number {
+    if (this.frozenMs !== null) return this.frozenMs;
+    return Date.now() + this.offsetMs;
+  }
+
+  /** Moves the clock forward to `ms`; a time in the past is refused (returns false). */
+  moveTo(ms: number): boolean {
+    const now = this.nowMs();
+    if (!Number.isSafeInteger(ms) || ms < now) return false;
+    if (this.frozenMs !== null) this.frozenMs = ms;
+    else this.offsetMs += ms - now;
+    return true;
+  }
+}

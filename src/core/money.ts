@@ -1,0 +1,95 @@
+/**
+ * Money: integer micro-USDC (6 decimals) as bigint.
+ *
+ * Converted from and to decimal strings (style B) or JSON numbers (style A) only at the HTTP
+ * edge, never through floating-point arithmetic: a JSON number is read through its shortest
+ * decimal text (`String(n)`), which is exact for every value a client can type with 6 decimals.
+ * Every division names its rounding direction.
+ */
+import { assert } from './assert.ts';
+
+export type Micro = bigint;
+
+export const MICRO_PER_USDC = 1_000_000n;
+export const DECIMALS = 6;
+/** Largest amount any request may carry: 10^12 USDC. Larger is "huge" and refused at the edge. */
+export const MAX_AMOUNT_MICRO: Micro = 1_000_000_000_000n * MICRO_PER_USDC;
+
+export type Rounding = 'down' | 'up';
+
+export function usdc(whole: number | bigint): Micro {
+  return BigInt(whole) * MICRO_PER_USDC;
+}
+
+const DECIMAL_PATTERN = /^(-?)(\d{1,18})(?:\.(\d{1,18}))?$/;
+
+export type ParseFailure = 'not-a-number' | 'too-many-decimals' | 'too-large';
+
+/** Parses "12", "0.1", "-3.250000". At most 6 decimals; no exponent, no leading "+". */
+export function parseDecimal(text: string): Micro | ParseFailure {
+  const match = DECIMAL_PATTERN.exec(text);
+  if (match === null) return 'not-a-number';
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.length > DECIMALS) {
+    if (/[1-9]/.test(fraction.slice(DECIMALS))) return 'too-many-decimals';
+  }
+  const fractionMicro = BigInt(fraction.slice(0, DECIMALS).padEnd(DECIMALS, '0'));
+  const magnitude = BigInt(whole as string) * MICRO_PER_USDC + fractionMicro;
+  if (magnitude > MAX_AMOUNT_MICRO) return 'too-large';
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+/** Reads a JSON number exactly (through its shortest decimal text). */
+export function parseNumber(value: number): Micro | ParseFailure {
+  if (!Number.isFinite(value)) return 'not-a-number';
+  if (Math.abs(value) > 1e12) return 'too-large';
+  return parseDecimal(plainDecimalText(value));
+}
+
+/** `String(n)` without exponent notation ("1e-7" becomes "0.0000001"). */
+function plainDecimalText(value: number): string {
+  const text = String(value);
+  const exponentAt = text.indexOf('e');
+  if (exponentAt < 0) return text;
+  const negative = text.startsWith('-');
+  const mantissa = text.slice(negative ? 1 : 0, exponentAt);
+  const exponent = Number(text.slice(exponentAt + 1));
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  const pointAt = whole.length + exponent;
+  let plain: string;
+  if (pointAt <= 0) plain = `0.${'0'.repeat(-pointAt)}${digits}`;
+  else if (pointAt >= digits.length) plain = digits + '0'.repeat(pointAt - digits.length);
+  else plain = `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
+  return (negative ? '-' : '') + plain;
+}
+
+/** Renders micro-USDC as a decimal string with at least 2 and at most 6 decimals: "10.00", "0.995". */
+export function formatDecimal(amount: Micro): string {
+  const negative = amount < 0n;
+  const magnitude = negative ? -amount : amount;
+  const whole = magnitude / MICRO_PER_USDC;
+  let fraction = (magnitude % MICRO_PER_USDC).toString().padStart(DECIMALS, '0');
+  while (fraction.length > 2 && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  return `${negative ? '-' : ''}${whole}.${fraction}`;
+}
+
+/** Renders micro-USDC as a JSON number for style A (the shortest float that reads back exactly). */
+export function toNumber(amount: Micro): number {
+  return Number(formatDecimal(amount));
+}
+
+/** amount × numerator / denominator, rounded in the named direction (amounts are non-negative). */
+export function mulDiv(amount: Micro, numerator: bigint, denominator: bigint, rounding: Rounding): Micro {
+  assert(denominator > 0n, 'mulDiv denominator is positive');
+  assert(amount >= 0n && numerator >= 0n, 'mulDiv operands are non-negative');
+  const product = amount * numerator;
+  const quotient = product / denominator;
+  if (rounding === 'up' && quotient * denominator !== product) return quotient + 1n;
+  return quotient;
+}
+
+/** Share in basis points (1 bp = 0.01%), rounded in the named direction. */
+export function basisPoints(amount: Micro, points: bigint, rounding: Rounding): Micro {
+  return mulDiv(amount, points, 10_000n, rounding);
+}

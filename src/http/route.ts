@@ -1,0 +1,71 @@
+/**
+ * Route rows: one row per endpoint and addressing style. Everything HTTP is derived from these
+ * rows: the in-process dispatcher, the `afp serve` listeners, the replay matcher, the endpoint
+ * list. A row parses a transport-neutral request into a command (validating every field), runs
+ * the domain operation, and renders the outcome. Rows never see sockets or JSON text.
+ *
+ * Mounts: style A rows are served on their service's own address (`mount` = service name);
+ * style B rows share one `api_url` (`mount` = 'api'), faucet and escrow at the root and the
+ * other services under their `/<service>-api` prefix.
+ */
+import type { Failure, JsonObject, Outcome } from '../core/errors.ts';
+import type { Agent } from '../services/shared/agents.ts';
+import type { Platform, ServiceName } from '../platform/platform.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Style = 'A' | 'B' | 'short' | 'primary';
+export type Mount = 'api' | ServiceName;
+
+/** What a row's `parse` sees: path parameters, query parameters and the parsed JSON body. */
+export interface RouteInput {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  /** Parsed JSON body; `undefined` when the request had none. */
+  readonly body: unknown;
+}
+
+export interface RouteContext {
+  readonly platform: Platform;
+  readonly nowMs: number;
+  /** The authenticated agent; null on `auth: 'none'` rows or when an optional key is absent. */
+  readonly caller: Agent | null;
+  /** Originating address (X-Forwarded-For from trusted loopback peers, else the socket's). */
+  readonly ip: string;
+}
+
+/** Rate-limit rows that apply on top of the caller's tier (platform.md Limits rules 3 and 5). */
+export interface RouteLimits {
+  /** `/register` endpoints: 10 per minute per originating IP, whatever the tier. */
+  readonly registerPerIp?: boolean;
+  /** Counted against the style-B per-service row (`config.limits.serviceB[service]`). */
+  readonly serviceRowB?: boolean;
+  /** Key of a per-endpoint daily cap (`config.limits.endpointDailyB`), e.g. `escrow.create`. */
+  readonly endpointDaily?: string;
+}
+
+export interface RouteSpec<C, O> {
+  /** Stable id: `<service>.<style>.<operation>`, e.g. `escrow.B.release`. */
+  readonly id: string;
+  readonly service: ServiceName;
+  readonly style: Style;
+  readonly mount: Mount;
+  readonly method: HttpMethod;
+  /** Path pattern with `:name` parameters, e.g. `/escrow/:id/release`. */
+  readonly path: string;
+  /** 'optional': a key is used when sent (B's first faucet claim needs none). */
+  readonly auth: 'none' | 'bearer' | 'optional';
+  readonly limits?: RouteLimits;
+  /** One line for the README's endpoint list and the OpenAPI summary. */
+  readonly summary: string;
+  parse(input: RouteInput, context: RouteContext): C | Failure;
+  run(context: RouteContext, command: C): Outcome<O>;
+  render(value: O, context: RouteContext): { status: number; body: JsonObject };
+}
+
+/** A row with its types erased, as stored in tables. */
+export type Route = RouteSpec<unknown, unknown>;
+
+/** Erases a row's command and outcome types so rows of many shapes share one table. */
+export function defineRoute<C, O>(spec: RouteSpec<C, O>): Route {
+  return spec as unknown as Route;
+}

@@ -1,0 +1,113 @@
+/**
+ * Request validation shared by every route row: bodies are JSON objects with known keys only,
+ * every field is typed, amounts are exact (at most 6 decimals, positive, not huge). Each helper
+ * returns the value or a Failure (400 BAD_REQUEST naming the field); nothing throws.
+ */
+import { fail, isFailure, type Failure } from '../core/errors.ts';
+import { parseDecimal, parseNumber, type Micro, type ParseFailure } from '../core/money.ts';
+
+export type Fields = Readonly<Record<string, unknown>>;
+
+const MAX_STRING_LENGTH = 256;
+
+/** The body as an object whose keys are all in `allowed` (missing body = empty object). */
+export function objectBody(body: unknown, allowed: readonly string[]): Fields | Failure {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) return fail('BAD_REQUEST', 'request body must be a JSON object');
+  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.sort().join(', ')}`);
+  return body as Fields;
+}
+
+/** A body that must be absent or empty (`{}`). */
+export function emptyBody(body: unknown): Failure | null {
+  const fields = objectBody(body, []);
+  return isFailure(fields) ? fields : null;
+}
+
+export function requiredString(fields: Fields, name: string, maxLength = MAX_STRING_LENGTH): string | Failure {
+  const value = fields[name];
+  if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
+  return checkString(value, name, maxLength);
+}
+
+export function optionalString(fields: Fields, name: string, maxLength = MAX_STRING_LENGTH): string | undefined | Failure {
+  const value = fields[name];
+  if (value === undefined || value === null) return undefined;
+  return checkString(value, name, maxLength);
+}
+
+function checkString(value: unknown, name: string, maxLength: number): string | Failure {
+  if (typeof value !== 'string') return fail('BAD_REQUEST', `${name} must be a string`);
+  if (value.trim() === '') return fail('BAD_REQUEST', `${name} must not be empty`);
+  if (value.length > maxLength) return fail('BAD_REQUEST', `${name} is longer than ${maxLength} characters`);
+  return value;
+}
+
+/** A JSON object field (metadata, conditions), at most `maxKeys` keys. */
+export function optionalObject(fields: Fields, name: string, maxKeys = 32): Readonly<Record<string, unknown>> | undefined | Failure {
+  const value = fields[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return fail('BAD_REQUEST', `${name} must be a JSON object`);
+  if (Object.keys(value).length > maxKeys) return fail('BAD_REQUEST', `${name} has more than ${maxKeys} keys`);
+  return value as Record<string, unknown>;
+}
+
+/** A whole number in [min, max]; numbers only (style A and B alike). */
+export function optionalInteger(fields: Fields, name: string, min: number, max: number): number | undefined | Failure {
+  const value = fields[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return fail('BAD_REQUEST', `${name} must be a whole number`);
+  if (value < min || value > max) return fail('BAD_REQUEST', `${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+export type AmountSyntax = 'number' | 'number-or-decimal-string';
+
+/**
+ * A positive amount in micro-USDC. Style A sends JSON numbers; style B sends numbers and
+ * accepts the decimal strings it renders (docs/decisions.md).
+ */
+export function requiredAmount(fields: Fields, name: string, syntax: AmountSyntax): Micro | Failure {
+  const value = fields[name];
+  if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
+  let parsed: Micro | ParseFailure;
+  if (typeof value === 'number') parsed = parseNumber(value);
+  else if (typeof value === 'string' && syntax === 'number-or-decimal-string') parsed = parseDecimal(value.trim());
+  else return fail('BAD_REQUEST', `${name} must be a number`);
+  switch (parsed) {
+    case 'not-a-number':
+      return fail('BAD_REQUEST', `${name} must be a finite decimal number`);
+    case 'too-many-decimals':
+      return fail('BAD_REQUEST', `${name} has more than 6 decimals`);
+    case 'too-large':
+      return fail('BAD_REQUEST', `${name} is too large`);
+    default:
+      if (parsed <= 0n) return fail('BAD_REQUEST', `${name} must be positive`);
+      return parsed;
+  }
+}
+
+/** A query parameter `limit` in [1, max], default `fallback`. */
+export function queryLimit(query: Readonly<Record<string, string>>, fallback: number, max: number): number | Failure {
+  const text = query['limit'];
+  if (text === undefined) return fallback;
+  if (!/^\d{1,6}$/.test(text)) return fail('BAD_REQUEST', 'limit must be a whole number');
+  const value = Number(text);
+  if (value < 1 || value > max) return fail('BAD_REQUEST', `limit must be between 1 and ${max}`);
+  return value;
+}
+
+/** A query parameter restricted to a vocabulary. */
+export function queryEnum<T extends string>(query: Readonly<Record<string, string>>, name: string, allowed: readonly T[], fallback: T): T | Failure {
+  const text = query[name];
+  if (text === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(text)) return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`);
+  return text as T;
+}
+
+/** Rejects query parameters outside `allowed`. */
+export function knownQuery(query: Readonly<Record<string, string>>, allowed: readonly string[]): Failure | null {
+  const unknown = Object.keys(query).filter((key) => !allowed.includes(key));
+  return unknown.length > 0 ? fail('BAD_REQUEST', `unknown query parameter: ${unknown.sort().join(', ')}`) : null;
+}

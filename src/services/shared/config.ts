@@ -1,0 +1,99 @@
+/**
+ * PlatformConfig: every number of the platform's rules in one place (STYLE rule 7: defaults live
+ * in one place). Values come from spec/platform.md; where the spec is silent the choice is in
+ * docs/decisions.md. Scenarios may override any of them.
+ */
+import { usdc, type Micro } from '../../core/money.ts';
+import type { Tier } from './agents.ts';
+
+export interface TierLimits {
+  /** Sustained requests per minute; null = unlimited. */
+  readonly perMinute: number | null;
+  readonly perDay: number | null;
+}
+
+export interface BucketRow {
+  readonly perMinute: number;
+  /** Token-bucket capacity. */
+  readonly burst: number;
+  readonly perDay: number | null;
+}
+
+export interface PlatformConfig {
+  readonly faucet: {
+    readonly poolFundingMicro: Micro;
+    readonly claimAMicro: Micro;
+    readonly registrationGrantBMicro: Micro;
+    readonly claimBMicro: Micro;
+    readonly cooldownMs: number;
+    /** Referrer's share of the referred agent's future fees, in basis points. */
+    readonly referralShareBps: bigint;
+  };
+  readonly escrow: {
+    readonly minimumMicro: Micro;
+    readonly defaultExpiresInSeconds: number;
+    readonly maxExpiresInSeconds: number;
+    readonly feeBps: bigint;
+    readonly referralShareBps: bigint;
+    readonly disputeWindowMs: number;
+    /** What the end of an unresolved dispute window does (spec silent; docs/decisions.md). */
+    readonly disputeOutcome: 'refund' | 'release';
+    readonly listLimitDefault: number;
+    readonly listLimitMax: number;
+  };
+  readonly limits: {
+    readonly tiers: Readonly<Record<Tier, TierLimits>>;
+    /** Token-bucket capacity as a multiple of the per-minute limit (platform.md Limits rule 2). */
+    readonly burstMultiplier: number;
+    readonly registerPerMinutePerIp: number;
+    /** Style-B per-service rows (platform.md Limits rule 5), keyed by service. */
+    readonly serviceB: Readonly<Record<string, BucketRow>>;
+    /** Per-endpoint daily caps of style B, keyed `service.endpoint` (escrow create 100/day). */
+    readonly endpointDailyB: Readonly<Record<string, number>>;
+  };
+  /** Largest accepted request body, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Referral payable is swept to referrers' balances every this many ms (UTC-aligned). */
+  readonly referralSweepMs: number;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+export const DEFAULT_CONFIG: PlatformConfig = {
+  faucet: {
+    poolFundingMicro: usdc(100_000_000),
+    claimAMicro: usdc(1),
+    registrationGrantBMicro: usdc(10),
+    claimBMicro: usdc(2),
+    cooldownMs: 24 * HOUR_MS,
+    referralShareBps: 1500n,
+  },
+  escrow: {
+    minimumMicro: 100_000n,
+    defaultExpiresInSeconds: 86_400,
+    maxExpiresInSeconds: 90 * 86_400,
+    feeBps: 100n,
+    referralShareBps: 1500n,
+    disputeWindowMs: 48 * HOUR_MS,
+    disputeOutcome: 'refund',
+    listLimitDefault: 20,
+    listLimitMax: 100,
+  },
+  limits: {
+    tiers: {
+      free: { perMinute: 100, perDay: 10_000 },
+      pro: { perMinute: 1_000, perDay: 1_000_000 },
+      enterprise: { perMinute: null, perDay: null },
+    },
+    burstMultiplier: 3,
+    registerPerMinutePerIp: 10,
+    serviceB: {
+      faucet: { perMinute: 10, burst: 10, perDay: 100 },
+      escrow: { perMinute: 60, burst: 80, perDay: 10_000 },
+    },
+    endpointDailyB: { 'escrow.create': 100 },
+  },
+  maxBodyBytes: 64 * 1024,
+  referralSweepMs: 24 * HOUR_MS,
+};

@@ -1,0 +1,35 @@
+/**
+ * ServiceContext: what the platform hands to every service operation. Services are pure
+ * functions of (context, command, nowMs) returning an Outcome; everything they may touch is here.
+ * No HTTP, no wall clock, no ambient randomness.
+ */
+import type { IdSource } from '../../core/ids.ts';
+import type { Ledger } from '../../core/ledger.ts';
+import type { Rng } from '../../core/rng.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import type { AgentRegistry } from './agents.ts';
+import type { PlatformConfig } from './config.ts';
+import type { EventSink } from './events.ts';
+import type { ReferralBook } from './referral.ts';
+
+/** Timed work the platform runs at an exact instant (escrow expiry, dispute windows, payouts). */
+export type PlatformTimer =
+  | { kind: 'escrow.expire'; escrowId: string }
+  | { kind: 'escrow.dispute-window'; escrowId: string }
+  | { kind: 'referral.sweep' };
+
+export type DefectName = 'mint-on-claim' | 'escrow-fee-2pct' | 'faucet-cooldown-23h' | 'escrow-release-twice';
+
+export interface ServiceContext {
+  readonly ledger: Ledger;
+  readonly agents: AgentRegistry;
+  readonly ids: IdSource;
+  readonly rng: Rng;
+  readonly config: PlatformConfig;
+  readonly timers: Scheduler<PlatformTimer>;
+  readonly emit: EventSink;
+  /** Referral shares and payouts; set once by the platform after construction. */
+  readonly referrals: ReferralBook;
+  /** Deliberate defects for tests and demos (`afp serve --defect`); empty in normal runs. */
+  readonly defects: ReadonlySet<DefectName>;
+}

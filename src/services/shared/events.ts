@@ -1,0 +1,21 @@
+/**
+ * Domain events: what the services report they did, in order. The simulator's invariant
+ * checkers and `events.jsonl` consume them; services never read them back (state is the truth).
+ * Every event carries the virtual time it happened at. Payload values are JSON-safe (money as
+ * decimal strings of micro-USDC is avoided: `amountMicro` fields are bigint and rendered by the
+ * report writer).
+ */
+
+export type DomainEvent =
+  | { type: 'agent.registered'; atMs: number; agentId: string; style: 'A' | 'B'; referrerId: string | null; grantMicro: bigint }
+  | { type: 'faucet.claimed'; atMs: number; agentId: string; style: 'A' | 'B'; amountMicro: bigint; nextClaimAtMs: number | null }
+  | { type: 'escrow.created'; atMs: number; escrowId: string; senderId: string; receiverId: string; amountMicro: bigint; feeMicro: bigint; expiresAtMs: number }
+  | { type: 'escrow.released'; atMs: number; escrowId: string; netMicro: bigint; feeMicro: bigint; referrerId: string | null; referralMicro: bigint }
+  | { type: 'escrow.refunded'; atMs: number; escrowId: string; amountMicro: bigint; cause: 'sender' | 'dispute-window' }
+  | { type: 'escrow.expired'; atMs: number; escrowId: string; amountMicro: bigint; expiresAtMs: number }
+  | { type: 'escrow.disputed'; atMs: number; escrowId: string; byAgentId: string; windowEndsAtMs: number }
+  | { type: 'referral.paid'; atMs: number; referrerId: string; amountMicro: bigint };
+
+export type DomainEventType = DomainEvent['type'];
+
+export type EventSink = (event: DomainEvent) => void;

@@ -1,0 +1,58 @@
+// Money parsing and rendering at the HTTP edge: exact, no floats, named rounding.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { basisPoints, formatDecimal, mulDiv, parseDecimal, parseNumber, toNumber, usdc } from '../../src/core/money.ts';
+
+describe('money', () => {
+  it('parses decimal strings exactly', () => {
+    expect(parseDecimal('0.1')).toBe(100_000n);
+    expect(parseDecimal('10')).toBe(10_000_000n);
+    expect(parseDecimal('1.234567')).toBe(1_234_567n);
+    expect(parseDecimal('1.2345670')).toBe(1_234_567n);
+    expect(parseDecimal('-3.25')).toBe(-3_250_000n);
+    expect(parseDecimal('1.2345678')).toBe('too-many-decimals');
+    expect(parseDecimal('1e3')).toBe('not-a-number');
+    expect(parseDecimal('+1')).toBe('not-a-number');
+    expect(parseDecimal('')).toBe('not-a-number');
+    expect(parseDecimal('NaN')).toBe('not-a-number');
+    expect(parseDecimal('1000000000001')).toBe('too-large');
+  });
+
+  it('parses JSON numbers through their shortest decimal text', () => {
+    expect(parseNumber(0.1)).toBe(100_000n);
+    expect(parseNumber(0.3)).toBe(300_000n);
+    expect(parseNumber(1.005)).toBe(1_005_000n);
+    expect(parseNumber(1e-6)).toBe(1n);
+    expect(parseNumber(1e-7)).toBe('too-many-decimals');
+    expect(parseNumber(1e21)).toBe('too-large');
+    expect(parseNumber(Number.NaN)).toBe('not-a-number');
+    expect(parseNumber(Number.POSITIVE_INFINITY)).toBe('not-a-number');
+    expect(parseNumber(-2)).toBe(-2_000_000n);
+  });
+
+  it('renders with 2 to 6 decimals and round-trips', () => {
+    expect(formatDecimal(usdc(10))).toBe('10.00');
+    expect(formatDecimal(995_000n)).toBe('0.995');
+    expect(formatDecimal(1n)).toBe('0.000001');
+    expect(formatDecimal(-1_500_000n)).toBe('-1.50');
+    expect(toNumber(1_234_567n)).toBe(1.234567);
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), (micro) => {
+        expect(parseDecimal(formatDecimal(micro))).toBe(micro);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), (micro) => {
+        expect(parseNumber(toNumber(micro))).toBe(micro);
+      }),
+    );
+  });
+
+  it('names the rounding of every division', () => {
+    expect(mulDiv(100_001n, 1n, 100n, 'down')).toBe(1_000n);
+    expect(mulDiv(100_001n, 1n, 100n, 'up')).toBe(1_001n);
+    expect(mulDiv(100_000n, 1n, 100n, 'up')).toBe(1_000n);
+    expect(basisPoints(1_234_567n, 100n, 'up')).toBe(12_346n);
+    expect(basisPoints(12_346n, 1500n, 'down')).toBe(1_851n);
+  });
+});
