@@ -1,0 +1,388 @@
+/**
+ * Escrow route rows, styles A (mount 'escrow', /api/v1/escrow/...) and B (mount 'api', /escrow...),
+ * over the one EscrowService. The wire shapes are docs' contract (escrow section): A renders
+ * money as JSON numbers and parties as buyer/seller, B as decimal strings and sender/receiver.
+ *
+ * Invariants: `parse` validates every field (unknown body fields and query parameters → 400)
+ * before anything runs, so bad input changes nothing; `run` passes the authenticated caller to
+ * the service; `render` builds the exact contract body and copies stored objects (conditions) so
+ * an in-process client cannot mutate platform state through a response.
+ * Non-goals: domain rules (minimum amount, parties, states) — those live in the service.
+ */
+import { assert } from '../../core/assert.ts';
+import { fail, isFailure, type Failure, type JsonObject, type JsonValue } from '../../core/errors.ts';
+import type { Micro } from '../../core/money.ts';
+import { checkConditions } from '../../services/escrow/conditions.ts';
+import {
+  ESCROW_ID_PATTERN,
+  ESCROW_LIMITS,
+  ESCROW_ROLES,
+  ESCROW_STATUSES,
+  type CreateEscrowCommand,
+  type EscrowRecord,
+  type EscrowRole,
+  type EscrowStatus,
+} from '../../services/escrow/escrow-record.ts';
+import { isoTime, moneyA, moneyB } from '../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
+import { emptyBody, knownQuery, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
+
+type Money = (amount: Micro) => JsonValue;
+
+interface IdCommand {
+  readonly escrowId: string;
+}
+
+interface DisputeCommand extends IdCommand {
+  readonly reason: string;
+  readonly evidence: string | null;
+}
+
+interface ListCommand {
+  readonly role: EscrowRole;
+  readonly status: EscrowStatus | null;
+  readonly limit: number;
+}
+
+interface CreateCommandA {
+  readonly buyer: string;
+  readonly seller: string;
+  readonly amountMicro: Micro;
+  readonly memo: string | null;
+}
+
+type CreateCommandB = Omit<CreateEscrowCommand, 'senderId'>;
+
+function callerId(context: RouteContext): string {
+  assert(context.caller !== null, 'bearer rows run with an authenticated caller');
+  return context.caller.id;
+}
+
+function escrowId(value: unknown, name: string): string | Failure {
+  if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
+  if (typeof value !== 'string') return fail('BAD_REQUEST', `${name} must be a string`);
+  if (!ESCROW_ID_PATTERN.test(value)) return fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'`);
+  return value;
+}
+
+/** A path `:id` with no body and no query (GET detail, B release and refund). */
+function parsePathId(input: RouteInput, requireEmptyBody: boolean): IdCommand | Failure {
+  const query = knownQuery(input.query, []);
+  if (query !== null) return query;
+  if (requireEmptyBody) {
+    const body = emptyBody(input.body);
+    if (body !== null) return body;
+  }
+  const id = escrowId(input.params['id'], 'escrow id');
+  return isFailure(id) ? id : { escrowId: id };
+}
+
+function parseList(input: RouteInput, context: RouteContext): ListCommand | Failure {
+  const unknown = knownQuery(input.query, ['role', 'status', 'limit']);
+  if (unknown !== null) return unknown;
+  const role = queryEnum(input.query, 'role', ESCROW_ROLES, 'all');
+  if (isFailure(role)) return role;
+  const status = input.query['status'] === undefined ? null : queryEnum(input.query, 'status', ESCROW_STATUSES, 'locked');
+  if (isFailure(status)) return status;
+  const config = context.platform.config.escrow;
+  const limit = queryLimit(input.query, config.listLimitDefault, config.listLimitMax);
+  if (isFailure(limit)) return limit;
+  return { role, status, limit };
+}
+
+/** `{ reason, evidence? }`, plus `escrow_id` in style A. */
+function parseDispute(body: unknown, idFrom: { readonly param: string } | 'body'): DisputeCommand | Failure {
+  const fields = objectBody(body, idFrom === 'body' ? ['escrow_id', 'reason', 'evidence'] : ['reason', 'evidence']);
+  if (isFailure(fields)) return fields;
+  const id = idFrom === 'body' ? escrowId(fields['escrow_id'], 'escrow_id') : escrowId(idFrom.param, 'escrow id');
+  if (isFailure(id)) return id;
+  const reason = requiredString(fields, 'reason', ESCROW_LIMITS.reasonLengthMax);
+  if (isFailure(reason)) return reason;
+  const evidence = optionalString(fields, 'evidence', ESCROW_LIMITS.evidenceLengthMax);
+  if (isFailure(evidence)) return evidence;
+  return { escrowId: id, reason, evidence: evidence ?? null };
+}
+
+function parseCreateA(body: unknown): CreateCommandA | Failure {
+  const fields = objectBody(body, ['buyer', 'seller', 'amount', 'currency', 'memo']);
+  if (isFailure(fields)) return fields;
+  const buyer = requiredString(fields, 'buyer', ESCROW_LIMITS.referenceLengthMax);
+  if (isFailure(buyer)) return buyer;
+  const seller = requiredString(fields, 'seller', ESCROW_LIMITS.referenceLengthMax);
+  if (isFailure(seller)) return seller;
+  const amountMicro = requiredAmount(fields, 'amount', 'number');
+  if (isFailure(amountMicro)) return amountMicro;
+  const currency = optionalString(fields, 'currency', 16);
+  if (isFailure(currency)) return currency;
+  if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
+  const memo = optionalString(fields, 'memo', ESCROW_LIMITS.descriptionLengthMax);
+  if (isFailure(memo)) return memo;
+  return { buyer, seller, amountMicro, memo: memo ?? null };
+}
+
+function parseCreateB(body: unknown, context: RouteContext): CreateCommandB | Failure {
+  const fields = objectBody(body, ['amount', 'receiver', 'description', 'expires_in', 'referrer', 'conditions']);
+  if (isFailure(fields)) return fields;
+  const amountMicro = requiredAmount(fields, 'amount', 'number-or-decimal-string');
+  if (isFailure(amountMicro)) return amountMicro;
+  const receiver = requiredString(fields, 'receiver', ESCROW_LIMITS.referenceLengthMax);
+  if (isFailure(receiver)) return receiver;
+  const description = optionalString(fields, 'description', ESCROW_LIMITS.descriptionLengthMax);
+  if (isFailure(description)) return description;
+  const expiresIn = optionalInteger(fields, 'expires_in', 1, context.platform.config.escrow.maxExpiresInSeconds);
+  if (isFailure(expiresIn)) return expiresIn;
+  const referrer = optionalString(fields, 'referrer', ESCROW_LIMITS.referenceLengthMax);
+  if (isFailure(referrer)) return referrer;
+  const rawConditions = fields['conditions'];
+  const conditions = rawConditions === undefined || rawConditions === null ? null : checkConditions(rawConditions);
+  if (conditions !== null && !conditions.ok) return conditions;
+  return {
+    amountMicro,
+    receiver,
+    description: description ?? null,
+    expiresInSeconds: expiresIn ?? null,
+    referrer: referrer ?? null,
+    conditions: conditions === null ? null : conditions.value,
+  };
+}
+
+function renderDispute(escrow: EscrowRecord): JsonObject {
+  const dispute = escrow.dispute;
+  if (dispute === null) return { dispute: null };
+  return {
+    dispute: {
+      reason: dispute.reason,
+      evidence: dispute.evidence,
+      opened_by: dispute.openedById,
+      opened_at: isoTime(dispute.openedAtMs),
+      window_ends_at: isoTime(dispute.windowEndsAtMs),
+      outcome: dispute.outcome,
+    },
+  };
+}
+
+/** The fields detail-A and detail-B share, money rendered by `money`. */
+function detailCommon(escrow: EscrowRecord, money: Money): JsonObject {
+  return {
+    amount: money(escrow.amountMicro),
+    fee: money(escrow.feeMicro),
+    net: money(escrow.netMicro),
+    conditions: escrow.conditions === null ? null : structuredClone(escrow.conditions),
+    referrer: escrow.referrerId,
+    created_at: isoTime(escrow.createdAtMs),
+    expires_at: isoTime(escrow.expiresAtMs),
+    settled_at: escrow.settledAtMs === null ? null : isoTime(escrow.settledAtMs),
+    tx_hash: escrow.txHash,
+    ...renderDispute(escrow),
+  };
+}
+
+export function detailA(escrow: EscrowRecord): JsonObject {
+  return { escrow_id: escrow.id, status: escrow.status, buyer: escrow.senderId, seller: escrow.receiverId, currency: 'USDC', memo: escrow.description, ...detailCommon(escrow, moneyA) };
+}
+
+export function detailB(escrow: EscrowRecord): JsonObject {
+  return { escrow_id: escrow.id, status: escrow.status, sender: escrow.senderId, receiver: escrow.receiverId, description: escrow.description, ...detailCommon(escrow, moneyB) };
+}
+
+function disputeBody(escrow: EscrowRecord): JsonObject {
+  assert(escrow.dispute !== null, 'a disputed escrow has its dispute');
+  return {
+    escrow_id: escrow.id,
+    status: escrow.status,
+    reason: escrow.dispute.reason,
+    evidence: escrow.dispute.evidence,
+    window_ends_at: isoTime(escrow.dispute.windowEndsAtMs),
+  };
+}
+
+const rowsA: readonly Route[] = [
+  defineRoute<CreateCommandA, EscrowRecord>({
+    id: 'escrow.A.create',
+    service: 'escrow',
+    style: 'A',
+    mount: 'escrow',
+    method: 'POST',
+    path: '/api/v1/escrow/create',
+    auth: 'bearer',
+    summary: 'Lock funds from the buyer (the caller) for the seller; default expiry.',
+    parse: (input) => parseCreateA(input.body),
+    run: (context, command) => {
+      const caller = callerId(context);
+      if (context.platform.agents.resolve(command.buyer)?.id !== caller) return fail('FORBIDDEN', 'buyer must be the authenticated agent');
+      const create = { senderId: caller, receiver: command.seller, amountMicro: command.amountMicro, description: command.memo, expiresInSeconds: null, referrer: null, conditions: null };
+      return context.platform.escrow.create(create, context.nowMs);
+    },
+    render: (escrow) => ({
+      status: 201,
+      body: { escrow_id: escrow.id, status: escrow.status, amount: moneyA(escrow.amountMicro), fee: moneyA(escrow.feeMicro), net: moneyA(escrow.netMicro), expires_at: isoTime(escrow.expiresAtMs) },
+    }),
+  }),
+  defineRoute<IdCommand, EscrowRecord>({
+    id: 'escrow.A.release',
+    service: 'escrow',
+    style: 'A',
+    mount: 'escrow',
+    method: 'POST',
+    path: '/api/v1/escrow/release',
+    auth: 'bearer',
+    summary: 'Release an escrow to the seller (buyer only): net to the seller, 1% fee.',
+    parse: (input) => {
+      const fields = objectBody(input.body, ['escrow_id']);
+      if (isFailure(fields)) return fields;
+      const id = escrowId(fields['escrow_id'], 'escrow_id');
+      return isFailure(id) ? id : { escrowId: id };
+    },
+    run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({
+      status: 200,
+      body: { escrow_id: escrow.id, status: escrow.status, released_amount: moneyA(escrow.netMicro), seller: escrow.receiverId, fee: moneyA(escrow.feeMicro), tx_hash: escrow.txHash },
+    }),
+  }),
+  defineRoute<DisputeCommand, EscrowRecord>({
+    id: 'escrow.A.dispute',
+    service: 'escrow',
+    style: 'A',
+    mount: 'escrow',
+    method: 'POST',
+    path: '/api/v1/escrow/dispute',
+    auth: 'bearer',
+    summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
+    parse: (input) => parseDispute(input.body, 'body'),
+    run: (context, command) => context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({ status: 200, body: disputeBody(escrow) }),
+  }),
+  defineRoute<IdCommand, EscrowRecord>({
+    id: 'escrow.A.get',
+    service: 'escrow',
+    style: 'A',
+    mount: 'escrow',
+    method: 'GET',
+    path: '/api/v1/escrow/:id',
+    auth: 'bearer',
+    summary: 'One escrow in detail (parties only).',
+    parse: (input) => parsePathId(input, false),
+    run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
+    render: (escrow) => ({ status: 200, body: detailA(escrow) }),
+  }),
+  defineRoute<ListCommand, readonly EscrowRecord[]>({
+    id: 'escrow.A.list',
+    service: 'escrow',
+    style: 'A',
+    mount: 'escrow',
+    method: 'GET',
+    path: '/api/v1/escrow/list',
+    auth: 'bearer',
+    summary: 'The caller\'s escrows, newest first (query role, status, limit).',
+    parse: parseList,
+    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
+    render: (escrows) => ({ status: 200, body: { escrows: escrows.map(detailA), count: escrows.length } }),
+  }),
+];
+
+const rowsB: readonly Route[] = [
+  defineRoute<CreateCommandB, EscrowRecord>({
+    id: 'escrow.B.create',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow',
+    auth: 'bearer',
+    limits: { serviceRowB: true, endpointDaily: 'escrow.create' },
+    summary: 'Lock funds for a receiver (amount, receiver, description, expires_in, referrer, conditions).',
+    parse: (input, context) => parseCreateB(input.body, context),
+    run: (context, command) => context.platform.escrow.create({ ...command, senderId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({
+      status: 201,
+      body: {
+        escrow_id: escrow.id,
+        status: escrow.status,
+        amount: moneyB(escrow.amountMicro),
+        fee: moneyB(escrow.feeMicro),
+        net: moneyB(escrow.netMicro),
+        receiver: escrow.receiverId,
+        expires_at: isoTime(escrow.expiresAtMs),
+      },
+    }),
+  }),
+  defineRoute<IdCommand, EscrowRecord>({
+    id: 'escrow.B.release',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow/:id/release',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
+    parse: (input) => parsePathId(input, true),
+    run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({
+      status: 200,
+      body: { escrow_id: escrow.id, status: escrow.status, tx_hash: escrow.txHash, net: moneyB(escrow.netMicro), fee: moneyB(escrow.feeMicro) },
+    }),
+  }),
+  defineRoute<IdCommand, EscrowRecord>({
+    id: 'escrow.B.refund',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow/:id/refund',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
+    parse: (input) => parsePathId(input, true),
+    run: (context, command) => context.platform.escrow.refund({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({
+      status: 200,
+      body: { escrow_id: escrow.id, status: escrow.status, amount: moneyB(escrow.amountMicro), tx_hash: escrow.txHash },
+    }),
+  }),
+  defineRoute<IdCommand, EscrowRecord>({
+    id: 'escrow.B.get',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/escrow/:id',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'One escrow in detail (parties only).',
+    parse: (input) => parsePathId(input, false),
+    run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
+    render: (escrow) => ({ status: 200, body: detailB(escrow) }),
+  }),
+  defineRoute<ListCommand, readonly EscrowRecord[]>({
+    id: 'escrow.B.list',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'GET',
+    path: '/escrows',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'The caller\'s escrows, newest first (query role, status, limit).',
+    parse: parseList,
+    run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
+    render: (escrows) => ({ status: 200, body: { escrows: escrows.map(detailB), count: escrows.length } }),
+  }),
+  defineRoute<DisputeCommand, EscrowRecord>({
+    id: 'escrow.B.dispute',
+    service: 'escrow',
+    style: 'B',
+    mount: 'api',
+    method: 'POST',
+    path: '/escrow/:id/dispute',
+    auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
+    parse: (input) => parseDispute(input.body, { param: input.params['id'] ?? '' }),
+    run: (context, command) => context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
+    render: (escrow) => ({ status: 200, body: disputeBody(escrow) }),
+  }),
+];
+
+/** Every escrow row, both styles. */
+export const escrowRoutes: readonly Route[] = [...rowsA, ...rowsB];
