@@ -1,0 +1,75 @@
+/**
+ * The three CSV reports: agents.csv, endpoints.csv and escrows.csv. Pure renderers: each returns
+ * the file's exact text from the RunRecord alone (STYLE rule 9).
+ *
+ * Invariants: a header row always (also with no data rows); `\n` line endings, a final newline;
+ * quoting by csv-stringify only where a field needs it (comma, quote, line break); money as
+ * decimal strings (formatDecimal), instants as ISO 8601 UTC; every sort has a tie-breaker and
+ * compares by code unit, never by locale, so the bytes are the same on every machine.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { formatDecimal } from '../core/money.ts';
+import { isoTime } from '../http/render.ts';
+import type { AgentRow, EndpointRow, EscrowRow, RunRecord } from './run-record.ts';
+
+type Cell = string | number;
+
+function csv(columns: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  return stringify(rows as Cell[][], { header: true, columns: [...columns], record_delimiter: '\n' });
+}
+
+/** Code-unit order: the same on every machine and locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const AGENT_COLUMNS = ['agent_id', 'archetype', 'display_name', 'tier', 'balance', 'requests', 'errors', 'rate_limited'] as const;
+
+export function renderAgentsCsv(record: RunRecord): string {
+  const sorted = [...record.agents].sort((a, b) => compareText(a.agentId, b.agentId));
+  const rows = sorted.map((agent: AgentRow) => [
+    agent.agentId,
+    agent.archetype,
+    agent.displayName,
+    agent.tier,
+    formatDecimal(agent.balanceMicro),
+    agent.requests,
+    agent.errors,
+    agent.rateLimited,
+  ]);
+  return csv(AGENT_COLUMNS, rows);
+}
+
+/** Every HTTP status seen in the run, ascending: the status columns of endpoints.csv. */
+export function statusesSeen(endpoints: readonly EndpointRow[]): number[] {
+  const seen = new Set<number>();
+  for (const row of endpoints) for (const status of Object.keys(row.statuses)) seen.add(Number(status));
+  return [...seen].sort((a, b) => a - b);
+}
+
+export function renderEndpointsCsv(record: RunRecord): string {
+  const statuses = statusesSeen(record.endpoints);
+  const sorted = [...record.endpoints].sort(
+    (a, b) => compareText(a.endpoint, b.endpoint) || compareText(a.service, b.service) || compareText(a.style, b.style),
+  );
+  const rows = sorted.map((row) => [row.endpoint, row.service, row.style, row.calls, ...statuses.map((status) => row.statuses[String(status)] ?? 0)]);
+  return csv(['endpoint', 'service', 'style', 'calls', ...statuses.map(String)], rows);
+}
+
+const ESCROW_COLUMNS = ['escrow_id', 'sender', 'receiver', 'amount', 'fee', 'status', 'created_at', 'expires_at', 'settled_at'] as const;
+
+export function renderEscrowsCsv(record: RunRecord): string {
+  const sorted = [...record.escrows].sort((a, b) => a.createdAtMs - b.createdAtMs || compareText(a.escrowId, b.escrowId));
+  const rows = sorted.map((escrow: EscrowRow) => [
+    escrow.escrowId,
+    escrow.senderId,
+    escrow.receiverId,
+    formatDecimal(escrow.amountMicro),
+    formatDecimal(escrow.feeMicro),
+    escrow.status,
+    isoTime(escrow.createdAtMs),
+    isoTime(escrow.expiresAtMs),
+    escrow.settledAtMs === null ? '' : isoTime(escrow.settledAtMs),
+  ]);
+  return csv(ESCROW_COLUMNS, rows);
+}

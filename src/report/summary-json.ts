@@ -1,0 +1,72 @@
+/**
+ * summary.json: the run at a glance, as data. Pure: the text is a function of the RunRecord and
+ * of the digests of the other report files (which the writer computes first).
+ *
+ * Invariants: keys in a fixed order (built in that order; no key is integer-like, so JavaScript
+ * keeps insertion order), 2-space indent, trailing newline; money as decimal strings
+ * (formatDecimal), instants as ISO 8601 UTC; invariants in the record's order.
+ * `files` maps each other report file to its own SHA-256 and `digest` is the digest of those
+ * files together (write-reports.ts); the digest `afp run` prints also covers this file.
+ */
+import { formatDecimal } from '../core/money.ts';
+import { isoTime } from '../http/render.ts';
+import type { EndpointRow, InvariantResult, RunRecord } from './run-record.ts';
+
+export interface OtherFilesDigest {
+  /** File name → SHA-256 (lowercase hex) of its bytes, in the digest's order. */
+  readonly files: Readonly<Record<string, string>>;
+  /** SHA-256 over those files (name + NUL + bytes, in order). */
+  readonly digest: string;
+}
+
+/** Request counts by status class (`2xx`, `4xx`...), classes in ascending order, only those seen. */
+export function requestsByStatusClass(endpoints: readonly EndpointRow[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of endpoints) {
+    for (const [status, count] of Object.entries(row.statuses)) {
+      const code = Number(status);
+      const label = Number.isInteger(code) && code >= 100 && code <= 599 ? `${Math.floor(code / 100)}xx` : 'other';
+      counts.set(label, (counts.get(label) ?? 0) + count);
+    }
+  }
+  const ordered: Record<string, number> = {};
+  for (const label of [...counts.keys()].sort()) ordered[label] = counts.get(label) ?? 0;
+  return ordered;
+}
+
+function invariantJson(result: InvariantResult): object {
+  const first = result.first;
+  return {
+    name: result.name,
+    checks: result.checks,
+    violations: result.violations,
+    first: first === null ? null : { at: isoTime(first.atMs), event: first.event, message: first.message },
+  };
+}
+
+export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): string {
+  const totals = record.totals;
+  const summary = {
+    scenario: record.scenario,
+    seed: record.seed,
+    start: isoTime(record.startMs),
+    end: isoTime(record.endMs),
+    outcome: record.outcome,
+    reproduce: record.reproduce,
+    totals: {
+      agents: totals.agents,
+      requests: totals.requests,
+      escrows: totals.escrows,
+      events: record.events.length,
+      agent_balances: formatDecimal(totals.agentBalancesMicro),
+      fee_income: formatDecimal(totals.feeIncomeMicro),
+      faucet_pool: formatDecimal(totals.faucetPoolMicro),
+      ledger_sum: formatDecimal(totals.ledgerSumMicro),
+    },
+    requests_by_status: requestsByStatusClass(record.endpoints),
+    invariants: record.invariants.map(invariantJson),
+    files: others.files,
+    digest: others.digest,
+  };
+  return `${JSON.stringify(summary, null, 2)}\n`;
+}

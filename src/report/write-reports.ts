@@ -1,0 +1,120 @@
+/**
+ * Writes the chosen report files of a run and computes the run's digest, the line `afp run`
+ * prints last (`digest: <hex>`): same scenario + same seed = same digest.
+ *
+ * Digest: SHA-256 over the written files in the fixed order of REPORT_FILES, each contributing
+ * its name, a NUL byte and its bytes; lowercase hex. summary.json comes last because it contains
+ * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
+ * every byte written, summary included.
+ * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
+ * memory) and `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
+ * string) give the same bytes and the same digest. The file system is touched only here.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReportName } from '../sim/scenario-schema.ts';
+import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
+import { eventChunks } from './events-jsonl.ts';
+import type { RunRecord } from './run-record.ts';
+import { renderSummaryJson } from './summary-json.ts';
+
+interface DataReport {
+  readonly name: Exclude<ReportName, 'summary'>;
+  readonly file: string;
+  chunks(record: RunRecord): Iterable<string>;
+}
+
+/** The digest's order; summary.json (which digests these) always comes after them. */
+export const REPORT_FILES: readonly DataReport[] = [
+  { name: 'agents', file: 'agents.csv', chunks: (record) => [renderAgentsCsv(record)] },
+  { name: 'endpoints', file: 'endpoints.csv', chunks: (record) => [renderEndpointsCsv(record)] },
+  { name: 'escrows', file: 'escrows.csv', chunks: (record) => [renderEscrowsCsv(record)] },
+  { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
+];
+export const SUMMARY_FILE = 'summary.json';
+
+export interface ReportFile {
+  readonly file: string;
+  readonly text: string;
+}
+
+/**
+ * Feeds the files' bytes through the running digest in order, handing each chunk to `sink`
+ * (an empty chunk first, so even an empty file is created), then renders summary.json (when
+ * chosen) from the digests so far. Shared by both entry points. Chunks are hashed as bytes:
+ * hashing a string re-encodes it on every update, several times slower on large runs.
+ */
+function produce(record: RunRecord, which: readonly ReportName[], sink: (file: string, chunk: Buffer) => void): string {
+  const running: Hash = createHash('sha256');
+  const files: Record<string, string> = {};
+  const empty = Buffer.alloc(0);
+  for (const report of REPORT_FILES) {
+    if (!which.includes(report.name)) continue;
+    const own = createHash('sha256');
+    running.update(`${report.file}\0`);
+    sink(report.file, empty);
+    for (const text of report.chunks(record)) {
+      const chunk = Buffer.from(text, 'utf8');
+      running.update(chunk);
+      own.update(chunk);
+      sink(report.file, chunk);
+    }
+    files[report.file] = own.digest('hex');
+  }
+  if (which.includes('summary')) {
+    const chunk = Buffer.from(renderSummaryJson(record, { files, digest: running.copy().digest('hex') }), 'utf8');
+    running.update(`${SUMMARY_FILE}\0`);
+    running.update(chunk);
+    sink(SUMMARY_FILE, empty);
+    sink(SUMMARY_FILE, chunk);
+  }
+  return running.digest('hex');
+}
+
+/** Pure: every chosen file's text, in digest order, and the digest. */
+export function renderReports(record: RunRecord, which: readonly ReportName[]): { files: ReportFile[]; digest: string } {
+  const parts = new Map<string, Buffer[]>();
+  const digest = produce(record, which, (file, chunk) => {
+    const list = parts.get(file) ?? [];
+    list.push(chunk);
+    parts.set(file, list);
+  });
+  return { files: [...parts].map(([file, list]) => ({ file, text: Buffer.concat(list).toString('utf8') })), digest };
+}
+
+/** The digest of files given in order (name + NUL + bytes each): what `produce` computes. */
+export function reportDigest(files: readonly ReportFile[]): string {
+  const hash = createHash('sha256');
+  for (const { file, text } of files) hash.update(`${file}\0`).update(Buffer.from(text, 'utf8'));
+  return hash.digest('hex');
+}
+
+/** writeSync may write fewer bytes than asked; loop until the chunk is on disk. */
+function writeAll(descriptor: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset);
+}
+
+/** Writes the chosen files into `outDir` (created if needed); returns their paths and the digest. */
+export function writeReports(record: RunRecord, outDir: string, which: readonly ReportName[]): { files: string[]; digest: string } {
+  mkdirSync(outDir, { recursive: true });
+  const paths: string[] = [];
+  const open = { file: '', descriptor: -1 };
+  try {
+    const digest = produce(record, which, (file, chunk) => {
+      if (open.file !== file) {
+        if (open.descriptor >= 0) closeSync(open.descriptor);
+        open.descriptor = -1;
+        const path = join(outDir, file);
+        open.descriptor = openSync(path, 'w');
+        open.file = file;
+        paths.push(path);
+      }
+      writeAll(open.descriptor, chunk);
+    });
+    return { files: paths, digest };
+  } finally {
+    if (open.descriptor >= 0) closeSync(open.descriptor);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The scenario file's shape as one zod schema: the single source of both the strict validation
+ * in scenario.ts and the editor JSON Schema in schemas/scenario.schema.json (scripts/gen-schema.ts).
+ *
+ * Invariants: every object is strict (unknown keys are errors, at every level); every number and
+ * list has a bound (STYLE rule 7); keys are snake_case like the HTTP API and agent parameters.
+ * Defaults are applied in scenario.ts, not here, so the schema describes exactly what a file may
+ * contain and the JSON Schema's `required` lists exactly what a file must contain.
+ * Non-goals: agent parameters (each archetype validates its own `params`) and checks that span
+ * fields (fault windows inside the duration, total agents): both live in scenario.ts.
+ */
+import * as z from 'zod';
+import type { ServiceName } from '../platform/platform.ts';
+import { DURATION_PATTERN_TEXT, durationMs, UNIT_MS } from './duration.ts';
+
+export const INVARIANT_NAMES = [
+  'conservation',
+  'no-negative-balance',
+  'faucet-cooldown',
+  'escrow-settles-once',
+  'escrow-expiry-exact',
+  'rate-limit-headers',
+  'error-shape',
+] as const;
+export type InvariantName = (typeof INVARIANT_NAMES)[number];
+
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+
+/** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
+export const FAULT_SERVICES = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'] as const satisfies readonly ServiceName[];
+type MissingService = Exclude<ServiceName, (typeof FAULT_SERVICES)[number]>;
+const everyServiceListed: [MissingService] extends [never] ? true : false = true;
+void everyServiceListed;
+
+export const SCENARIO_LIMITS = {
+  nameLength: 64,
+  seedLength: 128,
+  populations: 1_000,
+  countPerPopulation: 100_000,
+  faults: 100,
+  maxAgents: { default: 100_000, max: 1_000_000 },
+  maxRequests: { default: 50_000_000, max: 1_000_000_000 },
+  maxEvents: { default: 50_000_000, max: 1_000_000_000 },
+  durationMs: { min: UNIT_MS.s, max: 365 * UNIT_MS.d },
+} as const;
+
+export const DEFAULT_START = '2026-01-01T00:00:00Z';
+
+const ISO_INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/** `2026-01-01T00:00:00Z` → epoch ms; UTC only (the `Z`), a real calendar instant, not before 1970. */
+const isoInstant = z
+  .string({ error: 'expected an ISO 8601 UTC instant such as 2026-01-01T00:00:00Z' })
+  .meta({ pattern: ISO_INSTANT_PATTERN.source, description: `start instant, ISO 8601 UTC (default ${DEFAULT_START})` })
+  .transform((text, context) => {
+    const atMs = Date.parse(text);
+    const valid = ISO_INSTANT_PATTERN.test(text) && Number.isSafeInteger(atMs) && atMs >= 0;
+    // Date.parse rolls 2026-02-30 over to March; the round trip catches that.
+    if (valid && new Date(atMs).toISOString().slice(0, 19) === text.slice(0, 19)) return atMs;
+    context.issues.push({ code: 'custom', message: `'${text}' is not an ISO 8601 UTC instant such as ${DEFAULT_START}`, input: text });
+    return z.NEVER;
+  });
+
+const boundedInt = (min: number, max: number, what: string) =>
+  z.int({ error: `expected a whole number (${what})` }).min(min, `must be at least ${min} (${what})`).max(max, `must be at most ${max} (${what})`);
+
+const populationSchema = z.strictObject({
+  agent: z.string().min(1).max(64).describe('agent archetype name (agents/ registry)'),
+  count: boundedInt(1, SCENARIO_LIMITS.countPerPopulation, 'agents in this population'),
+  tier: z.enum(['free', 'pro', 'enterprise']).optional().describe('rate-limit tier (default free)'),
+  style: z.enum(['A', 'B', 'mixed']).optional().describe('addressing style the agents use (default B)'),
+  params: z.record(z.string(), z.unknown()).optional().describe("the archetype's parameters, validated by its own schema"),
+});
+
+const faultSchema = z.strictObject({
+  service: z.enum(FAULT_SERVICES),
+  from: durationMs({ minMs: 0 }).describe('start of the window, from the scenario start'),
+  for: durationMs({ minMs: 1 }).describe('length of the window'),
+  answer: z.literal([500, 503]).optional().describe('HTTP status every request to the service gets (default 503)'),
+});
+
+export const scenarioFileSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
+  seed: z
+    .union([z.string().min(1).max(SCENARIO_LIMITS.seedLength), z.int()], { error: `seed is a whole number below 2^53 or a text of 1 to ${SCENARIO_LIMITS.seedLength} characters (quote longer numbers)` })
+    .optional()
+    .describe('default seed (default 1); --seed overrides it'),
+  start: isoInstant.optional(),
+  duration: durationMs({ minMs: SCENARIO_LIMITS.durationMs.min, maxMs: SCENARIO_LIMITS.durationMs.max }).describe('virtual run length, 1s to 365d'),
+  populations: z.array(populationSchema).min(1, 'a scenario needs at least one population').max(SCENARIO_LIMITS.populations),
+  faults: z.array(faultSchema).max(SCENARIO_LIMITS.faults).optional(),
+  invariants: z.array(z.enum(INVARIANT_NAMES)).max(INVARIANT_NAMES.length).optional().describe('invariants to check (default all)'),
+  reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
+  platform: z
+    .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
+    .optional(),
+  limits: z
+    .strictObject({
+      max_agents: boundedInt(1, SCENARIO_LIMITS.maxAgents.max, 'max_agents').optional(),
+      max_requests: boundedInt(1, SCENARIO_LIMITS.maxRequests.max, 'max_requests').optional(),
+      max_events: boundedInt(1, SCENARIO_LIMITS.maxEvents.max, 'max_events').optional(),
+    })
+    .optional()
+    .describe('run limits (defaults 100000 agents, 50000000 requests, 50000000 events)'),
+});
+
+export type ScenarioFile = z.output<typeof scenarioFileSchema>;
+
+/** Recursively sorts object keys so the JSON text is stable whatever order zod emits. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+/** The editor JSON Schema's exact bytes (sorted keys, 2-space indent, trailing newline). */
+export function renderScenarioJsonSchema(): string {
+  const generated = z.toJSONSchema(scenarioFileSchema, { io: 'input', target: 'draft-2020-12' });
+  const document = {
+    ...generated,
+    title: 'afp scenario',
+    description: `An afp scenario file (afp run FILE). Durations match ${DURATION_PATTERN_TEXT}. Generated by scripts/gen-schema.ts; do not edit.`,
+  };
+  return `${JSON.stringify(sortKeys(document), null, 2)}\n`;
+}

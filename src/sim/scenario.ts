@@ -1,0 +1,264 @@
+/**
+ * Scenario files: YAML text in, a validated `Scenario` out, or every error at once.
+ *
+ * A scenario composes agent populations (archetypes from the agents/ registry, each validating
+ * its own `params`), fault windows, invariants to check and reports to write (DESIGN.md).
+ * Invariants: validation is strict (unknown keys are errors at every level, params included
+ * through the archetype's strict schema); every error carries its data path and, where the YAML
+ * says, its line; errors come sorted by line, then path, so the same file always prints the same
+ * list. Defaults are applied here, in one place. The shape is scenario-schema.ts; this file adds
+ * what one schema cannot see: the agent registry, and checks spanning several fields.
+ */
+import type * as z from 'zod';
+import { assert } from '../core/assert.ts';
+import { formatDuration, parseDuration } from './duration.ts';
+import {
+  DEFAULT_START,
+  INVARIANT_NAMES,
+  REPORT_NAMES,
+  SCENARIO_LIMITS,
+  scenarioFileSchema,
+  type InvariantName,
+  type ReportName,
+  type ScenarioFile,
+} from './scenario-schema.ts';
+import { pathText, readScenarioSource, type ScenarioSource } from './scenario-source.ts';
+import type { ServiceName } from '../platform/platform.ts';
+
+export type { InvariantName, ReportName } from './scenario-schema.ts';
+
+export interface Population {
+  readonly agent: string;
+  readonly count: number;
+  readonly tier: 'free' | 'pro' | 'enterprise';
+  readonly style: 'A' | 'B' | 'mixed';
+  /** The archetype schema's output (durations already in ms, defaults applied). */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export interface ScenarioFault {
+  readonly service: ServiceName;
+  readonly fromMs: number;
+  readonly forMs: number;
+  readonly answer: 500 | 503;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly seed: string;
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly populations: readonly Population[];
+  readonly faults: readonly ScenarioFault[];
+  readonly invariants: readonly InvariantName[];
+  readonly reports: readonly ReportName[];
+  readonly platform: { readonly disputeOutcome?: 'refund' | 'release' };
+  readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
+}
+
+export interface ScenarioError {
+  readonly path: string;
+  readonly message: string;
+  readonly line?: number;
+}
+
+export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: readonly ScenarioError[] };
+
+export interface ParseScenarioOptions {
+  readonly fileName: string;
+  /** The archetype's params schema, or undefined when no archetype has that name. */
+  readonly agentParams: (agent: string) => z.ZodType | undefined;
+  /** Names listed when a population names an unknown agent (the registry's names). */
+  readonly knownAgents?: readonly string[];
+}
+
+export const DEFAULT_SEED = '1';
+/** Scenario files are small; anything larger is a mistake (a log passed by accident). */
+export const MAX_SCENARIO_CHARS = 1_048_576;
+
+export function parseScenario(text: string, options: ParseScenarioOptions): ScenarioResult {
+  if (text.length > MAX_SCENARIO_CHARS) {
+    return { ok: false, errors: [{ path: '', message: `a scenario file is at most ${MAX_SCENARIO_CHARS} characters (this one has ${text.length})` }] };
+  }
+  const source = readScenarioSource(text);
+  if (source.syntaxErrors.length > 0) return { ok: false, errors: sortErrors(source.syntaxErrors) };
+  const errors: ScenarioError[] = [...source.duplicateKeys];
+  const file = scenarioFileSchema.safeParse(source.value);
+  if (!file.success) errors.push(...issueErrors(file.error.issues, [], source));
+  const params = checkPopulationParams(source, options, errors);
+  checkAcrossFields(source, errors);
+  if (!file.success || errors.length > 0) {
+    assert(errors.length > 0, 'a failed scenario parse reports at least one error');
+    return { ok: false, errors: sortErrors(errors) };
+  }
+  return { ok: true, scenario: buildScenario(file.data, params) };
+}
+
+/** One line per error: `file:line path: message` (`file path: message` when no line is known). */
+export function formatScenarioErrors(fileName: string, errors: readonly ScenarioError[]): string {
+  return errors
+    .map((error) => {
+      const where = error.line === undefined ? fileName : `${fileName}:${error.line}`;
+      return error.path === '' ? `${where}: ${error.message}` : `${where} ${error.path}: ${error.message}`;
+    })
+    .join('\n');
+}
+
+function sortErrors(errors: readonly ScenarioError[]): ScenarioError[] {
+  const lineKey = (error: ScenarioError): number => error.line ?? Number.MAX_SAFE_INTEGER;
+  return [...errors].sort((a, b) => lineKey(a) - lineKey(b) || compareText(a.path, b.path) || compareText(a.message, b.message));
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function errorAt(source: ScenarioSource, path: readonly PropertyKey[], message: string): ScenarioError {
+  const line = source.lineOf(path);
+  return line === undefined ? { path: pathText(path), message } : { path: pathText(path), message, line };
+}
+
+/** Zod issues as scenario errors: unknown keys one per key at the key's line, missing keys named. */
+function issueErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], source: ScenarioSource): ScenarioError[] {
+  const errors: ScenarioError[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const keyPath = [...path, key];
+        const line = source.keyLineOf(keyPath);
+        const message = `unknown key '${key}'`;
+        errors.push(line === undefined ? { path: pathText(keyPath), message } : { path: pathText(keyPath), message, line });
+      }
+      continue;
+    }
+    const missing = issue.code === 'invalid_type' && isMissing(source.value, path);
+    errors.push(errorAt(source, path, missing ? `required key '${String(path.at(-1))}' is missing` : issue.message));
+  }
+  return errors;
+}
+
+function isMissing(root: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let parent: unknown = root;
+  for (const segment of path.slice(0, -1)) parent = childOf(parent, segment);
+  const record = asRecord(parent);
+  return record !== undefined && !Array.isArray(parent) && !Object.hasOwn(record, path.at(-1) as PropertyKey);
+}
+
+function childOf(value: unknown, segment: PropertyKey): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return (value as Record<PropertyKey, unknown>)[segment];
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Validates each population's params with its archetype's schema; returns the outputs by index. */
+function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOptions, errors: ScenarioError[]): Record<string, unknown>[] {
+  const outputs: Record<string, unknown>[] = [];
+  const populations = childOf(source.value, 'populations');
+  if (!Array.isArray(populations)) return outputs;
+  populations.forEach((item: unknown, position) => {
+    const population = asRecord(item);
+    const agent = population?.agent;
+    if (population === undefined || typeof agent !== 'string') return;
+    const schema = options.agentParams(agent);
+    if (schema === undefined) {
+      const known = options.knownAgents === undefined ? '' : `; known agents: ${[...options.knownAgents].sort().join(', ')}`;
+      errors.push(errorAt(source, ['populations', position, 'agent'], `unknown agent '${agent}'${known}`));
+      return;
+    }
+    const raw = population.params ?? {};
+    if (asRecord(raw) === undefined) return; // the file schema already reports the wrong type
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      errors.push(...issueErrors(parsed.error.issues, ['populations', position, 'params'], source));
+      return;
+    }
+    const output = asRecord(parsed.data);
+    assert(output !== undefined, `the params schema of agent '${agent}' produces an object`);
+    outputs[position] = output;
+  });
+  return outputs;
+}
+
+/** Checks spanning fields, each run on whatever parts of the file are individually valid. */
+function checkAcrossFields(source: ScenarioSource, errors: ScenarioError[]): void {
+  checkFaultWindows(source, errors);
+  checkTotalAgents(source, errors);
+  for (const list of ['invariants', 'reports']) {
+    const items = childOf(source.value, list);
+    if (!Array.isArray(items)) continue;
+    items.forEach((item: unknown, position) => {
+      if (items.indexOf(item) !== position) errors.push(errorAt(source, [list, position], `'${String(item)}' is listed twice`));
+    });
+  }
+}
+
+function durationOf(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const parsed = parseDuration(value);
+  return typeof parsed === 'number' ? parsed : undefined;
+}
+
+function checkFaultWindows(source: ScenarioSource, errors: ScenarioError[]): void {
+  const runMs = durationOf(childOf(source.value, 'duration'));
+  const faults = childOf(source.value, 'faults');
+  if (runMs === undefined || !Array.isArray(faults)) return;
+  faults.forEach((fault: unknown, position) => {
+    const fromMs = durationOf(childOf(fault, 'from'));
+    const forMs = durationOf(childOf(fault, 'for'));
+    const run = formatDuration(runMs);
+    if (fromMs !== undefined && fromMs >= runMs) {
+      errors.push(errorAt(source, ['faults', position, 'from'], `fault starts at ${formatDuration(fromMs)}, not inside the run (duration ${run})`));
+    } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
+      const endText = formatDuration(fromMs + forMs);
+      errors.push(errorAt(source, ['faults', position, 'for'], `fault window ends at ${endText}, after the run ends (duration ${run})`));
+    }
+  });
+}
+
+function checkTotalAgents(source: ScenarioSource, errors: ScenarioError[]): void {
+  const populations = childOf(source.value, 'populations');
+  if (!Array.isArray(populations)) return;
+  let total = 0;
+  for (const population of populations) {
+    const count = childOf(population, 'count');
+    if (typeof count === 'number' && Number.isSafeInteger(count) && count > 0) total += count;
+  }
+  const declared = childOf(childOf(source.value, 'limits'), 'max_agents');
+  const validDeclared = typeof declared === 'number' && Number.isSafeInteger(declared) && declared >= 1;
+  const maxAgents = validDeclared ? declared : SCENARIO_LIMITS.maxAgents.default;
+  if (total > maxAgents) {
+    const which = validDeclared ? 'limits.max_agents' : 'the default limit';
+    errors.push(errorAt(source, ['populations'], `${total} agents in all, more than ${which} of ${maxAgents}`));
+  }
+}
+
+function buildScenario(file: ScenarioFile, params: readonly Record<string, unknown>[]): Scenario {
+  const outcome = file.platform?.dispute_outcome;
+  return {
+    name: file.name,
+    seed: file.seed === undefined ? DEFAULT_SEED : String(file.seed),
+    startMs: file.start ?? Date.parse(DEFAULT_START),
+    durationMs: file.duration,
+    populations: file.populations.map((population, position) => ({
+      agent: population.agent,
+      count: population.count,
+      tier: population.tier ?? 'free',
+      style: population.style ?? 'B',
+      params: params[position] ?? {},
+    })),
+    faults: (file.faults ?? []).map((fault) => ({ service: fault.service, fromMs: fault.from, forMs: fault.for, answer: fault.answer ?? 503 })),
+    invariants: file.invariants ?? [...INVARIANT_NAMES],
+    reports: file.reports ?? [...REPORT_NAMES],
+    platform: outcome === undefined ? {} : { disputeOutcome: outcome },
+    limits: {
+      maxAgents: file.limits?.max_agents ?? SCENARIO_LIMITS.maxAgents.default,
+      maxRequests: file.limits?.max_requests ?? SCENARIO_LIMITS.maxRequests.default,
+      maxEvents: file.limits?.max_events ?? SCENARIO_LIMITS.maxEvents.default,
+    },
+  };
+}
