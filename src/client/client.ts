@@ -1,0 +1,244 @@
+/**
+ * AfpClient: one typed client over a Transport, used by agents, checks, replay and bench alike.
+ * A thin table: one row per endpoint (the contract's id, its mount, method and path template);
+ * the grouped methods (`faucetA.claim()`, `escrowB.release(id)`...) are one line each over
+ * `call(id, input)`. Identity (API key, originating IP) lives in the client: `withKey`/`withIp`
+ * return a new client over the same transport.
+ *
+ * Invariants: path parameters are URL-encoded; `ok` is exactly "status is 2xx"; a failed call
+ * resolves with the error body (a body without string `error`/`code`, from a foreign server, is
+ * wrapped as code 'UNKNOWN' and kept under `body`), only transport trouble rejects.
+ * Non-goals: retries, validation of answers (conformance checks compare answers to the model).
+ */
+import type { HttpMethod, Mount } from '../http/route.ts';
+import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
+import type * as Wire from './types.ts';
+
+export type ApiResult<T> =
+  | { ok: true; status: number; headers: Readonly<Record<string, string>>; body: T }
+  | { ok: false; status: number; headers: Readonly<Record<string, string>>; body: ErrorBody };
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+  [k: string]: unknown;
+}
+
+export interface EndpointRow {
+  readonly mount: Mount;
+  readonly method: HttpMethod;
+  /** Template with `:name` parameters, as in the route rows. */
+  readonly path: string;
+}
+
+/** The endpoints of the contract, keyed by the route ids the server's rows carry. */
+export const ENDPOINTS = {
+  'faucet.A.register': { mount: 'faucet', method: 'POST', path: '/api/v1/agents/register' },
+  'faucet.A.claim': { mount: 'faucet', method: 'POST', path: '/api/v1/faucet/claim' },
+  'faucet.A.status': { mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status' },
+  'faucet.A.agent': { mount: 'faucet', method: 'GET', path: '/api/v1/agents/:id' },
+  'faucet.B.register': { mount: 'api', method: 'POST', path: '/register' },
+  'faucet.B.claim': { mount: 'api', method: 'POST', path: '/claim' },
+  'faucet.B.status': { mount: 'api', method: 'GET', path: '/status' },
+  'faucet.B.agents': { mount: 'api', method: 'GET', path: '/agents' },
+  'faucet.B.referrals': { mount: 'api', method: 'GET', path: '/referrals' },
+  'escrow.A.create': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/create' },
+  'escrow.A.release': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/release' },
+  'escrow.A.dispute': { mount: 'escrow', method: 'POST', path: '/api/v1/escrow/dispute' },
+  'escrow.A.get': { mount: 'escrow', method: 'GET', path: '/api/v1/escrow/:id' },
+  'escrow.A.list': { mount: 'escrow', method: 'GET', path: '/api/v1/escrow/list' },
+  'escrow.B.create': { mount: 'api', method: 'POST', path: '/escrow' },
+  'escrow.B.release': { mount: 'api', method: 'POST', path: '/escrow/:id/release' },
+  'escrow.B.refund': { mount: 'api', method: 'POST', path: '/escrow/:id/refund' },
+  'escrow.B.get': { mount: 'api', method: 'GET', path: '/escrow/:id' },
+  'escrow.B.list': { mount: 'api', method: 'GET', path: '/escrows' },
+  'escrow.B.dispute': { mount: 'api', method: 'POST', path: '/escrow/:id/dispute' },
+} as const satisfies Record<string, EndpointRow>;
+
+export type EndpointId = keyof typeof ENDPOINTS;
+export const ENDPOINT_IDS = Object.keys(ENDPOINTS) as EndpointId[];
+
+/** The success body of each endpoint. */
+export interface EndpointResponses {
+  'faucet.A.register': Wire.FaucetARegisterResponse;
+  'faucet.A.claim': Wire.FaucetAClaimResponse;
+  'faucet.A.status': Wire.FaucetAStatusResponse;
+  'faucet.A.agent': Wire.FaucetAAgentResponse;
+  'faucet.B.register': Wire.FaucetBRegisterResponse;
+  'faucet.B.claim': Wire.FaucetBClaimResponse;
+  'faucet.B.status': Wire.FaucetBStatusResponse;
+  'faucet.B.agents': Wire.FaucetBAgentsResponse;
+  'faucet.B.referrals': Wire.FaucetBReferralsResponse;
+  'escrow.A.create': Wire.EscrowACreateResponse;
+  'escrow.A.release': Wire.EscrowAReleaseResponse;
+  'escrow.A.dispute': Wire.EscrowDisputeResponse;
+  'escrow.A.get': Wire.EscrowADetail;
+  'escrow.A.list': Wire.EscrowAListResponse;
+  'escrow.B.create': Wire.EscrowBCreateResponse;
+  'escrow.B.release': Wire.EscrowBReleaseResponse;
+  'escrow.B.refund': Wire.EscrowBRefundResponse;
+  'escrow.B.get': Wire.EscrowBDetail;
+  'escrow.B.list': Wire.EscrowBListResponse;
+  'escrow.B.dispute': Wire.EscrowDisputeResponse;
+}
+
+export type QueryInput = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface CallInput {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: QueryInput;
+  readonly body?: unknown;
+}
+
+/** The path of `endpoint` with its parameters URL-encoded (replay and reports use it too). */
+export function endpointPath(endpoint: EndpointId, params: Readonly<Record<string, string>> = {}): string {
+  return ENDPOINTS[endpoint].path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${endpoint}: path parameter '${name}' is missing`);
+    return encodeURIComponent(value);
+  });
+}
+
+function queryStrings(query: QueryInput | undefined): Record<string, string> | undefined {
+  if (query === undefined) return undefined;
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) result[name] = String(value);
+  return result;
+}
+
+function toResult<T>(response: TransportResponse): ApiResult<T> {
+  const { status, headers, body } = response;
+  if (status >= 200 && status < 300) return { ok: true, status, headers, body: body as T };
+  return { ok: false, status, headers, body: errorBody(body) };
+}
+
+function errorBody(body: unknown): ErrorBody {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const fields = body as Record<string, unknown>;
+    if (typeof fields['error'] === 'string' && typeof fields['code'] === 'string') return fields as ErrorBody;
+  }
+  return { error: 'error answer without {error, code}', code: 'UNKNOWN', body };
+}
+
+export interface ClientOptions {
+  readonly apiKey?: string;
+  /** Sent as X-Forwarded-For: the originating IP the per-IP limits see. */
+  readonly ip?: string;
+}
+
+const id = (value: string): Readonly<Record<string, string>> => ({ id: value });
+
+export class AfpClient {
+  private readonly transport: Transport;
+  private readonly options: ClientOptions;
+  private readonly headers: Readonly<Record<string, string>>;
+
+  readonly faucetA: {
+    register(body: Wire.FaucetARegisterRequest): Promise<ApiResult<Wire.FaucetARegisterResponse>>;
+    claim(): Promise<ApiResult<Wire.FaucetAClaimResponse>>;
+    status(): Promise<ApiResult<Wire.FaucetAStatusResponse>>;
+    agent(agentId: string): Promise<ApiResult<Wire.FaucetAAgentResponse>>;
+  };
+  readonly faucetB: {
+    register(body: Wire.FaucetBRegisterRequest): Promise<ApiResult<Wire.FaucetBRegisterResponse>>;
+    claim(body?: Wire.FaucetBClaimRequest): Promise<ApiResult<Wire.FaucetBClaimResponse>>;
+    status(): Promise<ApiResult<Wire.FaucetBStatusResponse>>;
+    agents(query?: Wire.FaucetBAgentsQuery): Promise<ApiResult<Wire.FaucetBAgentsResponse>>;
+    referrals(): Promise<ApiResult<Wire.FaucetBReferralsResponse>>;
+  };
+  readonly escrowA: {
+    create(body: Wire.EscrowACreateRequest): Promise<ApiResult<Wire.EscrowACreateResponse>>;
+    release(body: Wire.EscrowAReleaseRequest): Promise<ApiResult<Wire.EscrowAReleaseResponse>>;
+    dispute(body: Wire.EscrowADisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
+    get(escrowId: string): Promise<ApiResult<Wire.EscrowADetail>>;
+    list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowAListResponse>>;
+  };
+  readonly escrowB: {
+    create(body: Wire.EscrowBCreateRequest): Promise<ApiResult<Wire.EscrowBCreateResponse>>;
+    release(escrowId: string): Promise<ApiResult<Wire.EscrowBReleaseResponse>>;
+    refund(escrowId: string): Promise<ApiResult<Wire.EscrowBRefundResponse>>;
+    get(escrowId: string): Promise<ApiResult<Wire.EscrowBDetail>>;
+    list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowBListResponse>>;
+    dispute(escrowId: string, body: Wire.EscrowBDisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
+  };
+
+  constructor(transport: Transport, options: ClientOptions = {}) {
+    this.transport = transport;
+    this.options = options;
+    const headers: Record<string, string> = {};
+    if (options.apiKey !== undefined) headers['authorization'] = `Bearer ${options.apiKey}`;
+    if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
+    this.headers = headers;
+    this.faucetA = {
+      register: (body) => this.call('faucet.A.register', { body }),
+      claim: () => this.call('faucet.A.claim', {}),
+      status: () => this.call('faucet.A.status', {}),
+      agent: (agentId) => this.call('faucet.A.agent', { params: id(agentId) }),
+    };
+    this.faucetB = {
+      register: (body) => this.call('faucet.B.register', { body }),
+      claim: (body) => this.call('faucet.B.claim', { body }),
+      status: () => this.call('faucet.B.status', {}),
+      agents: (query) => this.call('faucet.B.agents', { query: { ...query } }),
+      referrals: () => this.call('faucet.B.referrals', {}),
+    };
+    this.escrowA = {
+      create: (body) => this.call('escrow.A.create', { body }),
+      release: (body) => this.call('escrow.A.release', { body }),
+      dispute: (body) => this.call('escrow.A.dispute', { body }),
+      get: (escrowId) => this.call('escrow.A.get', { params: id(escrowId) }),
+      list: (query) => this.call('escrow.A.list', { query: { ...query } }),
+    };
+    this.escrowB = {
+      create: (body) => this.call('escrow.B.create', { body }),
+      release: (escrowId) => this.call('escrow.B.release', { params: id(escrowId) }),
+      refund: (escrowId) => this.call('escrow.B.refund', { params: id(escrowId) }),
+      get: (escrowId) => this.call('escrow.B.get', { params: id(escrowId) }),
+      list: (query) => this.call('escrow.B.list', { query: { ...query } }),
+      dispute: (escrowId, body) => this.call('escrow.B.dispute', { params: id(escrowId), body }),
+    };
+  }
+
+  get apiKey(): string | undefined {
+    return this.options.apiKey;
+  }
+
+  /** Same transport, another identity (undefined = no key). */
+  withKey(apiKey: string | undefined): AfpClient {
+    const { apiKey: _previous, ...rest } = this.options;
+    return new AfpClient(this.transport, apiKey === undefined ? rest : { ...rest, apiKey });
+  }
+
+  /** Same transport and key, another originating IP (X-Forwarded-For). */
+  withIp(ip: string): AfpClient {
+    return new AfpClient(this.transport, { ...this.options, ip });
+  }
+
+  /** The request `call` would send, for recorders and for senders of slightly altered input. */
+  request(endpoint: EndpointId, input: CallInput): TransportRequest {
+    const row: EndpointRow = ENDPOINTS[endpoint];
+    const query = queryStrings(input.query);
+    return {
+      mount: row.mount,
+      method: row.method,
+      path: endpointPath(endpoint, input.params),
+      headers: this.headers,
+      ...(query === undefined || Object.keys(query).length === 0 ? {} : { query }),
+      ...(input.body === undefined ? {} : { body: input.body }),
+    };
+  }
+
+  /** Any endpoint of the table by its id. */
+  async call<E extends EndpointId>(endpoint: E, input: CallInput): Promise<ApiResult<EndpointResponses[E]>> {
+    return toResult<EndpointResponses[E]>(await this.transport(this.request(endpoint, input)));
+  }
+
+  /**
+   * Sends a request as given, for bad input and replay. The client's identity headers are added
+   * under the request's own (a key-less client sends exactly `request`).
+   */
+  raw(request: TransportRequest): Promise<TransportResponse> {
+    if (Object.keys(this.headers).length === 0) return this.transport(request);
+    return this.transport({ ...request, headers: { ...this.headers, ...request.headers } });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * HTTP transport: the typed client over a live deployment (or `afp serve`), through the global
+ * fetch (undici, keep-alive connections). One base URL per mount; a request whose mount has no URL
+ * rejects naming the known ones.
+ *
+ * Invariants: JSON bodies go out as application/json; raw bodies go out byte for byte with their
+ * own content type; every request is bounded by a timeout (default 30 s). A network error, a
+ * timeout or a non-JSON answer rejects with a message naming the URL; any JSON answer, whatever
+ * its status, resolves. Response header names are lower-case (fetch's Headers are).
+ */
+import { describeError } from './target.ts';
+import type { MountUrls, Transport, TransportRequest, TransportResponse } from './transport.ts';
+
+export interface HttpTransportOptions {
+  readonly urls: MountUrls;
+  /** Per-request limit, headers and body included. */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+const SNIPPET_LENGTH = 200;
+
+export function httpTransport(options: HttpTransportOptions): Transport {
+  const urls: MountUrls = {};
+  for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) {
+    if (url !== undefined) urls[mount] = url.endsWith('/') ? url.slice(0, -1) : url;
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+  return async (request: TransportRequest): Promise<TransportResponse> => {
+    const base = urls[request.mount];
+    if (base === undefined) {
+      throw new Error(`no URL for mount '${request.mount}' (known: ${Object.keys(urls).join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`);
+    }
+    const url = base + request.path + queryString(request.query);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method: request.method, headers: outgoingHeaders(request), body: outgoingBody(request), signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (error) {
+      throw new Error(`${request.method} ${url} failed: ${describeError(error)}`, { cause: error });
+    }
+    return { status: response.status, headers: incomingHeaders(response.headers), body: parseJsonAnswer(text, response.status, `${request.method} ${url}`) };
+  };
+}
+
+function queryString(query: Readonly<Record<string, string>> | undefined): string {
+  if (query === undefined) return '';
+  const text = new URLSearchParams(query).toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function outgoingHeaders(request: TransportRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (request.rawBody !== undefined) headers['content-type'] = request.rawBody.contentType;
+  else if (request.body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+function outgoingBody(request: TransportRequest): string | undefined {
+  if (request.rawBody !== undefined) {
+    if (request.body !== undefined) throw new Error('a transport request carries either body or rawBody, not both');
+    return request.rawBody.text;
+  }
+  return request.body === undefined ? undefined : JSON.stringify(request.body);
+}
+
+function incomingHeaders(headers: Headers): Record<string, string> {
+  const result: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    result[name] = value;
+  });
+  return result;
+}
+
+function parseJsonAnswer(text: string, status: number, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const snippet = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
+    throw new Error(`${what} answered ${status} with a non-JSON body: ${JSON.stringify(snippet)}`);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * In-process transport: hands a request straight to the dispatcher, the same single request path
+ * `afp serve` mounts, with the time of the injected clock. No sockets, no Request objects and no
+ * JSON text on the normal path (the hot path of simulations).
+ *
+ * What stays identical to HTTP: the originating IP (first X-Forwarded-For entry, else 127.0.0.1,
+ * as the server trusts its loopback peers), raw bodies (read by src/http/body.ts, the server's own
+ * reader), the content-type header of the answer. With `checkJsonRoundTrip` (tests) every answer
+ * is passed through JSON text and must come back equal: a body that HTTP would change (undefined
+ * fields, bigint, NaN) is a bug and rejects.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Clock } from '../core/clock.ts';
+import { readJsonBody } from '../http/body.ts';
+import { DEFAULT_IP, firstForwarded } from '../http/client-ip.ts';
+import type { ApiRequest, Dispatcher } from '../http/dispatcher.ts';
+import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
+
+export interface InProcessOptions {
+  readonly dispatcher: Dispatcher;
+  readonly clock: Clock;
+  /** Debug: round-trip every answer through JSON text and reject when it changes. */
+  readonly checkJsonRoundTrip?: boolean;
+}
+
+const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
+const JSON_CONTENT_TYPE = 'application/json';
+
+export function inProcessTransport(options: InProcessOptions): Transport {
+  const { dispatcher, clock } = options;
+  const maxBodyBytes = dispatcher.platform.config.maxBodyBytes;
+  const roundTrip = options.checkJsonRoundTrip === true;
+  return (request: TransportRequest): Promise<TransportResponse> => {
+    try {
+      const response = dispatcher.handle(toApiRequest(request, maxBodyBytes), clock.nowMs());
+      const headers = { ...response.headers, 'content-type': JSON_CONTENT_TYPE };
+      const body = roundTrip ? jsonRoundTrip(response.body, request) : response.body;
+      return Promise.resolve({ status: response.status, headers, body });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+}
+
+function toApiRequest(request: TransportRequest, maxBodyBytes: number): ApiRequest {
+  const headers = request.headers ?? NO_STRINGS;
+  const base = {
+    mount: request.mount,
+    method: request.method,
+    path: request.path,
+    query: request.query ?? NO_STRINGS,
+    headers,
+    ip: firstForwarded(headers['x-forwarded-for']) ?? DEFAULT_IP,
+  };
+  if (request.rawBody === undefined) return { ...base, body: request.body };
+  if (request.body !== undefined) throw new Error('a transport request carries either body or rawBody, not both');
+  const read = readJsonBody(request.rawBody.text, request.rawBody.contentType, maxBodyBytes);
+  return 'failure' in read ? { ...base, bodyFailure: read.failure } : { ...base, body: read.body };
+}
+
+function jsonRoundTrip(body: unknown, request: TransportRequest): unknown {
+  const copy = JSON.parse(JSON.stringify(body)) as unknown;
+  if (!isDeepStrictEqual(copy, body)) {
+    throw new Error(`response body of ${request.method} ${request.mount}:${request.path} changes through JSON text (undefined, NaN or a non-plain value)`);
+  }
+  return copy;
+}

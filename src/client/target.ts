@@ -1,0 +1,85 @@
+/**
+ * `--target URL` → base URLs per mount. A single URL is the style-B `api` mount; when it is an
+ * `afp serve`, `GET <api>/_afp/mounts` also names the style-A services' addresses (faucet,
+ * escrow...). A live deployment without that endpoint is addressed through `api` only.
+ * Non-goals: service discovery beyond that one request; retries (a target that does not answer
+ * is an error the command reports).
+ */
+import type { ServiceName } from '../platform/platform.ts';
+import type { MountUrls } from './transport.ts';
+
+/** The services a mounts list may name (a type-only import keeps the platform out of live tools). */
+const ANNOUNCED: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
+
+const DISCOVERY_TIMEOUT_MS = 10_000;
+
+/** Why `url` cannot be a target, or null when it can (commands check this before exit 2). */
+export function targetUrlError(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `invalid target URL '${url}'`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `target URL '${url}' must start with http:// or https://`;
+  if (parsed.search !== '' || parsed.hash !== '') return `target URL '${url}' must not carry a query or fragment`;
+  return null;
+}
+
+/** The base URL without a trailing slash (paths are appended to it). */
+function normalizeBase(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+/** A single `--target` URL is the `api` mount. Throws on a URL `targetUrlError` refuses. */
+export function parseTarget(url: string): MountUrls {
+  const error = targetUrlError(url);
+  if (error !== null) throw new Error(error);
+  return { api: normalizeBase(url) };
+}
+
+/**
+ * `parseTarget` plus the style-A mounts an afp server announces. Rejects when the target does
+ * not answer at all (unreachable, timeout); any answer other than a valid mounts list means
+ * "not an afp server": only `api` is known.
+ */
+export async function discoverTarget(url: string, options: { timeoutMs?: number } = {}): Promise<MountUrls> {
+  const urls = parseTarget(url);
+  const api = urls.api as string;
+  const discoveryUrl = `${api}/_afp/mounts`;
+  let response: Response;
+  try {
+    response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS) });
+  } catch (error) {
+    throw new Error(`target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}`, { cause: error });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return urls;
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return urls;
+  }
+  return { ...announcedMounts(body), api };
+}
+
+function announcedMounts(body: unknown): MountUrls {
+  const found: MountUrls = {};
+  if (typeof body !== 'object' || body === null) return found;
+  const mounts = (body as { mounts?: unknown }).mounts;
+  if (typeof mounts !== 'object' || mounts === null) return found;
+  for (const service of ANNOUNCED) {
+    const value = (mounts as Record<string, unknown>)[service];
+    if (typeof value === 'string' && targetUrlError(value) === null) found[service] = normalizeBase(value);
+  }
+  return found;
+}
+
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}${cause}`;
+}

@@ -1,0 +1,43 @@
+/**
+ * Transport: the one seam between afp's typed client and a platform. A transport is a function
+ * from a request to a response (Hono's client idea), so the same agents, checks, replay and bench
+ * run in-process (src/client/in-process.ts: the dispatcher, no sockets, no JSON text) or live
+ * (src/client/http-transport.ts: fetch against base URLs, one per mount).
+ *
+ * Invariants: header names are lower-case both ways; `body` is a JSON value (undefined = no body);
+ * `rawBody` exists only to send bad input (malformed JSON, a wrong content type, an oversized body)
+ * and goes through the same body reader on both transports (src/http/body.ts).
+ * A transport rejects only for transport trouble (network, timeout, a non-JSON answer) or a bug;
+ * every HTTP status, 4xx and 5xx included, is a resolved response.
+ */
+import type { HttpMethod, Mount } from '../http/route.ts';
+
+export type { HttpMethod, Mount } from '../http/route.ts';
+export { discoverTarget, parseTarget, targetUrlError } from './target.ts';
+
+export interface TransportRequest {
+  readonly mount: Mount;
+  readonly method: HttpMethod;
+  /** Path without the query string; parameters already URL-encoded. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  /** Lower-case names: 'authorization', 'x-forwarded-for'. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON value; undefined = no body. */
+  readonly body?: unknown;
+  /** Raw body text instead of `body` (bad-input tests: malformed JSON, wrong content type). */
+  readonly rawBody?: { readonly text: string; readonly contentType: string };
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON. */
+  readonly body: unknown;
+}
+
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** Base URL per mount: 'api' is the shared style-B api_url, the others style A's own addresses. */
+export type MountUrls = Partial<Record<Mount, string>>;

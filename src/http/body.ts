@@ -1,0 +1,38 @@
+/**
+ * Request-body reading shared by the HTTP server and the in-process transport's raw-body path, so
+ * both answer bad bodies alike (DESIGN: what passes in-process passes live).
+ *
+ * Order: too large (413) before anything else, then an empty body (= no body, whatever its
+ * content type), then the content type (415 unless application/json), then the JSON text (400).
+ * All three statuses carry the code BAD_REQUEST (docs/decisions.md "Serve and transports").
+ * The result is a value, never a throw; the dispatcher answers `failure` at its step 5.
+ */
+import { fail, failWithStatus, type Failure } from '../core/errors.ts';
+
+export type BodyReadResult = { readonly body: unknown } | { readonly failure: Failure };
+
+/** The failure for a body over `maxBytes`; the server uses it too when it stops reading early. */
+export function bodyTooLarge(maxBytes: number): Failure {
+  return failWithStatus(413, 'BAD_REQUEST', `request body is larger than ${maxBytes} bytes`);
+}
+
+/** True when a Content-Type header names JSON: `application/json`, parameters (charset) allowed. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semicolonAt = contentType.indexOf(';');
+  const mediaType = (semicolonAt < 0 ? contentType : contentType.slice(0, semicolonAt)).trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+export function readJsonBody(text: string, contentType: string | undefined, maxBytes: number): BodyReadResult {
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) return { failure: bodyTooLarge(maxBytes) };
+  if (text.length === 0) return { body: undefined };
+  if (!isJsonContentType(contentType)) {
+    return { failure: failWithStatus(415, 'BAD_REQUEST', `request body must be sent with Content-Type: application/json (got ${contentType === undefined ? 'none' : `'${contentType.slice(0, 100)}'`})`) };
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { failure: fail('BAD_REQUEST', `malformed JSON body: ${error instanceof Error ? error.message : String(error)}`) };
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The HTTP edge: a node:http server for ONE mount over the dispatcher, the single request path.
+ * This file only turns bytes into an ApiRequest and an ApiResponse into bytes: URL (path, query;
+ * a duplicate query key is a 400), lower-case headers, the originating IP (src/http/client-ip.ts),
+ * the body (src/http/body.ts, bounded by config.maxBodyBytes), then `dispatcher.handle` at
+ * `clock.nowMs()`. Transport-level failures are passed to the dispatcher as `bodyFailure` so that
+ * they are counted and answered in the dispatcher's precedence, exactly as in-process.
+ *
+ * Paths in `rawPaths` (the MCP endpoint) bypass all of this: their handler owns the request.
+ *
+ * Limits: past maxBodyBytes nothing more is buffered; a body past maxBodyBytes + 1 MiB is not even
+ * drained (413 and the connection is closed). An exception inside `handle` is a bug: it is logged
+ * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Clock } from '../core/clock.ts';
+import { fail, type Failure, type JsonValue } from '../core/errors.ts';
+import { bodyTooLarge, readJsonBody } from './body.ts';
+import { normalizePeer, originatingIp } from './client-ip.ts';
+import type { ApiRequest, Dispatcher } from './dispatcher.ts';
+import type { Mount } from './route.ts';
+
+/** What an intercept sees: the dispatcher's request plus the socket's own peer address. */
+export interface EdgeRequest extends ApiRequest {
+  readonly peer: string;
+}
+
+export interface EdgeAnswer {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body: JsonValue;
+}
+
+export interface ApiServerOptions {
+  readonly dispatcher: Dispatcher;
+  readonly clock: Clock;
+  readonly mount: Mount;
+  /** Take the IP from X-Forwarded-For when the peer is loopback. */
+  readonly trustProxy: boolean;
+  /**
+   * Paths handled whole by another protocol stack (the MCP endpoint): the handler gets the
+   * untouched request (body unread) and the originating IP; nothing here reads or answers it.
+   */
+  readonly rawPaths?: Readonly<Record<string, RawHandler>>;
+  /** Serve-only requests (admin, health) answered before the dispatcher; null = not one of them. */
+  readonly intercept?: (request: EdgeRequest, nowMs: number) => EdgeAnswer | null;
+  /** Runs after every answered request (serve re-arms its timer here). */
+  readonly afterRequest?: () => void;
+  readonly log?: (line: string) => void;
+}
+
+export type RawHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
+
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_TIMEOUT_MS = 60_000;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+type BodyBytes = { kind: 'read'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'abandoned' } | { kind: 'failed' };
+
+export function createApiServer(options: ApiServerOptions): Server {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
+    serveOne(options, log, request, response).catch((error: unknown) => {
+      log(`afp serve: failed to answer ${request.method} ${request.url} (seed ${options.dispatcher.platform.seed}): ${String(error)}`);
+      response.destroy();
+    });
+  });
+  return server;
+}
+
+async function serveOne(options: ApiServerOptions, log: (line: string) => void, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
+  if (rawHandler !== undefined) {
+    const forwardedFor = request.headers['x-forwarded-for'];
+    const ip = originatingIp({ peer: request.socket.remoteAddress, forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor, trustProxy: options.trustProxy });
+    await rawHandler(request, response, ip);
+    options.afterRequest?.();
+    return;
+  }
+  const maxBodyBytes = options.dispatcher.platform.config.maxBodyBytes;
+  const bytes = await readBody(request, maxBodyBytes);
+  if (bytes.kind === 'failed') return; // the client went away mid-body: nobody to answer
+  const edge = toEdgeRequest(options, request, bytes, maxBodyBytes);
+  const close = bytes.kind === 'abandoned';
+  try {
+    const nowMs = options.clock.nowMs();
+    const answer = options.intercept?.(edge, nowMs) ?? options.dispatcher.handle(edge, nowMs);
+    writeJson(response, answer.status, answer.headers ?? {}, JSON.stringify(answer.body), close);
+  } catch (error) {
+    const seed = options.dispatcher.platform.seed;
+    log(`afp serve: INTERNAL ERROR (a bug) on ${edge.method} ${options.mount}:${edge.path} — seed ${seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    writeJson(response, 500, {}, JSON.stringify({ error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR' }), close);
+  }
+  options.afterRequest?.();
+}
+
+function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, bytes: BodyBytes, maxBodyBytes: number): EdgeRequest {
+  const headers = lowerCaseHeaders(request);
+  const url = request.url ?? '/';
+  const questionAt = url.indexOf('?');
+  const path = questionAt < 0 ? url : url.slice(0, questionAt);
+  const query = parseQuery(questionAt < 0 ? '' : url.slice(questionAt + 1));
+  const ip = originatingIp({ peer: request.socket.remoteAddress, forwardedFor: headers['x-forwarded-for'], trustProxy: options.trustProxy });
+  const base = { mount: options.mount, method: request.method ?? 'GET', path, query: query.values, headers, ip, peer: normalizePeer(request.socket.remoteAddress) };
+  if (query.failure !== undefined) return { ...base, bodyFailure: query.failure };
+  if (bytes.kind !== 'read') return { ...base, bodyFailure: bodyTooLarge(maxBodyBytes) };
+  let text: string;
+  try {
+    text = utf8.decode(bytes.bytes);
+  } catch {
+    return { ...base, bodyFailure: fail('BAD_REQUEST', 'request body is not valid UTF-8') };
+  }
+  const read = readJsonBody(text, headers['content-type'], maxBodyBytes);
+  return 'failure' in read ? { ...base, bodyFailure: read.failure } : { ...base, body: read.body };
+}
+
+function rawHandlerFor(rawPaths: Readonly<Record<string, RawHandler>>, url: string): RawHandler | undefined {
+  const questionAt = url.indexOf('?');
+  const path = questionAt < 0 ? url : url.slice(0, questionAt);
+  return Object.hasOwn(rawPaths, path) ? rawPaths[path] : undefined;
+}
+
+function lowerCaseHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function parseQuery(text: string): { values: Record<string, string>; failure?: Failure } {
+  const values: Record<string, string> = {};
+  if (text === '') return { values };
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(values, name)) return { values, failure: fail('BAD_REQUEST', `duplicate query parameter: ${name.slice(0, 64)}`) };
+    values[name] = value;
+  }
+  return { values };
+}
+
+/** Reads the body, buffering at most `maxBytes`; drains up to DRAIN_LIMIT_BYTES more. */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyBytes> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: BodyBytes): void => {
+      if (done) return;
+      done = true;
+      request.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else if (size > maxBytes + DRAIN_LIMIT_BYTES) finish({ kind: 'abandoned' });
+    };
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBytes + DRAIN_LIMIT_BYTES) return finish({ kind: 'abandoned' });
+    request.on('data', onData);
+    request.once('end', () => finish(size > maxBytes ? { kind: 'too-large' } : { kind: 'read', bytes: Buffer.concat(chunks, size) }));
+    request.once('error', () => finish({ kind: 'failed' }));
+    request.once('close', () => finish({ kind: 'failed' }));
+  });
+}
+
+function writeJson(response: ServerResponse, status: number, headers: Readonly<Record<string, string>>, text: string, close: boolean): void {
+  if (response.headersSent) return;
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...(close ? { connection: 'close' } : {}),
+  });
+  response.end(text);
+}

@@ -1,0 +1,114 @@
+/**
+ * Serve-only endpoints, answered at the HTTP edge before the dispatcher: not part of the
+ * platform's contract, no auth, not rate limited, loopback peers only (docs/decisions.md).
+ *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
+ *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it)
+ *   GET  /_afp/clock      → { now_ms, now, mode }
+ *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only (400 otherwise);
+ *                          due timers run before the answer
+ *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers
+ * A table of rows, like the routes; a known path under another method answers 405.
+ */
+import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
+import { isLoopback } from '../http/client-ip.ts';
+import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
+import type { Mount } from '../http/route.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { ServeClock } from './serve-clock.ts';
+
+export interface AdminOptions {
+  readonly platform: Platform;
+  readonly clock: ServeClock;
+  /** The URL of every mount, known once all listeners are up. */
+  readonly mounts: () => Readonly<Partial<Record<Mount, string>>>;
+  /** Called after the clock moved and due timers ran (serve re-arms its timer). */
+  readonly onClockMoved: () => void;
+}
+
+interface AdminRow {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  /** false: served on every mount (health); true: on the api mount only. */
+  readonly apiOnly: boolean;
+  answer(request: EdgeRequest, options: AdminOptions): JsonObject | Failure;
+}
+
+const ROWS: readonly AdminRow[] = [
+  { method: 'GET', path: '/health', apiOnly: false, answer: () => ({ status: 'ok' }) },
+  { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => ({ mounts: { ...options.mounts() } as JsonObject }) },
+  { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
+  { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
+  { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
+];
+
+/** The intercept for one mount's server: answers admin paths, null for everything else. */
+export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | null {
+  const rows = ROWS.filter((row) => mount === 'api' || !row.apiOnly);
+  const paths = new Set(rows.map((row) => row.path));
+  return (request) => {
+    if (!paths.has(request.path)) return null;
+    const row = rows.find((candidate) => candidate.path === request.path && candidate.method === request.method);
+    if (row === undefined) {
+      const allowed = rows.filter((candidate) => candidate.path === request.path).map((candidate) => candidate.method).join(', ');
+      return failureAnswer(failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`), { allow: allowed });
+    }
+    if (row.apiOnly && !isLoopback(request.peer)) return failureAnswer(fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only'));
+    const answer = row.answer(request, options);
+    return isFailure(answer) ? failureAnswer(answer) : { status: 200, body: answer };
+  };
+}
+
+function failureAnswer(failure: Failure, headers?: Record<string, string>): EdgeAnswer {
+  const body: JsonValue = { error: failure.message, code: failure.code, ...failure.extra };
+  return headers === undefined ? { status: failure.status, body } : { status: failure.status, headers, body };
+}
+
+function clockView(clock: ServeClock): JsonObject {
+  const nowMs = clock.nowMs();
+  return { now_ms: nowMs, now: new Date(nowMs).toISOString(), mode: clock.mode };
+}
+
+function moveClock(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+  if (request.bodyFailure !== undefined) return request.bodyFailure;
+  const target = targetMs(request.body, options.clock.nowMs());
+  if (typeof target !== 'number') return target;
+  if (!options.clock.moveTo(target)) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
+  options.platform.advanceTo(options.clock.nowMs());
+  options.onClockMoved();
+  return clockView(options.clock);
+}
+
+const CLOCK_FIELDS = ['to_ms', 'advance_ms', 'to'];
+
+/** The instant a clock body asks for: exactly one of to_ms, advance_ms (≥ 0), to (ISO 8601). */
+function targetMs(body: unknown, nowMs: number): number | Failure {
+  const usage = 'send exactly one of {"to_ms": <epoch ms>}, {"advance_ms": <ms ≥ 0>}, {"to": "<ISO 8601>"}';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
+  const fields = body as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  if (keys.length !== 1 || !CLOCK_FIELDS.includes(keys[0] as string)) return fail('BAD_REQUEST', usage);
+  const value = fields[keys[0] as string];
+  if (keys[0] === 'to') {
+    const parsed = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+    return Number.isSafeInteger(parsed) ? parsed : fail('BAD_REQUEST', 'to must be an ISO 8601 date-time');
+  }
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail('BAD_REQUEST', `${keys[0] as string} must be a whole number of milliseconds`);
+  if (keys[0] === 'advance_ms') return value >= 0 ? nowMs + value : fail('BAD_REQUEST', 'advance_ms must not be negative: the clock only moves forward');
+  return value;
+}
+
+function stateView(options: AdminOptions): JsonObject {
+  const { platform, clock } = options;
+  const sum = platform.ledger.sumMicro;
+  const audit = platform.ledger.auditSum();
+  const nextMs = platform.nextTimerMs();
+  return {
+    seed: platform.seed,
+    ...clockView(clock),
+    ledger: { sum_micro: String(sum), audit_sum_micro: String(audit), balanced: sum === 0n && audit === 0n, transfers: platform.ledger.transfers },
+    agents: platform.agents.size,
+    escrows: platform.escrow.size,
+    pending_timers: platform.timers.size,
+    next_timer_at: nextMs === undefined ? null : new Date(nextMs).toISOString(),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The listener set of `afp serve`: one Platform, one Dispatcher over the route table, and one
+ * node:http server per mount that has routes, all on 127.0.0.1.
+ *
+ * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts) on the same dispatcher.
+ *
+ * Port layout (docs/decisions.md): the style-B api_url on P, the style-A services on P + offset
+ * (faucet 1, escrow 2, trading 3, domains 4, wallet 5, casino 6); port 0 makes every listener
+ * ephemeral. Shutdown stops accepting, lets in-flight requests finish and closes idle keep-alive
+ * connections; whatever is still open after `forceAfterMs` (default 5 s) is cut.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Dispatcher } from '../http/dispatcher.ts';
+import type { Mount, Route } from '../http/route.ts';
+import { createApiServer } from '../http/server.ts';
+import { Platform } from '../platform/platform.ts';
+import type { PlatformConfig } from '../services/shared/config.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { adminIntercept } from './admin.ts';
+import { createMcpHandler, MCP_PATH } from './mcp.ts';
+import { ServeClock, type ClockMode } from './serve-clock.ts';
+import { TimerPump } from './timer-pump.ts';
+
+export const DEFAULT_PORT = 8700;
+export const DEFAULT_HOST = '127.0.0.1';
+export const FORCE_CLOSE_AFTER_MS = 5_000;
+
+/** Offset of each mount's port from the api port; the order is the listening order. */
+export const MOUNT_PORT_OFFSETS: Readonly<Record<Mount, number>> = { api: 0, faucet: 1, escrow: 2, trading: 3, domains: 4, wallet: 5, casino: 6 };
+
+export interface ServeOptions {
+  readonly routes: readonly Route[];
+  readonly seed: string;
+  /** The api port; 0 = ephemeral ports for every mount. */
+  readonly port: number;
+  readonly clockMode: ClockMode;
+  readonly startMs?: number;
+  readonly defects?: readonly DefectName[];
+  readonly config?: PlatformConfig;
+  readonly log?: (line: string) => void;
+}
+
+export interface ServeHandle {
+  readonly platform: Platform;
+  readonly dispatcher: Dispatcher;
+  readonly clock: ServeClock;
+  /** Base URL per served mount, `api` first. */
+  readonly urls: Readonly<Partial<Record<Mount, string>>>;
+  close(options?: { forceAfterMs?: number }): Promise<void>;
+}
+
+/** The mounts to listen on: `api` always (admin endpoints), the others when they have routes. */
+export function servedMounts(routes: readonly Route[]): Mount[] {
+  const withRoutes = new Set<Mount>(routes.map((route) => route.mount));
+  return (Object.keys(MOUNT_PORT_OFFSETS) as Mount[]).filter((mount) => mount === 'api' || withRoutes.has(mount));
+}
+
+export async function startServe(options: ServeOptions): Promise<ServeHandle> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
+  const platform = new Platform({ seed: options.seed, startMs: clock.nowMs(), defects: options.defects ?? [], ...(options.config === undefined ? {} : { config: options.config }) });
+  const dispatcher = new Dispatcher(platform, options.routes);
+  const pump = new TimerPump({ platform, clock, log });
+  const urls: Partial<Record<Mount, string>> = {};
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm() };
+  const servers: Server[] = [];
+  try {
+    for (const mount of servedMounts(options.routes)) {
+      const rawPaths = mount === 'faucet' || mount === 'escrow' ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      servers.push(server);
+      const port = await listen(server, options.port === 0 ? 0 : options.port + MOUNT_PORT_OFFSETS[mount]);
+      urls[mount] = `http://${DEFAULT_HOST}:${port}`;
+    }
+  } catch (error) {
+    await closeAll(servers, 0);
+    throw error;
+  }
+  pump.arm();
+  return {
+    platform,
+    dispatcher,
+    clock,
+    urls,
+    close: async (closeOptions = {}) => {
+      pump.stop();
+      await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(new Error(`cannot listen on ${DEFAULT_HOST}:${port}: ${error.message}`, { cause: error }));
+    server.once('error', onError);
+    server.listen(port, DEFAULT_HOST, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops accepting, waits for in-flight requests, cuts what remains after `forceAfterMs`. */
+async function closeAll(servers: readonly Server[], forceAfterMs: number): Promise<void> {
+  const closed = servers.map(
+    (server) =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  );
+  const force = setTimeout(() => {
+    for (const server of servers) server.closeAllConnections();
+  }, forceAfterMs);
+  try {
+    await Promise.all(closed);
+  } finally {
+    clearTimeout(force);
+  }
+}

@@ -1,0 +1,76 @@
+// The listener set of `afp serve`: which mounts listen, the fixed port layout, `/mcp` on the
+// style-A faucet and escrow listeners only, and a refused port (in use) as a clear rejection
+// that leaves nothing listening.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Route } from '../../src/http/route.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { servedMounts, startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { START_MS } from '../client/fixtures.ts';
+
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+const serve = async (port: number, routes: readonly Route[] = ALL_ROUTES): Promise<ServeHandle> => {
+  const handle = await startServe({ routes, seed: '1', port, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  handles.push(handle);
+  return handle;
+};
+
+/** A free base port P with P..P+2 free at the time of asking. */
+async function freeBasePort(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const probes = await Promise.all([0, 1, 2].map((offset) => canListen(base + offset)));
+    if (probes.every(Boolean)) return base;
+  }
+  throw new Error('no free port range found');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('listener set', () => {
+  test('api always, style-A mounts only when they have routes', () => {
+    expect(servedMounts(ALL_ROUTES)).toEqual(['api', 'faucet', 'escrow']);
+    expect(servedMounts([])).toEqual(['api']);
+  });
+
+  test('a fixed port P gives api P, faucet P+1, escrow P+2', async () => {
+    const base = await freeBasePort();
+    const handle = await serve(base);
+    expect(handle.urls).toEqual({ api: `http://127.0.0.1:${base}`, faucet: `http://127.0.0.1:${base + 1}`, escrow: `http://127.0.0.1:${base + 2}` });
+  });
+
+  test('/mcp answers on the faucet and escrow listeners, not on api', async () => {
+    const handle = await serve(0);
+    const register = await fetch(`${handle.urls.api as string}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"m"}' });
+    const key = ((await register.json()) as { api_key: string }).api_key;
+    for (const mount of ['faucet', 'escrow'] as const) {
+      const response = await fetch(`${handle.urls[mount] as string}/mcp`, { headers: { authorization: `Bearer ${key}` } });
+      expect(response.status, mount).toBe(200);
+      expect(((await response.json()) as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+    }
+    expect((await fetch(`${handle.urls.api as string}/mcp`)).status).toBe(404);
+  });
+
+  test('a port in use rejects naming it, and leaves nothing listening', async () => {
+    const base = await freeBasePort();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(base + 2, '127.0.0.1', resolve));
+    try {
+      await expect(serve(base)).rejects.toThrow(`cannot listen on 127.0.0.1:${base + 2}`);
+      expect(await canListen(base)).toBe(true);
+      expect(await canListen(base + 1)).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
