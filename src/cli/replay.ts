@@ -1,0 +1,324 @@
+/**
+ * `afp replay FILE --target URL [--speed X] [--out DIR] [--sync-clock auto|on|off]
+ * [--concurrency 1] [--timeout-ms N]`: sends a recorded run (`afp run --record`) to a live
+ * target in recorded order and pacing, rebinding produced identifiers, and diffs every answer
+ * against the model's recorded one (src/replay/*: pure; this file does the I/O and the waiting).
+ *
+ * Steps: validate the whole record first (exit 2 with line numbers), print the seed and header,
+ * find the target's mounts, decide clock sync (afp serve answers GET /_afp/clock: its clock is
+ * moved to each exchange's instant before sending; exact comparison of time-derived values needs
+ * its manual mode), replay, write `diff.json` and `diff.txt` under --out, print the summary.
+ * Exit 0 no difference · 2 bad input · 3 differences · 4 the target stopped answering.
+ * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
+ * (a retried request that the target did apply shows up as differences, never hidden).
+ */
+import { createReadStream } from 'node:fs';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { discoverTarget, targetUrlError, type MountUrls, type Transport, type TransportRequest, type TransportResponse } from '../client/transport.ts';
+import { httpTransport } from '../client/http-transport.ts';
+import { diffJson, diffText, headerLines, summaryLines, type ClockSyncState, type ReplayReportInput } from '../replay/diff-report.ts';
+import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
+import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
+import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
+import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
+import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { EXIT } from './exit-codes.ts';
+
+const USAGE = 'usage: afp replay FILE --target URL [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N]';
+const DEFAULT_OUT = 'reports/replay';
+const DEFAULT_TIMEOUT_MS = 10_000;
+const RETRIES = 2;
+const BACKOFF_MS = 250;
+const CLOCK_TIMEOUT_MS = 5_000;
+
+export interface ReplayIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_IO: ReplayIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+
+interface ReplayFlags {
+  readonly file: string;
+  readonly target: string;
+  readonly speedText: string;
+  readonly speed: Speed;
+  readonly out: string;
+  readonly sync: 'auto' | 'on' | 'off';
+  readonly timeoutMs: number;
+}
+
+export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
+  const args = parseArgs(argv, { target: 'string', speed: 'string', out: 'string', 'sync-clock': 'string', concurrency: 'string', 'timeout-ms': 'string' });
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one record FILE, got ${args.positionals.length}`);
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL is required');
+  else {
+    const problem = targetUrlError(target);
+    if (problem !== null) errors.push(problem);
+  }
+  const speedText = stringFlag(args, 'speed') ?? '1';
+  const speed = parseSpeed(speedText);
+  if (typeof speed === 'string' && speed !== 'max') errors.push(speed);
+  const sync = stringFlag(args, 'sync-clock') ?? 'auto';
+  if (sync !== 'auto' && sync !== 'on' && sync !== 'off') errors.push(`--sync-clock must be auto, on or off, got '${sync}'`);
+  const concurrency = stringFlag(args, 'concurrency') ?? '1';
+  if (concurrency !== '1') errors.push(`--concurrency must be 1 (replay keeps the recorded order), got '${concurrency}'`);
+  const timeoutText = stringFlag(args, 'timeout-ms') ?? String(DEFAULT_TIMEOUT_MS);
+  const timeoutMs = /^\d{1,7}$/.test(timeoutText) ? Number(timeoutText) : 0;
+  if (timeoutMs < 100) errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
+  if (errors.length > 0) return { errors };
+  return {
+    file: args.positionals[0] as string,
+    target: target as string,
+    speedText,
+    speed: speed as Speed,
+    out: stringFlag(args, 'out') ?? DEFAULT_OUT,
+    sync: sync as ReplayFlags['sync'],
+    timeoutMs,
+  };
+}
+
+export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const flags = parseReplayArgs(argv);
+  if ('errors' in flags) {
+    io.err(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const checked = await validateRecord(flags.file, io);
+  if (checked === null) return EXIT.invalidInput;
+  let urls: MountUrls;
+  try {
+    urls = await discoverTarget(flags.target, { timeoutMs: flags.timeoutMs });
+  } catch (error) {
+    io.err(`afp replay: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.liveness;
+  }
+  const api = urls.api as string;
+  const clock = await decideClock(api, flags, { firstAtMs: checked.firstAtMs ?? checked.header.start_ms, startMs: checked.header.start_ms });
+  if ('error' in clock) {
+    io.err(`afp replay: ${clock.error}\n`);
+    return clock.exit;
+  }
+  io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
+  io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
+  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact });
+  const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
+  const stop = await runReplay(readExchanges(flags.file), session, deps);
+  const report: ReplayReportInput = {
+    recordPath: flags.file,
+    header: checked.header,
+    target: flags.target,
+    speed: flags.speedText,
+    clock: clock.state,
+    totals: session.totals(),
+    stop,
+    reproduce: reproduceCommand(flags),
+  };
+  await writeReports(flags.out, report);
+  io.out(`${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`);
+  if (stop !== null) return EXIT.liveness;
+  if (report.totals.differencesTotal > 0) {
+    io.out(`${diffText(report).split('\n').filter((line) => line.startsWith('  seq ')).slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
+    return EXIT.checkFailed;
+  }
+  return EXIT.ok;
+}
+
+interface CheckedRecord {
+  readonly header: RecordHeader;
+  readonly references: ReferenceIndex;
+  readonly firstAtMs: number | null;
+}
+
+/** First pass: every line validated, provenance references collected. Prints the header first. */
+async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord | null> {
+  try {
+    await access(file);
+  } catch {
+    io.err(`afp replay: cannot read record file '${file}'\n`);
+    return null;
+  }
+  const errors: string[] = [];
+  let header: RecordHeader | null = null;
+  const references = new ReferenceIndex();
+  let lineNumber = 0;
+  let previousAtMs = 0;
+  let firstAtMs: number | null = null;
+  let count = 0;
+  for await (const line of fileLines(file)) {
+    lineNumber++;
+    if (lineNumber === 1) {
+      const parsed = parseRecordHeader(line);
+      if (!parsed.ok) {
+        io.err(`afp replay: ${file} is not a valid record:\n${parsed.errors.map((error) => `  ${error}`).join('\n')}\n`);
+        return null;
+      }
+      header = parsed.value;
+      previousAtMs = header.start_ms;
+      io.out(`${headerLines(file, header).join('\n')}\n`);
+      continue;
+    }
+    if (line === '') continue;
+    count++;
+    const parsed = parseExchangeLine(line, { lineNumber, expectedSeq: count, previousAtMs });
+    if (!parsed.ok) {
+      errors.push(...parsed.errors);
+      continue;
+    }
+    previousAtMs = parsed.value.at_ms;
+    firstAtMs ??= parsed.value.at_ms;
+    references.add(parsed.value);
+  }
+  if (header === null) errors.push('line 1: the file is empty (no header)');
+  else if (count !== header.exchanges) errors.push(`line ${lineNumber}: the header announces ${header.exchanges} exchanges, the file has ${count} (cut short?)`);
+  if (errors.length > 0 || header === null) {
+    const shown = errors.slice(0, ERRORS_MAX).map((error) => `  ${error}`);
+    if (errors.length > ERRORS_MAX) shown.push(`  … and ${errors.length - ERRORS_MAX} more`);
+    io.err(`afp replay: ${file} is not a valid record:\n${shown.join('\n')}\n`);
+    return null;
+  }
+  return { header, references, firstAtMs };
+}
+
+function fileLines(file: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+}
+
+/** Second pass: the exchanges, parsed again (the file was validated; a change since is a crash). */
+async function* readExchanges(file: string): AsyncGenerator<RecordedExchange> {
+  let lineNumber = 0;
+  let seq = 0;
+  let previousAtMs = 0;
+  for await (const line of fileLines(file)) {
+    lineNumber++;
+    if (lineNumber === 1 || line === '') continue;
+    seq++;
+    const parsed = parseExchangeLine(line, { lineNumber, expectedSeq: seq, previousAtMs });
+    if (!parsed.ok) throw new Error(`${file} changed during the replay: ${parsed.errors.join('; ')}`);
+    previousAtMs = parsed.value.at_ms;
+    yield parsed.value;
+  }
+}
+
+type ClockDecision = { readonly state: ClockSyncState; readonly mode: string | null } | { readonly error: string; readonly exit: number };
+
+/** Whether and how the target's clock follows the record (see the file header). */
+async function decideClock(api: string, flags: ReplayFlags, record: { firstAtMs: number; startMs: number }): Promise<ClockDecision> {
+  const { firstAtMs } = record;
+  if (flags.sync === 'off') return { state: { synced: false, exact: false, note: '--sync-clock off: time-derived values are not compared' }, mode: null };
+  const clock = await readTargetClock(api, flags.timeoutMs);
+  if (clock === null) {
+    if (flags.sync === 'on') return { error: `--sync-clock on, but ${api} has no clock to move (GET /_afp/clock); use afp serve --clock manual`, exit: EXIT.invalidInput };
+    return { state: { synced: false, exact: false, note: 'the target has no clock to move (not afp serve): time-derived values are not compared' }, mode: null };
+  }
+  if (clock.nowMs > firstAtMs) {
+    const why = `the target's clock (${new Date(clock.nowMs).toISOString()}) is past the record's first exchange (${new Date(firstAtMs).toISOString()}); start a fresh afp serve --clock manual --start ${new Date(record.startMs).toISOString()}`;
+    if (flags.sync === 'on') return { error: why, exit: EXIT.invalidInput };
+    return { state: { synced: false, exact: false, note: `${why}: time-derived values are not compared` }, mode: null };
+  }
+  const exact = clock.mode === 'manual';
+  const note = exact ? 'the target clock (manual) is moved to each exchange\'s instant: every value is compared' : `the target clock (${clock.mode}) is moved forward but keeps running: time-derived values are not compared`;
+  return { state: { synced: true, exact, note }, mode: clock.mode };
+}
+
+async function readTargetClock(api: string, timeoutMs: number): Promise<{ nowMs: number; mode: string } | null> {
+  try {
+    const response = await fetch(`${api}/_afp/clock`, { signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)) });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return null;
+    }
+    const body = (await response.json()) as { now_ms?: unknown; mode?: unknown };
+    if (!Number.isSafeInteger(body.now_ms) || typeof body.mode !== 'string') return null;
+    return { nowMs: body.now_ms as number, mode: body.mode };
+  } catch {
+    return null;
+  }
+}
+
+async function moveTargetClock(api: string, toMs: number, timeoutMs: number): Promise<{ ok: true } | { ok: false; why: string }> {
+  try {
+    const response = await fetch(`${api}/_afp/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to_ms: toMs }),
+      signal: AbortSignal.timeout(Math.min(timeoutMs, CLOCK_TIMEOUT_MS)),
+    });
+    const text = await response.text();
+    return response.status === 200 ? { ok: true } : { ok: false, why: `POST /_afp/clock answered ${response.status}: ${text.slice(0, 200)}` };
+  } catch (error) {
+    throw new LivenessError(`the target's clock does not answer (POST ${api}/_afp/clock): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function replayDeps(options: { flags: ReplayFlags; api: string; transport: Transport; clock: ClockSyncState; clockMode: string | null }): ReplayDeps {
+  const { flags, api, transport, clock } = options;
+  let firstWallMs: number | null = null;
+  let firstAtMs = 0;
+  let clockAtMs = -1;
+  return {
+    beforeSend: async (exchange) => {
+      if (firstWallMs === null) {
+        firstWallMs = Date.now();
+        firstAtMs = exchange.at_ms;
+      }
+      const offsetMs = dueOffsetMs(exchange.at_ms, firstAtMs, flags.speed);
+      if (offsetMs !== null) await sleep(firstWallMs + offsetMs - Date.now());
+      if (!clock.synced || exchange.at_ms <= clockAtMs) return;
+      const moved = await moveTargetClock(api, exchange.at_ms, flags.timeoutMs);
+      if (!moved.ok && options.clockMode === 'manual') throw new LivenessError(`cannot move the target's clock to ${new Date(exchange.at_ms).toISOString()}: ${moved.why}`);
+      clockAtMs = exchange.at_ms;
+    },
+    send: (request) => sendWithRetries(transport, request),
+  };
+}
+
+async function sendWithRetries(transport: Transport, request: TransportRequest): Promise<TransportResponse> {
+  let lastError = '';
+  for (let attempt = 0; attempt <= RETRIES; attempt++) {
+    if (attempt > 0) await sleep(BACKOFF_MS * 2 ** (attempt - 1));
+    try {
+      return await transport(request);
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  throw new LivenessError(`no answer after ${RETRIES + 1} attempts: ${lastError}`);
+}
+
+function sleep(ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function pacingLine(spanMs: number, speed: Speed): string {
+  if (speed === 'max') return `pacing: as fast as the target answers (the record spans ${formatSpan(spanMs)})`;
+  return `pacing: the record spans ${formatSpan(spanMs)}; at speed ${speed} the replay takes about ${formatSpan(Math.floor(spanMs / speed))}`;
+}
+
+function formatSpan(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`;
+  const seconds = Math.floor(ms / 1_000);
+  const parts = [[Math.floor(seconds / 86_400), 'd'], [Math.floor(seconds / 3_600) % 24, 'h'], [Math.floor(seconds / 60) % 60, 'm'], [seconds % 60, 's']] as const;
+  return parts.filter(([value]) => value > 0).map(([value, unit]) => `${value}${unit}`).join(' ');
+}
+
+function reproduceCommand(flags: ReplayFlags): string {
+  const out = flags.out === DEFAULT_OUT ? '' : ` --out ${flags.out}`;
+  return `afp replay ${flags.file} --target ${flags.target} --speed ${flags.speedText} --sync-clock ${flags.sync}${out}`;
+}
+
+async function writeReports(out: string, report: ReplayReportInput): Promise<void> {
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, 'diff.json'), `${JSON.stringify(diffJson(report), null, 2)}\n`);
+  await writeFile(join(out, 'diff.txt'), diffText(report));
+}

@@ -1,0 +1,107 @@
+/**
+ * The replay report, as pure functions of the run's data (STYLE rule 9: byte-stable, no wall
+ * time): `diff.json` (every kept difference with seq, endpoint, kind, pointer, expected, actual),
+ * `diff.txt` (exchanges sent, differences by kind and by endpoint, the first 20 differences)
+ * and the summary lines printed at the end of `afp replay`.
+ */
+import type { Difference } from './difference.ts';
+import { DIFFERENCE_KINDS } from './difference.ts';
+import type { RecordHeader } from './record-format.ts';
+import type { ReplayTotals } from './replay-session.ts';
+import type { ReplayStop } from './replay-run.ts';
+
+export const DIFF_FORMAT = 'afp-replay-diff/1';
+export const FIRST_DIFFERENCES_SHOWN = 20;
+const VALUE_TEXT_MAX = 120;
+
+export interface ClockSyncState {
+  /** The target's clock was moved to every exchange's instant. */
+  readonly synced: boolean;
+  /** Time-derived values and rate-limit headers were compared exactly (manual clock). */
+  readonly exact: boolean;
+  readonly note: string;
+}
+
+export interface ReplayReportInput {
+  readonly recordPath: string;
+  readonly header: RecordHeader;
+  readonly target: string;
+  readonly speed: string;
+  readonly clock: ClockSyncState;
+  readonly totals: ReplayTotals;
+  readonly stop: ReplayStop;
+  readonly reproduce: string;
+}
+
+export function diffJson(input: ReplayReportInput): Record<string, unknown> {
+  const { header, totals } = input;
+  return {
+    format: DIFF_FORMAT,
+    record: { path: input.recordPath, scenario: header.scenario, seed: header.seed, start_ms: header.start_ms, exchanges: header.exchanges, complete: header.complete },
+    target: input.target,
+    speed: input.speed,
+    clock: input.clock,
+    sent: totals.sent,
+    stopped: input.stop,
+    differences_total: totals.differencesTotal,
+    by_kind: totals.byKind,
+    by_endpoint: totals.byEndpoint,
+    omitted: totals.omitted,
+    reproduce: input.reproduce,
+    differences: totals.differences,
+  };
+}
+
+export function headerLines(recordPath: string, header: RecordHeader): string[] {
+  const completeness = header.complete ? 'complete' : `INCOMPLETE (a prefix: ${header.dropped.exchanges} exchanges were not recorded)`;
+  return [
+    `afp replay: seed ${header.seed} · scenario ${header.scenario} · record ${recordPath}`,
+    `record: ${header.exchanges} exchanges from ${isoTime(header.start_ms)} to ${isoTime(header.end_ms)}, ${completeness}`,
+  ];
+}
+
+export function summaryLines(input: ReplayReportInput): string[] {
+  const { totals, header } = input;
+  const kinds = DIFFERENCE_KINDS.map((kind) => `${kind} ${totals.byKind[kind]}`).join(', ');
+  const lines = [
+    `target ${input.target} · speed ${input.speed} · clock ${input.clock.synced ? 'synced' : 'not synced'}${input.clock.exact ? ' (exact)' : ''}: ${input.clock.note}`,
+    `exchanges sent: ${totals.sent} of ${header.exchanges}`,
+  ];
+  if (input.stop !== null) lines.push(`STOPPED at seq ${input.stop.seq}: ${input.stop.reason}`);
+  lines.push(`differences: ${totals.differencesTotal} (${kinds})${totals.omitted > 0 ? `; ${totals.omitted} not listed in diff.json` : ''}`);
+  return lines;
+}
+
+export function diffText(input: ReplayReportInput): string {
+  const { totals } = input;
+  const lines = [...headerLines(input.recordPath, input.header), ...summaryLines(input), ''];
+  lines.push('by endpoint: sent / differences');
+  const differencesOf = new Map(totals.byEndpoint.map((row) => [row.endpoint, row.count]));
+  const endpoints = [...new Set([...totals.sentByEndpoint.map((row) => row.endpoint), ...differencesOf.keys()])].sort();
+  const sentOf = new Map(totals.sentByEndpoint.map((row) => [row.endpoint, row.count]));
+  const width = Math.max(8, ...endpoints.map((name) => name.length));
+  for (const endpoint of endpoints) {
+    lines.push(`  ${endpoint.padEnd(width)}  ${String(sentOf.get(endpoint) ?? 0).padStart(8)}  ${String(differencesOf.get(endpoint) ?? 0).padStart(8)}`);
+  }
+  const shown = totals.differences.slice(0, FIRST_DIFFERENCES_SHOWN);
+  if (shown.length > 0) {
+    lines.push('', `first ${shown.length} of ${totals.differencesTotal} differences:`);
+    for (const difference of shown) lines.push(`  ${describeDifference(difference)}`);
+    lines.push('', `reproduce: ${input.reproduce}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function describeDifference(difference: Difference): string {
+  const note = difference.note === undefined ? '' : ` — ${difference.note}`;
+  return `seq ${difference.seq} ${difference.endpoint} ${difference.kind} at ${difference.pointer}: expected ${show(difference.expected)}, actual ${show(difference.actual)}${note}`;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > VALUE_TEXT_MAX ? `${text.slice(0, VALUE_TEXT_MAX)}…` : text;
+}
+
+function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,25 @@
+/**
+ * Names the endpoint of a recorded request for the diff report: the id of the route row that
+ * matches it (`escrow.B.release`), found through the same route table and router the server
+ * uses (DESIGN: the replay matcher is generated from the route rows). A request no row matches
+ * (a probe of an unknown path) is named `<mount> <METHOD> <path>` with identifier-like
+ * segments replaced by `:id`, so one unknown endpoint is one line of the report, not one per id.
+ */
+import { ALL_ROUTES } from '../http/routes/index.ts';
+import type { Mount } from '../http/route.ts';
+import { Router } from '../http/router.ts';
+import { isIdentifierLike } from './identifier-rule.ts';
+import type { RecordedRequest } from './record-format.ts';
+
+let router: Router | null = null;
+
+export function endpointName(request: RecordedRequest): string {
+  router ??= new Router(ALL_ROUTES);
+  const match = router.match(request.mount as Mount, request.method, request.path);
+  if (match.kind === 'found') return match.route.id;
+  const template = request.path
+    .split('/')
+    .map((segment) => (isIdentifierLike(segment) ? ':id' : segment))
+    .join('/');
+  return `${request.mount} ${request.method} ${template}`;
+}

@@ -1,0 +1,160 @@
+/**
+ * Record validation: the header and each exchange line of an `afp-record/1` file, checked
+ * strictly (unknown keys, wrong types, seq gaps, time running backwards, provenance pointing
+ * forward) with every problem reported by line number. Pure: the caller reads the lines.
+ *
+ * Limits: a line longer than `READ_LINE_CHARS_MAX` is refused without parsing; the caller stops
+ * collecting after `ERRORS_MAX` errors and says how many more there were.
+ */
+import { isObject } from './json-pointer.ts';
+import { RECORD_FORMAT, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
+import { isSiteName } from './request-sites.ts';
+
+export const READ_LINE_CHARS_MAX = 16 * 1024 * 1024;
+export const ERRORS_MAX = 50;
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'dropped'];
+const DROPPED_KEYS = ['exchanges', 'index_values', 'bodies', 'sites'];
+const EXCHANGE_KEYS = ['seq', 'at_ms', 'agent', 'request', 'response', 'provenance', 'introduced'];
+const REQUEST_KEYS = ['mount', 'method', 'path', 'query', 'headers', 'body', 'raw_body'];
+const RESPONSE_KEYS = ['status', 'headers', 'body', 'body_dropped'];
+
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly string[] };
+
+/** Problems are collected, not thrown: `problems.push(...)` per field, all reported together. */
+class Problems {
+  readonly list: string[] = [];
+  readonly where: string;
+  constructor(where: string) {
+    this.where = where;
+  }
+  add(message: string): void {
+    this.list.push(`${this.where}: ${message}`);
+  }
+  unknownKeys(value: Record<string, unknown>, allowed: readonly string[], what: string): void {
+    const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+    if (unknown.length > 0) this.add(`${what} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}`);
+  }
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+function parseLine(text: string, problems: Problems): Record<string, unknown> | null {
+  if (text.length > READ_LINE_CHARS_MAX) {
+    problems.add(`line is longer than ${READ_LINE_CHARS_MAX} characters`);
+    return null;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    problems.add(`not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
+  if (!isObject(value)) {
+    problems.add('not a JSON object');
+    return null;
+  }
+  return value;
+}
+
+export function parseRecordHeader(text: string): Parsed<RecordHeader> {
+  const problems = new Problems('line 1 (header)');
+  const value = parseLine(text, problems);
+  if (value === null) return { ok: false, errors: problems.list };
+  if (value['format'] !== RECORD_FORMAT) {
+    problems.add(`format is ${JSON.stringify(value['format'])}; this afp reads '${RECORD_FORMAT}'`);
+    return { ok: false, errors: problems.list };
+  }
+  problems.unknownKeys(value, HEADER_KEYS, 'header');
+  if (typeof value['scenario'] !== 'string') problems.add('scenario must be a string');
+  if (typeof value['seed'] !== 'string' && !Number.isSafeInteger(value['seed'])) problems.add('seed must be a string');
+  if (!isCount(value['start_ms'])) problems.add('start_ms must be a non-negative integer');
+  if (!isCount(value['end_ms']) || (isCount(value['start_ms']) && value['end_ms'] < value['start_ms'])) problems.add('end_ms must be an integer ≥ start_ms');
+  if (!isCount(value['exchanges'])) problems.add('exchanges must be a non-negative integer');
+  if (typeof value['complete'] !== 'boolean') problems.add('complete must be a boolean');
+  if (typeof value['identifier_rule'] !== 'string') problems.add('identifier_rule must be a string');
+  const dropped = value['dropped'];
+  if (!isObject(dropped) || DROPPED_KEYS.some((key) => !isCount(dropped[key]))) problems.add(`dropped must be { ${DROPPED_KEYS.join(', ')} } of non-negative integers`);
+  if (problems.list.length > 0) return { ok: false, errors: problems.list };
+  return { ok: true, value: { ...(value as unknown as RecordHeader), seed: String(value['seed']) } };
+}
+
+export interface LineContext {
+  readonly lineNumber: number;
+  readonly expectedSeq: number;
+  /** at_ms of the previous exchange (start_ms for the first). */
+  readonly previousAtMs: number;
+}
+
+export function parseExchangeLine(text: string, context: LineContext): Parsed<RecordedExchange> {
+  const problems = new Problems(`line ${context.lineNumber}`);
+  const value = parseLine(text, problems);
+  if (value === null) return { ok: false, errors: problems.list };
+  problems.unknownKeys(value, EXCHANGE_KEYS, 'exchange');
+  if (value['seq'] !== context.expectedSeq) problems.add(`seq is ${JSON.stringify(value['seq'])}, expected ${context.expectedSeq}`);
+  const atMs = value['at_ms'];
+  if (!isCount(atMs)) problems.add('at_ms must be a non-negative integer');
+  else if (atMs < context.previousAtMs) problems.add(`at_ms ${atMs} is before the previous exchange's ${context.previousAtMs}`);
+  if (value['agent'] !== null && typeof value['agent'] !== 'string') problems.add('agent must be a string or null');
+  checkRequest(value['request'], problems);
+  checkResponse(value['response'], problems);
+  checkProvenance(value['provenance'], context.expectedSeq, problems);
+  const introduced = value['introduced'];
+  if (!Array.isArray(introduced) || introduced.some((at) => typeof at !== 'string' || !isSiteName(at))) problems.add('introduced must be a list of request sites');
+  if (problems.list.length > 0) return { ok: false, errors: problems.list };
+  return { ok: true, value: value as unknown as RecordedExchange };
+}
+
+function checkStrings(value: unknown, what: string, problems: Problems): void {
+  if (!isObject(value) || Object.values(value).some((item) => typeof item !== 'string')) problems.add(`${what} must be an object of strings`);
+}
+
+function checkRequest(request: unknown, problems: Problems): asserts request is RecordedRequest {
+  if (!isObject(request)) {
+    problems.add('request must be an object');
+    return;
+  }
+  problems.unknownKeys(request, REQUEST_KEYS, 'request');
+  if (typeof request['mount'] !== 'string' || !/^[a-z]{1,32}$/.test(request['mount'])) problems.add('request.mount must be a mount name');
+  if (typeof request['method'] !== 'string' || !METHODS.includes(request['method'])) problems.add(`request.method must be one of ${METHODS.join(', ')}`);
+  if (typeof request['path'] !== 'string' || !request['path'].startsWith('/') || request['path'].length > 4096) problems.add('request.path must start with / (at most 4096 characters)');
+  checkStrings(request['query'], 'request.query', problems);
+  checkStrings(request['headers'], 'request.headers', problems);
+  const raw = request['raw_body'];
+  if (raw !== undefined) {
+    if (request['body'] !== undefined) problems.add('request carries body and raw_body; at most one');
+    if (!isObject(raw) || typeof raw['text'] !== 'string' || typeof raw['content_type'] !== 'string') problems.add('request.raw_body must be { text, content_type }');
+  }
+}
+
+function checkResponse(response: unknown, problems: Problems): asserts response is RecordedResponse {
+  if (!isObject(response)) {
+    problems.add('response must be an object');
+    return;
+  }
+  problems.unknownKeys(response, RESPONSE_KEYS, 'response');
+  const status = response['status'];
+  if (!Number.isSafeInteger(status) || (status as number) < 100 || (status as number) > 599) problems.add('response.status must be an HTTP status');
+  checkStrings(response['headers'], 'response.headers', problems);
+  if (!Object.hasOwn(response, 'body')) problems.add('response.body is missing');
+  if (response['body_dropped'] !== undefined && response['body_dropped'] !== true) problems.add('response.body_dropped must be true when present');
+}
+
+function checkProvenance(provenance: unknown, seq: number, problems: Problems): asserts provenance is ProvenanceEntry[] {
+  if (!Array.isArray(provenance)) {
+    problems.add('provenance must be a list');
+    return;
+  }
+  provenance.forEach((entry: unknown, index) => {
+    const where = `provenance[${index}]`;
+    if (!isObject(entry) || typeof entry['at'] !== 'string' || !isSiteName(entry['at'])) return problems.add(`${where}.at must be a request site`);
+    const from = entry['from'];
+    if (!isObject(from) || !Number.isSafeInteger(from['seq']) || (from['seq'] as number) < 1 || (from['seq'] as number) >= seq) {
+      return problems.add(`${where}.from.seq must name an earlier exchange`);
+    }
+    if (typeof from['pointer'] !== 'string' || (from['pointer'] !== '' && !from['pointer'].startsWith('/'))) problems.add(`${where}.from.pointer must be a JSON pointer`);
+    if (entry['prefix'] !== undefined && typeof entry['prefix'] !== 'string') problems.add(`${where}.prefix must be a string`);
+  });
+}
+

@@ -1,0 +1,172 @@
+/**
+ * Recorder: what `afp run --record FILE` hands the simulator. The simulator calls `onExchange`
+ * for every exchange, in order; `finish(path)` writes the `afp-record/1` file (record-format.ts).
+ *
+ * Each exchange is turned into its line at once (provenance computed against everything seen
+ * before it, then the response indexed), so later mutation of bodies cannot change the record.
+ * Lines are buffered and written at finish, header first with the final counts.
+ *
+ * Limits (counted, never silent): a line longer than `lineBytesMax` (1 MiB) loses its response
+ * body (`body_dropped`, the replay skips that body's diff); a line still too long, or one that
+ * would take the record past `recordBytesMax` (256 MiB), stops the recording: the record is a
+ * faithful prefix, `complete: false`, and the exchanges left out are counted.
+ */
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { assert } from '../core/assert.ts';
+import type { JsonValue } from '../core/errors.ts';
+import type { TransportRequest, TransportResponse } from '../client/transport.ts';
+import { IDENTIFIER_RULE } from './identifier-rule.ts';
+import { ProvenanceIndex } from './provenance.ts';
+import {
+  RECORD_FORMAT,
+  isRecordedResponseHeader,
+  type DroppedCounts,
+  type RecordHeader,
+  type RecordedExchange,
+  type RecordedRequest,
+  type RecordedResponse,
+} from './record-format.ts';
+
+export const LINE_BYTES_MAX = 1024 * 1024;
+export const RECORD_BYTES_MAX = 256 * 1024 * 1024;
+const WRITE_CHUNK_BYTES = 1024 * 1024;
+
+export interface RecorderHeaderInput {
+  readonly scenario: string;
+  readonly seed: string | number;
+  readonly startMs: number;
+}
+
+export interface RecorderLimits {
+  readonly lineBytesMax?: number;
+  readonly recordBytesMax?: number;
+  readonly indexValuesMax?: number;
+}
+
+export interface ExchangeObservation {
+  readonly atMs: number;
+  /** The simulated agent that sent the request; null for harness traffic. */
+  readonly agentId?: string | null;
+  readonly request: TransportRequest;
+  readonly response: TransportResponse;
+}
+
+export interface Recorder {
+  onExchange(exchange: ExchangeObservation): void;
+  /** Writes the record file (creating its directory). Call once, after the run. */
+  finish(filePath: string): Promise<void>;
+  /** The header the file will start with (counts so far). */
+  header(): RecordHeader;
+}
+
+export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimits = {}): Recorder {
+  assert(Number.isSafeInteger(input.startMs) && input.startMs >= 0, 'record start is a non-negative integer');
+  const lineBytesMax = limits.lineBytesMax ?? LINE_BYTES_MAX;
+  const recordBytesMax = limits.recordBytesMax ?? RECORD_BYTES_MAX;
+  const index = new ProvenanceIndex(limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax });
+  const lines: string[] = [];
+  const dropped: DroppedCounts = { exchanges: 0, index_values: 0, bodies: 0, sites: 0 };
+  let recordBytes = 0;
+  let lastAtMs = input.startMs;
+  let stopped = false;
+  let finished = false;
+
+  const header = (): RecordHeader => ({
+    format: RECORD_FORMAT,
+    scenario: input.scenario,
+    seed: String(input.seed),
+    start_ms: input.startMs,
+    end_ms: lastAtMs,
+    exchanges: lines.length,
+    complete: !stopped,
+    identifier_rule: IDENTIFIER_RULE,
+    dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
+  });
+
+  const onExchange = (observation: ExchangeObservation): void => {
+    assert(!finished, 'no exchange is recorded after finish');
+    assert(Number.isSafeInteger(observation.atMs) && observation.atMs >= lastAtMs, `exchange times never decrease (${observation.atMs} < ${lastAtMs})`);
+    if (stopped) {
+      dropped.exchanges++;
+      return;
+    }
+    const request = recordRequest(observation.request);
+    const { provenance, introduced } = index.observeRequest(request);
+    index.observeResponse(lines.length + 1, observation.response.body);
+    const exchange: RecordedExchange = {
+      seq: lines.length + 1,
+      at_ms: observation.atMs,
+      agent: observation.agentId ?? null,
+      request,
+      response: recordResponse(observation.response),
+      provenance,
+      introduced,
+    };
+    const line = fitLine(exchange, lineBytesMax, dropped);
+    if (line === null || recordBytes + line.bytes > recordBytesMax) {
+      stopped = true;
+      dropped.exchanges++;
+      return;
+    }
+    lines.push(line.text);
+    recordBytes += line.bytes;
+    lastAtMs = observation.atMs;
+  };
+
+  const finish = async (filePath: string): Promise<void> => {
+    assert(!finished, 'a recorder finishes once');
+    finished = true;
+    await writeLines(filePath, JSON.stringify(header()), lines);
+  };
+
+  return { onExchange, finish, header };
+}
+
+function recordRequest(request: TransportRequest): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  const base = { mount: request.mount, method: request.method, path: request.path, query: { ...request.query }, headers };
+  if (request.rawBody !== undefined) return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
+  return request.body === undefined ? base : { ...base, body: request.body as JsonValue };
+}
+
+function recordResponse(response: TransportResponse): RecordedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    const lower = name.toLowerCase();
+    if (isRecordedResponseHeader(lower)) headers[lower] = value;
+  }
+  return { status: response.status, headers, body: (response.body ?? null) as JsonValue };
+}
+
+/** The exchange as one line within `lineBytesMax`, dropping the response body if needed; null when impossible. */
+function fitLine(exchange: RecordedExchange, lineBytesMax: number, dropped: DroppedCounts): { text: string; bytes: number } | null {
+  const text = JSON.stringify(exchange);
+  const bytes = Buffer.byteLength(text, 'utf8') + 1;
+  if (bytes <= lineBytesMax) return { text, bytes };
+  const slim: RecordedExchange = { ...exchange, response: { ...exchange.response, body: null, body_dropped: true } };
+  const slimText = JSON.stringify(slim);
+  const slimBytes = Buffer.byteLength(slimText, 'utf8') + 1;
+  if (slimBytes > lineBytesMax) return null;
+  dropped.bodies++;
+  return { text: slimText, bytes: slimBytes };
+}
+
+async function writeLines(filePath: string, headerLine: string, lines: readonly string[]): Promise<void> {
+  await mkdir(dirname(filePath), { recursive: true });
+  const handle = await open(filePath, 'w');
+  try {
+    let chunk = `${headerLine}\n`;
+    for (const line of lines) {
+      chunk += `${line}\n`;
+      if (chunk.length >= WRITE_CHUNK_BYTES) {
+        await handle.write(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk !== '') await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The replay loop: every recorded exchange, in recorded order, one at a time — wait for its turn
+ * (pacing and clock sync, supplied by the caller), rebind, send, diff. Transport trouble that
+ * the caller's retries could not overcome arrives as a `LivenessError` and stops the loop with
+ * the seq it stopped at (exit 4); any other throw is a bug and propagates.
+ * No timers or clocks here: `beforeSend` and `send` are injected (src/cli/replay.ts, tests).
+ */
+import type { TransportRequest, TransportResponse } from '../client/transport.ts';
+import type { RecordedExchange } from './record-format.ts';
+import type { ReplaySession } from './replay-session.ts';
+
+/** The target stopped answering (after bounded retries), or its clock could not be moved. */
+export class LivenessError extends Error {
+  override readonly name = 'LivenessError';
+}
+
+export interface ReplayDeps {
+  /** Pacing and clock sync before the exchange is sent; throws LivenessError when the target is gone. */
+  beforeSend(exchange: RecordedExchange): Promise<void>;
+  /** Sends one request; throws LivenessError when the target does not answer. */
+  send(request: TransportRequest): Promise<TransportResponse>;
+}
+
+export type ReplayStop = { readonly seq: number; readonly reason: string } | null;
+
+export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Iterable<RecordedExchange>, session: ReplaySession, deps: ReplayDeps): Promise<ReplayStop> {
+  for await (const exchange of exchanges) {
+    try {
+      await deps.beforeSend(exchange);
+      const request = session.prepare(exchange);
+      const answer = await deps.send(request);
+      session.observe(exchange, answer);
+    } catch (error) {
+      if (error instanceof LivenessError) return { seq: exchange.seq, reason: error.message };
+      throw error;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,127 @@
+/**
+ * ReplaySession: the pure heart of `afp replay`. For each recorded exchange, in order:
+ * `prepare` rebinds the request (rebinding.ts) and turns it into a transport request;
+ * `observe` keeps the live values later requests will need (the pointers the record's
+ * provenance names, known in advance through `ReferenceIndex`), diffs the live answer against
+ * the recorded one (response-diff.ts) and files every finding under its seq and endpoint.
+ * No I/O, no clock: the caller sends, paces and syncs (src/cli/replay.ts).
+ *
+ * Limits: at most `differencesMax` differences are kept in full (default 100,000); all are
+ * counted by kind and endpoint. Live values are kept for referenced pointers only.
+ */
+import type { HttpMethod, Mount, TransportRequest } from '../client/transport.ts';
+import { assert } from '../core/assert.ts';
+import { Bindings } from './bindings.ts';
+import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type Finding } from './difference.ts';
+import { endpointName } from './endpoint-name.ts';
+import { valueAt } from './json-pointer.ts';
+import type { RecordedExchange, RecordedRequest } from './record-format.ts';
+import { rebindRequest, type LiveValues } from './rebinding.ts';
+import { diffResponse, type LiveAnswer } from './response-diff.ts';
+
+export const DIFFERENCES_MAX = 100_000;
+
+/** Which (seq, pointer) pairs later requests take values from; filled in a first pass over the record. */
+export class ReferenceIndex {
+  private readonly bySeq = new Map<number, Set<string>>();
+
+  add(exchange: RecordedExchange): void {
+    for (const entry of exchange.provenance) {
+      const pointers = this.bySeq.get(entry.from.seq) ?? new Set<string>();
+      pointers.add(entry.from.pointer);
+      this.bySeq.set(entry.from.seq, pointers);
+    }
+  }
+
+  pointersOf(seq: number): ReadonlySet<string> | undefined {
+    return this.bySeq.get(seq);
+  }
+}
+
+export interface ReplayTotals {
+  readonly sent: number;
+  readonly differencesTotal: number;
+  readonly byKind: Readonly<Record<DifferenceKind, number>>;
+  /** Differences per endpoint, endpoints sorted by name. */
+  readonly byEndpoint: readonly { readonly endpoint: string; readonly count: number }[];
+  /** Exchanges per endpoint, sorted by name. */
+  readonly sentByEndpoint: readonly { readonly endpoint: string; readonly count: number }[];
+  readonly differences: readonly Difference[];
+  readonly omitted: number;
+  readonly bindings: number;
+}
+
+export class ReplaySession {
+  readonly bindings = new Bindings();
+  private readonly references: ReferenceIndex;
+  private readonly exactTime: boolean;
+  private readonly differencesMax: number;
+  private readonly liveValues = new Map<string, string>();
+  private readonly differences: Difference[] = [];
+  private readonly byKind: Record<DifferenceKind, number> = { status: 0, shape: 0, value: 0, binding: 0 };
+  private readonly byEndpoint = new Map<string, number>();
+  private readonly sentByEndpoint = new Map<string, number>();
+  private pending: { seq: number; endpoint: string } | null = null;
+  private sent = 0;
+  private total = 0;
+
+  constructor(options: { references: ReferenceIndex; exactTime: boolean; differencesMax?: number }) {
+    this.references = options.references;
+    this.exactTime = options.exactTime;
+    this.differencesMax = options.differencesMax ?? DIFFERENCES_MAX;
+  }
+
+  prepare(exchange: RecordedExchange): TransportRequest {
+    assert(this.pending === null, 'one exchange is prepared at a time (replay is sequential)');
+    const endpoint = endpointName(exchange.request);
+    this.pending = { seq: exchange.seq, endpoint };
+    const live: LiveValues = { get: (seq, pointer) => this.liveValues.get(`${seq} ${pointer}`) };
+    const rebound = rebindRequest(exchange, live, this.bindings);
+    this.file(exchange.seq, endpoint, rebound.findings);
+    return toTransportRequest(rebound.request);
+  }
+
+  observe(exchange: RecordedExchange, answer: LiveAnswer): void {
+    assert(this.pending?.seq === exchange.seq, 'observe answers the exchange just prepared');
+    const { endpoint } = this.pending;
+    this.pending = null;
+    this.sent++;
+    this.sentByEndpoint.set(endpoint, (this.sentByEndpoint.get(endpoint) ?? 0) + 1);
+    for (const pointer of this.references.pointersOf(exchange.seq) ?? []) {
+      const value = valueAt(answer.body, pointer);
+      if (typeof value === 'string') this.liveValues.set(`${exchange.seq} ${pointer}`, value);
+    }
+    this.file(exchange.seq, endpoint, diffResponse(exchange.response, answer, { bindings: this.bindings, exactTime: this.exactTime }));
+  }
+
+  totals(): ReplayTotals {
+    const sorted = (map: Map<string, number>): { endpoint: string; count: number }[] =>
+      [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, count]) => ({ endpoint, count }));
+    const byKind = Object.fromEntries(DIFFERENCE_KINDS.map((kind) => [kind, this.byKind[kind]])) as Record<DifferenceKind, number>;
+    return {
+      sent: this.sent,
+      differencesTotal: this.total,
+      byKind,
+      byEndpoint: sorted(this.byEndpoint),
+      sentByEndpoint: sorted(this.sentByEndpoint),
+      differences: this.differences,
+      omitted: this.total - this.differences.length,
+      bindings: this.bindings.size,
+    };
+  }
+
+  private file(seq: number, endpoint: string, findings: readonly Finding[]): void {
+    for (const finding of findings) {
+      this.total++;
+      this.byKind[finding.kind]++;
+      this.byEndpoint.set(endpoint, (this.byEndpoint.get(endpoint) ?? 0) + 1);
+      if (this.differences.length < this.differencesMax) this.differences.push({ seq, endpoint, ...finding });
+    }
+  }
+}
+
+export function toTransportRequest(request: RecordedRequest): TransportRequest {
+  const base = { mount: request.mount as Mount, method: request.method as HttpMethod, path: request.path, query: request.query, headers: request.headers };
+  if (request.raw_body !== undefined) return { ...base, rawBody: { text: request.raw_body.text, contentType: request.raw_body.content_type } };
+  return request.body === undefined ? base : { ...base, body: request.body };
+}

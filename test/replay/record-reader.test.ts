@@ -1,0 +1,110 @@
+// Record validation: the header and each exchange line, every problem named with its line, plus
+// the pure pacing arithmetic and the report text.
+import { describe, expect, test } from 'vitest';
+import { diffText, type ReplayReportInput } from '../../src/replay/diff-report.ts';
+import { dueOffsetMs, parseSpeed } from '../../src/replay/pacing.ts';
+import { parseExchangeLine, parseRecordHeader } from '../../src/replay/record-reader.ts';
+
+const HEADER = { format: 'afp-record/1', scenario: 's', seed: '7', start_ms: 1_000, end_ms: 2_000, exchanges: 1, complete: true, identifier_rule: 'afp-identifier/1', dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 } };
+const LINE = {
+  seq: 1,
+  at_ms: 1_500,
+  agent: 'alice-0001',
+  request: { mount: 'api', method: 'POST', path: '/escrow', query: {}, headers: { authorization: 'Bearer k' }, body: { amount: 1 } },
+  response: { status: 201, headers: {}, body: { escrow_id: 'esc_1' } },
+  provenance: [],
+  introduced: [],
+};
+const context = { lineNumber: 2, expectedSeq: 1, previousAtMs: 1_000 };
+
+describe('parseRecordHeader', () => {
+  test('accepts a valid header', () => {
+    expect(parseRecordHeader(JSON.stringify(HEADER))).toEqual({ ok: true, value: HEADER });
+  });
+
+  test('names the format it reads, and every bad field', () => {
+    expect(parseRecordHeader(JSON.stringify({ ...HEADER, format: 'afp-record/9' }))).toEqual({ ok: false, errors: [`line 1 (header): format is "afp-record/9"; this afp reads 'afp-record/1'`] });
+    const bad = parseRecordHeader(JSON.stringify({ ...HEADER, start_ms: -1, exchanges: 'two', extra: 1 }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.errors).toContain('line 1 (header): header has unknown key extra');
+      expect(bad.errors).toContain('line 1 (header): start_ms must be a non-negative integer');
+      expect(bad.errors).toContain('line 1 (header): exchanges must be a non-negative integer');
+    }
+    expect(parseRecordHeader('{')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^line 1 \(header\): not JSON/)] });
+  });
+});
+
+describe('parseExchangeLine', () => {
+  test('accepts a valid line', () => {
+    expect(parseExchangeLine(JSON.stringify(LINE), context)).toEqual({ ok: true, value: LINE });
+  });
+
+  test('reports every problem of a line with its line number', () => {
+    const line = {
+      ...LINE,
+      seq: 3,
+      at_ms: 999,
+      request: { ...LINE.request, method: 'PATCH', raw_body: { text: '{', content_type: 'application/json' } },
+      response: { status: 42, headers: { a: 1 } },
+      provenance: [{ at: 'body/x', from: { seq: 1, pointer: '/a' } }, { at: 'cookie/x', from: { seq: 1, pointer: '' } }],
+    };
+    const parsed = parseExchangeLine(JSON.stringify(line), { ...context, lineNumber: 7 });
+    expect(parsed).toEqual({
+      ok: false,
+      errors: [
+        'line 7: seq is 3, expected 1',
+        "line 7: at_ms 999 is before the previous exchange's 1000",
+        'line 7: request.method must be one of GET, POST, PUT, DELETE',
+        'line 7: request carries body and raw_body; at most one',
+        'line 7: response.status must be an HTTP status',
+        'line 7: response.headers must be an object of strings',
+        'line 7: response.body is missing',
+        'line 7: provenance[0].from.seq must name an earlier exchange',
+        'line 7: provenance[1].at must be a request site',
+      ],
+    });
+  });
+});
+
+describe('pacing', () => {
+  test('recorded gaps divided by the speed; 0 and max send at once', () => {
+    expect(parseSpeed(undefined)).toBe(1);
+    expect(parseSpeed('2.5')).toBe(2.5);
+    expect(parseSpeed('0')).toBe('max');
+    expect(parseSpeed('max')).toBe('max');
+    expect(parseSpeed('-1')).toMatch(/--speed must be/);
+    expect(dueOffsetMs(11_000, 1_000, 1)).toBe(10_000);
+    expect(dueOffsetMs(11_000, 1_000, 4)).toBe(2_500);
+    expect(dueOffsetMs(11_000, 1_000, 'max')).toBeNull();
+  });
+});
+
+describe('diff.txt', () => {
+  test('is a pure function of the run: header, counts by kind and endpoint, the first differences', () => {
+    const input: ReplayReportInput = {
+      recordPath: 'run.jsonl',
+      header: { ...HEADER, format: 'afp-record/1' },
+      target: 'http://127.0.0.1:8700',
+      speed: 'max',
+      clock: { synced: true, exact: true, note: 'manual' },
+      totals: {
+        sent: 1,
+        differencesTotal: 1,
+        byKind: { status: 0, shape: 0, value: 1, binding: 0 },
+        byEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
+        sentByEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
+        differences: [{ seq: 1, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' }],
+        omitted: 0,
+        bindings: 0,
+      },
+      stop: null,
+      reproduce: 'afp replay run.jsonl --target http://127.0.0.1:8700',
+    };
+    const text = diffText(input);
+    expect(text).toBe(diffText(input));
+    expect(text.split('\n')[0]).toBe('afp replay: seed 7 · scenario s · record run.jsonl');
+    expect(text).toContain('differences: 1 (status 0, shape 0, value 1, binding 0)');
+    expect(text).toContain('  seq 1 escrow.B.create value at body/fee: expected "0.025", actual "0.05"');
+  });
+});
