@@ -1,0 +1,16 @@
+/**
+ * The agent archetype table: one file per archetype, registered here by the name scenario
+ * populations use (`agent: escrow-buyer`). A new archetype is a new file and a new row.
+ */
+import type { AnyAgentDefinition } from '../src/sim/agent.ts';
+import { badInputSender } from './bad-input-sender.ts';
+import { escrowBuyer } from './escrow-buyer.ts';
+import { escrowSeller } from './escrow-seller.ts';
+import { faucetFarmer } from './faucet-farmer.ts';
+import { rateLimitAbuser } from './rate-limit-abuser.ts';
+
+export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
+  Object.fromEntries([faucetFarmer, escrowBuyer, escrowSeller, rateLimitAbuser, badInputSender].map((definition) => [definition.name, definition])),
+);
+
+export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS).sort();

@@ -1,0 +1,164 @@
+/**
+ * `afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME]`: runs a scenario in-process
+ * under a virtual clock, writes its reports and prints the summary.
+ *
+ * Output contract: `seed: <seed>` is the first line (before anything else, even before the
+ * scenario's errors when --seed names it), the summary table follows, `digest: <hex>` is the
+ * last line. A progress bar goes to stderr, only when stderr is a terminal.
+ * Exit codes: 0 all invariants held · 1 crash (a bug: seed and reproduce command printed) ·
+ * 2 invalid flags or scenario (every error, with path and line) · 3 an invariant failed (the
+ * invariant, the first violating event, the seed and the exact reproduce command; reports are
+ * written anyway) · 4 a scenario limit stopped the run.
+ * `--defect` is test-only: it switches on a deliberate platform defect to prove a checker fires.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { runSimulation, type SimulationResult } from '../sim/runner.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { summaryTable } from '../report/summary-table.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { createRecorder } from '../replay/recorder.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { EXIT } from './exit-codes.ts';
+
+const USAGE = 'usage: afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]';
+const DEFECTS = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
+type MissingDefect = Exclude<DefectName, (typeof DEFECTS)[number]>;
+const everyDefectListed: [MissingDefect] extends [never] ? true : false = true;
+void everyDefectListed;
+const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
+
+export interface RunIo {
+  out(text: string): void;
+  err(text: string): void;
+  readonly errIsTty: boolean;
+}
+
+const PROCESS_IO: RunIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+
+interface RunFlags {
+  readonly file: string;
+  readonly seed: string | undefined;
+  readonly out: string | undefined;
+  readonly record: string | undefined;
+  readonly defects: readonly DefectName[];
+}
+
+function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: string[] } {
+  const args = parseArgs(argv, { seed: 'string', out: 'string', record: 'string', defect: 'string' });
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
+  const seed = stringFlag(args, 'seed');
+  if (seed !== undefined && !SEED_PATTERN.test(seed)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  const defects: DefectName[] = [];
+  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
+    if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
+    else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
+  }
+  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects };
+  return { flags, errors };
+}
+
+/** POSIX shell quoting, only where needed, so the reproduce line pastes as is. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function reproduceCommand(flags: RunFlags, seed: string): string {
+  const words = ['npx', 'afp', 'run', flags.file, '--seed', seed];
+  if (flags.defects.length > 0) words.push('--defect', flags.defects.join(','));
+  return words.map(shellWord).join(' ');
+}
+
+async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null> {
+  let text: string;
+  try {
+    text = await readFile(flags.file, 'utf8');
+  } catch (error) {
+    io.err(`afp run: cannot read ${flags.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+  const parsed = parseScenario(text, { fileName: flags.file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  if (!parsed.ok) {
+    io.err(`${formatScenarioErrors(flags.file, parsed.errors)}\n`);
+    return null;
+  }
+  return parsed.scenario;
+}
+
+export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
+  const { flags, errors } = parseRunArgs(argv);
+  if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
+  if (errors.length > 0) {
+    io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const scenario = await loadScenario(flags, io);
+  if (scenario === null) return EXIT.invalidInput;
+  const seed = flags.seed ?? scenario.seed;
+  if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
+  const reproduce = reproduceCommand(flags, seed);
+  const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs });
+  const bar = io.errIsTty ? progressBar((text) => io.err(text)) : undefined;
+  let result: SimulationResult;
+  try {
+    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, ...(recorder === undefined ? {} : { recorder }), ...(bar === undefined ? {} : { onProgress: bar.update }) });
+  } catch (error) {
+    bar?.clear();
+    io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
+    return EXIT.crash;
+  }
+  bar?.clear();
+  if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
+  const { digest } = writeReports(result.record, flags.out ?? join('reports', scenario.name), scenario.reports);
+  io.out(summaryTable(result.record));
+  const code = printOutcome(result, { seed, reproduce }, io);
+  io.out(`digest: ${digest}\n`);
+  return code;
+}
+
+const BAR_WIDTH = 30;
+
+/** A one-line bar of virtual time done, redrawn in place; presentation only, TTY stderr only. */
+function progressBar(write: (text: string) => void): { update(fraction: number): void; clear(): void } {
+  let shownPercent = -1;
+  return {
+    update(fraction) {
+      const percent = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
+      if (percent === shownPercent) return;
+      shownPercent = percent;
+      const filled = Math.round((percent / 100) * BAR_WIDTH);
+      write(`\r[${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${String(percent).padStart(3)}% of virtual time`);
+    },
+    clear() {
+      if (shownPercent >= 0) write(`\r${' '.repeat(BAR_WIDTH + 24)}\r`);
+    },
+  };
+}
+
+function printOutcome(result: SimulationResult, run: { seed: string; reproduce: string }, io: RunIo): number {
+  if (result.failure !== null) {
+    const { invariant, violation } = result.failure;
+    io.out(
+      [
+        '',
+        `invariant failed: ${invariant}`,
+        `at: ${new Date(violation.atMs).toISOString()} (${violation.atMs})`,
+        `message: ${violation.message}`,
+        `event: ${violation.event}`,
+        `seed: ${run.seed}`,
+        `reproduce: ${run.reproduce}`,
+        '',
+      ].join('\n'),
+    );
+    return EXIT.checkFailed;
+  }
+  if (result.limit !== null) {
+    io.out(['', `limit reached: ${result.limit}`, `seed: ${run.seed}`, `reproduce: ${run.reproduce}`, ''].join('\n'));
+    return EXIT.liveness;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,67 @@
+/**
+ * The agent model: an archetype is a small state machine the simulator drives. `setup` runs once
+ * (typically: register, first claim); `step` runs at every wake-up and says when to wake next, or
+ * 'done'. Agents talk to the platform only through their AfpClient (never the Platform object), so
+ * the same archetype can drive a live deployment.
+ *
+ * Invariants: an agent draws chance only from `rng` (its own fork: adding an agent changes no other
+ * agent's draws) and time only from `clock`; probabilities in params are integer basis points
+ * (src/sim/probability.ts), durations integer milliseconds (src/sim/duration.ts).
+ * An agent that sees the platform break a rule it can observe (a 2xx to bad input, a 5xx outside a
+ * fault window) calls `report`: the runner turns it into an invariant violation.
+ */
+import type { Faker } from '@faker-js/faker';
+import type { z } from 'zod';
+import type { AfpClient } from '../client/client.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Rng } from '../core/rng.ts';
+import type { ServiceName } from '../platform/platform.ts';
+import type { Tier } from '../services/shared/agents.ts';
+import type { AgentDirectory } from './agent-directory.ts';
+
+export type StepResult = { readonly wakeInMs: number } | 'done';
+
+export interface AgentContext<P> {
+  /** Deterministic: `${archetype}-${index}-${suffix}`; also the agent_id the agent registers. */
+  readonly agentId: string;
+  readonly archetype: string;
+  /** Carries the agent's key after `setKey`, and its own simulated IP (x-forwarded-for). */
+  readonly client: AfpClient;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly faker: Faker;
+  readonly params: P;
+  /** The addressing style this agent prefers (drawn per agent; archetypes may mix). */
+  readonly style: 'A' | 'B';
+  readonly tier: Tier;
+  /** Registered agents by archetype, to find counterparties. */
+  readonly directory: AgentDirectory;
+  /** The agent's own memory; each archetype keeps a typed view of it. */
+  state: Record<string, unknown>;
+  /** Gives the client the agent's key and lists the agent in the directory (after registration). */
+  setKey(apiKey: string): void;
+  /** Reports a broken platform rule the agent observed; the run stops with an invariant failure. */
+  report(message: string, event: unknown): void;
+  /**
+   * True while the scenario's fault window makes `service` answer 5xx: the harness's plan, known
+   * to the agent as a test knows its fault injection, so a 5xx then is not reported.
+   */
+  expectedOutage(service: ServiceName): boolean;
+}
+
+export interface AgentDefinition<P> {
+  readonly name: string;
+  readonly description: string;
+  /** zod strict object with defaults: the `params` of a scenario population. */
+  readonly params: z.ZodType<P>;
+  setup(context: AgentContext<P>): Promise<void>;
+  step(context: AgentContext<P>): Promise<StepResult>;
+}
+
+/** A definition with its params type erased, as stored in the AGENTS table. */
+export type AnyAgentDefinition = AgentDefinition<unknown>;
+
+/** Erases the params type so archetypes of many shapes share one table. */
+export function defineAgent<P>(definition: AgentDefinition<P>): AnyAgentDefinition {
+  return definition as unknown as AnyAgentDefinition;
+}

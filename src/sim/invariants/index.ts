@@ -1,0 +1,25 @@
+/**
+ * The invariant table: one checker per file, registered here by the name scenario files use
+ * (`invariants: [conservation, ...]`). A new invariant is a new file and a new row.
+ */
+import type { InvariantName } from '../scenario.ts';
+import type { InvariantDefinition } from './checker.ts';
+import { conservation } from './conservation.ts';
+import { errorShape } from './error-shape.ts';
+import { escrowExpiryExact } from './escrow-expiry-exact.ts';
+import { escrowSettlesOnce } from './escrow-settles-once.ts';
+import { faucetCooldown } from './faucet-cooldown.ts';
+import { noNegativeBalance } from './no-negative-balance.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
+
+export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = {
+  conservation,
+  'no-negative-balance': noNegativeBalance,
+  'faucet-cooldown': faucetCooldown,
+  'escrow-settles-once': escrowSettlesOnce,
+  'escrow-expiry-exact': escrowExpiryExact,
+  'rate-limit-headers': rateLimitHeaders,
+  'error-shape': errorShape,
+};
+
+export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';

@@ -1,0 +1,60 @@
+/**
+ * Turns a finished (or stopped) Simulation into the RunRecord the report writers consume: plain
+ * data in a fixed order (agents in population order, endpoints by id, escrows in creation order,
+ * events as emitted). No wall-clock time anywhere.
+ */
+import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
+import type { AgentRow, EscrowRow, RunRecord } from '../report/run-record.ts';
+import type { Simulation } from './simulation.ts';
+
+export function buildRunRecord(sim: Simulation, options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string }): RunRecord {
+  const ledger = sim.platform.ledger;
+  const agents: AgentRow[] = sim.agents.map((agent) => ({
+    agentId: agent.agentId,
+    archetype: agent.archetype,
+    displayName: agent.displayName,
+    tier: agent.tier,
+    balanceMicro: ledger.balance(agentAccount(agent.agentId)),
+    requests: agent.counts.requests,
+    errors: agent.counts.errors,
+    rateLimited: agent.counts.rateLimited,
+  }));
+  const escrows: EscrowRow[] = [];
+  for (const escrow of sim.platform.escrow.all()) {
+    escrows.push({
+      escrowId: escrow.id,
+      senderId: escrow.senderId,
+      receiverId: escrow.receiverId,
+      amountMicro: escrow.amountMicro,
+      feeMicro: escrow.feeMicro,
+      status: escrow.status,
+      createdAtMs: escrow.createdAtMs,
+      expiresAtMs: escrow.expiresAtMs,
+      settledAtMs: escrow.settledAtMs,
+    });
+  }
+  let agentBalancesMicro = 0n;
+  for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
+  return {
+    scenario: sim.scenario.name,
+    seed: sim.seed,
+    startMs: sim.scenario.startMs,
+    endMs: options.endMs,
+    reproduce: options.reproduce,
+    outcome: options.outcome,
+    agents,
+    endpoints: sim.endpoints.rows(),
+    escrows,
+    events: sim.events,
+    invariants: sim.monitor.results(),
+    totals: {
+      requests: sim.endpoints.requests,
+      agents: sim.platform.agents.size,
+      escrows: sim.platform.escrow.size,
+      ledgerSumMicro: ledger.auditSum(),
+      feeIncomeMicro: ledger.balance(FEE_INCOME),
+      faucetPoolMicro: ledger.balance(FAUCET_POOL),
+      agentBalancesMicro,
+    },
+  };
+}

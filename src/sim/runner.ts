@@ -1,0 +1,137 @@
+/**
+ * runScenario: one deterministic simulation run of a scenario, in-process, under a virtual clock.
+ *
+ * Loop: agent wake-ups (setup, then steps) wait in a Scheduler ordered by (time, sequence).
+ * Before each one, platform timers and hourly audits due at or before its instant run at their
+ * own instants (an escrow expires exactly at expires_at, before any request then); after each,
+ * the tick checkers run. The run stops at start + duration (then the platform is advanced to the
+ * end and the final checks run), at the first invariant violation ('invariant-failed'), or when
+ * a limit is hit ('limit-reached'). Agents run one at a time, so the same seed gives the same
+ * order of everything, hence byte-identical reports.
+ * Non-goals: wall-clock pacing (that is live load, src/load), writing reports (src/report).
+ */
+import { assert } from '../core/assert.ts';
+import { Scheduler } from '../core/scheduler.ts';
+import type { RunRecord } from '../report/run-record.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { AGENTS } from '../../agents/index.ts';
+import type { AnyAgentDefinition, StepResult } from './agent.ts';
+import type { FirstFailure } from './invariants/monitor.ts';
+import { buildRunRecord } from './run-record-builder.ts';
+import { RunStopped, SimulationCrash } from './run-stopped.ts';
+import type { Scenario } from './scenario.ts';
+import { Simulation, type ExchangeRecorder } from './simulation.ts';
+import type { SimAgent } from './sim-agent.ts';
+
+export interface RunOptions {
+  readonly seed: string | number;
+  readonly defects?: readonly DefectName[];
+  readonly recorder?: ExchangeRecorder;
+  /** Called about every 1% of virtual time with the fraction done (presentation only). */
+  readonly onProgress?: (fraction: number) => void;
+  /** The command that reproduces the run, stored in the record (the CLI passes the exact one). */
+  readonly reproduce?: string;
+  /** The archetype table; defaults to agents/index.ts (tests pass their own). */
+  readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
+}
+
+export interface SimulationResult {
+  readonly record: RunRecord;
+  /** The first invariant violation, when the run stopped on one. */
+  readonly failure: FirstFailure | null;
+  /** Which limit stopped the run, when one did. */
+  readonly limit: string | null;
+}
+
+interface Wake {
+  readonly agent: SimAgent;
+  readonly phase: 'setup' | 'step';
+}
+
+/** Agent wake-ups over a run: a runaway beyond this is a liveness failure, not a hang. */
+export const WAKES_MAX = 200_000_000;
+const PROGRESS_STEPS = 100;
+
+export async function runScenario(scenario: Scenario, options: RunOptions): Promise<RunRecord> {
+  return (await runSimulation(scenario, options)).record;
+}
+
+export async function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
+  const seed = String(options.seed);
+  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }) });
+  const wakes = new Scheduler<Wake>({ maxPending: sim.agents.length + 1 });
+  for (const agent of sim.agents) wakes.schedule(scenario.startMs + agent.startOffsetMs, { agent, phase: 'setup' });
+  const progress = progressReporter(scenario.startMs, sim.endMs, options.onProgress);
+  let wakeCount = 0;
+  while (sim.stop === null) {
+    const next = wakes.peek();
+    if (next === undefined || next.atMs >= sim.endMs) break;
+    sim.advanceTo(next.atMs);
+    if (sim.stop !== null) break;
+    if (++wakeCount > WAKES_MAX) {
+      sim.stop = { kind: 'limit', message: `more than ${WAKES_MAX} agent wake-ups` };
+      break;
+    }
+    wakes.pop();
+    sim.clock.set(next.atMs);
+    const result = await runWake(sim, next.payload);
+    if (result !== null && result !== 'done') wakes.schedule(next.atMs + result.wakeInMs, { agent: next.payload.agent, phase: 'step' });
+    sim.afterEvent(next.atMs);
+    progress(next.atMs);
+  }
+  if (sim.stop === null) finish(sim);
+  progress(sim.clock.nowMs());
+  const outcome: RunRecord['outcome'] = sim.stop === null ? 'completed' : sim.stop.kind === 'invariant' ? 'invariant-failed' : 'limit-reached';
+  const reproduce = options.reproduce ?? defaultReproduce(scenario.name, seed, options.defects ?? []);
+  const record = buildRunRecord(sim, { endMs: sim.clock.nowMs(), outcome, reproduce });
+  return { record, failure: sim.monitor.failure, limit: sim.stop?.kind === 'limit' ? sim.stop.message : null };
+}
+
+/** Runs one setup or step; null when the run stopped under it. A setup's first step is due at once. */
+async function runWake(sim: Simulation, wake: Wake): Promise<StepResult | null> {
+  const { agent } = wake;
+  sim.requestsThisStep = 0;
+  sim.monitor.agentWakeJudged();
+  try {
+    if (wake.phase === 'setup') {
+      await agent.definition.setup(agent);
+      return { wakeInMs: 0 };
+    }
+    const result = await agent.definition.step(agent);
+    if (result !== 'done') assert(Number.isSafeInteger(result.wakeInMs) && result.wakeInMs >= 1, `agent ${agent.agentId} wakes at least 1 ms later (got ${result.wakeInMs})`);
+    return result;
+  } catch (error) {
+    if (error instanceof RunStopped && sim.stop !== null) return null;
+    throw new SimulationCrash({ atMs: sim.clock.nowMs(), agentId: agent.agentId, cause: error });
+  }
+}
+
+/** End of the run: the platform reaches the end instant (timers due then run), final checks. */
+function finish(sim: Simulation): void {
+  try {
+    sim.advanceTo(sim.endMs);
+    if (sim.stop !== null) return;
+    sim.clock.set(sim.endMs);
+    sim.afterEvent(sim.endMs);
+    if (sim.stop !== null) return;
+    sim.monitor.atEnd(sim.endMs);
+    if (sim.monitor.failure !== null) sim.stop = { kind: 'invariant' };
+  } catch (error) {
+    throw new SimulationCrash({ atMs: sim.clock.nowMs(), agentId: null, cause: error });
+  }
+}
+
+function progressReporter(startMs: number, endMs: number, onProgress: ((fraction: number) => void) | undefined): (nowMs: number) => void {
+  if (onProgress === undefined) return () => undefined;
+  const stepMs = Math.max(1, Math.floor((endMs - startMs) / PROGRESS_STEPS));
+  let nextMs = startMs + stepMs;
+  return (nowMs) => {
+    if (nowMs < nextMs && nowMs < endMs) return;
+    nextMs = nowMs + stepMs - ((nowMs - startMs) % stepMs);
+    onProgress(Math.min(1, (nowMs - startMs) / (endMs - startMs)));
+  };
+}
+
+export function defaultReproduce(scenarioName: string, seed: string, defects: readonly DefectName[]): string {
+  return [`npx afp run scenarios/${scenarioName}.yaml --seed ${seed}`, ...defects.map((defect) => `--defect ${defect}`)].join(' ');
+}

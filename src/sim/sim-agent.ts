@@ -1,0 +1,99 @@
+/**
+ * SimAgent: one agent of a run — its archetype, its context (client, clock, own rng and faker,
+ * params, style, tier) and its counts. Built from a scenario's populations in file order.
+ *
+ * Determinism: agent `k` of an archetype is named `${archetype}-${k}` plus a 4-hex suffix from
+ * its own stream `Rng(seed).fork('agents').fork(name)`; everything the agent draws (style when
+ * the population is mixed, start time, faker seed, every choice it makes) comes from forks of
+ * that stream, so adding an agent changes no other agent's draws. Indexes count per archetype
+ * across populations, in file order.
+ */
+import { Faker, base, en } from '@faker-js/faker';
+import { AfpClient } from '../client/client.ts';
+import type { Transport } from '../client/transport.ts';
+import { assert } from '../core/assert.ts';
+import type { Clock } from '../core/clock.ts';
+import { Rng } from '../core/rng.ts';
+import type { ServiceName } from '../platform/platform.ts';
+import type { Tier } from '../services/shared/agents.ts';
+import type { AgentContext, AnyAgentDefinition } from './agent.ts';
+import type { AgentDirectory } from './agent-directory.ts';
+import { AgentCounts } from './run-stats.ts';
+import type { Population } from './scenario.ts';
+import { simulatedIp } from './simulated-ip.ts';
+
+/** What the runner lends every agent context. */
+export interface AgentHost {
+  readonly clock: Clock;
+  readonly directory: AgentDirectory;
+  /** A transport that attributes every exchange to `agent`. */
+  transportFor(agent: SimAgent): Transport;
+  /** Called when the agent learns its key: lists it, sets its tier. */
+  onKey(agent: SimAgent, apiKey: string): void;
+  report(agent: SimAgent, message: string, event: unknown): void;
+  /** True while a scenario fault window makes `service` answer 5xx. */
+  outage(service: ServiceName): boolean;
+}
+
+const FAKER_SEED_BOUND = 0x7fff_ffff;
+
+export class SimAgent implements AgentContext<unknown> {
+  readonly agentId: string;
+  readonly archetype: string;
+  readonly definition: AnyAgentDefinition;
+  readonly index: number;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly faker: Faker;
+  readonly params: unknown;
+  readonly style: 'A' | 'B';
+  readonly tier: Tier;
+  readonly directory: AgentDirectory;
+  readonly displayName: string;
+  readonly startOffsetMs: number;
+  readonly counts = new AgentCounts();
+  state: Record<string, unknown> = {};
+  apiKey: string | null = null;
+  private currentClient: AfpClient;
+  private readonly host: AgentHost;
+
+  constructor(options: { definition: AnyAgentDefinition; population: Population; seed: string; archetypeIndex: number; index: number; startSpreadMs: number; host: AgentHost }) {
+    const { definition, population, host } = options;
+    const name = `${definition.name}-${options.archetypeIndex}`;
+    this.rng = new Rng(options.seed).fork('agents').fork(name);
+    this.agentId = `${name}-${this.rng.fork('id').hex(2)}`;
+    this.archetype = definition.name;
+    this.definition = definition;
+    this.index = options.index;
+    this.clock = host.clock;
+    this.params = population.params;
+    this.style = population.style === 'mixed' ? (this.rng.fork('style').chance(1, 2) ? 'A' : 'B') : population.style;
+    this.tier = population.tier;
+    this.directory = host.directory;
+    this.host = host;
+    this.startOffsetMs = options.startSpreadMs <= 1 ? 0 : this.rng.fork('start').int(options.startSpreadMs);
+    this.faker = new Faker({ locale: [en, base] });
+    this.faker.seed(this.rng.fork('faker').int(FAKER_SEED_BOUND));
+    this.displayName = this.faker.person.fullName();
+    this.currentClient = new AfpClient(host.transportFor(this), { ip: simulatedIp(options.index) });
+  }
+
+  get client(): AfpClient {
+    return this.currentClient;
+  }
+
+  setKey(apiKey: string): void {
+    assert(this.apiKey === null, `agent ${this.agentId} learns its key once`);
+    this.apiKey = apiKey;
+    this.currentClient = this.currentClient.withKey(apiKey);
+    this.host.onKey(this, apiKey);
+  }
+
+  report(message: string, event: unknown): void {
+    this.host.report(this, message, event);
+  }
+
+  expectedOutage(service: ServiceName): boolean {
+    return this.host.outage(service);
+  }
+}

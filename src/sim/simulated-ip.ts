@@ -1,0 +1,16 @@
+/**
+ * Simulated originating addresses: one per agent, from the IPv6 documentation range
+ * 2001:db8::/32 (RFC 3849), so a value can never name a real host. It is only a header value
+ * (x-forwarded-for) that the platform's per-IP register limit keys on; nothing connects to it.
+ */
+import { assert } from '../core/assert.ts';
+
+/** At most 2^32 distinct agent addresses: far above any population bound. */
+const MAX_INDEX = 0xffff_ffff;
+
+export function simulatedIp(agentIndex: number): string {
+  assert(Number.isSafeInteger(agentIndex) && agentIndex >= 0 && agentIndex <= MAX_INDEX, 'agent index fits the address range');
+  const high = Math.floor(agentIndex / 0x1_0000);
+  const low = agentIndex % 0x1_0000;
+  return high === 0 ? `2001:db8::${low.toString(16)}` : `2001:db8::${high.toString(16)}:${low.toString(16)}`;
+}

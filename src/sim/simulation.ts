@@ -1,0 +1,212 @@
+/**
+ * Simulation: the state of one run — virtual clock, platform, dispatcher, agents, invariant
+ * monitor and counts — and the observing transport every agent's client talks through.
+ *
+ * Observing transport: wraps the in-process transport; for every exchange it takes the
+ * dispatcher's own view of the request and answer (captured synchronously, so even concurrent
+ * requests of one agent are attributed exactly), counts it per agent and per endpoint, runs the
+ * response checkers and feeds the optional recorder. Once the run is stopped (first violation,
+ * a limit), every further request rejects with RunStopped.
+ * Time: platform timers and hourly audits run at their exact instants (`advanceTo`), before any
+ * agent event at or after them.
+ * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
+ */
+import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
+import { inProcessTransport } from '../client/in-process.ts';
+import { assert } from '../core/assert.ts';
+import { VirtualClock } from '../core/clock.ts';
+import { Dispatcher, type ApiRequest, type ApiResponse } from '../http/dispatcher.ts';
+import type { Route } from '../http/route.ts';
+import { ALL_ROUTES } from '../http/routes/index.ts';
+import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import type { DomainEvent } from '../services/shared/events.ts';
+import { AgentDirectory } from './agent-directory.ts';
+import { InvariantMonitor } from './invariants/monitor.ts';
+import { jsonText } from './json-text.ts';
+import { RunStopped, type StopReason } from './run-stopped.ts';
+import { EndpointCounts } from './run-stats.ts';
+import type { Scenario } from './scenario.ts';
+import { SimAgent, type AgentHost } from './sim-agent.ts';
+import type { AnyAgentDefinition } from './agent.ts';
+
+export const HOUR_MS = 3_600_000;
+/** More requests than this in one agent step is a runaway agent (a liveness limit). */
+export const REQUESTS_PER_STEP_MAX = 20_000;
+
+/** Structurally the replay recorder's `onExchange` (src/replay/recorder.ts). */
+export interface ExchangeRecorder {
+  onExchange(exchange: { atMs: number; agentId: string | null; request: TransportRequest; response: TransportResponse }): void;
+}
+
+export interface SimulationOptions {
+  readonly seed: string;
+  readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
+  readonly defects?: readonly DefectName[];
+  readonly recorder?: ExchangeRecorder;
+}
+
+export class Simulation implements AgentHost {
+  readonly scenario: Scenario;
+  readonly seed: string;
+  readonly clock: VirtualClock;
+  readonly platform: Platform;
+  readonly directory = new AgentDirectory();
+  readonly monitor: InvariantMonitor;
+  readonly endpoints = new EndpointCounts();
+  readonly events: DomainEvent[] = [];
+  readonly agents: SimAgent[] = [];
+  readonly endMs: number;
+  stop: StopReason | null = null;
+  requestsThisStep = 0;
+  private nextAuditMs: number;
+  private readonly inner: Transport;
+  private readonly routesById: ReadonlyMap<string, Route>;
+  private readonly recorder: ExchangeRecorder | undefined;
+  private captured: { request: ApiRequest; response: ApiResponse } | null = null;
+
+  constructor(scenario: Scenario, options: SimulationOptions) {
+    this.scenario = scenario;
+    this.seed = options.seed;
+    this.clock = new VirtualClock(scenario.startMs);
+    this.endMs = scenario.startMs + scenario.durationMs;
+    this.nextAuditMs = scenario.startMs + HOUR_MS;
+    this.recorder = options.recorder;
+    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: platformConfig(scenario), faults: faultWindows(scenario), defects: options.defects ?? [] });
+    const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
+    this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
+    this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });
+    this.monitor = new InvariantMonitor(scenario.invariants, { platform: this.platform, nowMs: () => this.clock.nowMs() });
+    this.platform.onEvent((event) => this.onDomainEvent(event));
+    this.platform.ledger.onTransfer((transfer) => this.monitor.onTransfer(transfer));
+    this.createAgents(options.agents);
+  }
+
+  /** Runs platform timers and hourly audits due at or before `targetMs`, each at its instant. */
+  advanceTo(targetMs: number): void {
+    while (this.stop === null) {
+      const timerMs = this.platform.nextTimerMs() ?? Number.MAX_SAFE_INTEGER;
+      const atMs = Math.min(timerMs, this.nextAuditMs);
+      if (atMs > targetMs) return;
+      this.clock.set(atMs);
+      if (timerMs === atMs) this.platform.advanceTo(atMs);
+      if (this.nextAuditMs === atMs) {
+        this.monitor.onHour(atMs);
+        this.nextAuditMs += HOUR_MS;
+      }
+      this.afterEvent(atMs);
+    }
+  }
+
+  /** Checks after every scheduler event; stops the run at the first violation. */
+  afterEvent(atMs: number): void {
+    this.monitor.onTick(atMs);
+    if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
+  }
+
+  transportFor(agent: SimAgent): Transport {
+    return (request) => {
+      this.admitRequest(agent);
+      const pending = this.inner(request);
+      const captured = this.captured;
+      this.captured = null;
+      return pending.then((response) => {
+        assert(captured !== null, 'the in-process transport answered through the dispatcher');
+        this.observe(agent, request, response, captured);
+        return response;
+      });
+    };
+  }
+
+  onKey(agent: SimAgent, apiKey: string): void {
+    const found = this.platform.authenticate(`Bearer ${apiKey}`);
+    assert(typeof found === 'object' && found !== null, `the key agent ${agent.agentId} learned is a live key`);
+    // Tier upgrades are out-of-band in the spec: the harness applies the population's tier.
+    found.tier = agent.tier;
+    this.directory.add(agent.archetype, found.id);
+  }
+
+  report(agent: SimAgent, message: string, event: unknown): void {
+    this.monitor.report({ atMs: this.clock.nowMs(), event: jsonText({ agentId: agent.agentId, observed: event }), message: `${agent.agentId}: ${message}` });
+    this.stop ??= { kind: 'invariant' };
+  }
+
+  outage(service: ServiceName): boolean {
+    return this.platform.activeFault(service, this.clock.nowMs()) !== undefined;
+  }
+
+  private admitRequest(agent: SimAgent): void {
+    if (this.stop !== null) throw new RunStopped('the run has stopped');
+    if (this.endpoints.requests >= this.scenario.limits.maxRequests) {
+      this.stop = { kind: 'limit', message: `max_requests (${this.scenario.limits.maxRequests}) reached` };
+      throw new RunStopped('request limit');
+    }
+    if (++this.requestsThisStep > REQUESTS_PER_STEP_MAX) {
+      this.stop = { kind: 'limit', message: `agent ${agent.agentId} sent more than ${REQUESTS_PER_STEP_MAX} requests in one step` };
+      throw new RunStopped('per-step request limit');
+    }
+  }
+
+  private observe(agent: SimAgent, request: TransportRequest, response: TransportResponse, captured: { request: ApiRequest; response: ApiResponse }): void {
+    const atMs = this.clock.nowMs();
+    const routeId = captured.response.routeId;
+    const route = routeId === null ? null : (this.routesById.get(routeId) ?? null);
+    agent.counts.count(response.status);
+    this.endpoints.count(route, captured.request.mount, response.status);
+    this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
+    this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
+    if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
+  }
+
+  private onDomainEvent(event: DomainEvent): void {
+    if (this.events.length >= this.scenario.limits.maxEvents) {
+      this.stop ??= { kind: 'limit', message: `max_events (${this.scenario.limits.maxEvents}) reached` };
+    } else {
+      this.events.push(event);
+    }
+    this.monitor.onEvent(event);
+    if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
+  }
+
+  /** A view of the dispatcher that keeps the last request and answer for the transport. */
+  private capturing(dispatcher: Dispatcher): Dispatcher {
+    return {
+      platform: dispatcher.platform,
+      router: dispatcher.router,
+      handle: (request: ApiRequest, nowMs: number): ApiResponse => {
+        const response = dispatcher.handle(request, nowMs);
+        this.captured = { request, response };
+        return response;
+      },
+    } as Dispatcher;
+  }
+
+  private createAgents(table: Readonly<Record<string, AnyAgentDefinition>>): void {
+    const perArchetype = new Map<string, number>();
+    const startSpreadMs = Math.min(HOUR_MS, Math.floor(this.scenario.durationMs / 10));
+    for (const population of this.scenario.populations) {
+      const definition = table[population.agent];
+      assert(definition !== undefined, `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`);
+      for (let count = 0; count < population.count; count++) {
+        const archetypeIndex = perArchetype.get(definition.name) ?? 0;
+        perArchetype.set(definition.name, archetypeIndex + 1);
+        this.agents.push(new SimAgent({ definition, population, seed: this.seed, archetypeIndex, index: this.agents.length, startSpreadMs, host: this }));
+      }
+    }
+  }
+}
+
+function platformConfig(scenario: Scenario): PlatformConfig {
+  const outcome = scenario.platform.disputeOutcome;
+  return outcome === undefined ? DEFAULT_CONFIG : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
+}
+
+function faultWindows(scenario: Scenario): FaultWindow[] {
+  return scenario.faults.map((fault) => ({
+    service: fault.service,
+    fromMs: scenario.startMs + fault.fromMs,
+    untilMs: scenario.startMs + fault.fromMs + fault.forMs,
+    status: fault.answer,
+  }));
+}

@@ -1,0 +1,107 @@
+// `afp run` as a user runs it (a child process on this Node): the output contract (seed first,
+// summary, digest last), reports written, the exit codes of a violation (3), bad input (2) and
+// the reproduce line a failure prints.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'afp-run-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const SMALL = `name: cli-small
+seed: 77
+duration: 1d
+populations:
+  - { agent: faucet-farmer, count: 10, style: mixed }
+  - { agent: escrow-seller, count: 5 }
+  - { agent: escrow-buyer, count: 10, params: { expires_in: 2h, escrow_every: 2h } }
+`;
+
+function afp(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['src/cli/main.ts', 'run', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function scenarioFile(name: string, text: string): string {
+  const path = join(work, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('afp run', () => {
+  const file = scenarioFile('small.yaml', SMALL);
+
+  test('prints the seed first and the digest last, writes the reports, exits 0; the same seed repeats the digest', () => {
+    const out = join(work, 'out-a');
+    const first = afp(file, '--out', out);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const lines = first.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('seed: 77');
+    expect(lines.at(-1)).toMatch(/^digest: [0-9a-f]{64}$/);
+    expect(first.stdout).toContain('conservation');
+    for (const report of ['summary.json', 'agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl']) expect(existsSync(join(out, report)), report).toBe(true);
+    const again = afp(file, '--out', join(work, 'out-b'), '--seed', '77');
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(join(work, 'out-b', 'events.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'events.jsonl'), 'utf8'));
+    const other = afp(file, '--out', join(work, 'out-c'), '--seed', '78');
+    expect(other.stdout.split('\n')[0]).toBe('seed: 78');
+    expect(other.stdout.trimEnd().split('\n').at(-1)).not.toBe(lines.at(-1));
+  });
+
+  test('--defect mint-on-claim: exit 3, names conservation and the claim event, prints the reproduce command', () => {
+    const out = join(work, 'out-defect');
+    const result = afp(file, '--seed', '5', '--out', out, '--defect', 'mint-on-claim');
+    expect(result.status).toBe(3);
+    expect(result.stdout.split('\n')[0]).toBe('seed: 5');
+    expect(result.stdout).toContain('invariant failed: conservation');
+    expect(result.stdout).toMatch(/event: \{"type":"faucet\.claimed"/);
+    expect(result.stdout).toContain(`reproduce: npx afp run ${file} --seed 5 --defect mint-on-claim`);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^digest: [0-9a-f]{64}$/);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).outcome).toBe('invariant-failed');
+  });
+
+  test('scenario errors: exit 2, every error with its path and line, the seed first when the flag gives it', () => {
+    const bad = scenarioFile('bad.yaml', 'name: bad\nduration: 1x\npopulations:\n  - { agent: escrow-buyer, count: 1, params: { release: 2 } }\n  - { agent: nobody, count: 1 }\ncolour: red\n');
+    const result = afp(bad, '--seed', '9');
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('seed: 9\n');
+    expect(result.stderr).toContain(`${bad}:2 duration:`);
+    expect(result.stderr).toContain(`${bad}:4 populations[0].params.release:`);
+    expect(result.stderr).toContain(`${bad}:5 populations[1].agent: unknown agent 'nobody'`);
+    expect(result.stderr).toContain(`${bad}:6 colour: unknown key 'colour'`);
+  });
+
+  test('bad flags and a missing file: exit 2', () => {
+    const unknownDefect = afp(file, '--defect', 'free-money');
+    expect(unknownDefect.status).toBe(2);
+    expect(unknownDefect.stderr).toContain("unknown --defect 'free-money'");
+    expect(afp().status).toBe(2);
+    expect(afp(file, '--bogus').status).toBe(2);
+    const missing = afp(join(work, 'missing.yaml'));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+  });
+
+  test('a scenario limit stops the run: exit 4 with the limit and the reproduce command', () => {
+    const limited = scenarioFile('limited.yaml', `${SMALL}limits: { max_requests: 100 }\n`);
+    const result = afp(limited, '--out', join(work, 'out-limit'));
+    expect(result.status).toBe(4);
+    expect(result.stdout).toContain('limit reached: max_requests (100) reached');
+    expect(result.stdout).toContain('reproduce: npx afp run');
+  });
+
+  test('--record writes the exchanges of the run', () => {
+    const record = join(work, 'run.afp-record.jsonl');
+    const result = afp(file, '--out', join(work, 'out-record'), '--record', record);
+    expect(result.status).toBe(0);
+    const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
+    const header = JSON.parse(lines[0] as string) as { scenario: string; exchanges: number };
+    expect(header.scenario).toBe('cli-small');
+    expect(header.exchanges).toBe(lines.length - 1);
+    expect(lines.length).toBeGreaterThan(100);
+  });
+});
