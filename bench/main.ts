@@ -1,0 +1,136 @@
+/**
+ * `npm run bench`: how fast afp answers the quickstart traffic, measured three ways in ONE run
+ * (the machine is shared and noisy; ratios only mean something within a run):
+ *   1. in-process — through `inProcessTransport` → Dispatcher → route rows (the agents' path);
+ *   2. http — the same traffic to a real `afp serve` on 127.0.0.1 (bounded prefix, concurrent lanes);
+ *   3. bare — the same domain calls on the services directly (no routing, auth, limiter, rendering);
+ * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process.
+ *
+ * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
+ * in an untimed pre-pass, then one warm-up round of each phase and `--rounds` timed rounds,
+ * in-process and bare interleaved so drift of the machine hits both alike; http last.
+ * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
+ * reported, not an error: timing on a shared machine must not fail builds), 2 for bad flags,
+ * 1 for a crash.
+ */
+import { EXIT } from '../src/cli/exit-codes.ts';
+import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
+import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
+import { formatJson, formatTable, type BenchResult } from './bench-report.ts';
+import { planHttp } from './http-plan.ts';
+import { httpRound, type HttpRound } from './http-phase.ts';
+import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
+import { collectGarbage, summarize } from './measure.ts';
+import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
+import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
+import type { TrafficMix } from './traffic-mix.ts';
+
+const log = (line: string): void => {
+  process.stderr.write(`bench: ${line}\n`);
+};
+
+async function loadMix(flags: BenchFlags): Promise<TrafficMix | string> {
+  const bodiesKept = flags.http ? flags.httpRequests : 0;
+  const missing = flags.mix === 'synthetic' ? 'synthetic requested' : await quickstartUnavailable();
+  if (missing === null) return quickstartMix({ seed: flags.seed, small: flags.small, bodiesKept });
+  if (flags.mix === 'quickstart') return `the quickstart mix is not available: ${missing}`;
+  if (flags.mix === 'auto') log(`quickstart mix not available (${missing}); using the synthetic mix`);
+  const size = flags.small ? SYNTHETIC_SMALL : SYNTHETIC_FULL;
+  return syntheticMix({ seed: flags.seed ?? '1', agents: size.agents, durationMs: size.durationMs, bodiesKept });
+}
+
+async function inProcessAndBare(mix: TrafficMix, rounds: number): Promise<{ inProcess: InProcessRound[]; bare: BareRound[] }> {
+  log('pre-pass: capturing the domain calls');
+  const calls = await captureDomainCalls(mix);
+  if (calls.length === 0) throw new Error('the mix makes no domain call: nothing to compare with');
+  log(`warm-up: ${mix.exchanges.length} requests, ${calls.length} domain calls`);
+  await inProcessRound(mix);
+  await bareRound(mix, calls);
+  const inProcess: InProcessRound[] = [];
+  const bare: BareRound[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    inProcess.push(await inProcessRound(mix));
+    bare.push(await bareRound(mix, calls));
+    log(`round ${round}/${rounds}: in-process ${inProcess.at(-1)?.wallMs.toFixed(0)} ms, bare ${bare.at(-1)?.wallMs.toFixed(0)} ms`);
+  }
+  return { inProcess, bare };
+}
+
+async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds: HttpRound[]; windows: number }> {
+  const prefix: TrafficMix = { ...mix, exchanges: mix.exchanges.slice(0, flags.httpRequests) };
+  const plan = planHttp(prefix.exchanges, { concurrency: flags.concurrency, windowMs: flags.httpWindowMs, windowRequestsMax: WINDOW_REQUESTS_MAX });
+  log(`http: ${prefix.exchanges.length} requests in ${plan.windows.length} windows, ${flags.concurrency} lanes; warm-up`);
+  const options = { maxSeconds: flags.httpSeconds, client: flags.httpClient, concurrency: flags.concurrency };
+  await httpRound(prefix, plan, options);
+  const rounds: HttpRound[] = [];
+  for (let round = 1; round <= flags.rounds; round++) {
+    rounds.push(await httpRound(prefix, plan, options));
+    log(`http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms`);
+  }
+  return { rounds, windows: plan.windows.length };
+}
+
+const MISMATCH_KINDS_SHOWN = 6;
+
+/** The most frequent HTTP status differences over all rounds (ties by name, for a stable order). */
+function topKinds(rounds: readonly HttpRound[]): [string, number][] {
+  const totals = new Map<string, number>();
+  for (const round of rounds) for (const [kind, count] of round.mismatchKinds) totals.set(kind, (totals.get(kind) ?? 0) + count);
+  return [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MISMATCH_KINDS_SHOWN);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const flags = parseBenchFlags(argv);
+  if (flags === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if ('errors' in flags) {
+    process.stderr.write(`${flags.errors.map((error) => `bench: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const gcForced = collectGarbage();
+  const mix = await loadMix(flags);
+  if (typeof mix === 'string') {
+    process.stderr.write(`bench: ${mix}\n`);
+    return EXIT.invalidInput;
+  }
+  log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
+  if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
+  const { inProcess, bare } = await inProcessAndBare(mix, flags.rounds);
+  const http = flags.http ? await httpRounds(mix, flags) : null;
+  const httpSummary = http === null ? null : summarize(http.rounds);
+  const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
+  const result: BenchResult = {
+    node: process.version,
+    seed: mix.seed,
+    mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
+    rounds: flags.rounds,
+    gcForced,
+    inProcess: summarize(inProcess),
+    bare: summarize(bare),
+    http:
+      http === null || httpSummary === null || bestHttp === null
+        ? null
+        : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+    checks: {
+      inProcessStatusMismatches: inProcess.reduce((sum, round) => sum + round.statusMismatches, 0),
+      bareOutcomeMismatches: bare.reduce((sum, round) => sum + round.outcomeMismatches, 0),
+      httpStatusMismatches: http === null ? null : http.rounds.reduce((sum, round) => sum + round.statusMismatches, 0),
+      httpTransportErrors: http === null ? null : http.rounds.reduce((sum, round) => sum + round.transportErrors, 0),
+      httpMismatchKinds: http === null ? [] : topKinds(http.rounds),
+    },
+  };
+  process.stdout.write(flags.json ? formatJson(result) : formatTable(result));
+  return EXIT.ok;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = EXIT.crash;
+  },
+);

@@ -1,0 +1,79 @@
+/**
+ * A real `afp serve` in a child process, for the HTTP phase: started on this very Node
+ * (`process.execPath src/cli/main.ts serve --port 0 --clock manual --start ISO --seed N`), its
+ * printed `mount: url` lines read until `ready`, stopped by its pid (SIGTERM, then SIGKILL when it
+ * has not exited in time). Every wait is bounded; a server that does not come up is an error
+ * that quotes its stderr.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { MountUrls } from '../src/client/transport.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+export const SERVE_READY_TIMEOUT_MS = 30_000;
+export const SERVE_EXIT_TIMEOUT_MS = 10_000;
+const STDERR_KEPT_CHARS = 4_000;
+
+export interface ServeProcess {
+  readonly pid: number;
+  readonly urls: MountUrls;
+  stop(): Promise<void>;
+}
+
+export async function startServeProcess(options: { seed: string; startMs: number }): Promise<ServeProcess> {
+  const args = [join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--clock', 'manual', '--start', new Date(options.startMs).toISOString(), '--seed', options.seed];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_KEPT_CHARS);
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('afp serve did not start (no pid)');
+  try {
+    const urls = await readUrls(child, () => stderr);
+    return { pid, urls, stop: () => stopChild(child, pid) };
+  } catch (error) {
+    await stopChild(child, pid);
+    throw error;
+  }
+}
+
+function readUrls(child: ChildProcess, stderr: () => string): Promise<MountUrls> {
+  return new Promise((resolve, reject) => {
+    const urls: Record<string, string> = {};
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const finish = (error: Error | null): void => {
+      clearTimeout(timer);
+      lines.close();
+      child.off('exit', onExit);
+      if (error === null) resolve(urls);
+      else reject(error);
+    };
+    const onExit = (code: number | null): void => finish(new Error(`afp serve exited (${code ?? 'signal'}) before it was ready: ${stderr()}`));
+    const timer = setTimeout(() => finish(new Error(`afp serve was not ready after ${SERVE_READY_TIMEOUT_MS} ms: ${stderr()}`)), SERVE_READY_TIMEOUT_MS);
+    child.on('exit', onExit);
+    lines.on('line', (line) => {
+      if (line === 'ready') return finish(null);
+      const match = /^([a-z]+): (http:\/\/\S+)$/.exec(line);
+      if (match !== null) urls[match[1] as string] = match[2] as string;
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess, pid: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(pid, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), SERVE_EXIT_TIMEOUT_MS);
+  });
+  const timedOut = await Promise.race([exited.then(() => false), late]);
+  clearTimeout(timer);
+  if (timedOut) {
+    process.kill(pid, 'SIGKILL');
+    await exited;
+  }
+}

@@ -1,0 +1,101 @@
+// Smoke test of `npm run bench` (bench/main.ts): the CI-sized run completes and reports sane
+// numbers, and the replays it times are faithful (no status or outcome differs from the
+// captured run). No timing assertions: speed targets are judged in benchmark runs, never in tests.
+// Plus the two pure pieces the numbers rest on: the small variant's population scaling and the
+// HTTP plan's dependencies and identifier rebinding.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { planHttp } from '../../bench/http-plan.ts';
+import { scaleCounts } from '../../bench/quickstart-mix.ts';
+import type { MixExchange } from '../../bench/traffic-mix.ts';
+import type { Population } from '../../src/sim/scenario.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Every number outside `checks`, with its path. */
+function numbersOf(value: unknown, path: string, out: [string, number][]): [string, number][] {
+  if (typeof value === 'number') out.push([path, value]);
+  else if (Array.isArray(value)) value.forEach((item, index) => numbersOf(item, `${path}/${index}`, out));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) if (!(path === '' && key === 'checks')) numbersOf(item, `${path}/${key}`, out);
+  }
+  return out;
+}
+
+describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
+  test('runs, every number is positive and finite, and the replays match the captured run', () => {
+    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--small', '--rounds', '1', '--no-http', '--json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(run.stderr).not.toContain('crash');
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as Record<string, unknown> & {
+      mix: { requests: number };
+      phases: { in_process: { best: { requests: number } }; bare: { best: { requests: number; ops: number } }; http: unknown };
+      target: { verdict: string };
+      checks: Record<string, unknown>;
+    };
+    const numbers = numbersOf(report, '', []);
+    expect(numbers.length).toBeGreaterThan(20);
+    expect(numbers.filter(([, value]) => !(Number.isFinite(value) && value > 0))).toEqual([]);
+    expect(report.phases.in_process.best.requests).toBe(report.mix.requests);
+    expect(report.phases.bare.best.requests).toBe(report.mix.requests);
+    expect(report.phases.bare.best.ops).toBeLessThanOrEqual(report.mix.requests);
+    expect(report.phases.http).toBeNull();
+    expect(['PASS', 'MISS']).toContain(report.target.verdict);
+    expect(report.checks['in_process_status_mismatches']).toBe(0);
+    expect(report.checks['bare_outcome_mismatches']).toBe(0);
+  });
+
+  test('bad flags exit 2 and name every problem', () => {
+    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix', 'nope', '--bogus'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--rounds');
+    expect(run.stderr).toContain('--mix');
+    expect(run.stderr).toContain('--bogus');
+  });
+});
+
+describe('scaleCounts (the --small variant)', () => {
+  const population = (agent: string, count: number): Population => ({ agent, count, tier: 'free', style: 'B', params: {} });
+
+  test('scales the quickstart populations to exactly 100 agents, keeping every population', () => {
+    const scaled = scaleCounts([population('farmer', 500), population('seller', 200), population('buyer', 295), population('abuser', 1), population('bad', 4)], 100);
+    expect(scaled.map((row) => row.count)).toEqual([49, 20, 29, 1, 1]);
+  });
+
+  test('leaves populations already within the total unchanged', () => {
+    expect(scaleCounts([population('a', 3), population('b', 4)], 100).map((row) => row.count)).toEqual([3, 4]);
+  });
+});
+
+describe('planHttp', () => {
+  const exchange = (atMs: number, agentId: string, request: MixExchange['request'], body: unknown): MixExchange => ({ atMs, agentId, request, status: 200, body });
+  const key = 'sk_live_0123456789abcdef0123456789abcdef0123456789abcdef';
+  const exchanges: MixExchange[] = [
+    exchange(0, 'seller-0001', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'seller-0001' } }, { agent_id: 'seller-0001', api_key: 'sk_live_ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000' }),
+    exchange(0, 'buyer-00001', { mount: 'api', method: 'POST', path: '/register', body: { agent_id: 'buyer-00001' } }, { agent_id: 'buyer-00001', api_key: key }),
+    exchange(1_000, 'buyer-00001', { mount: 'api', method: 'POST', path: '/escrow', headers: { authorization: `Bearer ${key}` }, body: { amount: '1.00', receiver: 'seller-0001' } }, { escrow_id: 'esc_9f8e7d6c5b4a' }),
+    exchange(120_000, 'buyer-00001', { mount: 'api', method: 'POST', path: '/escrow/esc_9f8e7d6c5b4a/release', headers: { authorization: `Bearer ${key}` } }, { status: 'released' }),
+  ];
+
+  test('requests wait for the exchanges that first mentioned their identifiers, and rebind produced ones', () => {
+    const plan = planHttp(exchanges, { concurrency: 4, windowMs: 60_000, windowRequestsMax: 100 });
+    expect(plan.exchanges[2]?.waitsFor).toEqual([0, 1]);
+    expect(plan.exchanges[2]?.rebindings).toEqual([{ at: 'headers/authorization', prefix: 'Bearer ', from: 1, pointer: '/api_key' }]);
+    expect(plan.exchanges[3]?.waitsFor).toEqual([1, 2]);
+    expect(plan.exchanges[3]?.rebindings.map((rebinding) => [rebinding.at, rebinding.from, rebinding.pointer])).toEqual([
+      ['path/2', 2, '/escrow_id'],
+      ['headers/authorization', 1, '/api_key'],
+    ]);
+    expect([...plan.producers].sort((a, b) => a - b)).toEqual([1, 2]);
+  });
+
+  test('windows cut at windowMs of virtual time, move the clock to their last instant, and keep each agent in one lane', () => {
+    const plan = planHttp(exchanges, { concurrency: 4, windowMs: 60_000, windowRequestsMax: 100 });
+    expect(plan.windows.map((window) => window.clockMs)).toEqual([1_000, 120_000]);
+    const lanes = plan.windows[0]?.lanes ?? [];
+    expect(lanes.flat().sort((a, b) => a - b)).toEqual([0, 1, 2]);
+    expect(lanes.find((lane) => lane.includes(1))).toContain(2);
+    for (const lane of lanes) expect([...lane].sort((a, b) => a - b)).toEqual(lane);
+  });
+});
