@@ -1,0 +1,200 @@
+/**
+ * The reference model of `afp check`: what faucet and escrow must look like after any sequence of
+ * requests, written from the wire contract alone. It never imports src/services (the model must be
+ * able to disagree with them); it takes only money helpers and the configured numbers.
+ *
+ * State: agents by slot (a run has SLOT_COUNT agent slots; a slot is unregistered until its
+ * registration is accepted), their one balance, A/B claim state and B cooldown, referral payables;
+ * escrows in creation order with status, amounts, expiry and dispute window; the faucet pool and
+ * fee income; the time; a conservative budget of the rate-limit rows (model-limits.ts).
+ * Server-chosen values (API keys, addresses, referral codes, escrow ids, tx hashes) are learned
+ * from the answers that create them and must then stay the same.
+ * Non-goals: predicting those server-chosen values; the public agent list and the referral view.
+ */
+import { assert } from '../core/assert.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import { RateBudget } from './model-limits.ts';
+
+/**
+ * Agent slots per run: few, so that commands drawn independently often meet the same agents.
+ * Registrations of new agents fill the slots in order (a0 first), so a0 is the first agent
+ * registered in every sequence, shrunk or not.
+ */
+export const SLOT_COUNT = 4;
+
+export type Style = 'A' | 'B';
+export type EscrowStatus = 'locked' | 'released' | 'refunded' | 'expired' | 'disputed';
+export type EscrowRole = 'sender' | 'receiver' | 'all';
+
+export interface ModelAgent {
+  readonly slot: number;
+  readonly id: string;
+  readonly style: Style;
+  readonly apiKey: string;
+  readonly address: string;
+  readonly referralCode: string;
+  readonly referrerSlot: number | null;
+  readonly createdAtMs: number;
+  balanceMicro: bigint;
+  claimedA: boolean;
+  claimsB: number;
+  /** First instant a style-B claim is accepted; null until a B grant or claim. */
+  nextClaimBAtMs: number | null;
+  /** Referral shares accrued and not yet swept into the balance. */
+  pendingReferralMicro: bigint;
+}
+
+export interface ModelDispute {
+  readonly reason: string;
+  readonly evidence: string | null;
+  readonly openedBySlot: number;
+  readonly openedAtMs: number;
+  readonly windowEndsAtMs: number;
+  outcome: 'released' | 'refunded' | null;
+}
+
+export interface ModelEscrow {
+  readonly id: string;
+  readonly senderSlot: number;
+  readonly receiverSlot: number;
+  readonly amountMicro: bigint;
+  readonly feeMicro: bigint;
+  readonly netMicro: bigint;
+  readonly description: string | null;
+  readonly conditions: Readonly<Record<string, unknown>> | null;
+  readonly referrerSlot: number | null;
+  readonly createdAtMs: number;
+  readonly expiresAtMs: number;
+  status: EscrowStatus;
+  settledAtMs: number | null;
+  /** 'unknown' after a settlement by a timer: a hash exists, its value was never shown. */
+  txHash: string | 'unknown' | null;
+  dispute: ModelDispute | null;
+}
+
+/** What this run may do and assert against its target; every `false` is reported with its reason. */
+export interface CheckCapabilities {
+  /** Style-A mounts reachable (in-process always; live when the target announces them). */
+  readonly styleA: boolean;
+  /** Time is exact (in-process, or a live server with a manual clock); else within a tolerance. */
+  readonly exactTime: boolean;
+  /** Advance-time commands can move the target's clock. */
+  readonly advance: boolean;
+  /** The faucet pool belongs to this run alone, so its balance can be asserted. */
+  readonly pool: boolean;
+}
+
+/** Names that keep runs apart on a shared live server: agent ids and originating IPs. */
+export interface RunNames {
+  agentId(slot: number): string;
+  /** A never-used originating IP, for requests sent without a key. */
+  freshIp(): string;
+}
+
+export interface CheckModel {
+  nowMs: number;
+  readonly config: PlatformConfig;
+  readonly capabilities: CheckCapabilities;
+  readonly names: RunNames;
+  /** Allowed distance between an answered instant and the predicted one (0 when time is exact). */
+  readonly timeToleranceMs: number;
+  readonly agents: (ModelAgent | undefined)[];
+  readonly escrows: ModelEscrow[];
+  poolMicro: bigint;
+  feeIncomeMicro: bigint;
+  readonly budget: RateBudget;
+}
+
+export interface ModelOptions {
+  readonly nowMs: number;
+  readonly capabilities: CheckCapabilities;
+  readonly names: RunNames;
+  readonly timeToleranceMs?: number;
+  readonly config?: PlatformConfig;
+}
+
+export function createModel(options: ModelOptions): CheckModel {
+  const config = options.config ?? DEFAULT_CONFIG;
+  return {
+    nowMs: options.nowMs,
+    config,
+    capabilities: options.capabilities,
+    names: options.names,
+    timeToleranceMs: options.timeToleranceMs ?? 0,
+    agents: Array.from({ length: SLOT_COUNT }, () => undefined),
+    escrows: [],
+    poolMicro: config.faucet.poolFundingMicro,
+    feeIncomeMicro: 0n,
+    budget: new RateBudget(config.limits),
+  };
+}
+
+export function agentAt(model: Readonly<CheckModel>, slot: number): ModelAgent | undefined {
+  return model.agents[slot];
+}
+
+/** The agent in `slot`; a command's precondition guarantees it is registered. */
+export function requireAgent(model: Readonly<CheckModel>, slot: number): ModelAgent {
+  const agent = model.agents[slot];
+  assert(agent !== undefined, `command precondition: a${slot} is registered`);
+  return agent;
+}
+
+/** The slot a registration of a new agent takes: the lowest unregistered one. */
+export function nextFreeSlot(model: Readonly<CheckModel>): number | undefined {
+  for (let slot = 0; slot < SLOT_COUNT; slot++) if (model.agents[slot] === undefined) return slot;
+  return undefined;
+}
+
+export function registeredSlots(model: Readonly<CheckModel>): number[] {
+  const slots: number[] = [];
+  for (let slot = 0; slot < SLOT_COUNT; slot++) if (model.agents[slot] !== undefined) slots.push(slot);
+  return slots;
+}
+
+/** How a request names an agent: by id, by 0x address (as issued or upper-cased), or by referral code. */
+export type ReferenceVia = 'id' | 'address' | 'ADDRESS' | 'code';
+
+export interface AgentRef {
+  readonly slot: number;
+  readonly via: ReferenceVia;
+}
+
+/** The text a request sends for `ref`; an unregistered slot is named by the id it would have. */
+export function referenceText(model: Readonly<CheckModel>, ref: AgentRef): string {
+  const agent = model.agents[ref.slot];
+  if (agent === undefined) return model.names.agentId(ref.slot);
+  switch (ref.via) {
+    case 'id':
+      return agent.id;
+    case 'address':
+      return agent.address;
+    case 'ADDRESS':
+      return `0x${agent.address.slice(2).toUpperCase()}`;
+    case 'code':
+      return agent.referralCode;
+  }
+}
+
+export function describeRef(ref: AgentRef): string {
+  return ref.via === 'id' ? `a${ref.slot}` : `a${ref.slot} by ${ref.via}`;
+}
+
+/** An escrow id no afp escrow has (afp issues `esc_` + hex), valid in form so it reaches the lookup. */
+export const UNKNOWN_ESCROW_ID = 'esc_nonexistent_0000';
+
+/** Which escrow a command means: the k-th created (modulo the count, so shrinking keeps it valid), or none. */
+export type EscrowRef = { readonly index: number } | 'unknown';
+
+export function resolveEscrow(model: Readonly<CheckModel>, ref: EscrowRef): ModelEscrow | undefined {
+  if (ref === 'unknown' || model.escrows.length === 0) return undefined;
+  return model.escrows[ref.index % model.escrows.length];
+}
+
+export function escrowIdOf(model: Readonly<CheckModel>, ref: EscrowRef): string {
+  return resolveEscrow(model, ref)?.id ?? UNKNOWN_ESCROW_ID;
+}
+
+export function describeEscrowRef(ref: EscrowRef): string {
+  return ref === 'unknown' ? 'unknown escrow' : `escrow#${ref.index}`;
+}

@@ -1,0 +1,161 @@
+/**
+ * Where `afp check` sends its requests, and a fresh (model, system) pair per run.
+ *
+ * In-process (default): every run gets a new Platform (same seed, fixed start instant, optional
+ * deliberate defects), a VirtualClock moved only by the advance-time command, and the in-process
+ * transport with the JSON round-trip check on (what passes here passes over HTTP).
+ * Live (`--target URL`): one server shared by every run. Runs keep apart through names: agent ids
+ * carry a per-invocation session and the run number, keyless requests a never-used IP (sent as
+ * X-Forwarded-For, which afp serve trusts from loopback). GET /_afp/clock decides about time: a
+ * manual clock is exact and advance-time moves it with POST /_afp/clock; a wall clock, or no clock
+ * endpoint, means time fields are compared within a tolerance and advance-time is disabled. The
+ * faucet pool is shared with every client of the server: its balance is never asserted.
+ * Every capability switched off is reported as a note with its reason.
+ */
+import { AfpClient } from '../client/client.ts';
+import { httpTransport } from '../client/http-transport.ts';
+import { inProcessTransport } from '../client/in-process.ts';
+import { discoverTarget } from '../client/target.ts';
+import { VirtualClock, type Clock } from '../core/clock.ts';
+import { Dispatcher } from '../http/dispatcher.ts';
+import { ALL_ROUTES } from '../http/routes/index.ts';
+import { Platform } from '../platform/platform.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
+import type { CheckSystem } from './model-command.ts';
+
+/** In-process runs start here: a fixed instant, so the same seed gives the same answers. */
+export const CHECK_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
+/** Time fields of a wall-clock target are compared within this distance of the model's estimate. */
+export const LOOSE_TIME_TOLERANCE_MS = 5 * 60_000;
+const IP_COUNTER_MAX = 0xffff;
+
+export interface CheckRun {
+  readonly model: CheckModel;
+  readonly real: CheckSystem;
+}
+
+export interface CheckTarget {
+  readonly description: string;
+  readonly capabilities: CheckCapabilities;
+  /** Why each switched-off capability is off, one line each. */
+  readonly notes: readonly string[];
+  newRun(): Promise<CheckRun>;
+}
+
+/** Agent ids `ck-<session>-r<run>-a<slot>` and IPs fdaf:<session>:<run>:<n>::1 (valid IPv6 text). */
+export function runNames(session: string, runIndex: number): RunNames {
+  const prefix = session === '' ? `ck-r${runIndex}` : `ck-${session}-r${runIndex}`;
+  const sessionHex = (session === '' ? '0' : session).replace(/[^0-9a-f]/g, '').padStart(8, '0').slice(-8);
+  const runHex = (runIndex >>> 0).toString(16).padStart(8, '0');
+  let counter = 0;
+  return {
+    agentId: (slot) => `${prefix}-a${slot}`,
+    freshIp: () => {
+      counter += 1;
+      if (counter > IP_COUNTER_MAX) throw new Error(`a run uses at most ${IP_COUNTER_MAX} fresh IPs`);
+      return `fdaf:${sessionHex.slice(0, 4)}:${sessionHex.slice(4)}:${runHex.slice(0, 4)}:${runHex.slice(4)}:${counter.toString(16)}::1`;
+    },
+  };
+}
+
+export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
+  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true };
+  const defects = options.defects ?? [];
+  let runIndex = 0;
+  return {
+    description: `in-process (a fresh platform per run from ${new Date(CHECK_START_MS).toISOString()}, virtual clock${defects.length > 0 ? `, defects: ${defects.join(', ')}` : ''})`,
+    capabilities,
+    notes: [],
+    newRun: () => {
+      runIndex += 1;
+      const clock = new VirtualClock(CHECK_START_MS);
+      const platform = new Platform({ seed: String(options.seed), startMs: CHECK_START_MS, defects });
+      const transport = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
+      const real: CheckSystem = {
+        client: new AfpClient(transport),
+        nowMs: () => clock.nowMs(),
+        moveClock: (toMs) => {
+          clock.set(toMs);
+          return Promise.resolve();
+        },
+      };
+      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex) }), real });
+    },
+  };
+}
+
+export interface LiveTargetOptions {
+  readonly url: string;
+  /** Unique per invocation (8 hex characters): keeps this invocation's agents apart from earlier ones. */
+  readonly session: string;
+  /** The checker's own clock: estimates a wall-clock target's time between its answers. */
+  readonly wallClock: Clock;
+  readonly timeoutMs: number;
+}
+
+type ClockProbe = { readonly nowMs: number; readonly mode: string } | { readonly reason: string; readonly dateMs: number | null };
+
+export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarget> {
+  const urls = await discoverTarget(options.url, { timeoutMs: options.timeoutMs });
+  const client = new AfpClient(httpTransport({ urls, timeoutMs: options.timeoutMs }));
+  const probe = await probeClock(client);
+  const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
+  const manual = 'mode' in probe && probe.mode === 'manual';
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false };
+  const notes = liveNotes(probe, styleA);
+  const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
+  let runIndex = 0;
+  return {
+    description: `live ${options.url} (session ${options.session}; ${manual ? 'manual clock' : 'wall clock'})`,
+    capabilities,
+    notes,
+    newRun: async () => {
+      runIndex += 1;
+      let currentMs = manual ? await readManualClock(client) : options.wallClock.nowMs() + offsetMs;
+      const real: CheckSystem = {
+        client,
+        nowMs: () => (manual ? currentMs : options.wallClock.nowMs() + offsetMs),
+        moveClock: async (toMs) => {
+          await moveLiveClock(client, toMs);
+          currentMs = toMs;
+        },
+      };
+      const names = runNames(options.session, runIndex);
+      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS }), real };
+    },
+  };
+}
+
+function liveNotes(probe: ClockProbe, styleA: boolean): string[] {
+  const notes = ['pool-balance assertions skipped: a live target shares its faucet pool with every other client'];
+  if (!styleA) notes.push('style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status');
+  if ('reason' in probe) notes.push(`advance-time commands disabled: ${probe.reason}`);
+  else if (probe.mode !== 'manual') notes.push(`advance-time commands disabled: the target's clock runs in '${probe.mode}' mode, so exact instants cannot be hit (start it with --clock manual)`);
+  if (!('mode' in probe && probe.mode === 'manual')) notes.push(`time fields compared within ±${LOOSE_TIME_TOLERANCE_MS / 60_000} min and escrows shorter than 1 h not created: the target's time is estimated`);
+  return notes;
+}
+
+async function probeClock(client: AfpClient): Promise<ClockProbe> {
+  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
+  const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
+  if (answer.status === 200 && typeof body?.now_ms === 'number' && typeof body.mode === 'string') return { nowMs: body.now_ms, mode: body.mode };
+  const date = answer.headers['date'];
+  const dateMs = date === undefined ? Number.NaN : Date.parse(date);
+  return { reason: `the target has no GET /_afp/clock (answered ${answer.status})`, dateMs: Number.isFinite(dateMs) ? dateMs : null };
+}
+
+async function readManualClock(client: AfpClient): Promise<number> {
+  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
+  const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
+  if (answer.status !== 200 || typeof nowMs !== 'number') throw new Error(`GET /_afp/clock answered ${answer.status} during the check`);
+  return nowMs;
+}
+
+async function moveLiveClock(client: AfpClient, toMs: number): Promise<void> {
+  const answer = await client.raw({ mount: 'api', method: 'POST', path: '/_afp/clock', body: { to_ms: toMs } });
+  const nowMs = (answer.body as { now_ms?: unknown } | null)?.now_ms;
+  if (answer.status !== 200 || nowMs !== toMs) {
+    throw new Error(`POST /_afp/clock {to_ms: ${toMs}} answered ${answer.status} ${JSON.stringify(answer.body)}: the target's clock did not move there`);
+  }
+}

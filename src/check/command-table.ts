@@ -1,0 +1,160 @@
+/**
+ * The command table of `afp check`: one weighted row per command family, each an arbitrary of
+ * inputs mapped to a ModelCommand, combined into fast-check's `fc.commands` (which shrinks a
+ * failing sequence to a short one). Inputs draw from small sets on purpose: few agent slots and
+ * escrow indexes (so commands meet the same agents and escrows), amounts around the minimum, the
+ * fee's rounding and the balances a run can have, expiries from 1 s to the maximum, time steps
+ * that land on boundaries. Bounded: at most MAX_COMMANDS commands per run, prelude included.
+ */
+import fc from 'fast-check';
+import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type EscrowRole, type EscrowStatus, type ReferenceVia, type Style } from './check-model.ts';
+import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
+import {
+  createEscrowCommand,
+  disputeCommand,
+  getEscrowCommand,
+  listEscrowsCommand,
+  refundCommand,
+  releaseCommand,
+  type ActionCommandInput,
+  type CallerRole,
+  type CreateCommandInput,
+} from './command-escrow.ts';
+import { agentViewCommand, claimACommand, claimBCommand, registerCommand, statusBCommand } from './command-faucet.ts';
+import { advanceTimeCommand, type TimeStep } from './command-time.ts';
+import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
+import type { ClaimBMode } from './model-faucet.ts';
+
+export const MAX_COMMANDS = 40;
+
+const HOUR_MS = 3_600_000;
+
+/** null in `nullWeight` of `nullWeight + 1` draws, else a value; shrinks towards null. */
+function sometimes<T>(arbitrary: fc.Arbitrary<T>, nullWeight: number): fc.Arbitrary<T | null> {
+  return fc.oneof({ withCrossShrink: true }, { weight: nullWeight, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+}
+/** Low slots more often, so that the first agents registered are the ones later commands name. */
+const slot = fc.constantFrom(...Array.from({ length: SLOT_COUNT }, (_, index) => Array<number>(SLOT_COUNT - index).fill(index)).flat());
+const style = fc.constantFrom<Style>('B', 'A');
+const via = fc.constantFrom<ReferenceVia>('id', 'id', 'address', 'ADDRESS', 'code');
+const agentRef: fc.Arbitrary<AgentRef> = fc.record({ slot, via });
+const escrowRef: fc.Arbitrary<EscrowRef> = fc.oneof(
+  { weight: 9, arbitrary: fc.record({ index: fc.integer({ min: 0, max: 7 }) }) },
+  { weight: 1, arbitrary: fc.constant<EscrowRef>('unknown') },
+);
+/** Micro-USDC: below, at and just above the minimum, fee-rounding cases, whole balances, too much. */
+const amountMicro = fc.oneof(
+  fc.constantFrom(1_000_000n, 100_000n, 99_999n, 100_001n, 250_000n, 1_234_567n, 2_500_000n, 10_000_000n, 12_000_000n),
+  fc.bigInt({ min: 100_000n, max: 3_000_000n }),
+);
+/** Another slot than the actor's most of the time (the same one sometimes: self cases). */
+const otherOffset = fc.constantFrom(1, 1, 1, 2, 2, 3, 0);
+const other = (actor: number, offset: number): number => (actor + offset) % SLOT_COUNT;
+const expiresIn = sometimes(fc.constantFrom(1, 60, 3_600, 86_400, 7_776_000), 3);
+const text = (values: readonly string[]): fc.Arbitrary<string | null> => sometimes(fc.constantFrom(...values), 1);
+
+const createInput: fc.Arbitrary<CreateCommandInput> = fc.record({
+  style,
+  senderSlot: slot,
+  receiverOffset: otherOffset,
+  receiverVia: via,
+  amountMicro,
+  expiresInSeconds: expiresIn,
+  referrer: sometimes(agentRef, 2),
+  description: text(['logo design', 'api credits']),
+  conditions: sometimes(fc.constant({ deliverable: 'report', milestones: [1, 2] }), 4),
+  buyer: sometimes(agentRef, 6),
+  amountAs: fc.constantFrom<'number' | 'string'>('number', 'string'),
+}).map(({ receiverOffset, receiverVia, ...input }) => {
+  const receiver = { slot: other(input.senderSlot, receiverOffset), via: receiverVia };
+  return input.style === 'A' ? { ...input, receiver, expiresInSeconds: null, referrer: null, conditions: null } : { ...input, receiver, buyer: null };
+});
+
+const timeStep: fc.Arbitrary<TimeStep> = fc.oneof(
+  fc.record({ kind: fc.constant('by' as const), ms: fc.constantFrom(1, 1_000, 59_000, 60_000, HOUR_MS, 23 * HOUR_MS, 24 * HOUR_MS, 25 * HOUR_MS, 48 * HOUR_MS, 7 * 24 * HOUR_MS) }),
+  fc.record({ kind: fc.constant('boundary' as const), pick: fc.integer({ min: 0, max: 5 }), offsetMs: fc.constantFrom<-1 | 0 | 1>(0, -1, 1) }),
+);
+
+/** Mostly the role the rule is about; the others for the 403 answers. */
+const role = (main: CallerRole): fc.Arbitrary<CallerRole> => fc.constantFrom<CallerRole>(main, main, main, 'sender', 'receiver', 'outsider');
+const actionInput = (main: CallerRole): fc.Arbitrary<ActionCommandInput> => fc.record({ style, caller: role(main), escrow: escrowRef });
+
+const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
+  {
+    weight: 6,
+    arbitrary: fc.record({ style: fc.constantFrom<Style>('B', 'B', 'A'), again: sometimes(slot, 5), referrer: sometimes(agentRef, 2) }).map(registerCommand),
+  },
+  { weight: 1, arbitrary: slot.map(claimACommand) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ slot, mode: fc.constantFrom<ClaimBMode>('key', 'key', 'key-own-id', 'keyless', 'key-other-id', 'keyless-no-id'), offset: otherOffset })
+      .map(({ slot: actor, mode, offset }) => claimBCommand({ slot: actor, mode, otherSlot: other(actor, offset) })),
+  },
+  { weight: 1, arbitrary: slot.map(statusBCommand) },
+  { weight: 1, arbitrary: fc.tuple(slot, agentRef).map(([caller, target]) => agentViewCommand(caller, target)) },
+  { weight: 7, arbitrary: createInput.map(createEscrowCommand) },
+  { weight: 4, arbitrary: actionInput('sender').map(releaseCommand) },
+  { weight: 2, arbitrary: actionInput('sender').map(refundCommand) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ style, caller: fc.constantFrom<CallerRole>('sender', 'receiver', 'outsider'), escrow: escrowRef, reason: fc.constantFrom('not delivered', 'wrong item'), evidence: text(['ipfs://Qm123', '0xabc']) })
+      .map(disputeCommand),
+  },
+  { weight: 2, arbitrary: actionInput('receiver').map(getEscrowCommand) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        style,
+        callerSlot: slot,
+        role: sometimes(fc.constantFrom<EscrowRole>('sender', 'receiver', 'all'), 1),
+        status: sometimes(fc.constantFrom<EscrowStatus>('locked', 'released', 'refunded', 'expired', 'disputed'), 2),
+        limit: sometimes(fc.constantFrom(1, 2, 100), 2),
+      })
+      .map(listEscrowsCommand),
+  },
+  { weight: 3, arbitrary: timeStep.map(advanceTimeCommand) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset).map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))) },
+];
+
+export interface CommandsOptions {
+  /** Upper bound on prelude plus commands. */
+  readonly maxCommands: number;
+  /** fast-check's replayPath of a reported failure (with its seed and path). */
+  readonly replayPath?: string;
+}
+
+export type CheckCommand = fc.AsyncCommand<CheckModel, CheckSystem>;
+
+/**
+ * A run's input: the drawn commands, and a prelude of 0..PRELUDE_MAX registrations of new agents
+ * (style B mostly) that runs before them. Why a prelude: commands drawn independently mostly need
+ * registered agents, and without one a run spends its first commands waiting for them.
+ * Why it is never shrunk: fast-check's commands shrinker reads which commands ran in the execution
+ * that produced its value; a prelude that changed under it would leave it reading another
+ * execution (and stuck). So the prelude stays as drawn, at most PRELUDE_MAX registrations, and the
+ * commands shrink against it; what ran is read from a confirming replay (run-check.ts).
+ */
+export type CheckInput = [commands: Iterable<CheckCommand>, prelude: readonly CheckCommand[]];
+
+export const PRELUDE_MAX = 2;
+
+export function checkInput(options: CommandsOptions): fc.Arbitrary<CheckInput> {
+  const total = Math.min(options.maxCommands, MAX_COMMANDS);
+  const preludeMax = Math.min(PRELUDE_MAX, total);
+  const registration = fc.record({ style: fc.constantFrom<Style>('B', 'B', 'A'), referred: fc.boolean() });
+  const prelude = fc.noShrink(fc.array(registration, { maxLength: preludeMax, size: 'max' })).map((drawn) =>
+    drawn.map(({ style: registrationStyle, referred }, index) =>
+      new ModelCommand(registerCommand({ style: registrationStyle, again: null, referrer: referred && index > 0 ? { slot: 0, via: 'id' } : null })),
+    ),
+  );
+  const command = fc.oneof(...specs).map((spec) => new ModelCommand(spec));
+  const commands = fc.commands([command], {
+    maxCommands: total - preludeMax,
+    size: 'max',
+    ...(options.replayPath === undefined ? {} : { replayPath: options.replayPath }),
+  });
+  return fc.tuple(commands, prelude);
+}

@@ -1,0 +1,118 @@
+/**
+ * The frame every check command runs in: fast-check's AsyncCommand over (CheckModel, CheckSystem).
+ * A command is a small spec — its label, when it applies, which keyed requests it sends (for the
+ * rate budget), and `execute`, which predicts, sends and compares; this frame adds what all share:
+ * the precondition on the rate budget, keeping an estimated model time in step with a wall-clock
+ * target, and after every command the balances of the registered agents, read back through
+ * GET /api/v1/agents/:id (or GET /status where the target has no style-A mounts).
+ *
+ * Invariant: `check` never changes the model; `run` throws CheckMismatch on the first difference,
+ * naming the command, the model's time and every differing field.
+ */
+import type { AsyncCommand } from 'fast-check';
+import type { AfpClient, ApiResult } from '../client/client.ts';
+import { registeredSlots, SLOT_COUNT, type CheckModel } from './check-model.ts';
+import { compareAnswer, money, type Prediction } from './expectation.ts';
+import { SCOPES, type Charge } from './model-limits.ts';
+import { advanceModel } from './model-time.ts';
+
+/** The system under test as the commands see it. */
+export interface CheckSystem {
+  /** A client without key or IP; commands derive identities with withKey / withIp. */
+  readonly client: AfpClient;
+  /** The target's time now: exact (virtual or manual clock) or estimated (wall clock). */
+  nowMs(): number;
+  /** Moves the target's clock forward to exactly `toMs`; rejects when the target refuses. */
+  moveClock(toMs: number): Promise<void>;
+}
+
+/** Differences listed in one failure message (a list answer can differ in hundreds of fields). */
+const PROBLEMS_SHOWN_MAX = 8;
+
+export class CheckMismatch extends Error {
+  override readonly name = 'CheckMismatch';
+}
+
+export interface CommandSpec {
+  readonly label: string;
+  applicable(model: Readonly<CheckModel>): boolean;
+  /** Requests this command sends with agents' keys (the balance read-back is added by the frame). */
+  charges(model: Readonly<CheckModel>): Charge[];
+  /** Slots whose balances change or must not change; read back when the target lacks style A. */
+  parties(model: Readonly<CheckModel>): number[];
+  execute(model: CheckModel, system: CheckSystem): Promise<void>;
+}
+
+export class ModelCommand implements AsyncCommand<CheckModel, CheckSystem> {
+  readonly spec: CommandSpec;
+
+  constructor(spec: CommandSpec) {
+    this.spec = spec;
+  }
+
+  check(model: Readonly<CheckModel>): boolean {
+    return this.spec.applicable(model) && model.budget.canTake(this.allCharges(model));
+  }
+
+  async run(model: CheckModel, system: CheckSystem): Promise<void> {
+    if (!model.capabilities.exactTime) advanceModel(model, Math.max(model.nowMs, system.nowMs()));
+    const charges = this.allCharges(model);
+    await this.spec.execute(model, system);
+    model.budget.take(charges);
+    await verifyBalances(this.spec, model, system);
+  }
+
+  toString(): string {
+    return this.spec.label;
+  }
+
+  private allCharges(model: Readonly<CheckModel>): Charge[] {
+    const scopes = model.capabilities.styleA ? SCOPES.styleA : SCOPES.faucetB;
+    // Every slot may be registered by the time the read-back runs: charge them all (conservative).
+    const readBack = balanceSlots(this.spec, model, Array.from({ length: SLOT_COUNT }, (_, slot) => slot)).map((slot) => ({ slot, scopes }));
+    return [...this.spec.charges(model), ...readBack];
+  }
+}
+
+function balanceSlots(spec: CommandSpec, model: Readonly<CheckModel>, candidates: readonly number[]): number[] {
+  if (model.capabilities.styleA) return [...candidates];
+  const parties = spec.parties(model);
+  return candidates.filter((slot) => parties.includes(slot));
+}
+
+/** Reads back the balance of every registered agent (or of the parties) and compares it with the model. */
+async function verifyBalances(spec: CommandSpec, model: CheckModel, system: CheckSystem): Promise<void> {
+  for (const slot of balanceSlots(spec, model, registeredSlots(model))) {
+    const agent = model.agents[slot];
+    if (agent === undefined) continue;
+    const client = system.client.withKey(agent.apiKey);
+    const styleA = model.capabilities.styleA;
+    const answer = styleA ? await client.faucetA.agent(agent.id) : await client.faucetB.status();
+    const expected: Prediction = {
+      expected: { status: 200, body: styleA ? { balance_usdc: money('A', agent.balanceMicro) } : { balance: money('B', agent.balanceMicro) } },
+    };
+    expectAnswer(`${spec.label}, then the balance of a${slot} (${agent.id})`, model, answer, expected);
+  }
+}
+
+/** Compares an answer with its prediction; on success of both, applies the prediction's commit. */
+export function expectAnswer(label: string, model: Readonly<CheckModel>, answer: ApiResult<unknown> | { status: number; body: unknown }, prediction: Prediction): void {
+  const problems = compareAnswer(answer, prediction.expected, model.timeToleranceMs);
+  if (problems.length > 0) {
+    const shown = problems.length > PROBLEMS_SHOWN_MAX ? [...problems.slice(0, PROBLEMS_SHOWN_MAX), `… and ${problems.length - PROBLEMS_SHOWN_MAX} more`] : problems;
+    throw new CheckMismatch(`${label} at ${new Date(model.nowMs).toISOString()}: ${shown.join('; ')}`);
+  }
+  if (answer.status >= 200 && answer.status < 300) prediction.commit?.(answer.body as Readonly<Record<string, unknown>>);
+}
+
+/** A client carrying the key of the agent in `slot` (a precondition guarantees it is registered). */
+export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: number): AfpClient {
+  const agent = model.agents[slot];
+  if (agent === undefined) throw new Error(`command precondition broken: a${slot} is not registered`);
+  return system.client.withKey(agent.apiKey);
+}
+
+/** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions.md). */
+export function keyless(model: Readonly<CheckModel>, system: CheckSystem): AfpClient {
+  return system.client.withIp(model.names.freshIp());
+}

@@ -1,0 +1,105 @@
+/**
+ * RateBudget: keeps every run of `afp check` well inside the platform's rate limits instead of
+ * modelling the limiter (docs/decisions.md "Model-based check").
+ *
+ * Requests sent without a key get a never-used originating IP each (RunNames.freshIp), so per-IP
+ * buckets never bind. Requests with an agent's key are counted here per agent and per bucket
+ * (tier, style-B service rows, daily caps). A command runs only when every bucket it will charge
+ * has room for all its requests; the count is conservative: a minute bucket is credited back only
+ * whole tokens for the time the run itself advanced (the real bucket refills at least that much),
+ * a daily count resets only when the UTC day changes. So a command that runs can never meet a 429.
+ * Non-goals: predicting 429 answers (a run that would need them is simply never generated).
+ */
+import type { PlatformConfig } from '../services/shared/config.ts';
+
+export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create';
+
+/** Which buckets one request with an agent's key charges. */
+export const SCOPES = {
+  /** Style-A rows: the tier only. */
+  styleA: ['tier', 'tier-daily'],
+  faucetB: ['tier', 'tier-daily', 'faucet', 'faucet-daily'],
+  escrowB: ['tier', 'tier-daily', 'escrow', 'escrow-daily'],
+  escrowCreateB: ['tier', 'tier-daily', 'escrow', 'escrow-daily', 'escrow-create'],
+} as const satisfies Record<string, readonly BudgetScope[]>;
+
+export interface Charge {
+  readonly slot: number;
+  readonly scopes: readonly BudgetScope[];
+}
+
+interface Shape {
+  /** Requests the bucket holds (a token bucket's capacity, or a daily cap). */
+  readonly capacity: number;
+  /** Sustained refill per minute; null for a daily count. */
+  readonly perMinute: number | null;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export class RateBudget {
+  private readonly shapes: Readonly<Record<BudgetScope, Shape>>;
+  private readonly used = new Map<string, number>();
+
+  constructor(limits: PlatformConfig['limits']) {
+    const free = limits.tiers.free;
+    const faucet = limits.serviceB['faucet'];
+    const escrow = limits.serviceB['escrow'];
+    const unlimited = Number.MAX_SAFE_INTEGER;
+    this.shapes = {
+      tier: free.perMinute === null ? { capacity: unlimited, perMinute: null } : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
+      'tier-daily': { capacity: free.perDay ?? unlimited, perMinute: null },
+      faucet: faucet === undefined ? { capacity: unlimited, perMinute: null } : { capacity: faucet.burst, perMinute: faucet.perMinute },
+      'faucet-daily': { capacity: faucet?.perDay ?? unlimited, perMinute: null },
+      escrow: escrow === undefined ? { capacity: unlimited, perMinute: null } : { capacity: escrow.burst, perMinute: escrow.perMinute },
+      'escrow-daily': { capacity: escrow?.perDay ?? unlimited, perMinute: null },
+      'escrow-create': { capacity: limits.endpointDailyB['escrow.create'] ?? unlimited, perMinute: null },
+    };
+  }
+
+  /** True when every bucket the charges name has room for all of them together. */
+  canTake(charges: readonly Charge[]): boolean {
+    const wanted = new Map<string, number>();
+    for (const charge of charges) {
+      for (const scope of charge.scopes) {
+        const key = `${charge.slot}:${scope}`;
+        wanted.set(key, (wanted.get(key) ?? 0) + 1);
+      }
+    }
+    for (const [key, count] of wanted) {
+      const scope = key.slice(key.indexOf(':') + 1) as BudgetScope;
+      if ((this.used.get(key) ?? 0) + count > this.shapes[scope].capacity) return false;
+    }
+    return true;
+  }
+
+  take(charges: readonly Charge[]): void {
+    for (const charge of charges) {
+      for (const scope of charge.scopes) {
+        const key = `${charge.slot}:${scope}`;
+        this.used.set(key, (this.used.get(key) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** Credits back what the buckets surely regained while time moved from `fromMs` to `toMs`. */
+  elapse(fromMs: number, toMs: number): void {
+    if (toMs <= fromMs) return;
+    const newDay = Math.floor(toMs / DAY_MS) > Math.floor(fromMs / DAY_MS);
+    for (const [key, count] of this.used) {
+      const shape = this.shapes[key.slice(key.indexOf(':') + 1) as BudgetScope];
+      if (shape.perMinute === null) {
+        if (newDay) this.used.set(key, 0);
+        continue;
+      }
+      const regained = Math.floor(((toMs - fromMs) * shape.perMinute) / MINUTE_MS);
+      this.used.set(key, Math.max(0, count - regained));
+    }
+  }
+
+  /** Requests counted against one agent's bucket (tests). */
+  usedBy(slot: number, scope: BudgetScope): number {
+    return this.used.get(`${slot}:${scope}`) ?? 0;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * runCheck: model-based property checks of faucet and escrow with fast-check. Each run draws a
+ * sequence of at most MAX_COMMANDS commands (a prelude of registrations, then drawn commands), runs
+ * it against a fresh (model, system) pair, and on the first difference fast-check shrinks the
+ * sequence to a short one that still fails.
+ *
+ * Outcome as data: ok, or the failure with the shrunk sequence, the seed, the path and the exact
+ * reproduce command. The path printed is fast-check's path plus the commands' replayPath joined
+ * by '@' (both are needed to replay the shrunk case); `path` in the options replays that one case.
+ * Failure kinds: 'mismatch' (an answer differs from the model: exit 3) and 'error' (the target
+ * could not be reached, or a crash: exit 1); both carry the reproduce command.
+ */
+import fc from 'fast-check';
+import { SystemClock, type Clock } from '../core/clock.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { inProcessTarget, liveTarget, type CheckTarget } from './check-target.ts';
+import { checkInput, MAX_COMMANDS, type CheckInput } from './command-table.ts';
+import { CheckMismatch } from './model-command.ts';
+
+export const RUNS_DEFAULT = 100;
+export const RUNS_MAX = 100_000;
+export const REQUEST_TIMEOUT_MS_DEFAULT = 10_000;
+
+export interface CheckOptions {
+  readonly target?: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly maxCommands?: number;
+  /** A reported path (`<fast-check path>@<replayPath>`): replays that one failing case. */
+  readonly path?: string;
+  /** In-process only: deliberate defects of the platform under check (tests, demos). */
+  readonly defects?: readonly DefectName[];
+  /** Live only: unique per invocation (8 hex characters); default: drawn from the wall clock's millisecond. */
+  readonly session?: string;
+  /** Live only: the checker's clock, to estimate a wall-clock target's time (default: the system clock). */
+  readonly wallClock?: Clock;
+  readonly timeoutMs?: number;
+}
+
+export interface CheckFailure {
+  readonly kind: 'mismatch' | 'error';
+  /** The counterexample in fast-check's format: the commands that ran (prelude first), then the replayPath comment. */
+  readonly counterexample: string;
+  /** The shrunk sequence, one command per entry; the last one is the command that failed. */
+  readonly commands: readonly string[];
+  readonly seed: number;
+  readonly path: string;
+  readonly error: string;
+  readonly reproduce: string;
+}
+
+export interface CheckResult {
+  readonly ok: boolean;
+  readonly seed: number;
+  /** Runs executed up to and including the first failure (all of them when ok). */
+  readonly runs: number;
+  readonly shrinks: number;
+  readonly target: string;
+  readonly notes: readonly string[];
+  readonly failure?: CheckFailure;
+}
+
+/** Problems with the options, all of them (the CLI answers exit 2). */
+export function checkOptionErrors(options: CheckOptions): string[] {
+  const errors: string[] = [];
+  if (!Number.isSafeInteger(options.seed) || options.seed < 0 || options.seed > 0x7fffffff) errors.push(`seed must be a whole number in 0..${0x7fffffff}`);
+  if (!Number.isSafeInteger(options.runs) || options.runs < 1 || options.runs > RUNS_MAX) errors.push(`runs must be a whole number in 1..${RUNS_MAX}`);
+  const maxCommands = options.maxCommands ?? MAX_COMMANDS;
+  if (!Number.isSafeInteger(maxCommands) || maxCommands < 1 || maxCommands > MAX_COMMANDS) errors.push(`max commands must be a whole number in 1..${MAX_COMMANDS}`);
+  if (options.path !== undefined && splitPath(options.path) === null) errors.push(`path '${options.path}' is not a reported path (<digits:...>@<replayPath>)`);
+  if (options.target !== undefined && options.defects !== undefined && options.defects.length > 0) errors.push('defects apply to the in-process platform only, not to a --target');
+  if (options.session !== undefined && !/^[0-9a-f]{8}$/.test(options.session)) errors.push('session must be 8 lowercase hex characters');
+  return errors;
+}
+
+export async function runCheck(options: CheckOptions): Promise<CheckResult> {
+  const errors = checkOptionErrors(options);
+  if (errors.length > 0) throw new Error(errors.join('; '));
+  const target = await openTarget(options);
+  const replay = options.path === undefined ? null : splitPath(options.path);
+  const maxCommands = options.maxCommands ?? MAX_COMMANDS;
+  const input = checkInput({ maxCommands, ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }) });
+  const property = fc.asyncProperty(input, async ([commands, prelude]) => {
+    const run = await target.newRun();
+    await fc.asyncModelRun(() => run, [...prelude, ...commands]);
+  });
+  const details = await fc.check(property, {
+    seed: options.seed,
+    numRuns: options.runs,
+    ...(replay === null ? {} : { path: replay.path, endOnFailure: true }),
+  });
+  const base = { seed: options.seed, runs: details.numRuns, shrinks: details.numShrinks, target: target.description, notes: target.notes };
+  if (!details.failed) return { ok: true, ...base };
+  return { ok: false, ...base, failure: await describeFailure(details, target, options, maxCommands) };
+}
+
+async function openTarget(options: CheckOptions): Promise<CheckTarget> {
+  if (options.target === undefined) return inProcessTarget({ seed: options.seed, ...(options.defects === undefined ? {} : { defects: options.defects }) });
+  const wallClock = options.wallClock ?? new SystemClock();
+  const session = options.session ?? (wallClock.nowMs() >>> 0).toString(16).padStart(8, '0');
+  return liveTarget({ url: options.target, session, wallClock, timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS_DEFAULT });
+}
+
+async function describeFailure(details: fc.RunDetails<[CheckInput]>, target: CheckTarget, options: CheckOptions, maxCommands: number): Promise<CheckFailure> {
+  const input = details.counterexample?.[0];
+  const replayPath = input === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(input[0]))?.[1] ?? '');
+  const confirmed = input === undefined ? { ran: [], error: undefined } : await confirm(target, input);
+  const error = confirmed.error ?? details.errorInstance;
+  const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
+  const reproduce = ['npx afp check', `--seed ${options.seed}`, `--path '${path}'`];
+  if (maxCommands !== MAX_COMMANDS) reproduce.push(`--max-commands ${maxCommands}`);
+  if (options.defects !== undefined && options.defects.length > 0) reproduce.push(`--defect ${options.defects.join(',')}`);
+  if (options.target !== undefined) reproduce.push(`--target ${options.target}`);
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
+    counterexample: input === undefined ? '(no counterexample: the run was interrupted)' : `${confirmed.ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
+    commands: confirmed.ran,
+    seed: options.seed,
+    path,
+    error: confirmed.error === undefined ? `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)` : message,
+    reproduce: reproduce.join(' '),
+  };
+}
+
+/**
+ * Runs the shrunk input once more on a fresh run, as fast-check's model run does (a command runs
+ * when its precondition holds), recording what ran: the printed sequence is exactly what failed.
+ */
+async function confirm(target: CheckTarget, input: CheckInput): Promise<{ ran: string[]; error: unknown }> {
+  const run = await target.newRun();
+  const ran: string[] = [];
+  try {
+    for (const command of [...input[1], ...input[0]]) {
+      if (!command.check(run.model)) continue;
+      ran.push(String(command));
+      await command.run(run.model, run.real);
+    }
+  } catch (error) {
+    return { ran, error };
+  }
+  return { ran, error: undefined };
+}
+
+function splitPath(path: string): { path: string; replayPath: string } | null {
+  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(path);
+  if (match === null) return null;
+  return { path: match[1] as string, replayPath: match[2] ?? '' };
+}

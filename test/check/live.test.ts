@@ -1,0 +1,154 @@
+// `afp check --target` against a live afp server on loopback (started in this process with a
+// manual clock): a faithful server holds, a server with the escrow-fee-2pct defect answers exit 3
+// with a shrunk sequence; a wall-clock server disables advance-time and says why. One case runs
+// both as real processes (`node src/cli/main.ts serve` and `... check --target`).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/check/run-check.ts';
+import { main } from '../../src/cli/check.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { ClockMode } from '../../src/server/serve-clock.ts';
+
+const handles: ServeHandle[] = [];
+
+afterEach(async () => {
+  while (handles.length > 0) await handles.pop()?.close({ forceAfterMs: 1_000 });
+});
+
+async function serve(clockMode: ClockMode, defects: readonly DefectName[] = []): Promise<string> {
+  const handle = await startServe({ routes: ALL_ROUTES, seed: '7', port: 0, clockMode, startMs: Date.parse('2025-03-01T09:30:00.000Z'), defects, log: () => undefined });
+  handles.push(handle);
+  const api = handle.urls.api;
+  if (api === undefined) throw new Error('afp serve has an api mount');
+  return api;
+}
+
+async function check(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (text) => (out += text), err: (text) => (err += text) });
+  return { code, out, err };
+}
+
+describe('afp check --target (live afp server)', () => {
+  it('holds against a faithful server with a manual clock, naming the skipped pool assertions', async () => {
+    const url = await serve('manual');
+    const { code, out, err } = await check(['--target', url, '--seed', '4', '--runs', '15']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toBe('seed: 4');
+    expect(out).toContain('manual clock');
+    expect(out).toMatch(/^note: pool-balance assertions skipped: /m);
+    expect(out).not.toMatch(/advance-time commands disabled/);
+    expect(out).toMatch(/^ok: 15 runs held/m);
+  }, 20_000);
+
+  it('runs twice against the same server without the runs meeting each other', async () => {
+    const url = await serve('manual');
+    expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
+    expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
+  }, 20_000);
+
+  it('exits 3 against a server with the escrow-fee-2pct defect, with a shrunk sequence and the reproduce command', async () => {
+    const url = await serve('manual', ['escrow-fee-2pct']);
+    const { code, out } = await check(['--target', url, '--seed', '2', '--runs', '30']);
+    expect(code).toBe(3);
+    const steps = out.split('\n').filter((line) => /^ {2}\d+\. /.test(line));
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    expect(steps.length).toBeLessThanOrEqual(6);
+    expect(steps.at(-1)).toMatch(/createEscrow[AB]\(/);
+    expect(out).toMatch(/^error: createEscrow[AB]\(.*body\.fee: expected/m);
+    expect(out).toMatch(new RegExp(`^reproduce: npx afp check --seed 2 --path '[^']+' --target ${url.replace(/[.]/g, '\\.')}$`, 'm'));
+  }, 20_000);
+
+  it('disables advance-time against a wall-clock server and says why', async () => {
+    const url = await serve('wall');
+    const { code, out } = await check(['--target', url, '--seed', '6', '--runs', '10']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^note: advance-time commands disabled: the target's clock runs in 'wall' mode/m);
+    expect(out).toMatch(/^note: time fields compared within ±5 min/m);
+  }, 20_000);
+
+  it('exits 1 when the target does not answer', async () => {
+    const url = await serve('manual');
+    await handles.pop()?.close({ forceAfterMs: 0 });
+    const { code, err } = await check(['--target', url, '--seed', '1', '--runs', '1']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/does not answer/);
+  }, 20_000);
+});
+
+/** A reverse proxy to `upstream` that hides afp's own endpoints, as a foreign deployment would. */
+async function foreignProxy(upstream: string): Promise<string> {
+  const target = new URL(upstream);
+  const proxy = createServer((incoming, outgoing) => {
+    if (incoming.url?.startsWith('/_afp/') === true) {
+      outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found","code":"NOT_FOUND"}');
+      return;
+    }
+    const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  handles.push({ close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) } as ServeHandle);
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+describe('runCheck against a target that is not an afp server', () => {
+  it('names every skipped capability and still finds escrow-fee-2pct through style B alone', async () => {
+    const url = await foreignProxy(await serve('wall', ['escrow-fee-2pct']));
+    const result = await runCheck({ target: url, seed: 3, runs: 30 });
+    expect(result.notes).toEqual([
+      'pool-balance assertions skipped: a live target shares its faucet pool with every other client',
+      'style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status',
+      'advance-time commands disabled: the target has no GET /_afp/clock (answered 404)',
+      'time fields compared within ±5 min and escrows shorter than 1 h not created: the target\'s time is estimated',
+    ]);
+    expect(result.ok).toBe(false);
+    expect(result.failure?.commands.at(-1)).toMatch(/^createEscrowB\(/);
+    expect(result.failure?.commands.every((command) => !/^(?:\w+A\(|advanceTime)/.test(command))).toBe(true);
+  }, 20_000);
+});
+
+describe('afp check as processes (node src/cli/main.ts)', () => {
+  it('exits 3 against a spawned `afp serve --clock manual --defect escrow-fee-2pct`', async () => {
+    const root = new URL('../../', import.meta.url).pathname;
+    const server = spawn(process.execPath, ['src/cli/main.ts', 'serve', '--port', '0', '--clock', 'manual', '--start', '2025-03-01T09:30:00Z', '--defect', 'escrow-fee-2pct'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = once(server, 'exit');
+    try {
+      let printed = '';
+      let failed = '';
+      server.stdout.setEncoding('utf8');
+      server.stderr.setEncoding('utf8');
+      server.stderr.on('data', (chunk: string) => (failed += chunk));
+      const ready = new Promise<void>((resolve) => {
+        server.stdout.on('data', (chunk: string) => {
+          printed += chunk;
+          if (/^ready$/m.test(printed)) resolve();
+        });
+      });
+      await Promise.race([ready, exited.then(() => Promise.reject(new Error(`afp serve exited before ready: ${failed}`)))]);
+      const url = /^api: (\S+)$/m.exec(printed)?.[1];
+      expect(url).toBeDefined();
+      const checker = spawn(process.execPath, ['src/cli/main.ts', 'check', '--target', url as string, '--seed', '2', '--runs', '20'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      checker.stdout.setEncoding('utf8');
+      checker.stdout.on('data', (chunk: string) => (out += chunk));
+      const [exitCode] = (await once(checker, 'exit')) as [number];
+      expect(out.split('\n')[0]).toBe('seed: 2');
+      expect(out).toMatch(/^shrunk command sequence/m);
+      expect(exitCode).toBe(3);
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+    }
+  }, 20_000);
+});

@@ -1,0 +1,90 @@
+// runCheck in-process: the faithful platform holds; each deliberate defect is found, shrunk to a
+// short sequence that names the failing command, and replays from its printed seed and path.
+import { describe, expect, it } from 'vitest';
+import { runCheck, type CheckResult } from '../../src/check/run-check.ts';
+import { main } from '../../src/cli/check.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+function failureOf(result: CheckResult): NonNullable<CheckResult['failure']> {
+  expect(result.ok).toBe(false);
+  const failure = result.failure;
+  if (failure === undefined) throw new Error('expected a failure');
+  return failure;
+}
+
+describe('runCheck in-process', () => {
+  it('holds against the faithful platform', async () => {
+    const result = await runCheck({ seed: 1, runs: 30 });
+    expect(result).toMatchObject({ ok: true, seed: 1, runs: 30, notes: [] });
+    expect(result.failure).toBeUndefined();
+  });
+
+  const defects: readonly { defect: DefectName; failing: RegExp; error: RegExp }[] = [
+    { defect: 'escrow-fee-2pct', failing: /^createEscrow[AB]\(/, error: /body\.fee: expected/ },
+    { defect: 'faucet-cooldown-23h', failing: /^(registerB|claimB)\(/, error: /next_claim: expected/ },
+    { defect: 'escrow-release-twice', failing: /^release[AB]\(sender, escrow#\d\)$/, error: /status: expected 409 CONFLICT, got 200/ },
+  ];
+
+  for (const { defect, failing, error } of defects) {
+    it(`finds ${defect} and shrinks it to a short sequence naming the failing command`, async () => {
+      const failure = failureOf(await runCheck({ seed: 1, runs: 100, defects: [defect] }));
+      expect(failure.kind).toBe('mismatch');
+      expect(failure.commands.length).toBeGreaterThanOrEqual(1);
+      expect(failure.commands.length).toBeLessThanOrEqual(6);
+      const last = failure.commands.at(-1) ?? '';
+      expect(last).toMatch(failing);
+      expect(failure.error.startsWith(last)).toBe(true);
+      expect(failure.error).toMatch(error);
+      expect(failure.counterexample).toContain('replayPath=');
+      expect(failure.reproduce).toBe(`npx afp check --seed 1 --path '${failure.path}' --defect ${defect}`);
+    });
+  }
+
+  it('replays the shrunk case from its seed and path alone', async () => {
+    const first = failureOf(await runCheck({ seed: 5, runs: 100, defects: ['escrow-release-twice'] }));
+    const replayed = await runCheck({ seed: 5, runs: 100, path: first.path, defects: ['escrow-release-twice'] });
+    const again = failureOf(replayed);
+    expect(replayed.runs).toBe(1);
+    expect(again.commands).toEqual(first.commands);
+    expect(again.error).toBe(first.error);
+  });
+
+  it('gives the same outcome for the same seed', async () => {
+    const a = failureOf(await runCheck({ seed: 9, runs: 50, defects: ['escrow-fee-2pct'] }));
+    const b = failureOf(await runCheck({ seed: 9, runs: 50, defects: ['escrow-fee-2pct'] }));
+    expect(b).toEqual(a);
+  });
+});
+
+describe('afp check (CLI, in-process)', () => {
+  function capture(): { io: { out(text: string): void; err(text: string): void }; out: () => string; err: () => string } {
+    let out = '';
+    let err = '';
+    return { io: { out: (text) => (out += text), err: (text) => (err += text) }, out: () => out, err: () => err };
+  }
+
+  it('prints the seed first and exits 0 when every run holds', async () => {
+    const { io, out } = capture();
+    expect(await main(['--seed', '3', '--runs', '10'], io)).toBe(0);
+    expect(out().split('\n')[0]).toBe('seed: 3');
+    expect(out()).toMatch(/^ok: 10 runs held/m);
+  });
+
+  it('exits 3 with the shrunk sequence, the seed, the path and the reproduce command', async () => {
+    const { io, out } = capture();
+    expect(await main(['--seed', '1', '--runs', '50', '--defect', 'faucet-cooldown-23h'], io)).toBe(3);
+    const text = out();
+    expect(text.split('\n')[0]).toBe('seed: 1');
+    expect(text).toMatch(/^shrunk command sequence \(\d+ commands; the last one failed\):$/m);
+    expect(text).toMatch(/^ {2}1\. registerB\(new\)$/m);
+    expect(text).toMatch(/^path: \S+@\S*$/m);
+    expect(text).toMatch(/^reproduce: npx afp check --seed 1 --path '[^']+' --defect faucet-cooldown-23h$/m);
+  });
+
+  it('reports every invalid flag together and exits 2', async () => {
+    const { io, err, out } = capture();
+    expect(await main(['--seed', 'x', '--runs', '0', '--max-commands', '41', '--defect', 'nope', '--target', 'ftp://x'], io)).toBe(2);
+    expect(out()).toBe('');
+    for (const needle of ['--seed', '--runs', '--max-commands', "unknown --defect 'nope'", 'must start with http']) expect(err()).toContain(needle);
+  });
+});
