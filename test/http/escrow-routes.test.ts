@@ -3,8 +3,9 @@
 // escrow endpoint answering 4xx `{ error, code }` while moving no money and creating nothing.
 // Agents are added straight to the registry (keys stored as hashes) and funded from the pool.
 import { beforeEach, describe, expect, test } from 'vitest';
-import { hashKey, KEY_PREFIX } from '../../src/core/ids.ts';
-import { FAUCET_POOL, FEE_INCOME, agentAccount, referralAccount } from '../../src/core/ledger.ts';
+import { addAgent as addFixtureAgent } from '../fixtures/agents.ts';
+import { KEY_PREFIX } from '../../src/core/ids.ts';
+import { FEE_INCOME, agentAccount, referralAccount } from '../../src/core/ledger.ts';
 import { usdc, type Micro } from '../../src/core/money.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
 import type { Mount } from '../../src/http/route.ts';
@@ -37,23 +38,7 @@ interface World {
 }
 
 function addAgent(platform: Platform, id: string, options: { referrerId?: string; fundMicro?: Micro } = {}): string {
-  const key = `${KEY_PREFIX}${Buffer.from(id).toString('hex').padEnd(48, '0')}`;
-  platform.agents.add({
-    id,
-    address: `0x${Buffer.from(id).toString('hex').padEnd(40, 'a')}`,
-    keyHash: hashKey(key),
-    referralCode: `ref_${id}`,
-    tier: 'free',
-    referrerId: options.referrerId ?? null,
-    createdAtMs: START,
-    metadata: null,
-    registeredStyle: 'B',
-  });
-  if (options.referrerId !== undefined) platform.referrals.link(options.referrerId, id);
-  if (options.fundMicro !== undefined) {
-    platform.ledger.transfer({ from: FAUCET_POOL, to: agentAccount(id), amountMicro: options.fundMicro, reason: 'test.fund', reference: id });
-  }
-  return key;
+  return addFixtureAgent(platform, id, { ...options, createdAtMs: START });
 }
 
 /** Each call moves time forward one second (rate limits refill); `atMs` jumps to an instant. */

@@ -4,8 +4,8 @@
 // Agents are added straight to the registry and funded from the faucet pool, so these tests do
 // not depend on the faucet service.
 import { describe, expect, test } from 'vitest';
+import { addAgent as addFixtureAgent } from '../fixtures/agents.ts';
 import { isFailure, type Failure, type Outcome } from '../../src/core/errors.ts';
-import { hashKey, KEY_PREFIX } from '../../src/core/ids.ts';
 import { FAUCET_POOL, FEE_INCOME, agentAccount, escrowAccount, referralAccount } from '../../src/core/ledger.ts';
 import { usdc, type Micro } from '../../src/core/money.ts';
 import { Platform } from '../../src/platform/platform.ts';
@@ -27,23 +27,7 @@ interface World {
 }
 
 function addAgent(platform: Platform, id: string, options: { referrerId?: string; fundMicro?: Micro } = {}): string {
-  const key = `${KEY_PREFIX}${Buffer.from(id).toString('hex').padEnd(48, '0')}`;
-  platform.agents.add({
-    id,
-    address: `0x${Buffer.from(id).toString('hex').padEnd(40, 'a')}`,
-    keyHash: hashKey(key),
-    referralCode: `ref_${id}`,
-    tier: 'free',
-    referrerId: options.referrerId ?? null,
-    createdAtMs: START,
-    metadata: null,
-    registeredStyle: 'B',
-  });
-  if (options.referrerId !== undefined) platform.referrals.link(options.referrerId, id);
-  if (options.fundMicro !== undefined) {
-    platform.ledger.transfer({ from: FAUCET_POOL, to: agentAccount(id), amountMicro: options.fundMicro, reason: 'test.fund', reference: id });
-  }
-  return key;
+  return addFixtureAgent(platform, id, { ...options, createdAtMs: START });
 }
 
 function ok<T>(outcome: Outcome<T>): T {
