@@ -7,7 +7,10 @@
  * Steps: validate the whole record first (exit 2 with line numbers), print the seed and header,
  * find the target's mounts, decide clock sync (afp serve answers GET /_afp/clock: its clock is
  * moved to each exchange's instant before sending; exact comparison of time-derived values needs
- * its manual mode), replay, write `diff.json` and `diff.txt` under --out, print the summary.
+ * its manual mode), check the target's platform settings against the record's (GET /_afp/platform;
+ * differences are of kind `setup`, the printed hint names the afp serve command that fixes them),
+ * replay (telling the target the tier of every pro/enterprise agent right after its registration,
+ * POST /_afp/tier), write `diff.json` and `diff.txt` under --out, print the summary.
  * Exit 0 no difference · 2 bad input · 3 differences · 4 the target stopped answering.
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
@@ -21,10 +24,11 @@ import { httpTransport } from '../client/http-transport.ts';
 import { diffJson, diffText, headerLines, summaryLines, type ClockSyncState, type ReplayReportInput } from '../replay/diff-report.ts';
 import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
 import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
-import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
+import { recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseArgs, stringFlag } from './args.ts';
+import { applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp replay FILE --target URL [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N]';
@@ -110,7 +114,8 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
-  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact });
+  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header) });
+  io.out(`${await checkTargetPlatform({ api, header: checked.header, session, timeoutMs: flags.timeoutMs })}\n`);
   const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
   const stop = await runReplay(readExchanges(flags.file), session, deps);
   const report: ReplayReportInput = {
@@ -127,7 +132,8 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   io.out(`${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`);
   if (stop !== null) return EXIT.liveness;
   if (report.totals.differencesTotal > 0) {
-    io.out(`${diffText(report).split('\n').filter((line) => line.startsWith('  seq ')).slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
+    const shown = diffText(report).split('\n').filter((line) => line.startsWith('  seq ') || line.startsWith('  setup '));
+    io.out(`${shown.slice(0, 5).join('\n')}\nreproduce: ${report.reproduce}\n`);
     return EXIT.checkFailed;
   }
   return EXIT.ok;
@@ -279,6 +285,7 @@ function replayDeps(options: { flags: ReplayFlags; api: string; transport: Trans
       clockAtMs = exchange.at_ms;
     },
     send: (request) => sendWithRetries(transport, request),
+    applyTier: (call) => applyTier(api, call, flags.timeoutMs),
   };
 }
 

@@ -10,6 +10,8 @@
  * invariant, the first violating event, the seed and the exact reproduce command; reports are
  * written anyway) · 4 a scenario limit stopped the run.
  * `--defect` is test-only: it switches on a deliberate platform defect to prove a checker fires.
+ * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
+ * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
+import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -100,7 +103,8 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   const reproduce = reproduceCommand(flags, seed);
-  const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs });
+  const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario) };
+  const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
   const bar = io.errIsTty ? progressBar((text) => io.err(text)) : undefined;
   let result: SimulationResult;
   try {

@@ -5,16 +5,26 @@
  * per mount (`api: http://127.0.0.1:8700`), then `ready`; runs until SIGTERM or SIGINT, then
  * drains in-flight requests (at most 5 s) and exits 0; a second signal during the drain kills
  * at once (the handlers are removed after the first).
- * Exit 2: bad flags, an unknown --defect (the valid names are listed), a port that cannot be used.
+ * `--scenario FILE` configures the stand-in like that scenario (src/sim/scenario-platform.ts): its
+ * seed, its start instant (with --clock manual; a wall clock starts now), its platform overrides
+ * (dispute_outcome) and its fault windows, anchored at the served start instant. Explicit --seed
+ * and --start win. GET /_afp/platform shows what was applied; afp replay compares it with a record.
+ * Exit 2: bad flags, an unknown --defect (the valid names are listed), a port that cannot be used,
+ * a scenario file that cannot be read or is invalid (every error, with its line).
  */
+import { readFile } from 'node:fs/promises';
 import type { DefectName } from '../services/shared/context.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
+import type { FaultWindow } from '../platform/platform.ts';
+import type { PlatformConfig } from '../services/shared/config.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { MOUNT_PORT_OFFSETS, DEFAULT_PORT, servedMounts, startServe, type ServeHandle } from '../server/listeners.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--defect NAME]...';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--defect NAME]...';
 
 /** Every DefectName, checked against the type below so a new defect cannot be forgotten here. */
 export const DEFECT_NAMES = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
@@ -24,23 +34,26 @@ export const DEFECT_NAMES_COMPLETE: [MissingDefect] extends [never] ? true : Mis
 
 export interface ServeFlags {
   readonly port: number;
-  readonly seed: string;
+  /** The --seed given; '1' by default, undefined with --scenario and no --seed (the scenario's seed). */
+  readonly seed: string | undefined;
   readonly clockMode: ClockMode;
   readonly startMs: number | undefined;
   readonly defects: readonly DefectName[];
+  readonly scenario?: string;
 }
 
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const portText = stringFlag(args, 'port') ?? String(DEFAULT_PORT);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
   const highestOffset = Math.max(...servedMounts(ALL_ROUTES).map((mount) => MOUNT_PORT_OFFSETS[mount]));
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
-  const seed = stringFlag(args, 'seed') ?? '1';
-  if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
+  const scenario = stringFlag(args, 'scenario');
+  const seed = stringFlag(args, 'seed') ?? (scenario === undefined ? '1' : undefined);
+  if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
   if (clock !== 'wall' && clock !== 'manual') errors.push(`--clock must be wall or manual, got '${clock}'`);
   const startText = stringFlag(args, 'start');
@@ -51,7 +64,40 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
     if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
   }
   if (errors.length > 0) return { errors };
-  return { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[] };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[] };
+  return scenario === undefined ? flags : { ...flags, scenario };
+}
+
+/** What a scenario sets on a served platform, after the explicit flags. */
+export interface ScenarioServeSettings {
+  readonly seed: string;
+  readonly startMs: number;
+  readonly config: PlatformConfig;
+  readonly faults: readonly FaultWindow[];
+}
+
+/**
+ * The serve settings of a scenario: explicit seed and start win; a manual clock starts at the
+ * scenario's start, a wall clock now (`wallNowMs`); fault windows keep their offsets from the
+ * served start, so `afp serve --scenario F --clock manual` has exactly the windows `afp run F` had.
+ */
+export function scenarioServeSettings(scenario: Scenario, options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined }): ScenarioServeSettings {
+  const startMs = options.startMs ?? (options.clockMode === 'manual' ? scenario.startMs : options.wallNowMs);
+  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs) };
+}
+
+/** The scenario file, parsed against the agents table; every error formatted with its line. */
+export async function loadServeScenario(file: string): Promise<Scenario | { error: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { error: `cannot read --scenario ${file}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  // Loaded only here: the archetypes (and faker) are not needed by a plain afp serve.
+  const { AGENTS, AGENT_NAMES } = await import('../../agents/index.ts');
+  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  return parsed.ok ? parsed.scenario : { error: `invalid --scenario:\n${formatScenarioErrors(file, parsed.errors)}` };
 }
 
 /** Pulls every `--name V` / `--name=V` out of argv (parseArgs keeps only the last of a flag). */
@@ -85,10 +131,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  process.stdout.write(`seed: ${flags.seed}\n`);
+  const settings = await resolveSettings(flags);
+  if ('error' in settings) {
+    process.stderr.write(`afp serve: ${settings.error}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  process.stdout.write(`seed: ${settings.options.seed}\n`);
+  if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    handle = await startServe({ routes: ALL_ROUTES, seed: flags.seed, port: flags.port, clockMode: flags.clockMode, startMs: flags.startMs, defects: flags.defects });
+    handle = await startServe({ routes: ALL_ROUTES, port: flags.port, clockMode: flags.clockMode, defects: flags.defects, ...settings.options });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
@@ -100,6 +152,23 @@ export async function main(argv: string[]): Promise<number> {
   process.stderr.write(`afp serve: ${signal}, closing\n`);
   await handle.close();
   return EXIT.ok;
+}
+
+type ResolvedSettings = { note?: string; options: { seed: string; startMs?: number; config?: PlatformConfig; faults?: readonly FaultWindow[] } } | { error: string };
+
+/** The seed, start and platform settings to serve: the flags, completed by --scenario. */
+async function resolveSettings(flags: ServeFlags): Promise<ResolvedSettings> {
+  if (flags.scenario === undefined) {
+    const seed = flags.seed ?? '1';
+    return { options: flags.startMs === undefined ? { seed } : { seed, startMs: flags.startMs } };
+  }
+  const scenario = await loadServeScenario(flags.scenario);
+  if ('error' in scenario) return scenario;
+  const settings = scenarioServeSettings(scenario, { clockMode: flags.clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs: flags.startMs });
+  const windows = settings.faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`);
+  const wallStart = flags.clockMode === 'wall' && flags.startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
+  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}`;
+  return { note, options: settings };
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

@@ -2,11 +2,12 @@
  * The replay report, as pure functions of the run's data (STYLE rule 9: byte-stable, no wall
  * time): `diff.json` (every kept difference with seq, endpoint, kind, pointer, expected, actual),
  * `diff.txt` (exchanges sent, differences by kind and by endpoint, the first 20 differences)
- * and the summary lines printed at the end of `afp replay`.
+ * and the summary lines printed at the end of `afp replay`. Set-up calls (GET /_afp/platform,
+ * POST /_afp/tier) are counted apart from the exchanges; set-up notes are listed as `note:` lines.
  */
 import type { Difference } from './difference.ts';
 import { DIFFERENCE_KINDS } from './difference.ts';
-import type { RecordHeader } from './record-format.ts';
+import { recordedPlatformOf, recordedTiersOf, type RecordHeader } from './record-format.ts';
 import type { ReplayTotals } from './replay-session.ts';
 import type { ReplayStop } from './replay-run.ts';
 
@@ -37,11 +38,22 @@ export function diffJson(input: ReplayReportInput): Record<string, unknown> {
   const { header, totals } = input;
   return {
     format: DIFF_FORMAT,
-    record: { path: input.recordPath, scenario: header.scenario, seed: header.seed, start_ms: header.start_ms, exchanges: header.exchanges, complete: header.complete },
+    record: {
+      path: input.recordPath,
+      scenario: header.scenario,
+      seed: header.seed,
+      start_ms: header.start_ms,
+      exchanges: header.exchanges,
+      complete: header.complete,
+      platform: recordedPlatformOf(header),
+      tiers: Object.keys(recordedTiersOf(header)).length,
+    },
     target: input.target,
     speed: input.speed,
     clock: input.clock,
     sent: totals.sent,
+    setup_calls: totals.setupCalls,
+    notes: totals.notes,
     stopped: input.stop,
     differences_total: totals.differencesTotal,
     by_kind: totals.byKind,
@@ -65,20 +77,21 @@ export function summaryLines(input: ReplayReportInput): string[] {
   const kinds = DIFFERENCE_KINDS.map((kind) => `${kind} ${totals.byKind[kind]}`).join(', ');
   const lines = [
     `target ${input.target} · speed ${input.speed} · clock ${input.clock.synced ? 'synced' : 'not synced'}${input.clock.exact ? ' (exact)' : ''}: ${input.clock.note}`,
-    `exchanges sent: ${totals.sent} of ${header.exchanges}`,
+    `exchanges sent: ${totals.sent} of ${header.exchanges} · setup calls: ${totals.setupCalls}`,
   ];
   if (input.stop !== null) lines.push(`STOPPED at seq ${input.stop.seq}: ${input.stop.reason}`);
   lines.push(`differences: ${totals.differencesTotal} (${kinds})${totals.omitted > 0 ? `; ${totals.omitted} not listed in diff.json` : ''}`);
+  for (const note of totals.notes) lines.push(`note: ${note}`);
   return lines;
 }
 
 export function diffText(input: ReplayReportInput): string {
   const { totals } = input;
   const lines = [...headerLines(input.recordPath, input.header), ...summaryLines(input), ''];
-  lines.push('by endpoint: sent / differences');
+  lines.push('by endpoint: sent / differences (set-up endpoints _afp/*: set-up calls)');
   const differencesOf = new Map(totals.byEndpoint.map((row) => [row.endpoint, row.count]));
-  const endpoints = [...new Set([...totals.sentByEndpoint.map((row) => row.endpoint), ...differencesOf.keys()])].sort();
-  const sentOf = new Map(totals.sentByEndpoint.map((row) => [row.endpoint, row.count]));
+  const sentOf = new Map([...totals.sentByEndpoint, ...totals.setupByEndpoint].map((row) => [row.endpoint, row.count]));
+  const endpoints = [...new Set([...sentOf.keys(), ...differencesOf.keys()])].sort();
   const width = Math.max(8, ...endpoints.map((name) => name.length));
   for (const endpoint of endpoints) {
     lines.push(`  ${endpoint.padEnd(width)}  ${String(sentOf.get(endpoint) ?? 0).padStart(8)}  ${String(differencesOf.get(endpoint) ?? 0).padStart(8)}`);
@@ -92,9 +105,11 @@ export function diffText(input: ReplayReportInput): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** One line per difference; set-up differences found before the first exchange (seq 0) start with `setup`. */
 export function describeDifference(difference: Difference): string {
   const note = difference.note === undefined ? '' : ` — ${difference.note}`;
-  return `seq ${difference.seq} ${difference.endpoint} ${difference.kind} at ${difference.pointer}: expected ${show(difference.expected)}, actual ${show(difference.actual)}${note}`;
+  const where = difference.seq === 0 ? 'setup' : `seq ${difference.seq}`;
+  return `${where} ${difference.endpoint} ${difference.kind} at ${difference.pointer}: expected ${show(difference.expected)}, actual ${show(difference.actual)}${note}`;
 }
 
 function show(value: unknown): string {

@@ -3,7 +3,8 @@
  * the order the simulator sent them. What `afp run --record FILE` writes and `afp replay` reads.
  *
  *   line 1:   { format, scenario, seed, start_ms, end_ms, exchanges, complete, identifier_rule,
- *               dropped: { exchanges, index_values, bodies, sites } }
+ *               platform: { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] },
+ *               dropped: { exchanges, index_values, bodies, sites }, tiers: { <agent_id>: tier } }
  *   line n+1: exchange seq n (1-based): { seq, at_ms, agent, request, response, provenance, introduced }
  *
  * Invariants: the header is written last-known-complete (the recorder buffers and writes it at
@@ -13,10 +14,42 @@
  * response produced earlier (see provenance.ts); `introduced` names the sites whose
  * identifier-like value this request introduced (caller-chosen agent ids): those are never rebound.
  * A record cut short by a limit (`complete: false`) is a faithful prefix of the run.
+ *
+ * What the simulator sets outside HTTP travels in the header: `platform` (the scenario's dispute
+ * outcome and fault windows, at absolute instants) and `tiers` (agents of pro and enterprise
+ * populations; free is the default and not listed). Both are optional on disk — records written
+ * before they existed lack them and read as the defaults (`recordedPlatformOf`, `recordedTiersOf`)
+ * — so the format stays `afp-record/1`; this afp always writes them.
  */
 import type { JsonValue } from '../core/errors.ts';
+import type { FaultWindow, ServiceName } from '../platform/platform.ts';
+import { DEFAULT_CONFIG } from '../services/shared/config.ts';
 
 export const RECORD_FORMAT = 'afp-record/1';
+/** Fault windows a header may list (a scenario has at most 100). */
+export const RECORD_FAULTS_MAX = 100;
+/** Agents a header's `tiers` may list (a scenario has at most 1,000,000 agents). */
+export const RECORD_TIERS_MAX = 1_000_000;
+
+export type DisputeOutcome = 'refund' | 'release';
+/** The tiers a record lists; free is the default and never listed. */
+export type RecordedTier = 'pro' | 'enterprise';
+
+export interface RecordedFault {
+  readonly service: ServiceName;
+  readonly from_ms: number;
+  readonly until_ms: number;
+  readonly status: 500 | 503;
+}
+
+/** The platform settings of the recorded run (`GET /_afp/platform` of afp serve has the same shape). */
+export interface RecordedPlatform {
+  readonly dispute_outcome: DisputeOutcome;
+  readonly faults: readonly RecordedFault[];
+}
+
+/** What a record without `platform` was made with: the platform's defaults, no fault window. */
+export const DEFAULT_RECORDED_PLATFORM: RecordedPlatform = { dispute_outcome: DEFAULT_CONFIG.escrow.disputeOutcome, faults: [] };
 
 export interface DroppedCounts {
   /** Exchanges not written because the record reached its size limit (the record is a prefix). */
@@ -38,7 +71,24 @@ export interface RecordHeader {
   readonly exchanges: number;
   readonly complete: boolean;
   readonly identifier_rule: string;
+  /** Absent in records written before it existed: read as `DEFAULT_RECORDED_PLATFORM`. */
+  readonly platform?: RecordedPlatform;
   readonly dropped: DroppedCounts;
+  /** Agent id → tier, for agents whose population is not free; absent in older records (none). */
+  readonly tiers?: Readonly<Record<string, RecordedTier>>;
+}
+
+export function recordedPlatformOf(header: RecordHeader): RecordedPlatform {
+  return header.platform ?? DEFAULT_RECORDED_PLATFORM;
+}
+
+export function recordedTiersOf(header: RecordHeader): Readonly<Record<string, RecordedTier>> {
+  return header.tiers ?? {};
+}
+
+/** The platform's fault windows in the record's spelling (absolute instants, snake_case). */
+export function recordedFaults(faults: readonly FaultWindow[]): RecordedFault[] {
+  return faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status }));
 }
 
 export interface RecordedRawBody {

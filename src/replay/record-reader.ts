@@ -6,14 +6,18 @@
  * Limits: a line longer than `READ_LINE_CHARS_MAX` is refused without parsing; the caller stops
  * collecting after `ERRORS_MAX` errors and says how many more there were.
  */
+import { SERVICE_NAMES } from '../platform/platform.ts';
 import { isObject } from './json-pointer.ts';
-import { RECORD_FORMAT, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
+import { RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
 import { isSiteName } from './request-sites.ts';
 
 export const READ_LINE_CHARS_MAX = 16 * 1024 * 1024;
 export const ERRORS_MAX = 50;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
-const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'dropped'];
+const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers'];
+const PLATFORM_KEYS = ['dispute_outcome', 'faults'];
+const FAULT_KEYS = ['service', 'from_ms', 'until_ms', 'status'];
+const AGENT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const DROPPED_KEYS = ['exchanges', 'index_values', 'bodies', 'sites'];
 const EXCHANGE_KEYS = ['seq', 'at_ms', 'agent', 'request', 'response', 'provenance', 'introduced'];
 const REQUEST_KEYS = ['mount', 'method', 'path', 'query', 'headers', 'body', 'raw_body'];
@@ -76,8 +80,36 @@ export function parseRecordHeader(text: string): Parsed<RecordHeader> {
   if (typeof value['identifier_rule'] !== 'string') problems.add('identifier_rule must be a string');
   const dropped = value['dropped'];
   if (!isObject(dropped) || DROPPED_KEYS.some((key) => !isCount(dropped[key]))) problems.add(`dropped must be { ${DROPPED_KEYS.join(', ')} } of non-negative integers`);
+  if (value['platform'] !== undefined) checkPlatform(value['platform'], problems);
+  if (value['tiers'] !== undefined) checkTiers(value['tiers'], problems);
   if (problems.list.length > 0) return { ok: false, errors: problems.list };
   return { ok: true, value: { ...(value as unknown as RecordHeader), seed: String(value['seed']) } };
+}
+
+/** The optional `platform` header field: { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] }. */
+function checkPlatform(platform: unknown, problems: Problems): void {
+  if (!isObject(platform)) return problems.add('platform must be { dispute_outcome, faults }');
+  problems.unknownKeys(platform, PLATFORM_KEYS, 'platform');
+  if (platform['dispute_outcome'] !== 'refund' && platform['dispute_outcome'] !== 'release') problems.add("platform.dispute_outcome must be 'refund' or 'release'");
+  const faults = platform['faults'];
+  if (!Array.isArray(faults) || faults.length > RECORD_FAULTS_MAX) return problems.add(`platform.faults must be a list of at most ${RECORD_FAULTS_MAX} fault windows`);
+  faults.forEach((fault: unknown, index) => {
+    const where = `platform.faults[${index}]`;
+    if (!isObject(fault)) return problems.add(`${where} must be { ${FAULT_KEYS.join(', ')} }`);
+    problems.unknownKeys(fault, FAULT_KEYS, where);
+    if (typeof fault['service'] !== 'string' || !(SERVICE_NAMES as readonly string[]).includes(fault['service'])) problems.add(`${where}.service must be one of ${SERVICE_NAMES.join(', ')}`);
+    if (!isCount(fault['from_ms']) || !isCount(fault['until_ms']) || fault['until_ms'] <= fault['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
+    if (fault['status'] !== 500 && fault['status'] !== 503) problems.add(`${where}.status must be 500 or 503`);
+  });
+}
+
+/** The optional `tiers` header field: agent id → 'pro' | 'enterprise'. */
+function checkTiers(tiers: unknown, problems: Problems): void {
+  if (!isObject(tiers)) return problems.add('tiers must be an object of agent id → tier');
+  const entries = Object.entries(tiers);
+  if (entries.length > RECORD_TIERS_MAX) return problems.add(`tiers lists ${entries.length} agents, more than ${RECORD_TIERS_MAX}`);
+  const bad = entries.filter(([agentId, tier]) => !AGENT_ID.test(agentId) || (tier !== 'pro' && tier !== 'enterprise'));
+  if (bad.length > 0) problems.add(`tiers must map agent ids to 'pro' or 'enterprise' (${bad.length} bad, first ${JSON.stringify(bad[0]?.[0])})`);
 }
 
 export interface LineContext {

@@ -1,6 +1,9 @@
 /**
  * Recorder: what `afp run --record FILE` hands the simulator. The simulator calls `onExchange`
- * for every exchange, in order; `finish(path)` writes the `afp-record/1` file (record-format.ts).
+ * for every exchange, in order, and `onTier` when an agent of a pro or enterprise population gets
+ * its tier (out of band, not over HTTP); `finish(path)` writes the `afp-record/1` file
+ * (record-format.ts). The run's platform settings (dispute outcome, fault windows at absolute
+ * instants) come with the header input and are written into the header as they are.
  *
  * Each exchange is turned into its line at once (provenance computed against everything seen
  * before it, then the response indexed), so later mutation of bodies cannot change the record.
@@ -16,12 +19,20 @@ import { dirname } from 'node:path';
 import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
+import type { FaultWindow } from '../platform/platform.ts';
 import { IDENTIFIER_RULE } from './identifier-rule.ts';
 import { ProvenanceIndex } from './provenance.ts';
 import {
+  DEFAULT_RECORDED_PLATFORM,
+  RECORD_FAULTS_MAX,
   RECORD_FORMAT,
+  RECORD_TIERS_MAX,
   isRecordedResponseHeader,
+  recordedFaults,
+  type DisputeOutcome,
   type DroppedCounts,
+  type RecordedPlatform,
+  type RecordedTier,
   type RecordHeader,
   type RecordedExchange,
   type RecordedRequest,
@@ -36,6 +47,8 @@ export interface RecorderHeaderInput {
   readonly scenario: string;
   readonly seed: string | number;
   readonly startMs: number;
+  /** The run's platform settings; absent: the defaults (dispute outcome refund, no fault window). */
+  readonly platform?: { readonly disputeOutcome: DisputeOutcome; readonly faults: readonly FaultWindow[] };
 }
 
 export interface RecorderLimits {
@@ -54,6 +67,8 @@ export interface ExchangeObservation {
 
 export interface Recorder {
   onExchange(exchange: ExchangeObservation): void;
+  /** An agent's tier was set out of band (a pro or enterprise population); once per agent. */
+  onTier(agentId: string, tier: RecordedTier): void;
   /** Writes the record file (creating its directory). Call once, after the run. */
   finish(filePath: string): Promise<void>;
   /** The header the file will start with (counts so far). */
@@ -65,6 +80,8 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   const lineBytesMax = limits.lineBytesMax ?? LINE_BYTES_MAX;
   const recordBytesMax = limits.recordBytesMax ?? RECORD_BYTES_MAX;
   const index = new ProvenanceIndex(limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax });
+  const platform = recordedPlatform(input);
+  const tiers = new Map<string, RecordedTier>();
   const lines: string[] = [];
   const dropped: DroppedCounts = { exchanges: 0, index_values: 0, bodies: 0, sites: 0 };
   let recordBytes = 0;
@@ -81,8 +98,17 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     exchanges: lines.length,
     complete: !stopped,
     identifier_rule: IDENTIFIER_RULE,
+    platform,
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
+    tiers: Object.fromEntries([...tiers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   });
+
+  const onTier = (agentId: string, tier: RecordedTier): void => {
+    assert(!finished, 'no tier is recorded after finish');
+    assert(agentId !== '' && !tiers.has(agentId), `an agent's tier is recorded once (${agentId})`);
+    assert(tiers.size < RECORD_TIERS_MAX, `a record lists at most ${RECORD_TIERS_MAX} tiers (the scenario agent limit)`);
+    tiers.set(agentId, tier);
+  };
 
   const onExchange = (observation: ExchangeObservation): void => {
     assert(!finished, 'no exchange is recorded after finish');
@@ -120,7 +146,15 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     await writeLines(filePath, JSON.stringify(header()), lines);
   };
 
-  return { onExchange, finish, header };
+  return { onExchange, onTier, finish, header };
+}
+
+function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
+  if (input.platform === undefined) return DEFAULT_RECORDED_PLATFORM;
+  const faults = recordedFaults(input.platform.faults);
+  assert(faults.length <= RECORD_FAULTS_MAX, `a record lists at most ${RECORD_FAULTS_MAX} fault windows (the scenario limit)`);
+  for (const fault of faults) assert(Number.isSafeInteger(fault.from_ms) && fault.from_ms >= 0 && fault.until_ms > fault.from_ms, 'a fault window is a non-empty span of instants');
+  return { dispute_outcome: input.platform.disputeOutcome, faults };
 }
 
 function recordRequest(request: TransportRequest): RecordedRequest {

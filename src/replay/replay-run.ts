@@ -3,10 +3,13 @@
  * (pacing and clock sync, supplied by the caller), rebind, send, diff. Transport trouble that
  * the caller's retries could not overcome arrives as a `LivenessError` and stops the loop with
  * the seq it stopped at (exit 4); any other throw is a bug and propagates.
- * No timers or clocks here: `beforeSend` and `send` are injected (src/cli/replay.ts, tests).
+ * After an exchange whose recorded answer issued the key of an agent the record lists in `tiers`,
+ * `applyTier` tells the target that agent's tier before the next exchange (replay-setup.ts).
+ * No timers or clocks here: `beforeSend`, `send` and `applyTier` are injected (src/cli/replay.ts, tests).
  */
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
 import type { RecordedExchange } from './record-format.ts';
+import type { TierCall, TierOutcome } from './replay-setup.ts';
 import type { ReplaySession } from './replay-session.ts';
 
 /** The target stopped answering (after bounded retries), or its clock could not be moved. */
@@ -19,6 +22,8 @@ export interface ReplayDeps {
   beforeSend(exchange: RecordedExchange): Promise<void>;
   /** Sends one request; throws LivenessError when the target does not answer. */
   send(request: TransportRequest): Promise<TransportResponse>;
+  /** Sets an agent's tier on the target; absent: tier calls are not sent. Throws LivenessError when the target does not answer. */
+  applyTier?(call: TierCall): Promise<TierOutcome>;
 }
 
 export type ReplayStop = { readonly seq: number; readonly reason: string } | null;
@@ -30,6 +35,8 @@ export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Ite
       const request = session.prepare(exchange);
       const answer = await deps.send(request);
       session.observe(exchange, answer);
+      const call = deps.applyTier === undefined ? null : session.tierCallAfter(exchange);
+      if (call !== null && deps.applyTier !== undefined) session.observeTier(call, await deps.applyTier(call));
     } catch (error) {
       if (error instanceof LivenessError) return { seq: exchange.seq, reason: error.message };
       throw error;

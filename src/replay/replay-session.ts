@@ -4,6 +4,9 @@
  * `observe` keeps the live values later requests will need (the pointers the record's
  * provenance names, known in advance through `ReferenceIndex`), diffs the live answer against
  * the recorded one (response-diff.ts) and files every finding under its seq and endpoint.
+ * Set-up (replay-setup.ts): the caller files the platform check (`fileSetup`, `countSetupCall`);
+ * `tierCallAfter`/`observeTier` drive the tier calls. Set-up calls are counted apart from
+ * exchanges, their differences are of kind `setup`, and notes say what could not be set up.
  * No I/O, no clock: the caller sends, paces and syncs (src/cli/replay.ts).
  *
  * Limits: at most `differencesMax` differences are kept in full (default 100,000); all are
@@ -18,8 +21,12 @@ import { valueAt } from './json-pointer.ts';
 import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
 import { diffResponse, type LiveAnswer } from './response-diff.ts';
+import { TierPlan, TIER_ENDPOINT, type TierCall, type TierOutcome } from './replay-setup.ts';
+import type { RecordedTier } from './record-format.ts';
 
 export const DIFFERENCES_MAX = 100_000;
+/** Notes kept (each says once what could not be set up or verified). */
+export const NOTES_MAX = 20;
 
 /** Which (seq, pointer) pairs later requests take values from; filled in a first pass over the record. */
 export class ReferenceIndex {
@@ -49,6 +56,12 @@ export interface ReplayTotals {
   readonly differences: readonly Difference[];
   readonly omitted: number;
   readonly bindings: number;
+  /** Set-up calls sent (GET /_afp/platform, POST /_afp/tier), not counted in `sent`. */
+  readonly setupCalls: number;
+  /** Set-up calls per endpoint, sorted by name. */
+  readonly setupByEndpoint: readonly { readonly endpoint: string; readonly count: number }[];
+  /** What could not be set up or verified, once each. */
+  readonly notes: readonly string[];
 }
 
 export class ReplaySession {
@@ -58,15 +71,19 @@ export class ReplaySession {
   private readonly differencesMax: number;
   private readonly liveValues = new Map<string, string>();
   private readonly differences: Difference[] = [];
-  private readonly byKind: Record<DifferenceKind, number> = { status: 0, shape: 0, value: 0, binding: 0 };
+  private readonly byKind: Record<DifferenceKind, number> = { status: 0, shape: 0, value: 0, binding: 0, setup: 0 };
   private readonly byEndpoint = new Map<string, number>();
   private readonly sentByEndpoint = new Map<string, number>();
+  private readonly setupByEndpoint = new Map<string, number>();
+  private readonly notes: string[] = [];
+  private readonly tierPlan: TierPlan;
   private pending: { seq: number; endpoint: string } | null = null;
   private sent = 0;
   private total = 0;
 
-  constructor(options: { references: ReferenceIndex; exactTime: boolean; differencesMax?: number }) {
+  constructor(options: { references: ReferenceIndex; exactTime: boolean; differencesMax?: number; tiers?: Readonly<Record<string, RecordedTier>> }) {
     this.references = options.references;
+    this.tierPlan = new TierPlan(options.tiers ?? {});
     this.exactTime = options.exactTime;
     this.differencesMax = options.differencesMax ?? DIFFERENCES_MAX;
   }
@@ -94,6 +111,31 @@ export class ReplaySession {
     this.file(exchange.seq, endpoint, diffResponse(exchange.response, answer, { bindings: this.bindings, exactTime: this.exactTime }));
   }
 
+  /** Files set-up findings (kind `setup`) under `seq` (0: before the first exchange). */
+  fileSetup(seq: number, endpoint: string, findings: readonly Finding[]): void {
+    this.file(seq, endpoint, findings);
+  }
+
+  countSetupCall(endpoint: string): void {
+    this.setupByEndpoint.set(endpoint, (this.setupByEndpoint.get(endpoint) ?? 0) + 1);
+  }
+
+  note(text: string): void {
+    if (this.notes.length < NOTES_MAX && !this.notes.includes(text)) this.notes.push(text);
+  }
+
+  /** The tier call due right after `exchange` was observed, if any (replay-setup.ts TierPlan). */
+  tierCallAfter(exchange: RecordedExchange): TierCall | null {
+    return this.tierPlan.callAfter(exchange);
+  }
+
+  observeTier(call: TierCall, outcome: TierOutcome): void {
+    this.countSetupCall(TIER_ENDPOINT);
+    const { findings, note } = this.tierPlan.observe(call, outcome);
+    this.file(call.seq, TIER_ENDPOINT, findings);
+    if (note !== null) this.note(note);
+  }
+
   totals(): ReplayTotals {
     const sorted = (map: Map<string, number>): { endpoint: string; count: number }[] =>
       [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, count]) => ({ endpoint, count }));
@@ -107,6 +149,9 @@ export class ReplaySession {
       differences: this.differences,
       omitted: this.total - this.differences.length,
       bindings: this.bindings.size,
+      setupCalls: [...this.setupByEndpoint.values()].reduce((sum, count) => sum + count, 0),
+      setupByEndpoint: sorted(this.setupByEndpoint),
+      notes: [...this.notes],
     };
   }
 

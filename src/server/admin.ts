@@ -7,6 +7,12 @@
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only (400 otherwise);
  *                          due timers run before the answer
  *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers
+ *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] }
+ *                          (the settings `afp serve --scenario` applied; afp replay compares them
+ *                          with the record's header)
+ *   POST /_afp/tier       { agent_id, tier } → { agent_id, tier }: sets an agent's rate-limit tier
+ *                          (the spec's upgrade is out of band, by e-mail; this is the stand-in's
+ *                          door); 404 with `agent_id` for an unknown agent, 400 for a bad body
  * A table of rows, like the routes; a known path under another method answers 405.
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
@@ -14,6 +20,7 @@ import { isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
 import type { Mount } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 export interface AdminOptions {
@@ -39,7 +46,12 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
+  { method: 'GET', path: '/_afp/platform', apiOnly: true, answer: (_request, options) => platformView(options.platform) },
+  { method: 'POST', path: '/_afp/tier', apiOnly: true, answer: setTier },
 ];
+
+const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+const TIER_FIELDS = ['agent_id', 'tier'];
 
 /** The intercept for one mount's server: answers admin paths, null for everything else. */
 export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | null {
@@ -111,4 +123,30 @@ function stateView(options: AdminOptions): JsonObject {
     pending_timers: platform.timers.size,
     next_timer_at: nextMs === undefined ? null : new Date(nextMs).toISOString(),
   };
+}
+
+function platformView(platform: Platform): JsonObject {
+  return {
+    dispute_outcome: platform.config.escrow.disputeOutcome,
+    faults: platform.faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status })),
+  };
+}
+
+function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+  if (request.bodyFailure !== undefined) return request.bodyFailure;
+  const usage = `send {"agent_id": "<id>", "tier": "${TIERS.join('" | "')}"}`;
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !TIER_FIELDS.includes(key));
+  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
+  const { agent_id: agentId, tier } = fields;
+  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64) return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
+  if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier)) return fail('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}`);
+  const agent = options.platform.agents.get(agentId);
+  if (agent === undefined) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
+  // The same mutation the simulator makes when an agent learns its key (Simulation.onKey): the
+  // dispatcher reads the tier from the agent on every request, so the next request sees it.
+  agent.tier = tier as Tier;
+  return { agent_id: agent.id, tier: agent.tier };
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
-import { Platform } from '../platform/platform.ts';
+import { Platform, type FaultWindow } from '../platform/platform.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { adminIntercept } from './admin.ts';
@@ -38,6 +38,8 @@ export interface ServeOptions {
   readonly startMs?: number;
   readonly defects?: readonly DefectName[];
   readonly config?: PlatformConfig;
+  /** Fault windows at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
+  readonly faults?: readonly FaultWindow[];
   readonly log?: (line: string) => void;
 }
 
@@ -59,7 +61,13 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
-  const platform = new Platform({ seed: options.seed, startMs: clock.nowMs(), defects: options.defects ?? [], ...(options.config === undefined ? {} : { config: options.config }) });
+  const platform = new Platform({
+    seed: options.seed,
+    startMs: clock.nowMs(),
+    defects: options.defects ?? [],
+    faults: options.faults ?? [],
+    ...(options.config === undefined ? {} : { config: options.config }),
+  });
   const dispatcher = new Dispatcher(platform, options.routes);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};

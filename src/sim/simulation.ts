@@ -18,8 +18,7 @@ import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher, type ApiRequest, type ApiResponse } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
-import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
-import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
@@ -28,6 +27,7 @@ import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
 import { EndpointCounts } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
+import { scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
@@ -35,9 +35,11 @@ export const HOUR_MS = 3_600_000;
 /** More requests than this in one agent step is a runaway agent (a liveness limit). */
 export const REQUESTS_PER_STEP_MAX = 20_000;
 
-/** Structurally the replay recorder's `onExchange` (src/replay/recorder.ts). */
+/** Structurally the replay recorder's `onExchange` and `onTier` (src/replay/recorder.ts). */
 export interface ExchangeRecorder {
   onExchange(exchange: { atMs: number; agentId: string | null; request: TransportRequest; response: TransportResponse }): void;
+  /** Called when an agent of a pro or enterprise population gets its tier (free is the default). */
+  onTier?(agentId: string, tier: 'pro' | 'enterprise'): void;
 }
 
 export interface SimulationOptions {
@@ -73,7 +75,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
-    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: platformConfig(scenario), faults: faultWindows(scenario), defects: options.defects ?? [] });
+    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), defects: options.defects ?? [] });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });
@@ -124,6 +126,7 @@ export class Simulation implements AgentHost {
     assert(typeof found === 'object' && found !== null, `the key agent ${agent.agentId} learned is a live key`);
     // Tier upgrades are out-of-band in the spec: the harness applies the population's tier.
     found.tier = agent.tier;
+    if (agent.tier !== 'free') this.recorder?.onTier?.(found.id, agent.tier);
     this.directory.add(agent.archetype, found.id);
   }
 
@@ -195,18 +198,4 @@ export class Simulation implements AgentHost {
       }
     }
   }
-}
-
-function platformConfig(scenario: Scenario): PlatformConfig {
-  const outcome = scenario.platform.disputeOutcome;
-  return outcome === undefined ? DEFAULT_CONFIG : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
-}
-
-function faultWindows(scenario: Scenario): FaultWindow[] {
-  return scenario.faults.map((fault) => ({
-    service: fault.service,
-    fromMs: scenario.startMs + fault.fromMs,
-    untilMs: scenario.startMs + fault.fromMs + fault.forMs,
-    status: fault.answer,
-  }));
 }

@@ -144,7 +144,7 @@ describe('ReplaySession against a fake live run', () => {
 
   test('two recorded ids answered with one live id is a binding difference', async () => {
     const session = await replay(recordedRun(), fakeLive((seq, body) => (seq === 3 ? { ...body, tx_hash: LIVE.address } : body)));
-    expect(session.totals().byKind).toEqual({ status: 0, shape: 0, value: 0, binding: 1 });
+    expect(session.totals().byKind).toEqual({ status: 0, shape: 0, value: 0, binding: 1, setup: 0 });
   });
 
   test('ids quoted inside messages are compared through the bindings', async () => {

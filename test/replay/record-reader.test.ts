@@ -91,12 +91,15 @@ describe('diff.txt', () => {
       totals: {
         sent: 1,
         differencesTotal: 1,
-        byKind: { status: 0, shape: 0, value: 1, binding: 0 },
+        byKind: { status: 0, shape: 0, value: 1, binding: 0, setup: 0 },
         byEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
         sentByEndpoint: [{ endpoint: 'escrow.B.create', count: 1 }],
         differences: [{ seq: 1, endpoint: 'escrow.B.create', kind: 'value', pointer: 'body/fee', expected: '0.025', actual: '0.05' }],
         omitted: 0,
         bindings: 0,
+        setupCalls: 1,
+        setupByEndpoint: [{ endpoint: '_afp/platform', count: 1 }],
+        notes: [],
       },
       stop: null,
       reproduce: 'afp replay run.jsonl --target http://127.0.0.1:8700',
@@ -104,7 +107,7 @@ describe('diff.txt', () => {
     const text = diffText(input);
     expect(text).toBe(diffText(input));
     expect(text.split('\n')[0]).toBe('afp replay: seed 7 · scenario s · record run.jsonl');
-    expect(text).toContain('differences: 1 (status 0, shape 0, value 1, binding 0)');
+    expect(text).toContain('differences: 1 (status 0, shape 0, value 1, binding 0, setup 0)');
     expect(text).toContain('  seq 1 escrow.B.create value at body/fee: expected "0.025", actual "0.05"');
   });
 });

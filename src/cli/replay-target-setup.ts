@@ -1,0 +1,98 @@
+/**
+ * The I/O half of replay set-up (src/replay/replay-setup.ts is the pure half): reads the target's
+ * `GET /_afp/platform` and compares it with the record, and sends `POST /_afp/tier` calls.
+ * Both are afp serve admin endpoints on the api mount; a target without them (a real deployment,
+ * an older afp serve) is noted, never an error; so is a platform check that gets no answer (the
+ * target answered discovery already). A tier call that gets no answer is a liveness failure
+ * (LivenessError, exit 4), as for the exchanges and the clock moves.
+ */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isObject } from '../replay/json-pointer.ts';
+import { recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
+import { PLATFORM_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
+import { LivenessError } from '../replay/replay-run.ts';
+import type { ReplaySession } from '../replay/replay-session.ts';
+
+const SETUP_TIMEOUT_MS = 5_000;
+/** Where `afp run` users keep scenarios; the hint names the file when it is there. */
+const SCENARIO_DIRECTORY = 'scenarios';
+
+/**
+ * Reads the target's platform settings, files `setup` differences and notes (with the afp serve
+ * command that fixes a mismatch) into the session; returns the line printed before the replay.
+ */
+export async function checkTargetPlatform(options: { api: string; header: RecordHeader; session: ReplaySession; timeoutMs: number }): Promise<string> {
+  const { api, header, session } = options;
+  const recorded = recordedPlatformOf(header);
+  const answer = await readPlatform(api, Math.min(options.timeoutMs, SETUP_TIMEOUT_MS));
+  session.countSetupCall(PLATFORM_ENDPOINT);
+  if ('why' in answer) {
+    session.note(unverifiableNote(recorded, answer.why));
+    return `setup: platform settings not verified (${answer.why})`;
+  }
+  const findings = platformFindings(recorded, answer.platform);
+  session.fileSetup(0, PLATFORM_ENDPOINT, findings);
+  const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)`;
+  if (findings.length === 0) return `setup: the target's platform settings match the record's (${described})`;
+  const scenarioFile = await scenarioFileOf(header.scenario);
+  const hint = setupCommand({ platform: recorded, startMs: header.start_ms, scenarioName: header.scenario, scenarioFile });
+  session.note(`the target is not set up like the recorded run (${findings.length} setup difference(s)); start it as: ${hint}`);
+  return `setup: ${findings.length} platform setting(s) differ from the record's (${described}); start the target as: ${hint}`;
+}
+
+async function readPlatform(api: string, timeoutMs: number): Promise<{ platform: NonNullable<ReturnType<typeof parsePlatformView>> } | { why: string }> {
+  let response: Response;
+  try {
+    response = await fetch(`${api}/${PLATFORM_ENDPOINT}`, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    return { why: `GET /${PLATFORM_ENDPOINT} got no answer: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const text = await response.text().catch(() => '');
+  if (response.status !== 200) return { why: `GET /${PLATFORM_ENDPOINT} answered ${response.status}: not afp serve, or an older one` };
+  const platform = parsePlatformView(jsonOrNull(text));
+  return platform === null ? { why: `GET /${PLATFORM_ENDPOINT} answered 200 without { dispute_outcome, faults }` } : { platform };
+}
+
+/** `scenarios/<name>.yaml` when it exists under the working directory, else null. */
+async function scenarioFileOf(name: string): Promise<string | null> {
+  if (!/^[a-z0-9-]{1,64}$/.test(name)) return null;
+  const file = join(SCENARIO_DIRECTORY, `${name}.yaml`);
+  try {
+    await access(file);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/** Sends one `POST /_afp/tier`; 200 applied, 404 naming the agent refused, anything else unsupported. */
+export async function applyTier(api: string, call: TierCall, timeoutMs: number): Promise<TierOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(`${api}/_afp/tier`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: call.agentId, tier: call.tier }),
+      signal: AbortSignal.timeout(Math.min(timeoutMs, SETUP_TIMEOUT_MS)),
+    });
+  } catch (error) {
+    throw new LivenessError(`the target does not answer POST ${api}/_afp/tier: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = await response.text();
+  if (response.status === 200) return { kind: 'applied' };
+  const body = jsonOrNull(text);
+  // afp serve's own refusal names the agent; any other answer means the door is not there.
+  if (response.status === 404 && isObject(body) && body['agent_id'] === call.agentId) {
+    return { kind: 'refused', status: 404, message: typeof body['error'] === 'string' ? body['error'] : 'unknown agent' };
+  }
+  return { kind: 'unsupported', status: response.status };
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * What a scenario sets on the platform besides its traffic: the config overrides
+ * (`platform.dispute_outcome`) and the fault windows at absolute instants. One place, shared by
+ * the simulator, `afp run --record` (the record's header) and `afp serve --scenario`, so the
+ * three always agree on what a scenario means.
+ *
+ * Fault windows are offsets from the start in the file; `startMs` anchors them (the scenario's own
+ * start unless the caller starts elsewhere, as `afp serve --start` or a wall clock does).
+ */
+import type { FaultWindow } from '../platform/platform.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import type { Scenario } from './scenario.ts';
+
+export function scenarioPlatformConfig(scenario: Scenario): PlatformConfig {
+  const outcome = scenario.platform.disputeOutcome;
+  return outcome === undefined ? DEFAULT_CONFIG : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
+}
+
+export function scenarioFaultWindows(scenario: Scenario, startMs: number = scenario.startMs): FaultWindow[] {
+  return scenario.faults.map((fault) => ({
+    service: fault.service,
+    fromMs: startMs + fault.fromMs,
+    untilMs: startMs + fault.fromMs + fault.forMs,
+    status: fault.answer,
+  }));
+}
