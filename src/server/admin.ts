@@ -2,6 +2,8 @@
  * Serve-only endpoints, answered at the HTTP edge before the dispatcher: not part of the
  * platform's contract, no auth, not rate limited, loopback peers only (docs/decisions.md).
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
+ *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
+ *                          it is documentation; src/http/openapi.ts)
  *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it)
  *   GET  /_afp/clock      → { now_ms, now, mode }
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only (400 otherwise);
@@ -18,7 +20,8 @@
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
 import { isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
-import type { Mount } from '../http/route.ts';
+import { openApiDocument } from '../http/openapi.ts';
+import type { Mount, Route } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
@@ -30,6 +33,8 @@ export interface AdminOptions {
   readonly mounts: () => Readonly<Partial<Record<Mount, string>>>;
   /** Called after the clock moved and due timers ran (serve re-arms its timer). */
   readonly onClockMoved: () => void;
+  /** The route table served (GET /openapi.json documents the request's mount from it). */
+  readonly routes: readonly Route[];
 }
 
 interface AdminRow {
@@ -42,6 +47,7 @@ interface AdminRow {
 
 const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/health', apiOnly: false, answer: () => ({ status: 'ok' }) },
+  { method: 'GET', path: '/openapi.json', apiOnly: false, answer: (request, options) => openApiDocumentOf(request.mount, options) },
   { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => ({ mounts: { ...options.mounts() } as JsonObject }) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
@@ -68,6 +74,11 @@ export function adminIntercept(mount: Mount, options: AdminOptions): (request: E
     const answer = row.answer(request, options);
     return isFailure(answer) ? failureAnswer(answer) : { status: 200, body: answer };
   };
+}
+
+function openApiDocumentOf(mount: Mount, options: AdminOptions): JsonObject {
+  const serverUrl = options.mounts()[mount];
+  return openApiDocument(options.routes, serverUrl === undefined ? { mount } : { mount, serverUrl });
 }
 
 function failureAnswer(failure: Failure, headers?: Record<string, string>): EdgeAnswer {

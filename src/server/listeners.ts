@@ -71,7 +71,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const dispatcher = new Dispatcher(platform, options.routes);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm() };
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes };
   const servers: Server[] = [];
   try {
     for (const mount of servedMounts(options.routes)) {

@@ -1,0 +1,259 @@
+/**
+ * The OpenAPI 3.1 document of one mount, generated from the route table (DESIGN.md: route tables
+ * are data; the OpenAPI documents are derived from them). Every response's `_info.docs` points
+ * to `/openapi.json`, which `afp serve` answers on each mount with that mount's document.
+ *
+ * What comes from the rows: paths (`:id` → `{id}` path parameters), operationId (the row id),
+ * summary, tags [service, style], security (auth 'optional' lists both anonymous and bearer).
+ * What the rows do not carry lives in two small tables here, keyed by row id, and tests hold
+ * them to the real dispatcher: SUCCESS_STATUS (only the rows that do not answer 200) and
+ * DOMAIN_ERRORS (the codes a row's domain operation can return). Derived for every row: 400
+ * (every row parses, unknown fields and query parameters included), 401 unless auth is 'none',
+ * 429 (every request counts), and `default` for what any request may meet (405, 413, 415, 500,
+ * 503 in a fault window). Every response documents the X-RateLimit-* headers; 429 adds
+ * Retry-After.
+ *
+ * Invariants: pure and deterministic — the same rows give the same bytes whatever their order
+ * (paths sorted, methods in a fixed order, keys in insertion order); JSON values only.
+ * Non-goals: field-level request and success-body schemas (the rows validate in code and do not
+ * declare their fields); the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
+ */
+import { assert } from '../core/assert.ts';
+import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
+import type { HttpMethod, Mount, Route } from './route.ts';
+
+export const OPENAPI_VERSION = '3.1.0';
+
+export interface OpenApiOptions {
+  readonly mount: Mount;
+  /** The mount's base URL, when known (a listening server); omitted: no `servers`. */
+  readonly serverUrl?: string;
+}
+
+/** Rows whose success is not 200 (they create a resource); every other row answers 200. */
+export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
+  'faucet.A.register': 201,
+  'faucet.B.register': 201,
+  'escrow.A.create': 201,
+  'escrow.B.create': 201,
+};
+
+const ESCROW_ACTION: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'];
+const ESCROW_VIEW: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
+
+/**
+ * Codes a row's domain operation can return beyond the derived 400 / 401 / 429 (docs' contract
+ * and the services). A row missing here gets only the derived responses; a test requires every
+ * row of the table to be listed.
+ */
+export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
+  'faucet.A.register': ['NOT_FOUND', 'CONFLICT'],
+  'faucet.A.claim': ['FAUCET_CLAIMED', 'INSUFFICIENT_BALANCE'],
+  'faucet.A.status': [],
+  'faucet.A.agent': ['FORBIDDEN', 'NOT_FOUND'],
+  'faucet.B.register': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'faucet.B.claim': ['FORBIDDEN', 'NOT_FOUND', 'FAUCET_CLAIMED', 'INSUFFICIENT_BALANCE'],
+  'faucet.B.status': [],
+  'faucet.B.agents': [],
+  'faucet.B.referrals': [],
+  'escrow.A.create': ['FORBIDDEN', 'NOT_FOUND', 'INSUFFICIENT_BALANCE'],
+  'escrow.A.release': ESCROW_ACTION,
+  'escrow.A.dispute': ESCROW_ACTION,
+  'escrow.A.get': ESCROW_VIEW,
+  'escrow.A.list': [],
+  'escrow.B.create': ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
+  'escrow.B.release': ESCROW_ACTION,
+  'escrow.B.refund': ESCROW_ACTION,
+  'escrow.B.dispute': ESCROW_ACTION,
+  'escrow.B.get': ESCROW_VIEW,
+  'escrow.B.list': [],
+};
+
+/** The meaning column of platform.md "Errors", plus the three service-specific codes. */
+const MEANING: Readonly<Record<ErrorCode, string>> = {
+  BAD_REQUEST: 'missing or invalid parameters',
+  UNAUTHORIZED: 'missing or invalid API key',
+  FORBIDDEN: 'key valid, permission lacking',
+  NOT_FOUND: 'the resource does not exist',
+  CONFLICT: 'the resource\'s state forbids it (already registered, already released...)',
+  INSUFFICIENT_BALANCE: 'not enough USDC',
+  RATE_LIMIT: 'too many requests; retry after the reset time',
+  INTERNAL_ERROR: 'server error; retry with exponential backoff',
+  SERVICE_UNAVAILABLE: 'service temporarily offline',
+  FAUCET_CLAIMED: 'the faucet allocation was already claimed',
+  GAME_CLOSED: 'the casino variant is temporarily closed',
+  MARKET_CLOSED: 'the market is not accepting orders',
+};
+
+/** The order of operations within one path item (the OpenAPI convention). */
+const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+const ref = (section: string, name: string): JsonObject => ({ $ref: `#/components/${section}/${name}` });
+
+export function successStatus(route: Route): number {
+  return SUCCESS_STATUS[route.id] ?? 200;
+}
+
+/** `/escrow/:id/release` → `/escrow/{id}/release`. */
+export function openApiPath(path: string): string {
+  return path.split('/').map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/');
+}
+
+export function openApiDocument(routes: readonly Route[], options: OpenApiOptions): JsonObject {
+  const rows = routes.filter((route) => route.mount === options.mount);
+  const document: JsonObject = {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: `Agent Financial Platform (afp stand-in) — ${options.mount}`,
+      version: 'v1',
+      description:
+        `Generated from afp's route table: the rows served on the '${options.mount}' mount. ` +
+        'Every JSON response carries `_info` and the X-RateLimit-* headers; errors are `{ error, code }`.',
+    },
+  };
+  if (options.serverUrl !== undefined) document['servers'] = [{ url: options.serverUrl }];
+  document['paths'] = paths(rows);
+  document['components'] = components();
+  return document;
+}
+
+function paths(rows: readonly Route[]): JsonObject {
+  const byPath = new Map<string, Route[]>();
+  for (const route of rows) {
+    const path = openApiPath(route.path);
+    const list = byPath.get(path) ?? [];
+    assert(!list.some((other) => other.method === route.method), `one row per method and path: ${route.method} ${route.path}`);
+    list.push(route);
+    byPath.set(path, list);
+  }
+  const result: JsonObject = {};
+  for (const path of [...byPath.keys()].sort()) {
+    const item: JsonObject = {};
+    const list = byPath.get(path) ?? [];
+    for (const method of METHOD_ORDER) {
+      const route = list.find((candidate) => candidate.method === method);
+      if (route !== undefined) item[method.toLowerCase()] = operation(route);
+    }
+    result[path] = item;
+  }
+  return result;
+}
+
+function operation(route: Route): JsonObject {
+  const result: JsonObject = { operationId: route.id, summary: route.summary, tags: [route.service, route.style], security: security(route.auth) };
+  const parameters = route.path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment): JsonObject => ({ name: segment.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
+  if (parameters.length > 0) result['parameters'] = parameters;
+  if (route.method === 'POST' || route.method === 'PUT') {
+    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object' } } } };
+  }
+  result['responses'] = responses(route);
+  return result;
+}
+
+function security(auth: Route['auth']): JsonValue {
+  switch (auth) {
+    case 'none':
+      return [];
+    case 'bearer':
+      return [{ bearer: [] }];
+    case 'optional':
+      return [{ bearer: [] }, {}];
+  }
+}
+
+/** Success, the error statuses that apply (ascending), then `default`. */
+function responses(route: Route): JsonObject {
+  const codes: ErrorCode[] = ['BAD_REQUEST'];
+  if (route.auth !== 'none') codes.push('UNAUTHORIZED');
+  codes.push(...(DOMAIN_ERRORS[route.id] ?? []));
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const status = successStatus(route);
+  const result: JsonObject = {
+    [String(status)]: {
+      description: status === 201 ? 'Created' : 'OK',
+      headers: rateLimitHeaders(false),
+      content: { 'application/json': { schema: ref('schemas', 'Success') } },
+    },
+  };
+  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(list, 'Error', false);
+  result['429'] = errorResponse(['RATE_LIMIT'], 'RateLimitError', true);
+  result['default'] = {
+    description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window).',
+    headers: rateLimitHeaders(false),
+    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+  };
+  return result;
+}
+
+function errorResponse(codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+  return {
+    description: codes.map((code) => `${code}: ${MEANING[code]}`).join('; '),
+    headers: rateLimitHeaders(retryAfter),
+    content: { 'application/json': { schema: ref('schemas', schema) } },
+  };
+}
+
+function rateLimitHeaders(retryAfter: boolean): JsonObject {
+  const headers: JsonObject = {};
+  for (const name of RATE_LIMIT_HEADERS) headers[name] = ref('headers', name);
+  if (retryAfter) headers['Retry-After'] = ref('headers', 'Retry-After');
+  return headers;
+}
+
+function components(): JsonObject {
+  const string: JsonObject = { type: 'string' };
+  const integer: JsonObject = { type: 'integer' };
+  return {
+    schemas: {
+      Info: {
+        type: 'object',
+        description: 'Added to every JSON object response, error bodies included.',
+        required: ['service', 'docs', 'referral', 'version'],
+        properties: { service: string, docs: string, referral: string, version: string },
+      },
+      Success: {
+        type: 'object',
+        description: 'The row\'s success body (fields per endpoint: see the summary and the README), plus `_info`.',
+        required: ['_info'],
+        properties: { _info: ref('schemas', 'Info') },
+      },
+      Error: {
+        type: 'object',
+        description: 'Every error body. Some codes add fields (FAUCET_CLAIMED in style B: next_claim, retry_after_seconds).',
+        required: ['error', 'code', '_info'],
+        properties: { error: string, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, _info: ref('schemas', 'Info') },
+      },
+      RateLimitError: {
+        type: 'object',
+        description: 'The 429 body (platform.md "Errors"); the response also carries Retry-After.',
+        required: ['error', 'code', 'message', 'limit', 'window', 'retry_after_seconds', 'reset_at', 'tier', 'upgrade_url', '_info'],
+        properties: {
+          error: { type: 'string', const: 'rate_limit_exceeded' },
+          code: { type: 'string', const: 'RATE_LIMIT' },
+          message: string,
+          limit: integer,
+          window: { type: 'string', enum: ['1m', '1d'] },
+          retry_after_seconds: { type: 'integer', minimum: 1 },
+          reset_at: { type: 'string', format: 'date-time' },
+          tier: { type: 'string', enum: ['free', 'pro', 'enterprise'] },
+          upgrade_url: string,
+          _info: ref('schemas', 'Info'),
+        },
+      },
+    },
+    headers: {
+      'X-RateLimit-Limit': { description: 'Limit of the binding bucket per window (2147483647 when nothing limits the request).', schema: integer },
+      'X-RateLimit-Remaining': { description: 'Whole requests left in the binding bucket.', schema: { type: 'integer', minimum: 0 } },
+      'X-RateLimit-Reset': { description: 'Unix timestamp (seconds, UTC) when the binding bucket is full again.', schema: integer },
+      'Retry-After': { description: 'Seconds to wait before the next request can pass.', schema: { type: 'integer', minimum: 1 } },
+    },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <api_key>, the key of the registration response.' },
+    },
+  };
+}
