@@ -74,8 +74,17 @@ export function formatDecimal(amount: Micro): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** Renders micro-USDC as a JSON number for style A (the shortest float that reads back exactly). */
+/** |amount| below 2^53: `Number(amount)` is exact there. */
+const EXACT_DOUBLE_LIMIT = 2n ** 53n;
+
+/**
+ * Renders micro-USDC as a JSON number for style A: the double nearest amount / 10^6, which is
+ * what `Number(formatDecimal(amount))` reads. Below 2^53 the bigint converts exactly and one IEEE
+ * division rounds the same rational correctly (ties to even, as decimal parsing does), so
+ * `Number(amount) / 1e6` is the same double without building text; beyond, the text path.
+ */
 export function toNumber(amount: Micro): number {
+  if (amount < EXACT_DOUBLE_LIMIT && amount > -EXACT_DOUBLE_LIMIT) return Number(amount) / 1e6;
   return Number(formatDecimal(amount));
 }
 

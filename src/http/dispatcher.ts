@@ -12,11 +12,17 @@
  *   7. the row parses (400), runs (domain outcome), renders.
  * Every response carries the X-RateLimit-* headers and, for JSON objects, `_info`.
  * No sockets, no Request/Response objects, no JSON text here.
+ *
+ * Hot path (every simulated request comes through here): no closures, copies or string building
+ * per request on the normal path. The caller's limiter identity comes memoized with its key
+ * (Platform.identify); headers are one object literal; `_info` is added in place to the body a
+ * row just rendered (rows return a fresh object per call, as their tests check), which gives the
+ * same keys in the same order as copying it.
  */
 import { fail, failWithStatus, type Failure, type JsonObject } from '../core/errors.ts';
 import { INFO, PLATFORM_INFO } from '../platform/info.ts';
 import type { Platform, ServiceName } from '../platform/platform.ts';
-import type { LimitDecision } from '../platform/rate-limiter.ts';
+import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
 import type { Agent } from '../services/shared/agents.ts';
 import { Router } from './router.ts';
 import type { Mount, Route, RouteContext } from './route.ts';
@@ -59,59 +65,77 @@ export class Dispatcher {
     platform.advanceTo(nowMs);
     const match = this.router.match(request.mount, request.method, request.path);
     const route = match.kind === 'found' ? match.route : null;
-    const service: ServiceName | null = route?.service ?? (request.mount === 'api' ? null : request.mount);
-    const identified = platform.authenticate(request.headers['authorization']);
-    const caller: Agent | null = typeof identified === 'object' ? identified : null;
+    const service: ServiceName | null = route !== null ? route.service : request.mount === 'api' ? null : request.mount;
+    const identified = platform.identify(request.headers['authorization']);
+    const authenticated = typeof identified === 'object' ? identified : null;
+    const caller: Agent | null = authenticated === null ? null : authenticated.agent;
+    const tier = caller === null ? 'free' : caller.tier;
 
     const decision = platform.limiter.charge(
       {
-        identity: caller === null ? `ip:${request.ip}` : `agent:${caller.id}`,
-        tier: caller?.tier ?? 'free',
+        identity: authenticated === null ? limiterIdentityOfIp(request.ip) : authenticated.limiterIdentity,
+        tier,
         ip: request.ip,
         service,
-        style: route?.style ?? null,
-        limits: route?.limits,
+        style: route === null ? null : route.style,
+        limits: route === null ? undefined : route.limits,
+        handle: authenticated === null ? undefined : authenticated.limiterHandle,
       },
       nowMs,
     );
-    const info = service === null ? PLATFORM_INFO : INFO[service];
-    const respond = (status: number, body: JsonObject, extraHeaders?: Record<string, string>): ApiResponse => ({
-      status,
-      headers: { ...rateLimitHeaders(decision), ...extraHeaders },
-      body: { ...body, _info: info },
-      routeId: route?.id ?? null,
-    });
-    const failure = (value: Failure, extraHeaders?: Record<string, string>): ApiResponse =>
-      respond(value.status, { error: value.message, code: value.code, ...value.extra }, extraHeaders);
+    const answer: Answer = { decision, info: service === null ? PLATFORM_INFO : INFO[service], routeId: route === null ? null : route.id };
 
     if (!decision.allowed) {
-      return respond(429, platform.limiter.rejectionBody(decision, caller?.tier ?? 'free'), { 'retry-after': String(decision.retryAfterSeconds) });
+      const response = respond(answer, 429, platform.limiter.rejectionBody(decision, tier));
+      response.headers['retry-after'] = String(decision.retryAfterSeconds);
+      return response;
     }
     if (service !== null) {
       const fault = platform.activeFault(service, nowMs);
       if (fault !== undefined) {
-        return failure(fault.status === 503 ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`) : fail('INTERNAL_ERROR', `${service} failed`));
+        return failure(answer, fault.status === 503 ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`) : fail('INTERNAL_ERROR', `${service} failed`));
       }
     }
-    if (match.kind === 'not-found') return failure(fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
+    if (match.kind === 'not-found') return failure(answer, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
     if (match.kind === 'method-not-allowed') {
-      return failure(failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${match.allowed.join(', ')}`), { allow: match.allowed.join(', ') });
+      const allowed = match.allowed.join(', ');
+      const response = failure(answer, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
+      response.headers['allow'] = allowed;
+      return response;
     }
-    if (request.bodyFailure !== undefined) return failure(request.bodyFailure);
+    if (request.bodyFailure !== undefined) return failure(answer, request.bodyFailure);
     const matched = match.route;
     if (matched.auth === 'bearer' && caller === null) {
-      return failure(fail('UNAUTHORIZED', identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>'));
+      return failure(answer, fail('UNAUTHORIZED', identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>'));
     }
-    if (matched.auth === 'optional' && identified === 'invalid') return failure(fail('UNAUTHORIZED', 'invalid API key'));
+    if (matched.auth === 'optional' && identified === 'invalid') return failure(answer, fail('UNAUTHORIZED', 'invalid API key'));
 
     const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip: request.ip };
     const command = matched.parse({ params: match.params, query: request.query, body: request.body }, context);
-    if (isFailureValue(command)) return failure(command);
+    if (isFailureValue(command)) return failure(answer, command);
     const outcome = matched.run(context, command);
-    if (!outcome.ok) return failure(outcome);
+    if (!outcome.ok) return failure(answer, outcome);
     const rendered = matched.render(outcome.value, context);
-    return respond(rendered.status, rendered.body);
+    return respond(answer, rendered.status, rendered.body);
   }
+}
+
+/** What every response of one request shares: the limiter's decision, `_info`, the row. */
+interface Answer {
+  readonly decision: LimitDecision;
+  readonly info: Readonly<JsonObject>;
+  readonly routeId: string | null;
+}
+
+/** The response; `body` must be fresh (it receives `_info`), headers may be added by the caller. */
+function respond(answer: Answer, status: number, body: JsonObject): ApiResponse {
+  body['_info'] = answer.info;
+  return { status, headers: rateLimitHeaders(answer.decision), body, routeId: answer.routeId };
+}
+
+function failure(answer: Answer, value: Failure): ApiResponse {
+  const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code } : { error: value.message, code: value.code, ...value.extra };
+  return respond(answer, value.status, body);
 }
 
 function isFailureValue(value: unknown): value is Failure {

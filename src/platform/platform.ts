@@ -7,6 +7,12 @@
  * `advanceTo(nowMs)` before an operation at that time, so timers due at or before `nowMs`
  * (escrow expiry at its exact instant, dispute windows, referral sweeps) run first, in
  * (time, sequence) order. The dispatcher does that on every request.
+ *
+ * Auth memo: a bounded in-memory map from the exact Authorization header text to its caller, so
+ * a known key is hashed once, not on every request (keys are never rotated or revoked, so an
+ * answer never goes stale). Only hits are remembered: unknown keys cannot fill it. At most
+ * `authMemoMax` entries (default AUTH_MEMO_MAX), oldest dropped first. Keys at rest stay
+ * SHA-256 hashes only; the memo holds the header texts callers sent, in memory, for this process.
  */
 import { assert } from '../core/assert.ts';
 import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
@@ -20,7 +26,7 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { ReferralBook } from '../services/shared/referral.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import { LimiterHandle, limiterIdentityOfAgent, RateLimiter } from './rate-limiter.ts';
 
 export type ServiceName = 'faucet' | 'escrow' | 'trading' | 'domains' | 'wallet' | 'casino';
 export const SERVICE_NAMES: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
@@ -33,12 +39,26 @@ export interface FaultWindow {
   readonly status: 500 | 503;
 }
 
+/** An authenticated caller, with the identity string the rate limiter keys its state by. */
+export interface AuthenticatedCaller {
+  readonly agent: Agent;
+  /** `limiterIdentityOfAgent(agent.id)`, built once per key instead of per request. */
+  readonly limiterIdentity: string;
+  /** The rate limiter's shortcut to this identity's state. */
+  readonly limiterHandle: LimiterHandle;
+}
+
+/** Default bound of the Authorization-header memo (~15 MiB when full; see the header comment). */
+export const AUTH_MEMO_MAX = 65_536;
+
 export interface PlatformOptions {
   readonly seed: string;
   readonly startMs: number;
   readonly config?: PlatformConfig;
   readonly defects?: readonly DefectName[];
   readonly faults?: readonly FaultWindow[];
+  /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
+  readonly authMemoMax?: number;
 }
 
 export class Platform {
@@ -54,6 +74,8 @@ export class Platform {
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   private readonly listeners: ((event: DomainEvent) => void)[] = [];
+  private readonly authMemo = new Map<string, AuthenticatedCaller>();
+  private readonly authMemoMax: number;
   private lastMs: number;
 
   constructor(options: PlatformOptions) {
@@ -61,6 +83,8 @@ export class Platform {
     this.config = options.config ?? DEFAULT_CONFIG;
     this.faults = options.faults ?? [];
     this.lastMs = options.startMs;
+    this.authMemoMax = options.authMemoMax ?? AUTH_MEMO_MAX;
+    assert(Number.isSafeInteger(this.authMemoMax) && this.authMemoMax >= 1, 'the auth memo holds at least one entry');
     const rng = new Rng(options.seed).fork('platform');
     const emit = (event: DomainEvent): void => {
       for (const listener of this.listeners) listener(event);
@@ -101,7 +125,8 @@ export class Platform {
 
   /** Runs every timer due at or before `nowMs`, in (time, sequence) order. */
   advanceTo(nowMs: number): void {
-    assert(nowMs >= this.lastMs, `platform time runs forward (${nowMs} < ${this.lastMs})`);
+    // The message is built only on failure: this runs on every request.
+    if (nowMs < this.lastMs) assert(false, `platform time runs forward (${nowMs} < ${this.lastMs})`);
     this.lastMs = nowMs;
     for (;;) {
       const next = this.timers.peek();
@@ -133,11 +158,32 @@ export class Platform {
    * `'invalid'` when present but not a known live key (both answer 401 on bearer routes).
    */
   authenticate(authorization: string | undefined): Agent | null | 'invalid' {
+    const identified = this.identify(authorization);
+    return typeof identified === 'object' && identified !== null ? identified.agent : identified;
+  }
+
+  /** `authenticate`, with the caller's rate-limiter identity; the dispatcher's form. */
+  identify(authorization: string | undefined): AuthenticatedCaller | null | 'invalid' {
     if (authorization === undefined || authorization === '') return null;
+    const remembered = this.authMemo.get(authorization);
+    if (remembered !== undefined) return remembered;
     if (!authorization.startsWith('Bearer ')) return 'invalid';
     const key = authorization.slice(7).trim();
     if (!key.startsWith(KEY_PREFIX)) return 'invalid';
-    return this.agents.byKey(hashKey(key)) ?? 'invalid';
+    const agent = this.agents.byKey(hashKey(key));
+    if (agent === undefined) return 'invalid';
+    const caller: AuthenticatedCaller = { agent, limiterIdentity: limiterIdentityOfAgent(agent.id), limiterHandle: new LimiterHandle() };
+    if (this.authMemo.size >= this.authMemoMax) {
+      const oldest = this.authMemo.keys().next();
+      if (oldest.done !== true) this.authMemo.delete(oldest.value);
+    }
+    this.authMemo.set(authorization, caller);
+    return caller;
+  }
+
+  /** Entries in the Authorization-header memo (at most `authMemoMax`). */
+  get authMemoSize(): number {
+    return this.authMemo.size;
   }
 
   /** The fault window active for `service` at `nowMs`, if any. */

@@ -17,22 +17,40 @@
  * Memory: an entry (an identity or an IP) is evicted once every bucket in it is full again and its
  * daily counts belong to an earlier UTC day (a fresh entry would behave the same); sweeps run when
  * the entry count doubles past the last sweep; `maxEntries` is a hard cap, asserted.
- * Hot path: one Map lookup per bucket, integer math, no closures or arrays per request; the
- * per-request state lives in reused scratch fields (the limiter is synchronous, never reentered).
+ * Hot path: integer math, no closures or arrays per request; the per-request state lives in
+ * reused scratch fields (the limiter is synchronous, never reentered). An identity's tier bucket
+ * and daily count are one object; a `LimiterHandle` passed with the request (Platform keeps one
+ * per key, with the identity string) skips the identity lookup (src/platform/limiter-entry.ts).
+ * Requests of a limited tier without a per-IP bucket (nearly all) take `chargeIdentity`: the same
+ * visits as the general path in the same order, without the scratch slots.
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
+import { isoTime } from '../core/iso-time.ts';
 import type { RouteLimits, Style } from '../http/route.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './platform.ts';
+import { IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
 import {
   bucketShape, countAt, DayCounter, msUntilFull, msUntilToken, nextMidnightMs, refill, rollDay,
-  TokenBucket, UNITS_PER_TOKEN, unitsAt, type BucketShape,
+  TokenBucket, UNITS_PER_TOKEN, unitsAt, type BucketLevel, type BucketShape, type DayCount,
 } from './token-bucket.ts';
 
+export { LimiterHandle } from './limiter-entry.ts';
+
+/** The identity of a request with a valid key. */
+export function limiterIdentityOfAgent(agentId: string): string {
+  return `agent:${agentId}`;
+}
+
+/** The identity of a request without a valid key. */
+export function limiterIdentityOfIp(ip: string): string {
+  return `ip:${ip}`;
+}
+
 export interface LimitRequest {
-  /** 'agent:<id>' for a valid key, otherwise 'ip:<address>'. */
+  /** 'agent:<id>' for a valid key, otherwise 'ip:<address>' (the two functions above). */
   readonly identity: string;
   /** 'free' when no valid key. */
   readonly tier: Tier;
@@ -41,6 +59,8 @@ export interface LimitRequest {
   readonly service: ServiceName | null;
   readonly style: Style | null;
   readonly limits: RouteLimits | undefined;
+  /** The caller's shortcut to this identity's state, when it keeps one (same answers, faster). */
+  readonly handle?: LimiterHandle;
 }
 
 export interface LimitDecision {
@@ -66,6 +86,8 @@ export interface RateLimiterOptions {
   readonly sweepAtEntries?: number;
   /** Hard cap on held entries; exceeding it is a bug (an unbounded population). */
   readonly maxEntries?: number;
+  /** false: every request takes the general path (tests compare the two; default true). */
+  readonly fastPath?: boolean;
 }
 
 /** Reported when nothing limits the request (Enterprise on a route without endpoint caps). */
@@ -136,43 +158,9 @@ class Binding {
   }
 }
 
-interface ServiceRow {
-  readonly minute: BucketShape;
-  readonly perDay: number | null;
-  readonly dailyScope: string;
-}
-
 interface EndpointCap {
   readonly perDay: number;
   readonly scope: string;
-}
-
-class ServiceEntry {
-  readonly row: ServiceRow;
-  readonly bucket: TokenBucket;
-  readonly day: DayCounter;
-
-  constructor(row: ServiceRow, nowMs: number) {
-    this.row = row;
-    this.bucket = new TokenBucket(row.minute.capacityUnits, nowMs);
-    this.day = new DayCounter(nowMs);
-  }
-}
-
-/** Everything held for one identity; the sub-maps are created on first use. */
-class IdentityEntry {
-  /** The tier shape last applied to `bucket` (null until a limited tier is seen). */
-  tierShape: BucketShape | null;
-  readonly bucket: TokenBucket;
-  readonly day: DayCounter;
-  services: Map<string, ServiceEntry> | null = null;
-  endpoints: Map<string, DayCounter> | null = null;
-
-  constructor(tierShape: BucketShape | null, nowMs: number) {
-    this.tierShape = tierShape;
-    this.bucket = new TokenBucket(tierShape === null ? 0 : tierShape.capacityUnits, nowMs);
-    this.day = new DayCounter(nowMs);
-  }
 }
 
 export class RateLimiter {
@@ -186,6 +174,7 @@ export class RateLimiter {
   private readonly sweepAtEntriesMin: number;
   private readonly maxEntries: number;
   private sweepAtEntries: number;
+  private readonly fastPath: boolean;
   private readonly binding = new Binding();
 
   // Scratch: the buckets that apply to the request being charged or peeked (see `resolve`).
@@ -221,6 +210,7 @@ export class RateLimiter {
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_DEFAULT;
     assert(this.sweepAtEntriesMin >= 1 && this.sweepAtEntriesMin <= this.maxEntries, 'sweep threshold within the hard cap');
     this.sweepAtEntries = this.sweepAtEntriesMin;
+    this.fastPath = options.fastPath ?? true;
   }
 
   /** Held entries: one per identity (its tier, daily and per-service buckets) and one per IP. */
@@ -230,7 +220,10 @@ export class RateLimiter {
 
   charge(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
-    if (this.tierShapes[request.tier] === null && request.limits === undefined) return unlimited(request.tier, nowMs);
+    const tierShape = this.tierShapes[request.tier];
+    const limits = request.limits;
+    if (limits === undefined && tierShape === null) return unlimited(request.tier, nowMs);
+    if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) return this.chargeIdentity(request, tierShape, nowMs);
     this.resolve(request, nowMs, true);
     const binding = this.binding;
     binding.clear();
@@ -240,6 +233,78 @@ export class RateLimiter {
       this.visitAll('take', nowMs);
     }
     return binding.found ? binding.decision(request.tier, nowMs) : unlimited(request.tier, nowMs);
+  }
+
+  /**
+   * `charge` for a limited tier when no per-IP bucket applies (nearly every request): what
+   * `resolve` + `visitAll('check')` + `visitAll('take')` do, written out for the identity's own
+   * buckets — the same entries created in the same order, the same buckets offered in the same
+   * order — without the scratch slots.
+   */
+  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, nowMs: number): LimitDecision {
+    const limits = request.limits;
+    const row = limits?.serviceRowB === true ? this.serviceRowOf(request.service) : null;
+    const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
+    const entry = this.heldEntry(request) ?? this.addEntry(request, tierShape, nowMs);
+    // As in resolveIdentity: first limited request of an identity seen only as Enterprise.
+    if (entry.tierShape === null) entry.units = tierShape.capacityUnits;
+    entry.tierShape = tierShape;
+    const service = row === null ? null : serviceEntryOf(entry, row, nowMs);
+    const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
+    const perDay = this.tierDaily[request.tier];
+    const binding = this.binding;
+    binding.clear();
+    this.checkBucket(entry, tierShape, nowMs);
+    if (perDay !== null) this.checkDay(entry, perDay, 'daily', nowMs);
+    if (service !== null) {
+      this.checkBucket(service, service.row.minute, nowMs);
+      if (service.row.perDay !== null) this.checkDay(service, service.row.perDay, service.row.dailyScope, nowMs);
+    }
+    if (cap !== null && endpoint !== null) this.checkDay(endpoint, cap.perDay, cap.scope, nowMs);
+    if (!binding.refused) {
+      binding.clear();
+      this.takeBucket(entry, tierShape, nowMs);
+      if (perDay !== null) this.takeDay(entry, perDay, 'daily', nowMs);
+      if (service !== null) {
+        this.takeBucket(service, service.row.minute, nowMs);
+        if (service.row.perDay !== null) this.takeDay(service, service.row.perDay, service.row.dailyScope, nowMs);
+      }
+      if (cap !== null && endpoint !== null) this.takeDay(endpoint, cap.perDay, cap.scope, nowMs);
+    }
+    return binding.decision(request.tier, nowMs);
+  }
+
+  /** The identity's entry if held: through the request's handle when it is valid, else the map. */
+  private heldEntry(request: LimitRequest): IdentityEntry | undefined {
+    const handle = request.handle;
+    if (handle === undefined) return this.identities.get(request.identity);
+    const cached = handle.entry;
+    if (cached !== null && cached.held && cached.owner === this && cached.identity === request.identity) return cached;
+    const entry = this.identities.get(request.identity);
+    handle.entry = entry ?? null;
+    return entry;
+  }
+
+  /** A new entry for the request's identity (makes room first), noted in its handle. */
+  private addEntry(request: LimitRequest, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
+    this.admit(nowMs);
+    const entry = new IdentityEntry({ identity: request.identity, owner: this, tierShape, nowMs });
+    this.identities.set(request.identity, entry);
+    if (request.handle !== undefined) request.handle.entry = entry;
+    return entry;
+  }
+
+  private serviceRowOf(service: ServiceName | null): ServiceRow {
+    assert(service !== null, 'a style-B service row needs a service');
+    const row = this.serviceRows.get(service);
+    if (row === undefined) assert(false, `config.limits.serviceB has a row for ${service}`);
+    return row;
+  }
+
+  private endpointCapOf(key: string): EndpointCap {
+    const cap = this.endpointCaps.get(key);
+    if (cap === undefined) assert(false, `config.limits.endpointDailyB has ${key}`);
+    return cap;
   }
 
   /** Read-only view of the binding state for an identity: creates, refills and evicts nothing. */
@@ -262,7 +327,7 @@ export class RateLimiter {
       limit: decision.limit,
       window: decision.window,
       retry_after_seconds: decision.retryAfterSeconds,
-      reset_at: new Date(decision.atMs + decision.retryAfterSeconds * 1000).toISOString(),
+      reset_at: isoTime(decision.atMs + decision.retryAfterSeconds * 1000),
       tier,
       upgrade_url: UPGRADE_URL,
     };
@@ -273,19 +338,8 @@ export class RateLimiter {
     const limits = request.limits;
     this.slotTierShape = this.tierShapes[request.tier];
     this.slotTierDaily = this.tierDaily[request.tier];
-    this.slotServiceRow = null;
-    this.slotEndpointCap = null;
-    if (limits?.serviceRowB === true) {
-      assert(request.service !== null, 'a style-B service row needs a service');
-      const row = this.serviceRows.get(request.service);
-      assert(row !== undefined, `config.limits.serviceB has a row for ${request.service}`);
-      this.slotServiceRow = row;
-    }
-    if (limits?.endpointDaily !== undefined) {
-      const cap = this.endpointCaps.get(limits.endpointDaily);
-      assert(cap !== undefined, `config.limits.endpointDailyB has ${limits.endpointDaily}`);
-      this.slotEndpointCap = cap;
-    }
+    this.slotServiceRow = limits?.serviceRowB === true ? this.serviceRowOf(request.service) : null;
+    this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     this.slotIpApplies = limits?.registerPerIp === true;
     this.slotIp = this.slotIpApplies ? this.registerByIp.get(request.ip) : undefined;
     if (create && this.slotIpApplies && this.slotIp === undefined) {
@@ -300,87 +354,83 @@ export class RateLimiter {
     this.slotService = undefined;
     this.slotEndpoint = undefined;
     const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
-    let entry = needed ? this.identities.get(request.identity) : undefined;
-    if (create && needed && entry === undefined) {
-      this.admit(nowMs);
-      entry = new IdentityEntry(this.slotTierShape, nowMs);
-      this.identities.set(request.identity, entry);
-    }
+    let entry = needed ? this.heldEntry(request) : undefined;
+    if (create && needed && entry === undefined) entry = this.addEntry(request, this.slotTierShape, nowMs);
     this.slotEntry = entry;
     if (entry === undefined) return;
     if (create && this.slotTierShape !== null) {
       // First limited request of an identity seen only as Enterprise so far: its bucket starts full.
-      if (entry.tierShape === null) entry.bucket.units = this.slotTierShape.capacityUnits;
+      if (entry.tierShape === null) entry.units = this.slotTierShape.capacityUnits;
       entry.tierShape = this.slotTierShape;
     }
     const row = this.slotServiceRow;
-    if (row !== null) {
-      this.slotService = entry.services?.get(row.minute.scope);
-      if (create && this.slotService === undefined) {
-        this.slotService = new ServiceEntry(row, nowMs);
-        (entry.services ??= new Map()).set(row.minute.scope, this.slotService);
-      }
-    }
+    if (row !== null) this.slotService = create ? serviceEntryOf(entry, row, nowMs) : entry.services?.get(row.minute.scope);
     const cap = this.slotEndpointCap;
-    if (cap !== null) {
-      this.slotEndpoint = entry.endpoints?.get(cap.scope);
-      if (create && this.slotEndpoint === undefined) {
-        this.slotEndpoint = new DayCounter(nowMs);
-        (entry.endpoints ??= new Map()).set(cap.scope, this.slotEndpoint);
-      }
-    }
+    if (cap !== null) this.slotEndpoint = create ? endpointCounterOf(entry, cap, nowMs) : entry.endpoints?.get(cap.scope);
   }
 
   /** Visits every applicable bucket in the fixed order that breaks binding ties. */
   private visitAll(mode: Mode, nowMs: number): void {
     const entry = this.slotEntry;
-    if (this.slotTierShape !== null) this.visitBucket(entry?.bucket, this.slotTierShape, mode, nowMs);
-    if (this.slotTierDaily !== null) this.visitDay(entry?.day, this.slotTierDaily, 'daily', mode, nowMs);
+    if (this.slotTierShape !== null) this.visitBucket(entry, this.slotTierShape, mode, nowMs);
+    if (this.slotTierDaily !== null) this.visitDay(entry, this.slotTierDaily, 'daily', mode, nowMs);
     if (this.slotIpApplies) this.visitBucket(this.slotIp, this.registerShape, mode, nowMs);
     const row = this.slotServiceRow;
     if (row !== null) {
-      this.visitBucket(this.slotService?.bucket, row.minute, mode, nowMs);
-      if (row.perDay !== null) this.visitDay(this.slotService?.day, row.perDay, row.dailyScope, mode, nowMs);
+      this.visitBucket(this.slotService, row.minute, mode, nowMs);
+      if (row.perDay !== null) this.visitDay(this.slotService, row.perDay, row.dailyScope, mode, nowMs);
     }
     const cap = this.slotEndpointCap;
     if (cap !== null) this.visitDay(this.slotEndpoint, cap.perDay, cap.scope, mode, nowMs);
   }
 
   /** `bucket` is undefined only when peeking at an identity never charged: a full bucket. */
-  private visitBucket(bucket: TokenBucket | undefined, shape: BucketShape, mode: Mode, nowMs: number): void {
+  private visitBucket(bucket: BucketLevel | undefined, shape: BucketShape, mode: Mode, nowMs: number): void {
     if (mode === 'peek') {
       const units = bucket === undefined ? shape.capacityUnits : unitsAt(bucket, shape, nowMs);
       this.binding.offer(shape.perMinute, Math.floor(units / UNITS_PER_TOKEN), nowMs + msUntilFull(units, shape), '1m', shape.scope);
       return;
     }
     assert(bucket !== undefined, 'charged buckets exist');
-    if (mode === 'check') {
-      refill(bucket, shape, nowMs);
-      if (bucket.units < UNITS_PER_TOKEN) {
-        this.binding.offerRefusal(shape.perMinute, nowMs + msUntilFull(bucket.units, shape), msUntilToken(bucket.units, shape), '1m', shape.scope);
-      }
-      return;
-    }
-    bucket.units -= UNITS_PER_TOKEN;
-    assert(bucket.units >= 0, 'a checked bucket had a token');
-    this.binding.offer(shape.perMinute, Math.floor(bucket.units / UNITS_PER_TOKEN), nowMs + msUntilFull(bucket.units, shape), '1m', shape.scope);
+    if (mode === 'check') this.checkBucket(bucket, shape, nowMs);
+    else this.takeBucket(bucket, shape, nowMs);
   }
 
-  private visitDay(counter: DayCounter | undefined, perDay: number, scope: string, mode: Mode, nowMs: number): void {
+  private visitDay(counter: DayCount | undefined, perDay: number, scope: string, mode: Mode, nowMs: number): void {
     if (mode === 'peek') {
       const count = counter === undefined ? 0 : countAt(counter, nowMs);
       this.binding.offer(perDay, perDay - count, count === 0 ? nowMs : nextMidnightMs(nowMs), '1d', scope);
       return;
     }
     assert(counter !== undefined, 'charged counters exist');
-    if (mode === 'check') {
-      rollDay(counter, nowMs);
-      if (counter.count >= perDay) {
-        const midnightMs = nextMidnightMs(nowMs);
-        this.binding.offerRefusal(perDay, midnightMs, midnightMs - nowMs, '1d', scope);
-      }
-      return;
+    if (mode === 'check') this.checkDay(counter, perDay, scope, nowMs);
+    else this.takeDay(counter, perDay, scope, nowMs);
+  }
+
+  /** Check phase: refills, and offers the bucket as a refusal when it lacks a whole token. */
+  private checkBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
+    refill(bucket, shape, nowMs);
+    if (bucket.units < UNITS_PER_TOKEN) {
+      this.binding.offerRefusal(shape.perMinute, nowMs + msUntilFull(bucket.units, shape), msUntilToken(bucket.units, shape), '1m', shape.scope);
     }
+  }
+
+  /** Take phase (every bucket passed the check): takes one token and offers what is left. */
+  private takeBucket(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
+    bucket.units -= UNITS_PER_TOKEN;
+    assert(bucket.units >= 0, 'a checked bucket had a token');
+    this.binding.offer(shape.perMinute, Math.floor(bucket.units / UNITS_PER_TOKEN), nowMs + msUntilFull(bucket.units, shape), '1m', shape.scope);
+  }
+
+  private checkDay(counter: DayCount, perDay: number, scope: string, nowMs: number): void {
+    rollDay(counter, nowMs);
+    if (counter.count >= perDay) {
+      const midnightMs = nextMidnightMs(nowMs);
+      this.binding.offerRefusal(perDay, midnightMs, midnightMs - nowMs, '1d', scope);
+    }
+  }
+
+  private takeDay(counter: DayCount, perDay: number, scope: string, nowMs: number): void {
     counter.count += 1;
     assert(counter.count <= perDay, 'a checked counter had room');
     this.binding.offer(perDay, perDay - counter.count, nextMidnightMs(nowMs), '1d', scope);
@@ -401,18 +451,41 @@ export class RateLimiter {
       if (unitsAt(bucket, this.registerShape, nowMs) === this.registerShape.capacityUnits) this.registerByIp.delete(ip);
     }
     for (const [identity, entry] of this.identities) {
-      if (isIdle(entry, nowMs)) this.identities.delete(identity);
+      if (isIdle(entry, nowMs)) {
+        this.identities.delete(identity);
+        entry.held = false;
+      }
     }
   }
 }
 
+/** The identity's state for a service row, created on first use. */
+function serviceEntryOf(entry: IdentityEntry, row: ServiceRow, nowMs: number): ServiceEntry {
+  let service = entry.services?.get(row.minute.scope);
+  if (service === undefined) {
+    service = new ServiceEntry(row, nowMs);
+    (entry.services ??= new Map()).set(row.minute.scope, service);
+  }
+  return service;
+}
+
+/** The identity's counter for an endpoint cap, created on first use. */
+function endpointCounterOf(entry: IdentityEntry, cap: EndpointCap, nowMs: number): DayCounter {
+  let counter = entry.endpoints?.get(cap.scope);
+  if (counter === undefined) {
+    counter = new DayCounter(nowMs);
+    (entry.endpoints ??= new Map()).set(cap.scope, counter);
+  }
+  return counter;
+}
+
 function isIdle(entry: IdentityEntry, nowMs: number): boolean {
-  if (entry.tierShape !== null && unitsAt(entry.bucket, entry.tierShape, nowMs) < entry.tierShape.capacityUnits) return false;
-  if (countAt(entry.day, nowMs) > 0) return false;
+  if (entry.tierShape !== null && unitsAt(entry, entry.tierShape, nowMs) < entry.tierShape.capacityUnits) return false;
+  if (countAt(entry, nowMs) > 0) return false;
   if (entry.services !== null) {
     for (const service of entry.services.values()) {
-      if (unitsAt(service.bucket, service.row.minute, nowMs) < service.row.minute.capacityUnits) return false;
-      if (countAt(service.day, nowMs) > 0) return false;
+      if (unitsAt(service, service.row.minute, nowMs) < service.row.minute.capacityUnits) return false;
+      if (countAt(service, nowMs) > 0) return false;
     }
   }
   if (entry.endpoints !== null) {

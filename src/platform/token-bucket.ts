@@ -7,6 +7,9 @@
  * Invariants: 0 <= units, and units <= the capacity of the shape last applied; `lastMs` only moves
  * forward; every value is a safe integer (checked once per shape, in `bucketShape`).
  * A daily counter counts the requests of one UTC calendar day (day index = floor(ms / DAY_MS)).
+ * The functions work on any object with the fields (`BucketLevel`, `DayCount`), so a bucket and
+ * a counter that are always used together live in one object (`BucketAndDay`): the limiter runs
+ * on every request, and one object is one memory access where two objects would be two.
  * Non-goals: policy (which buckets apply, which one binds) lives in rate-limiter.ts.
  */
 import { assert } from '../core/assert.ts';
@@ -32,7 +35,19 @@ export function bucketShape(perMinute: number, capacity: number, scope: string):
   return { perMinute, capacityUnits, scope };
 }
 
-export class TokenBucket {
+/** A bucket's level, in units, as of `lastMs`. */
+export interface BucketLevel {
+  units: number;
+  lastMs: number;
+}
+
+/** The count of requests in the UTC day `dayIndex`. */
+export interface DayCount {
+  dayIndex: number;
+  count: number;
+}
+
+export class TokenBucket implements BucketLevel {
   units: number;
   lastMs: number;
 
@@ -43,7 +58,7 @@ export class TokenBucket {
 }
 
 /** The bucket's level at `nowMs` under `shape`, without changing it (a smaller shape clamps it). */
-export function unitsAt(bucket: TokenBucket, shape: BucketShape, nowMs: number): number {
+export function unitsAt(bucket: BucketLevel, shape: BucketShape, nowMs: number): number {
   const elapsedMs = nowMs - bucket.lastMs;
   if (elapsedMs <= 0) return Math.min(bucket.units, shape.capacityUnits);
   // Any wait of capacityUnits ms or more fills the bucket (the rate is >= 1 unit per ms);
@@ -53,7 +68,7 @@ export function unitsAt(bucket: TokenBucket, shape: BucketShape, nowMs: number):
 }
 
 /** Brings the bucket's stored level up to `nowMs`. Idempotent: refilling is not consuming. */
-export function refill(bucket: TokenBucket, shape: BucketShape, nowMs: number): void {
+export function refill(bucket: BucketLevel, shape: BucketShape, nowMs: number): void {
   bucket.units = unitsAt(bucket, shape, nowMs);
   if (nowMs > bucket.lastMs) bucket.lastMs = nowMs;
 }
@@ -69,11 +84,26 @@ export function msUntilToken(units: number, shape: BucketShape): number {
 }
 
 /** Requests counted in one UTC calendar day; `dayIndex` = floor(ms / DAY_MS). */
-export class DayCounter {
+export class DayCounter implements DayCount {
   dayIndex: number;
   count: number;
 
   constructor(nowMs: number) {
+    this.dayIndex = dayIndexOf(nowMs);
+    this.count = 0;
+  }
+}
+
+/** A token bucket and a daily counter that are always charged together, in one object. */
+export class BucketAndDay implements BucketLevel, DayCount {
+  units: number;
+  lastMs: number;
+  dayIndex: number;
+  count: number;
+
+  constructor(units: number, nowMs: number) {
+    this.units = units;
+    this.lastMs = nowMs;
     this.dayIndex = dayIndexOf(nowMs);
     this.count = 0;
   }
@@ -84,12 +114,12 @@ export function dayIndexOf(ms: number): number {
 }
 
 /** The count of the UTC day of `nowMs`, without changing the counter. */
-export function countAt(counter: DayCounter, nowMs: number): number {
+export function countAt(counter: DayCount, nowMs: number): number {
   return counter.dayIndex === dayIndexOf(nowMs) ? counter.count : 0;
 }
 
 /** Starts a new day's count when `nowMs` is in a later UTC day than the counter's. */
-export function rollDay(counter: DayCounter, nowMs: number): void {
+export function rollDay(counter: DayCount, nowMs: number): void {
   const today = dayIndexOf(nowMs);
   if (today > counter.dayIndex) {
     counter.dayIndex = today;

@@ -48,6 +48,25 @@ describe('money', () => {
     );
   });
 
+  it('toNumber is the double that the decimal text reads as, for every amount', () => {
+    const viaText = (micro: bigint): number => Number(formatDecimal(micro));
+    const edges = [0n, 1n, -1n, 999_999n, 1_000_001n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) + 1n, -(2n ** 53n), 10n ** 18n, -(10n ** 18n)];
+    for (const micro of edges) expect(Object.is(toNumber(micro), viaText(micro))).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }),
+          fc.bigInt({ min: -(2n ** 53n) - 1_000n, max: 2n ** 53n + 1_000n }),
+          fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }),
+        ),
+        (micro) => {
+          expect(Object.is(toNumber(micro), viaText(micro))).toBe(true);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('names the rounding of every division', () => {
     expect(mulDiv(100_001n, 1n, 100n, 'down')).toBe(1_000n);
     expect(mulDiv(100_001n, 1n, 100n, 'up')).toBe(1_001n);

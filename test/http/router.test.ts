@@ -48,4 +48,18 @@ describe('Router', () => {
     expect(router.match('api', 'GET', '/nothing').kind).toBe('not-found');
     expect(router.match('faucet', 'GET', '/api/v1/escrow/list').kind).toBe('not-found');
   });
+
+  it('answers static paths with one frozen match per row, allocated once', () => {
+    const first = router.match('escrow', 'POST', '/api/v1/escrow/create');
+    expect(first.kind).toBe('found');
+    expect(router.match('escrow', 'POST', '/api/v1/escrow/create')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(router.match('escrow', 'GET', '/api/v1/escrow/create'))).toBe(true);
+    expect(router.match('api', 'GET', '/nothing')).toBe(router.match('faucet', 'GET', '/else'));
+  });
+
+  it('refuses two rows for the same mount, method and path', () => {
+    expect(() => new Router([row('api', 'GET', '/agents'), row('api', 'GET', '/agents')])).toThrow('duplicate route api GET /agents');
+    expect(() => new Router([row('api', 'GET', '/agents'), row('faucet', 'GET', '/agents'), row('api', 'POST', '/agents')])).not.toThrow();
+  });
 });

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { AssertionFailure } from '../../src/core/assert.ts';
 import type { RouteLimits } from '../../src/http/route.ts';
 import type { ServiceName } from '../../src/platform/platform.ts';
-import { RateLimiter, UNLIMITED, type LimitDecision, type LimitRequest, type RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
+import { LimiterHandle, RateLimiter, UNLIMITED, type LimitDecision, type LimitRequest, type RateLimiterOptions } from '../../src/platform/rate-limiter.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 
@@ -346,5 +346,97 @@ describe('peek', () => {
     expect(rl.peek(request(), T0)).toEqual({ limit: 100, remaining: 299, resetAtSeconds: charged.resetAtSeconds });
     expect(rl.peek(request(), T0 + 600)).toMatchObject({ remaining: 300 });
     expect(rl.charge(request(), T0)).toMatchObject({ remaining: 298 });
+  });
+});
+
+describe('fast path', () => {
+  // Small quotas so that minute and daily refusals of every row, ties between them (equal limits,
+  // so the visiting order decides) and day roll-overs all occur.
+  const SMALL: PlatformConfig['limits'] = {
+    ...DEFAULT_CONFIG.limits,
+    burstMultiplier: 1,
+    tiers: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 4 }, enterprise: { perMinute: null, perDay: null } },
+    serviceB: { ...DEFAULT_CONFIG.limits.serviceB, escrow: { perMinute: 3, burst: 3, perDay: 6 }, faucet: { perMinute: 2, burst: 2, perDay: 3 } },
+    endpointDailyB: { 'escrow.create': 2 },
+  };
+  const SERVICES: readonly ServiceName[] = ['escrow', 'faucet'];
+  const LIMITS: readonly (RouteLimits | undefined)[] = [undefined, undefined, REGISTER, ROW_B, ROW_B, ESCROW_CREATE_B];
+  const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+
+  test('answers, and leaves state, exactly as the general path does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            identity: fc.integer({ min: 0, max: 2 }),
+            tier: fc.integer({ min: 0, max: 2 }),
+            limits: fc.integer({ min: 0, max: LIMITS.length - 1 }),
+            service: fc.integer({ min: 0, max: SERVICES.length - 1 }),
+            stepMs: fc.oneof(
+              { arbitrary: fc.constant(0), weight: 3 },
+              { arbitrary: fc.integer({ min: 0, max: 2_000 }), weight: 4 },
+              { arbitrary: fc.integer({ min: 0, max: 120_000 }), weight: 6 },
+              { arbitrary: fc.integer({ min: 0, max: 30 * 3_600_000 }), weight: 1 },
+            ),
+          }),
+          { maxLength: 400 },
+        ),
+        (steps) => {
+          const fast = limiter({ sweepAtEntries: 3 }, SMALL);
+          const general = limiter({ sweepAtEntries: 3, fastPath: false }, SMALL);
+          let nowMs = T0;
+          for (const step of steps) {
+            nowMs += step.stepMs;
+            const limits = LIMITS[step.limits];
+            const service = SERVICES[step.service] ?? 'escrow';
+            const req = agent(`a${step.identity}`, TIERS[step.tier] ?? 'free', limits === undefined ? {} : { service, style: 'B', limits });
+            expect(fast.charge(req, nowMs)).toEqual(general.charge(req, nowMs));
+            expect(fast.bucketCount).toBe(general.bucketCount);
+            for (const tier of TIERS) {
+              for (const peeked of LIMITS) {
+                const view = { ...req, tier, service, limits: peeked };
+                expect(fast.peek(view, nowMs)).toEqual(general.peek(view, nowMs));
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('limiter handles', () => {
+  test('a handle gives the same answers as the identity lookup, and is dropped with its entry', () => {
+    const withHandle = limiter({ sweepAtEntries: 1 });
+    const without = limiter({ sweepAtEntries: 1 });
+    const handle = new LimiterHandle();
+    const steps = [T0, T0, T0 + 1_000, T0 + 1_000, MIDNIGHT + 1, MIDNIGHT + 2, MIDNIGHT + 86_400_000 + 5];
+    const entries = new Set<unknown>();
+    for (const atMs of steps) {
+      // Enough new identities at each step to pass the sweep threshold: idle entries go first.
+      for (let fresh = 2 * without.bucketCount + 2; fresh > 0; fresh--) {
+        const other = request({ identity: `ip:${atMs}-${fresh}` });
+        expect(withHandle.charge(other, atMs)).toEqual(without.charge(other, atMs));
+      }
+      expect(withHandle.charge(agent('a', 'free', { handle, limits: ROW_B, service: 'faucet', style: 'B' }), atMs)).toEqual(without.charge(agent('a', 'free', { limits: ROW_B, service: 'faucet', style: 'B' }), atMs));
+      expect(withHandle.charge(agent('a', 'free', { handle }), atMs)).toEqual(without.charge(agent('a', 'free'), atMs));
+      expect(withHandle.bucketCount).toBe(without.bucketCount);
+      expect(withHandle.peek(agent('a', 'free', { handle }), atMs)).toEqual(without.peek(agent('a', 'free'), atMs));
+      entries.add(handle.entry);
+    }
+    // The entry was evicted after each idle midnight and recreated: the handle followed.
+    expect(entries.size).toBe(3);
+  });
+
+  test('a handle is ignored by another limiter and for another identity', () => {
+    const first = limiter();
+    const second = limiter();
+    const handle = new LimiterHandle();
+    burst(first, agent('a', 'free', { handle }), 300, T0);
+    expect(first.charge(agent('b', 'free', { handle }), T0)).toMatchObject({ allowed: true, remaining: 299 });
+    burst(first, agent('a', 'free', { handle }), 1, T0);
+    expect(second.charge(agent('a', 'free', { handle }), T0)).toMatchObject({ allowed: true, remaining: 299 });
+    expect(first.charge(agent('a', 'free'), T0)).toMatchObject({ allowed: false });
   });
 });

@@ -27,8 +27,6 @@ import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
 import { emptyBody, knownQuery, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
 
-type Money = (amount: Micro) => JsonValue;
-
 interface IdCommand {
   readonly escrowId: string;
 }
@@ -146,43 +144,72 @@ function parseCreateB(body: unknown, context: RouteContext): CreateCommandB | Fa
   };
 }
 
-function renderDispute(escrow: EscrowRecord): JsonObject {
+function renderDispute(escrow: EscrowRecord): JsonValue {
   const dispute = escrow.dispute;
-  if (dispute === null) return { dispute: null };
+  if (dispute === null) return null;
   return {
-    dispute: {
-      reason: dispute.reason,
-      evidence: dispute.evidence,
-      opened_by: dispute.openedById,
-      opened_at: isoTime(dispute.openedAtMs),
-      window_ends_at: isoTime(dispute.windowEndsAtMs),
-      outcome: dispute.outcome,
-    },
+    reason: dispute.reason,
+    evidence: dispute.evidence,
+    opened_by: dispute.openedById,
+    opened_at: isoTime(dispute.openedAtMs),
+    window_ends_at: isoTime(dispute.windowEndsAtMs),
+    outcome: dispute.outcome,
   };
 }
 
-/** The fields detail-A and detail-B share, money rendered by `money`. */
-function detailCommon(escrow: EscrowRecord, money: Money): JsonObject {
+/**
+ * Details, styles A and B: one object literal each (lists render up to 20 per request, and a
+ * literal is one allocation with every field in place). The two share every field from `amount`
+ * on, in the same order; only the first fields and the money format differ.
+ */
+export function detailA(escrow: EscrowRecord): JsonObject {
   return {
-    amount: money(escrow.amountMicro),
-    fee: money(escrow.feeMicro),
-    net: money(escrow.netMicro),
-    conditions: escrow.conditions === null ? null : structuredClone(escrow.conditions),
+    escrow_id: escrow.id,
+    status: escrow.status,
+    buyer: escrow.senderId,
+    seller: escrow.receiverId,
+    currency: 'USDC',
+    memo: escrow.description,
+    amount: moneyA(escrow.amountMicro),
+    fee: moneyA(escrow.feeMicro),
+    net: moneyA(escrow.netMicro),
+    conditions: conditionsCopy(escrow),
     referrer: escrow.referrerId,
     created_at: isoTime(escrow.createdAtMs),
     expires_at: isoTime(escrow.expiresAtMs),
-    settled_at: escrow.settledAtMs === null ? null : isoTime(escrow.settledAtMs),
+    settled_at: settledAt(escrow),
     tx_hash: escrow.txHash,
-    ...renderDispute(escrow),
+    dispute: renderDispute(escrow),
   };
 }
 
-export function detailA(escrow: EscrowRecord): JsonObject {
-  return { escrow_id: escrow.id, status: escrow.status, buyer: escrow.senderId, seller: escrow.receiverId, currency: 'USDC', memo: escrow.description, ...detailCommon(escrow, moneyA) };
+export function detailB(escrow: EscrowRecord): JsonObject {
+  return {
+    escrow_id: escrow.id,
+    status: escrow.status,
+    sender: escrow.senderId,
+    receiver: escrow.receiverId,
+    description: escrow.description,
+    amount: moneyB(escrow.amountMicro),
+    fee: moneyB(escrow.feeMicro),
+    net: moneyB(escrow.netMicro),
+    conditions: conditionsCopy(escrow),
+    referrer: escrow.referrerId,
+    created_at: isoTime(escrow.createdAtMs),
+    expires_at: isoTime(escrow.expiresAtMs),
+    settled_at: settledAt(escrow),
+    tx_hash: escrow.txHash,
+    dispute: renderDispute(escrow),
+  };
 }
 
-export function detailB(escrow: EscrowRecord): JsonObject {
-  return { escrow_id: escrow.id, status: escrow.status, sender: escrow.senderId, receiver: escrow.receiverId, description: escrow.description, ...detailCommon(escrow, moneyB) };
+/** A copy, so that an in-process client cannot change stored conditions through a response. */
+function conditionsCopy(escrow: EscrowRecord): JsonValue {
+  return escrow.conditions === null ? null : structuredClone(escrow.conditions);
+}
+
+function settledAt(escrow: EscrowRecord): JsonValue {
+  return escrow.settledAtMs === null ? null : isoTime(escrow.settledAtMs);
 }
 
 function disputeBody(escrow: EscrowRecord): JsonObject {
