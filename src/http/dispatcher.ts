@@ -142,8 +142,10 @@ function isFailureValue(value: unknown): value is Failure {
   return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
 }
 
+/** Every answer is JSON; the rate-limit headers of platform.md Limits rule 4 on every response. */
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
+    'content-type': 'application/json',
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.resetAtSeconds),
