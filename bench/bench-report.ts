@@ -2,9 +2,14 @@
  * The benchmark's results as plain data, and their two renderings: a fixed-width table for
  * people and JSON for machines (`--json`). Pure: everything shown is an input.
  *
- * Ratios compare mix requests per second within this one run (the machine is shared and noisy;
- * numbers from different runs do not compare). The target (in-process / bare ≥ 0.5) is judged on
- * the best rounds: noise only ever slows a round down, so the best is the least disturbed.
+ * Ratios compare rates within this one run (the machine is shared and noisy; numbers from
+ * different runs do not compare). Two measures of in-process against bare:
+ * - the target, as the issue states it: in-process requests/s ÷ the bare domain-call rate
+ *   (domain calls/s), ≥ 0.5;
+ * - a stricter one, per mix request: both phases divided by the same request count, so bare pays
+ *   nothing for the requests that reach no domain call (429s, bad input, unknown routes) while
+ *   in-process pays the full path for them. Printed beside the target, never hidden.
+ * Both are judged on the best rounds: noise only ever slows a round down.
  * JSON invariant: every number outside `checks` is positive and finite (but the HTTP CPU
  * figures, which read 0 on a round shorter than one 10 ms clock tick); `checks` holds counts of
  * differences from the original run, expected 0 (HTTP ones excepted, see http-phase.ts).
@@ -51,8 +56,14 @@ export function ratio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio
   return { best: numerator.bestRequestsPerSecond / denominator.bestRequestsPerSecond, median: numerator.medianRequestsPerSecond / denominator.medianRequestsPerSecond };
 }
 
+/** Operations per second: requests for in-process and HTTP, domain calls for bare. */
+export function opsRatio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio {
+  const opsRate = (round: RoundResult): number => (round.ops * 1000) / round.wallMs;
+  return { best: opsRate(numerator.best) / opsRate(denominator.best), median: opsRate(numerator.median) / opsRate(denominator.median) };
+}
+
 export function verdict(result: BenchResult): 'PASS' | 'MISS' {
-  return ratio(result.inProcess, result.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
+  return opsRatio(result.inProcess, result.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
 }
 
 const MIB = 1024 * 1024;
@@ -61,16 +72,17 @@ const rate = (round: RoundResult): number => (round.requests * 1000) / round.wal
 
 function phaseRow(name: string, phase: PhaseSummary): string[] {
   const { best, median } = phase;
-  return [name, String(best.ops), String(best.requests), fixed(best.wallMs, 1), fixed(median.wallMs, 1), fixed(rate(best), 0), fixed(rate(median), 0), fixed(best.heapBeforeBytes / MIB, 1), fixed(best.heapAfterBytes / MIB, 1)];
+  return [name, String(best.ops), String(best.requests), fixed(best.wallMs, 1), fixed(median.wallMs, 1), fixed((best.ops * 1000) / best.wallMs, 0), fixed(rate(best), 0), fixed(rate(median), 0), fixed(best.heapBeforeBytes / MIB, 1), fixed(best.heapAfterBytes / MIB, 1)];
 }
 
 export function formatTable(result: BenchResult): string {
-  const header = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best req/s', 'median req/s', 'heap before MiB', 'heap after MiB'];
+  const header = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s', 'best req/s', 'median req/s', 'heap before MiB', 'heap after MiB'];
   const rows = [phaseRow('in-process', result.inProcess), phaseRow('bare', result.bare)];
   if (result.http !== null) rows.push(phaseRow(`http (${result.http.client}, c=${result.http.concurrency})`, result.http));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
   const inOverBare = ratio(result.inProcess, result.bare);
+  const target = opsRatio(result.inProcess, result.bare);
   const { mix, checks } = result;
   const lines = [
     `afp bench  node ${result.node}  seed ${result.seed}`,
@@ -80,7 +92,9 @@ export function formatTable(result: BenchResult): string {
     line(header),
     ...rows.map(line),
     '',
-    `in-process / bare   best ${fixed(inOverBare.best, 3)}  median ${fixed(inOverBare.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(result)}`,
+    `ops: requests for in-process and http, domain calls for bare (${result.bare.best.ops} of the ${mix.requests} requests reach one)`,
+    `in-process req/s / bare domain calls/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(result)}`,
+    `in-process / bare per mix request       best ${fixed(inOverBare.best, 3)}  median ${fixed(inOverBare.median, 3)}  (stricter: bare pays nothing for requests that reach no domain call)`,
   ];
   if (result.http !== null) {
     const httpOverIn = ratio(result.http, result.inProcess);
@@ -117,7 +131,8 @@ export function formatJson(result: BenchResult): string {
           : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
     },
     ratios: {
-      in_process_over_bare: inOverBare,
+      in_process_requests_over_bare_domain_calls: opsRatio(result.inProcess, result.bare),
+      in_process_over_bare_per_request: inOverBare,
       http_over_in_process: http === null ? null : ratio(http, result.inProcess),
     },
     target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(result) },

@@ -146,8 +146,28 @@ function isFailureValue(value: unknown): value is Failure {
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'content-type': 'application/json',
-    'x-ratelimit-limit': String(decision.limit),
-    'x-ratelimit-remaining': String(decision.remaining),
-    'x-ratelimit-reset': String(decision.resetAtSeconds),
+    'x-ratelimit-limit': integerText(decision.limit),
+    'x-ratelimit-remaining': integerText(decision.remaining),
+    'x-ratelimit-reset': resetText(decision.resetAtSeconds),
   };
+}
+
+/**
+ * Header values repeat: limits are a handful of numbers, remaining counts are small, and the
+ * reset second is shared by every answer within that second. Interned texts spare two string
+ * allocations per request on the hot path.
+ */
+const SMALL_INTEGER_TEXT: readonly string[] = Array.from({ length: 4096 }, (_, index) => String(index));
+function integerText(value: number): string {
+  return value >= 0 && value < SMALL_INTEGER_TEXT.length ? (SMALL_INTEGER_TEXT[value] as string) : String(value);
+}
+
+let lastResetSeconds = -1;
+let lastResetText = '';
+function resetText(seconds: number): string {
+  if (seconds !== lastResetSeconds) {
+    lastResetSeconds = seconds;
+    lastResetText = String(seconds);
+  }
+  return lastResetText;
 }
