@@ -9,22 +9,28 @@
  * seed, its start instant (with --clock manual; a wall clock starts now), its platform overrides
  * (dispute_outcome) and its fault windows, anchored at the served start instant. Explicit --seed
  * and --start win. GET /_afp/platform shows what was applied; afp replay compares it with a record.
+ * `--data FILE` makes it durable (src/server/command-log.ts, recovery.ts): every accepted command
+ * is appended to a SQLite write-ahead log before it is answered; on start an existing FILE is
+ * replayed (`recovered: N commands from FILE in T ms` on stderr, before `ready`). The log keeps the
+ * settings it was created with: flags left out take the stored values, flags given must match.
  * Exit 2: bad flags, an unknown --defect (the valid names are listed), a port that cannot be used,
- * a scenario file that cannot be read or is invalid (every error, with its line).
+ * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
+ * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
 import { readFile } from 'node:fs/promises';
 import type { DefectName } from '../services/shared/context.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { FaultWindow } from '../platform/platform.ts';
-import type { PlatformConfig } from '../services/shared/config.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { MOUNT_PORT_OFFSETS, DEFAULT_PORT, servedMounts, startServe, type ServeHandle } from '../server/listeners.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--defect NAME]...';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--defect NAME]... [--data FILE]';
 
 /** Every DefectName, checked against the type below so a new defect cannot be forgotten here. */
 export const DEFECT_NAMES = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
@@ -34,25 +40,30 @@ export const DEFECT_NAMES_COMPLETE: [MissingDefect] extends [never] ? true : Mis
 
 export interface ServeFlags {
   readonly port: number;
-  /** The --seed given; '1' by default, undefined with --scenario and no --seed (the scenario's seed). */
+  /** The --seed given; '1' by default, undefined with --scenario or --data and no --seed (the scenario's or the log's seed). */
   readonly seed: string | undefined;
   readonly clockMode: ClockMode;
   readonly startMs: number | undefined;
   readonly defects: readonly DefectName[];
   readonly scenario?: string;
+  /** --data FILE: the command log (present only when given, with `clockGiven`). */
+  readonly data?: string;
+  /** With --data: whether --clock was given (else an existing log's clock mode is served). */
+  readonly clockGiven?: boolean;
 }
 
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const portText = stringFlag(args, 'port') ?? String(DEFAULT_PORT);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
   const highestOffset = Math.max(...servedMounts(ALL_ROUTES).map((mount) => MOUNT_PORT_OFFSETS[mount]));
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
   const scenario = stringFlag(args, 'scenario');
-  const seed = stringFlag(args, 'seed') ?? (scenario === undefined ? '1' : undefined);
+  const data = stringFlag(args, 'data');
+  const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
   if (clock !== 'wall' && clock !== 'manual') errors.push(`--clock must be wall or manual, got '${clock}'`);
@@ -64,8 +75,8 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
     if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
   }
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[] };
-  return scenario === undefined ? flags : { ...flags, scenario };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], ...(scenario === undefined ? {} : { scenario }) };
+  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -131,20 +142,40 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const settings = await resolveSettings(flags);
+  const commandLog = flags.data === undefined ? undefined : await openCommandLog(flags.data, { knownDefects: DEFECT_NAMES });
+  if (commandLog !== undefined && 'error' in commandLog) {
+    process.stderr.write(`afp serve: ${commandLog.error}\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await serveUntilSignal(flags, commandLog);
+  } finally {
+    commandLog?.close();
+  }
+}
+
+async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<number> {
+  const settings = await resolveSettings(flags, commandLog?.settings ?? null);
   if ('error' in settings) {
     process.stderr.write(`afp serve: ${settings.error}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const differences = commandLog?.adopt(logSettingsOf(settings.options, Date.now())) ?? [];
+  if (differences.length > 0) {
+    const file = commandLog?.file ?? '';
+    process.stderr.write(`afp serve: --data ${file} was written with other settings:\n${differences.map((line) => `  ${line}\n`).join('')}leave those flags out to serve the log's settings, or use another --data file\n`);
     return EXIT.invalidInput;
   }
   process.stdout.write(`seed: ${settings.options.seed}\n`);
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    handle = await startServe({ routes: ALL_ROUTES, port: flags.port, clockMode: flags.clockMode, defects: flags.defects, ...settings.options });
+    handle = await startServe({ routes: ALL_ROUTES, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
+  if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
   process.stderr.write(`afp serve: clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${handle.urls.api ?? ''}/_afp/clock\n`);
   process.stdout.write('ready\n');
@@ -154,21 +185,57 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-type ResolvedSettings = { note?: string; options: { seed: string; startMs?: number; config?: PlatformConfig; faults?: readonly FaultWindow[] } } | { error: string };
+interface ServedSettings {
+  readonly seed: string;
+  readonly clockMode: ClockMode;
+  readonly defects: readonly DefectName[];
+  readonly startMs?: number;
+  readonly config?: PlatformConfig;
+  readonly faults?: readonly FaultWindow[];
+}
 
-/** The seed, start and platform settings to serve: the flags, completed by --scenario. */
-async function resolveSettings(flags: ServeFlags): Promise<ResolvedSettings> {
+type ResolvedSettings = { note?: string; options: ServedSettings } | { error: string };
+
+/**
+ * The settings to serve: the flags, completed by --scenario, then (with an existing --data log)
+ * by the log's stored settings for every flag left out.
+ */
+async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): Promise<ResolvedSettings> {
+  const clockMode = stored !== null && flags.clockGiven !== true ? stored.clockMode : flags.clockMode;
+  const defects = stored !== null && flags.defects.length === 0 ? stored.defects : flags.defects;
+  const startMs = flags.startMs ?? stored?.startMs;
   if (flags.scenario === undefined) {
-    const seed = flags.seed ?? '1';
-    return { options: flags.startMs === undefined ? { seed } : { seed, startMs: flags.startMs } };
+    const base = { seed: flags.seed ?? stored?.seed ?? '1', clockMode, defects, ...(startMs === undefined ? {} : { startMs }) };
+    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults } };
   }
   const scenario = await loadServeScenario(flags.scenario);
   if ('error' in scenario) return scenario;
-  const settings = scenarioServeSettings(scenario, { clockMode: flags.clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs: flags.startMs });
+  const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs });
   const windows = settings.faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`);
-  const wallStart = flags.clockMode === 'wall' && flags.startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
+  const wallStart = clockMode === 'wall' && startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
   const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}`;
-  return { note, options: settings };
+  return { note, options: { ...settings, clockMode, defects } };
+}
+
+/** The settings a --data log stores (a new log) or must already hold: no start given = now. */
+function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings {
+  const startMs = options.startMs ?? wallNowMs;
+  return {
+    seed: options.seed,
+    startMs,
+    clockMode: options.clockMode,
+    wallOffsetMs: options.clockMode === 'wall' ? Math.max(0, startMs - wallNowMs) : 0,
+    config: options.config ?? DEFAULT_CONFIG,
+    faults: options.faults ?? [],
+    defects: options.defects,
+  };
+}
+
+function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recovery']>): void {
+  process.stderr.write(`recovered: ${recovery.commands} commands from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  if (recovery.internalErrors > 0) {
+    process.stderr.write(`afp serve: ${recovery.internalErrors} logged command(s) raised an internal error again on replay, as they did when served (bugs; reproduce with this --data file)\n`);
+  }
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

@@ -14,18 +14,22 @@
  * No sockets, no Request/Response objects, no JSON text here.
  *
  * Hot path (every simulated request comes through here): no closures, copies or string building
- * per request on the normal path. The caller's limiter identity comes memoized with its key
- * (Platform.identify); headers are one object literal; `_info` is added in place to the body a
- * row just rendered (rows return a fresh object per call, as their tests check), which gives the
- * same keys in the same order as copying it.
+ * per request on the normal path, and no object a request does not need to keep. The caller's
+ * limiter identity comes memoized with its key (Platform.identify). The limiter is charged through
+ * one scratch LimitRequest and answers in its one reused LimitDecision, which is turned into the
+ * headers at once; rows parse from one scratch RouteInput (they keep values from it, never the
+ * object). Scratch is safe because handle is synchronous and each piece is consumed before
+ * anything else runs. Headers are one object literal; `_info` is added in place to the body a row
+ * just rendered (rows return a fresh object per call, as their tests check), which gives the same
+ * keys in the same order as copying it.
  */
 import { fail, failWithStatus, type Failure, type JsonObject } from '../core/errors.ts';
 import { INFO, PLATFORM_INFO } from '../platform/info.ts';
-import type { Platform, ServiceName } from '../platform/platform.ts';
-import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
-import type { Agent } from '../services/shared/agents.ts';
+import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
+import { limiterIdentityOfIp, type LimitDecision, type LimiterHandle, type LimitRequest } from '../platform/rate-limiter.ts';
+import type { Agent, Tier } from '../services/shared/agents.ts';
 import { Router } from './router.ts';
-import type { Mount, Route, RouteContext } from './route.ts';
+import type { Mount, Route, RouteContext, RouteInput, RouteLimits, Style } from './route.ts';
 
 /** A request as the dispatcher sees it; header names are lower-case. */
 export interface ApiRequest {
@@ -40,6 +44,11 @@ export interface ApiRequest {
   /** Set by the HTTP edge when the body could not be read (malformed JSON, too large, wrong type). */
   readonly bodyFailure?: Failure;
   readonly ip: string;
+  /**
+   * The caller, already resolved (afp serve --data's replay: the log keeps the key's hash, never
+   * the header); when set, it is used instead of the Authorization header.
+   */
+  readonly credential?: Credential;
 }
 
 export interface ApiResponse {
@@ -54,6 +63,10 @@ export interface ApiResponse {
 export class Dispatcher {
   readonly platform: Platform;
   readonly router: Router;
+  /** Scratch: what the limiter is charged with, rewritten per request (`charge` keeps none of it). */
+  private readonly limitRequest = new LimitRequestSlot();
+  /** Scratch: a row's parse input, rewritten per request (rows read it and keep none of it). */
+  private readonly routeInput = new RouteInputSlot();
 
   constructor(platform: Platform, routes: readonly Route[]) {
     this.platform = platform;
@@ -66,80 +79,94 @@ export class Dispatcher {
     const match = this.router.match(request.mount, request.method, request.path);
     const route = match.kind === 'found' ? match.route : null;
     const service: ServiceName | null = route !== null ? route.service : request.mount === 'api' ? null : request.mount;
-    const identified = platform.identify(request.headers['authorization']);
+    const identified = request.credential === undefined ? platform.identify(request.headers['authorization']) : platform.identifyCredential(request.credential);
     const authenticated = typeof identified === 'object' ? identified : null;
     const caller: Agent | null = authenticated === null ? null : authenticated.agent;
     const tier = caller === null ? 'free' : caller.tier;
 
-    const decision = platform.limiter.charge(
-      {
-        identity: authenticated === null ? limiterIdentityOfIp(request.ip) : authenticated.limiterIdentity,
-        tier,
-        ip: request.ip,
-        service,
-        style: route === null ? null : route.style,
-        limits: route === null ? undefined : route.limits,
-        handle: authenticated === null ? undefined : authenticated.limiterHandle,
-      },
-      nowMs,
-    );
-    const answer: Answer = { decision, info: service === null ? PLATFORM_INFO : INFO[service], routeId: route === null ? null : route.id };
+    const limitRequest = this.limitRequest;
+    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(request.ip) : authenticated.limiterIdentity;
+    limitRequest.tier = tier;
+    limitRequest.ip = request.ip;
+    limitRequest.service = service;
+    limitRequest.style = route === null ? null : route.style;
+    limitRequest.limits = route === null ? undefined : route.limits;
+    limitRequest.handle = authenticated === null ? undefined : authenticated.limiterHandle;
+    // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
+    const decision = platform.limiter.chargeReused(limitRequest, nowMs);
+    const headers = rateLimitHeaders(decision);
+    const info = service === null ? PLATFORM_INFO : INFO[service];
+    const routeId = route === null ? null : route.id;
 
     if (!decision.allowed) {
-      const response = respond(answer, 429, platform.limiter.rejectionBody(decision, tier));
-      response.headers['retry-after'] = String(decision.retryAfterSeconds);
-      return response;
+      headers['retry-after'] = String(decision.retryAfterSeconds);
+      return respond(headers, info, routeId, 429, platform.limiter.rejectionBody(decision, tier));
     }
     if (service !== null) {
       const fault = platform.activeFault(service, nowMs);
       if (fault !== undefined) {
-        return failure(answer, fault.status === 503 ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`) : fail('INTERNAL_ERROR', `${service} failed`));
+        return failure(headers, info, routeId, fault.status === 503 ? fail('SERVICE_UNAVAILABLE', `${service} is temporarily offline`) : fail('INTERNAL_ERROR', `${service} failed`));
       }
     }
-    if (match.kind === 'not-found') return failure(answer, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
+    if (match.kind === 'not-found') return failure(headers, info, routeId, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
     if (match.kind === 'method-not-allowed') {
       const allowed = match.allowed.join(', ');
-      const response = failure(answer, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
+      const response = failure(headers, info, routeId, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
       response.headers['allow'] = allowed;
       return response;
     }
-    if (request.bodyFailure !== undefined) return failure(answer, request.bodyFailure);
+    if (request.bodyFailure !== undefined) return failure(headers, info, routeId, request.bodyFailure);
     const matched = match.route;
     if (matched.auth === 'bearer' && caller === null) {
-      return failure(answer, fail('UNAUTHORIZED', identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>'));
+      return failure(headers, info, routeId, fail('UNAUTHORIZED', identified === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>'));
     }
-    if (matched.auth === 'optional' && identified === 'invalid') return failure(answer, fail('UNAUTHORIZED', 'invalid API key'));
+    if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
     const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip: request.ip };
-    const command = matched.parse({ params: match.params, query: request.query, body: request.body }, context);
-    if (isFailureValue(command)) return failure(answer, command);
+    const input = this.routeInput;
+    input.params = match.params;
+    input.query = request.query;
+    input.body = request.body;
+    const command = matched.parse(input, context);
+    if (isFailureValue(command)) return failure(headers, info, routeId, command);
     const outcome = matched.run(context, command);
-    if (!outcome.ok) return failure(answer, outcome);
+    if (!outcome.ok) return failure(headers, info, routeId, outcome);
     const rendered = matched.render(outcome.value, context);
-    return respond(answer, rendered.status, rendered.body);
+    return respond(headers, info, routeId, rendered.status, rendered.body);
   }
 }
 
-/** What every response of one request shares: the limiter's decision, `_info`, the row. */
-interface Answer {
-  readonly decision: LimitDecision;
-  readonly info: Readonly<JsonObject>;
-  readonly routeId: string | null;
-}
-
 /** The response; `body` must be fresh (it receives `_info`), headers may be added by the caller. */
-function respond(answer: Answer, status: number, body: JsonObject): ApiResponse {
-  body['_info'] = answer.info;
-  return { status, headers: rateLimitHeaders(answer.decision), body, routeId: answer.routeId };
+function respond(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, status: number, body: JsonObject): ApiResponse {
+  body['_info'] = info;
+  return { status, headers, body, routeId };
 }
 
-function failure(answer: Answer, value: Failure): ApiResponse {
+function failure(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, value: Failure): ApiResponse {
   const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code } : { error: value.message, code: value.code, ...value.extra };
-  return respond(answer, value.status, body);
+  return respond(headers, info, routeId, value.status, body);
 }
 
 function isFailureValue(value: unknown): value is Failure {
   return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
+}
+
+/** The dispatcher's one LimitRequest, its fields rewritten for each request. */
+class LimitRequestSlot implements LimitRequest {
+  identity = '';
+  tier: Tier = 'free';
+  ip = '';
+  service: ServiceName | null = null;
+  style: Style | null = null;
+  limits: RouteLimits | undefined = undefined;
+  handle: LimiterHandle | undefined = undefined;
+}
+
+/** The dispatcher's one RouteInput, its fields rewritten for each request. */
+class RouteInputSlot implements RouteInput {
+  params: Readonly<Record<string, string>> = {};
+  query: Readonly<Record<string, string>> = {};
+  body: unknown = undefined;
 }
 
 /** Every answer is JSON; the rate-limit headers of platform.md Limits rule 4 on every response. */

@@ -23,6 +23,12 @@ import type { Mount } from './route.ts';
 /** What an intercept sees: the dispatcher's request plus the socket's own peer address. */
 export interface EdgeRequest extends ApiRequest {
   readonly peer: string;
+  /**
+   * The JSON text `body` was parsed from. afp serve --data logs this text instead of serializing
+   * the parsed value again: exact (JSON.parse of it gives the same value) and without the depth
+   * limit of JSON.stringify. The dispatcher never reads it.
+   */
+  readonly bodyText?: string;
 }
 
 export interface EdgeAnswer {
@@ -111,7 +117,8 @@ function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, byte
     return { ...base, bodyFailure: fail('BAD_REQUEST', 'request body is not valid UTF-8') };
   }
   const read = readJsonBody(text, headers['content-type'], maxBodyBytes);
-  return 'failure' in read ? { ...base, bodyFailure: read.failure } : { ...base, body: read.body };
+  if ('failure' in read) return { ...base, bodyFailure: read.failure };
+  return read.body === undefined ? { ...base, body: read.body } : { ...base, body: read.body, bodyText: text };
 }
 
 function rawHandlerFor(rawPaths: Readonly<Record<string, RawHandler>>, url: string): RawHandler | undefined {

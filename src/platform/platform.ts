@@ -48,6 +48,14 @@ export interface AuthenticatedCaller {
   readonly limiterHandle: LimiterHandle;
 }
 
+/**
+ * A request's caller as resolved from its Authorization header, without the key: 'none' (no
+ * header), 'invalid' (a header that named no live key), or the SHA-256 of a live key. afp serve's
+ * command log stores this instead of the header (keys at rest stay hashed); its replay
+ * authenticates with it (`identifyCredential`, ApiRequest.credential).
+ */
+export type Credential = { readonly keyHash: string } | 'none' | 'invalid';
+
 /** Default bound of the Authorization-header memo (~15 MiB when full; see the header comment). */
 export const AUTH_MEMO_MAX = 65_536;
 
@@ -179,6 +187,18 @@ export class Platform {
     }
     this.authMemo.set(authorization, caller);
     return caller;
+  }
+
+  /**
+   * `identify` for a caller resolved earlier (afp serve --data replays its command log with it):
+   * the same answer `identify` gave for the original header. No memo: replay only, off the hot path.
+   */
+  identifyCredential(credential: Credential): AuthenticatedCaller | null | 'invalid' {
+    if (credential === 'none') return null;
+    if (credential === 'invalid') return 'invalid';
+    const agent = this.agents.byKey(credential.keyHash);
+    if (agent === undefined) return 'invalid';
+    return { agent, limiterIdentity: limiterIdentityOfAgent(agent.id), limiterHandle: new LimiterHandle() };
   }
 
   /** Entries in the Authorization-header memo (at most `authMemoMax`). */

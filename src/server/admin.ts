@@ -16,6 +16,9 @@
  *                          (the spec's upgrade is out of band, by e-mail; this is the stand-in's
  *                          door); 404 with `agent_id` for an unknown agent, 400 for a bad body
  * A table of rows, like the routes; a known path under another method answers 405.
+ * Durability (afp serve --data): the two state-changing rows hand their command to `record` (the
+ * command log) after validating it and before changing platform state; the log's replay applies
+ * it with the same functions (`applyClockMove`, `applyTierSet`).
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
 import { isLoopback } from '../http/client-ip.ts';
@@ -23,7 +26,7 @@ import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
 import { openApiDocument } from '../http/openapi.ts';
 import type { Mount, Route } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Tier } from '../services/shared/agents.ts';
+import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
 
 export interface AdminOptions {
@@ -35,6 +38,27 @@ export interface AdminOptions {
   readonly onClockMoved: () => void;
   /** The route table served (GET /openapi.json documents the request's mount from it). */
   readonly routes: readonly Route[];
+  /** afp serve --data: appends a state-changing admin command before it is applied (throws = not applied). */
+  readonly record?: (command: AdminCommand) => void;
+}
+
+/** A state-changing admin action, as the command log keeps it. */
+export type AdminCommand =
+  | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
+  | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number };
+
+/** The platform side of a clock move (live and on replay): timers due by `toMs` run. */
+export function applyClockMove(platform: Platform, toMs: number): void {
+  platform.advanceTo(toMs);
+}
+
+/**
+ * Sets an agent's tier (live and on replay). The same mutation the simulator makes when an agent
+ * learns its key (Simulation.onKey): the dispatcher reads the tier from the agent on every request,
+ * so the next request sees it.
+ */
+export function applyTierSet(agent: Agent, tier: Tier): void {
+  agent.tier = tier;
 }
 
 interface AdminRow {
@@ -95,8 +119,11 @@ function moveClock(request: EdgeRequest, options: AdminOptions): JsonObject | Fa
   if (request.bodyFailure !== undefined) return request.bodyFailure;
   const target = targetMs(request.body, options.clock.nowMs());
   if (typeof target !== 'number') return target;
+  const fromMs = options.clock.nowMs();
   if (!options.clock.moveTo(target)) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
-  options.platform.advanceTo(options.clock.nowMs());
+  const toMs = options.clock.nowMs();
+  options.record?.({ kind: 'clock', fromMs, toMs });
+  applyClockMove(options.platform, toMs);
   options.onClockMoved();
   return clockView(options.clock);
 }
@@ -156,8 +183,7 @@ function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Fail
   if (typeof tier !== 'string' || !(TIERS as readonly string[]).includes(tier)) return fail('BAD_REQUEST', `tier must be one of ${TIERS.join(', ')}`);
   const agent = options.platform.agents.get(agentId);
   if (agent === undefined) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
-  // The same mutation the simulator makes when an agent learns its key (Simulation.onKey): the
-  // dispatcher reads the tier from the agent on every request, so the next request sees it.
-  agent.tier = tier as Tier;
+  options.record?.({ kind: 'tier', agentId: agent.id, tier: tier as Tier, atMs: options.clock.nowMs() });
+  applyTierSet(agent, tier as Tier);
   return { agent_id: agent.id, tier: agent.tier };
 }

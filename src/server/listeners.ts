@@ -8,6 +8,10 @@
  * (faucet 1, escrow 2, trading 3, domains 4, wallet 5, casino 6); port 0 makes every listener
  * ephemeral. Shutdown stops accepting, lets in-flight requests finish and closes idle keep-alive
  * connections; whatever is still open after `forceAfterMs` (default 5 s) is cut.
+ *
+ * With a `commandLog` (afp serve --data, src/server/recovery.ts) the platform is the log's: built
+ * from its settings, its commands replayed, the clock resumed after them; every dispatched request
+ * and every state-changing admin action is then appended to it before it is answered.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +22,9 @@ import { Platform, type FaultWindow } from '../platform/platform.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { adminIntercept } from './admin.ts';
+import type { CommandLog } from './command-log.ts';
 import { createMcpHandler, MCP_PATH } from './mcp.ts';
+import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
 import { TimerPump } from './timer-pump.ts';
 
@@ -41,6 +47,11 @@ export interface ServeOptions {
   /** Fault windows at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
   readonly faults?: readonly FaultWindow[];
   readonly log?: (line: string) => void;
+  /**
+   * afp serve --data: the command log, opened and adopted (its settings checked against the
+   * flags). Its settings replace seed, startMs, clockMode, defects, config and faults above.
+   */
+  readonly commandLog?: CommandLog;
 }
 
 export interface ServeHandle {
@@ -49,6 +60,8 @@ export interface ServeHandle {
   readonly clock: ServeClock;
   /** Base URL per served mount, `api` first. */
   readonly urls: Readonly<Partial<Record<Mount, string>>>;
+  /** With a commandLog: what its replay did and how long it took. */
+  readonly recovery?: RecoveryStats & { readonly durationMs: number };
   close(options?: { forceAfterMs?: number }): Promise<void>;
 }
 
@@ -60,18 +73,12 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
-  const platform = new Platform({
-    seed: options.seed,
-    startMs: clock.nowMs(),
-    defects: options.defects ?? [],
-    faults: options.faults ?? [],
-    ...(options.config === undefined ? {} : { config: options.config }),
-  });
-  const dispatcher = new Dispatcher(platform, options.routes);
+  const { platform, dispatcher, clock, recovery } = servedPlatform(options);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes };
+  const commandLog = options.commandLog;
+  const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record };
   const servers: Server[] = [];
   try {
     for (const mount of servedMounts(options.routes)) {
@@ -91,11 +98,31 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     dispatcher,
     clock,
     urls,
+    ...(recovery === undefined ? {} : { recovery }),
     close: async (closeOptions = {}) => {
       pump.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
     },
   };
+}
+
+/** A fresh platform, or (with a command log) the log's platform after its replay. */
+function servedPlatform(options: ServeOptions): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
+  if (options.commandLog !== undefined) {
+    const startedMs = performance.now();
+    const served = serveFromLog(options.commandLog, options.routes, Date.now());
+    if ('error' in served) throw new Error(served.error);
+    return { ...served, recovery: { ...served.stats, durationMs: performance.now() - startedMs } };
+  }
+  const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
+  const platform = new Platform({
+    seed: options.seed,
+    startMs: clock.nowMs(),
+    defects: options.defects ?? [],
+    faults: options.faults ?? [],
+    ...(options.config === undefined ? {} : { config: options.config }),
+  });
+  return { platform, dispatcher: new Dispatcher(platform, options.routes), clock };
 }
 
 function listen(server: Server, port: number): Promise<number> {

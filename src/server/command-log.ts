@@ -1,0 +1,391 @@
+/**
+ * The command log of `afp serve --data FILE`: a write-ahead log in SQLite (node:sqlite). The
+ * platform is a deterministic state machine, so its state is a function of its settings (seed,
+ * start, config, faults, defects) and of the commands it accepted with their instants; this file
+ * keeps exactly that, and src/server/recovery.ts replays it.
+ *
+ * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
+ * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
+ *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier'; entry = JSON;
+ *                                            body = a request body's JSON text as received
+ * Invariants:
+ * - Every append is its own SQLite transaction, committed (journal_mode=WAL, synchronous=FULL: the
+ *   WAL is fsynced at each commit) before the caller changes state or answers.
+ * - No key at rest: a request's Authorization header is stored as its Credential (the SHA-256 of a
+ *   live key, 'invalid' or 'none'), never as text. Registration answers are not stored at all: a
+ *   replay regenerates their keys (same seed, same order).
+ * - One writer: the file is opened with `locking_mode=EXCLUSIVE`, so a second afp serve on the same
+ *   FILE is refused (SQLITE_BUSY) instead of interleaving a second history.
+ * - Entries are read back in `seq` order, streaming (a log of 10M entries is not loaded whole).
+ * Non-goals: snapshots (docs/decisions.md "Durability"), compaction, concurrent readers.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type * as Sqlite from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Failure } from '../core/errors.ts';
+import type { ApiRequest } from '../http/dispatcher.ts';
+import type { Mount } from '../http/route.ts';
+import { SERVICE_NAMES, type Credential, type FaultWindow } from '../platform/platform.ts';
+import type { Tier } from '../services/shared/agents.ts';
+import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import type { AdminCommand } from './admin.ts';
+import type { ClockMode } from './serve-clock.ts';
+
+export const COMMAND_LOG_SCHEMA_VERSION = 1;
+/** 'AFP1' in ASCII: the SQLite header field that says "this file is an afp command log". */
+export const COMMAND_LOG_APPLICATION_ID = 0x41465031;
+const SQLITE_HEADER = 'SQLite format 3\0';
+const SQLITE_BUSY = 5;
+const SQLITE_NOTADB = 26;
+const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+
+/** What the platform was built from; a restart must build the same (serve compares them). */
+export interface LogSettings {
+  readonly seed: string;
+  readonly startMs: number;
+  readonly clockMode: ClockMode;
+  /** Wall mode: how far the served clock ran ahead of the wall clock when the log was created. */
+  readonly wallOffsetMs: number;
+  readonly config: PlatformConfig;
+  readonly faults: readonly FaultWindow[];
+  readonly defects: readonly DefectName[];
+}
+
+/** A request as logged: the dispatcher's ApiRequest without its headers (only the credential counts). */
+export interface LoggedRequest {
+  readonly mount: Mount;
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly ip: string;
+  readonly credential: Credential;
+  /** The body's JSON text (parsed again on replay: the exact value the edge parsed); null = no body. */
+  readonly bodyText: string | null;
+  readonly bodyFailure: Failure | undefined;
+}
+
+/** One entry, in log order; `atMs` is the instant the command took effect (never decreasing). */
+export type LoggedCommand =
+  | { readonly seq: number; readonly kind: 'request'; readonly atMs: number; readonly request: LoggedRequest }
+  | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
+  | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
+  | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
+
+/** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
+export type RequestToLog = ApiRequest & { readonly bodyText?: string };
+
+export interface OpenOptions {
+  /** Valid defect names (the stored list is checked against them). */
+  readonly knownDefects: readonly string[];
+}
+
+/** Opens FILE (creating it when missing); an error names FILE and what is wrong with it. */
+export async function openCommandLog(file: string, options: OpenOptions): Promise<CommandLog | { error: string }> {
+  const refused = refuseForeignBytes(file);
+  if (refused !== null) return { error: refused };
+  const { DatabaseSync } = await loadSqlite();
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file);
+    db.exec('PRAGMA locking_mode=EXCLUSIVE');
+    const mode = db.prepare('PRAGMA journal_mode=WAL').get() as { journal_mode?: unknown } | undefined;
+    if (mode?.journal_mode !== 'wal') throw new Error(`cannot use write-ahead logging (journal_mode ${String(mode?.journal_mode)})`);
+    db.exec('PRAGMA synchronous=FULL');
+    db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, not at the first append
+    const header = readHeader(db);
+    const settings = header.kind === 'afp' ? readSettings(db, options) : null;
+    if (header.kind === 'refused') throw new LogRefused(header.reason);
+    if (typeof settings === 'string') throw new LogRefused(`corrupt meta: ${settings}`);
+    return new CommandLog(file, db, settings);
+  } catch (error) {
+    db?.close();
+    return { error: `--data ${file}: ${describeOpenError(error)}` };
+  }
+}
+
+export class CommandLog {
+  readonly file: string;
+  /** True when FILE already held a log (recovery replays it); false for a new one. */
+  readonly existed: boolean;
+  private currentSettings: LogSettings | null;
+  private readonly db: DatabaseSync;
+  private insertStatement: StatementSync | null = null;
+
+  constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
+    this.file = file;
+    this.db = db;
+    this.currentSettings = settings;
+    this.existed = settings !== null;
+  }
+
+  /** The settings in force: the stored ones, or those adopted into a new log; null before adopt(). */
+  get settings(): LogSettings | null {
+    return this.currentSettings;
+  }
+
+  /**
+   * Binds the log to the settings about to be served: a new log stores them (one transaction,
+   * with the schema); an existing one must hold the same. Returns the differences (empty = ok).
+   */
+  adopt(wanted: LogSettings): string[] {
+    if (this.currentSettings !== null) return settingsDifferences(this.currentSettings, wanted);
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+        CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT) STRICT;
+        PRAGMA application_id = ${COMMAND_LOG_APPLICATION_ID};
+        PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION};`);
+      const insert = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      for (const [key, value] of Object.entries(encodeSettings(wanted))) insert.run(key, value);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+    this.currentSettings = wanted;
+    return [];
+  }
+
+  /** Appends a request the dispatcher is about to handle at `atMs` (committed on return). */
+  appendRequest(request: RequestToLog, credential: Credential, atMs: number): void {
+    const entry: Record<string, unknown> = { mount: request.mount, method: request.method, path: request.path, query: request.query, ip: request.ip, auth: encodeCredential(credential) };
+    if (request.bodyFailure !== undefined) entry['body_failure'] = request.bodyFailure;
+    const bodyText = request.bodyText ?? (request.body === undefined ? null : JSON.stringify(request.body));
+    this.insert().run(atMs, 'request', JSON.stringify(entry), bodyText);
+  }
+
+  /** Appends a state-changing admin action (clock move, tier set) before it is applied. */
+  appendAdmin(command: AdminCommand): void {
+    switch (command.kind) {
+      case 'clock':
+        this.insert().run(command.toMs, 'clock', JSON.stringify({ from_ms: command.fromMs }), null);
+        return;
+      case 'tier':
+        this.insert().run(command.atMs, 'tier', JSON.stringify({ agent_id: command.agentId, tier: command.tier }), null);
+        return;
+    }
+  }
+
+  /** Every entry in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
+  *commands(): Generator<LoggedCommand> {
+    if (this.currentSettings === null) return;
+    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands ORDER BY seq').iterate();
+    for (const row of rows) yield decodeCommand(row as Record<string, unknown>);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private insert(): StatementSync {
+    if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
+    this.insertStatement ??= this.db.prepare('INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, ?, ?, ?)');
+    return this.insertStatement;
+  }
+}
+
+/** Human-readable differences between the stored settings and the wanted ones. */
+export function settingsDifferences(stored: LogSettings, wanted: LogSettings): string[] {
+  const differences: string[] = [];
+  const differ = (name: string, storedText: string, wantedText: string): void => {
+    if (storedText !== wantedText) differences.push(`${name}: the log has ${storedText}, the flags give ${wantedText}`);
+  };
+  differ('seed', stored.seed, wanted.seed);
+  differ('start', new Date(stored.startMs).toISOString(), new Date(wanted.startMs).toISOString());
+  differ('clock', stored.clockMode, wanted.clockMode);
+  differ('defects', [...stored.defects].sort().join(', ') || 'none', [...wanted.defects].sort().join(', ') || 'none');
+  for (const path of configDifferences(stored.config, wanted.config, 'config')) differences.push(`${path} differs (--scenario's platform settings)`);
+  differ('fault windows', faultsText(stored.faults), faultsText(wanted.faults));
+  return differences;
+}
+
+class LogRefused extends Error {}
+
+/** Reads the first bytes of an existing FILE: a directory, or a non-empty non-SQLite file, is refused. */
+function refuseForeignBytes(file: string): string | null {
+  let stats;
+  try {
+    stats = statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    return `--data ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (stats === undefined || (stats.isFile() && stats.size === 0)) return null;
+  if (!stats.isFile()) return `--data ${file}: not a regular file`;
+  const bytes = Buffer.alloc(SQLITE_HEADER.length);
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, bytes, 0, bytes.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    return `--data ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return bytes.toString('latin1') === SQLITE_HEADER ? null : `--data ${file}: not an afp command log (not a SQLite database)`;
+}
+
+type Header = { kind: 'new' } | { kind: 'afp' } | { kind: 'refused'; reason: string };
+
+function readHeader(db: DatabaseSync): Header {
+  const applicationId = Number((db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
+  const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  const tables = Number((db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n);
+  if (applicationId === 0 && version === 0 && tables === 0) return { kind: 'new' };
+  if (applicationId !== COMMAND_LOG_APPLICATION_ID) return { kind: 'refused', reason: 'not an afp command log (a SQLite database of another application)' };
+  if (version > COMMAND_LOG_SCHEMA_VERSION) {
+    return { kind: 'refused', reason: `written by a newer afp (command log schema ${version}; this afp reads schema ${COMMAND_LOG_SCHEMA_VERSION}): use a newer afp or another --data file` };
+  }
+  if (version < 1) return { kind: 'refused', reason: `corrupt afp command log (schema version ${version})` };
+  return { kind: 'afp' };
+}
+
+function describeOpenError(error: unknown): string {
+  if (error instanceof LogRefused) return error.message;
+  const code = (error as { errcode?: unknown }).errcode;
+  if (code === SQLITE_BUSY) return 'in use by another process (another afp serve on the same file?)';
+  if (code === SQLITE_NOTADB) return 'not an afp command log (not a SQLite database)';
+  return `cannot open it: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** node:sqlite, loaded on first use, without its "experimental feature" warning on every start. */
+async function loadSqlite(): Promise<typeof Sqlite> {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).startsWith('SQLite is an experimental feature')) return;
+    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+// ---- settings at rest ---------------------------------------------------------------------
+
+function encodeSettings(settings: LogSettings): Record<string, string> {
+  return {
+    seed: settings.seed,
+    start_ms: String(settings.startMs),
+    clock_mode: settings.clockMode,
+    wall_offset_ms: String(settings.wallOffsetMs),
+    config: JSON.stringify(settings.config, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value)),
+    faults: JSON.stringify(settings.faults),
+    defects: JSON.stringify(settings.defects),
+  };
+}
+
+/** The stored settings, or what is wrong with them. */
+function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | string {
+  const meta = new Map<string, string>();
+  const text = (key: string): string => {
+    const value = meta.get(key);
+    if (value === undefined) throw new Error(`no ${key}`);
+    return value;
+  };
+  try {
+    for (const row of db.prepare('SELECT key, value FROM meta').all()) meta.set(String(row['key']), String(row['value']));
+    const seed = text('seed');
+    const startMs = Number(text('start_ms'));
+    const wallOffsetMs = Number(text('wall_offset_ms'));
+    const clockMode = text('clock_mode');
+    const config = JSON.parse(text('config'), (_key, value: unknown) => (isBigintTag(value) ? BigInt(value.$bigint) : value)) as unknown;
+    const faults = JSON.parse(text('faults')) as unknown;
+    const defects = JSON.parse(text('defects')) as unknown;
+    if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) return `seed '${seed}'`;
+    if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs)) return 'start_ms or wall_offset_ms is not a whole number';
+    if (clockMode !== 'wall' && clockMode !== 'manual') return `clock_mode '${clockMode}'`;
+    if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0) return 'config has another layout (written by another afp version)';
+    if (!Array.isArray(faults) || !faults.every(isFaultWindow)) return 'faults';
+    if (!Array.isArray(defects) || !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))) return `defects ${JSON.stringify(defects)}`;
+    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, defects: defects as DefectName[] };
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function isBigintTag(value: unknown): value is { $bigint: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const tag = (value as { $bigint?: unknown }).$bigint;
+  return typeof tag === 'string' && /^-?\d+$/.test(tag) && Object.keys(value).length === 1;
+}
+
+function isFaultWindow(value: unknown): value is FaultWindow {
+  if (typeof value !== 'object' || value === null) return false;
+  const fault = value as Record<string, unknown>;
+  return (SERVICE_NAMES as readonly unknown[]).includes(fault['service']) && Number.isSafeInteger(fault['fromMs']) && Number.isSafeInteger(fault['untilMs']) && (fault['status'] === 500 || fault['status'] === 503);
+}
+
+function faultsText(faults: readonly FaultWindow[]): string {
+  if (faults.length === 0) return 'none';
+  return faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`).join(', ');
+}
+
+/** Paths where two configs differ (values and layout), or only layout with `shapeOnly`; at most 10. */
+function configDifferences(stored: unknown, wanted: unknown, path: string, options: { shapeOnly?: boolean } = {}, found: string[] = []): string[] {
+  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+  if (found.length >= 10) return found;
+  if (!isRecord(stored) || !isRecord(wanted)) {
+    if (isRecord(stored) !== isRecord(wanted) || (options.shapeOnly !== true && stored !== wanted)) found.push(path);
+    return found;
+  }
+  const keys = new Set([...Object.keys(stored), ...Object.keys(wanted)]);
+  for (const key of [...keys].sort()) {
+    if (!Object.hasOwn(stored, key) || !Object.hasOwn(wanted, key)) found.push(`${path}.${key}`);
+    else configDifferences(stored[key], wanted[key], `${path}.${key}`, options, found);
+  }
+  return found;
+}
+
+// ---- entries at rest ----------------------------------------------------------------------
+
+function encodeCredential(credential: Credential): string | null {
+  if (credential === 'none') return null;
+  return credential === 'invalid' ? 'invalid' : credential.keyHash;
+}
+
+function decodeCredential(value: unknown): Credential | undefined {
+  if (value === null) return 'none';
+  if (value === 'invalid') return 'invalid';
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? { keyHash: value } : undefined;
+}
+
+function decodeCommand(row: Record<string, unknown>): LoggedCommand {
+  const seq = Number(row['seq']);
+  const atMs = Number(row['at_ms']);
+  const corrupt = (reason: string): LoggedCommand => ({ seq, kind: 'corrupt', reason });
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(String(row['entry'])) as Record<string, unknown>;
+  } catch {
+    return corrupt('entry is not JSON');
+  }
+  if (!Number.isSafeInteger(atMs) || typeof entry !== 'object' || entry === null) return corrupt('at_ms or entry');
+  switch (row['kind']) {
+    case 'request':
+      return decodeRequest(seq, atMs, entry, row['body']);
+    case 'clock':
+      return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'clock', atMs, fromMs: entry['from_ms'] as number } : corrupt('clock entry without from_ms');
+    case 'tier': {
+      const { agent_id: agentId, tier } = entry;
+      return typeof agentId === 'string' && TIERS.includes(tier as Tier) ? { seq, kind: 'tier', atMs, agentId, tier: tier as Tier } : corrupt('tier entry');
+    }
+    default:
+      return corrupt(`unknown kind '${String(row['kind'])}'`);
+  }
+}
+
+function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>, body: unknown): LoggedCommand {
+  const { mount, method, path, query, ip } = entry;
+  const credential = decodeCredential(entry['auth']);
+  const bodyFailure = entry['body_failure'] as Failure | undefined;
+  const knownMount = mount === 'api' || (SERVICE_NAMES as readonly unknown[]).includes(mount);
+  const fieldsOk = typeof method === 'string' && typeof path === 'string' && typeof ip === 'string' && typeof query === 'object' && query !== null;
+  if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string')) return { seq, kind: 'corrupt', reason: 'request entry' };
+  if (bodyFailure !== undefined && (typeof bodyFailure !== 'object' || bodyFailure === null || bodyFailure.ok !== false)) return { seq, kind: 'corrupt', reason: 'body_failure' };
+  const request: LoggedRequest = { mount: mount as Mount, method, path, query: query as Record<string, string>, ip, credential, bodyText: body, bodyFailure };
+  return { seq, kind: 'request', atMs, request };
+}

@@ -1,0 +1,137 @@
+/**
+ * Recovery for `afp serve --data FILE`: replays a command log (src/server/command-log.ts) into a
+ * fresh Platform and the dispatcher that goes on serving, and says where the served clock resumes.
+ *
+ * Why a replay is exact: the platform is a deterministic state machine (same seed, settings,
+ * commands and instants → same state, same keys, same rate-limiter buckets). Each request goes
+ * through the dispatcher's own `handle` at its logged instant, authenticated by its logged
+ * credential (the key's hash); admin commands go through admin.ts's own `applyClockMove` and
+ * `applyTierSet`. Timers are not logged: they fire at their own instants inside the next
+ * `advanceTo`, whoever calls it (the timer pump live, the next entry on replay), so they replay too.
+ *
+ * `LoggedDispatcher` is the serving side of the same log: every request is appended (with its
+ * instant and credential) BEFORE it is handled, so what was answered is on disk, and what failed
+ * to be appended was neither applied nor answered (the edge answers 500).
+ *
+ * Invariants: logged instants never decrease (a log where they do is refused as corrupt); the
+ * served clock resumes at or after the last logged instant, so `advanceTo` stays forward-only
+ * even when the wall clock went backwards between runs.
+ * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
+ */
+import { Dispatcher, type ApiRequest, type ApiResponse } from '../http/dispatcher.ts';
+import type { Route } from '../http/route.ts';
+import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
+import { applyClockMove, applyTierSet } from './admin.ts';
+import type { CommandLog, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
+import { ServeClock } from './serve-clock.ts';
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The dispatcher of a served platform with a command log: append, then handle. */
+export class LoggedDispatcher extends Dispatcher {
+  private readonly commandLog: CommandLog;
+
+  constructor(platform: Platform, routes: readonly Route[], commandLog: CommandLog) {
+    super(platform, routes);
+    this.commandLog = commandLog;
+  }
+
+  /** Appends the request (committed) and handles it; an append that throws leaves no trace. */
+  override handle(request: ApiRequest, nowMs: number): ApiResponse {
+    const credential = request.credential ?? credentialOf(this.platform.identify(request.headers['authorization']));
+    this.commandLog.appendRequest(request as RequestToLog, credential, nowMs);
+    return super.handle(request, nowMs);
+  }
+
+  /** Handles a request read back from the log (not appended again). */
+  replay(request: ApiRequest, nowMs: number): ApiResponse {
+    return super.handle(request, nowMs);
+  }
+}
+
+/** The credential of an identified caller: what the log keeps instead of the header. */
+export function credentialOf(identified: AuthenticatedCaller | null | 'invalid'): Credential {
+  if (identified === null) return 'none';
+  return identified === 'invalid' ? 'invalid' : { keyHash: identified.agent.keyHash };
+}
+
+export interface RecoveryStats {
+  /** Entries replayed. */
+  readonly commands: number;
+  /** Entries whose replay threw (bugs; they threw when served too and were answered 500). */
+  readonly internalErrors: number;
+  /** The instant of the last entry, if any. */
+  readonly lastAtMs: number | undefined;
+  /** How far the logged clock moves pushed the served clock (the wall-mode offset they added). */
+  readonly clockMovedMs: number;
+}
+
+export interface Recovered {
+  readonly platform: Platform;
+  readonly dispatcher: LoggedDispatcher;
+  readonly stats: RecoveryStats;
+}
+
+/** The platform of the log's settings, with every logged command applied in order. */
+export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Recovered | { error: string } {
+  const settings = log.settings;
+  if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
+  const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults });
+  const dispatcher = new LoggedDispatcher(platform, routes, log);
+  let commands = 0;
+  let internalErrors = 0;
+  let lastAtMs = settings.startMs;
+  let clockMovedMs = 0;
+  for (const command of log.commands()) {
+    const where = `--data ${log.file}: entry ${command.seq}`;
+    if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
+    if (command.atMs < lastAtMs) return { error: `${where} is corrupt (its instant ${command.atMs} is before the previous ${lastAtMs})` };
+    lastAtMs = command.atMs;
+    commands++;
+    try {
+      switch (command.kind) {
+        case 'request':
+          dispatcher.replay(apiRequestOf(command.request), command.atMs);
+          break;
+        case 'clock':
+          applyClockMove(platform, command.atMs);
+          clockMovedMs += command.atMs - command.fromMs;
+          break;
+        case 'tier': {
+          const agent = platform.agents.get(command.agentId);
+          if (agent === undefined) return { error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          applyTierSet(agent, command.tier);
+          break;
+        }
+      }
+    } catch {
+      internalErrors++;
+    }
+  }
+  return { platform, dispatcher, stats: { commands, internalErrors, lastAtMs: commands === 0 ? undefined : lastAtMs, clockMovedMs } };
+}
+
+/**
+ * Where the served clock resumes: manual → the last logged instant (or the start); wall → the
+ * wall clock plus the offset the run had (initial offset + clock moves), but never before the
+ * last logged instant (a wall clock that went backwards reads as time standing still there).
+ */
+export function resumeAtMs(settings: LogSettings, stats: RecoveryStats, wallNowMs: number): number {
+  const floorMs = Math.max(settings.startMs, stats.lastAtMs ?? settings.startMs);
+  return settings.clockMode === 'manual' ? floorMs : Math.max(floorMs, wallNowMs + settings.wallOffsetMs + stats.clockMovedMs);
+}
+
+/** Recovery as startServe uses it: the replayed platform, its dispatcher and the resumed clock. */
+export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowMs: number): (Recovered & { clock: ServeClock }) | { error: string } {
+  const recovered = recoverPlatform(log, routes);
+  if ('error' in recovered) return recovered;
+  const settings = log.settings as LogSettings;
+  const clock = new ServeClock({ mode: settings.clockMode, startMs: resumeAtMs(settings, recovered.stats, wallNowMs) });
+  return { ...recovered, clock };
+}
+
+function apiRequestOf(logged: LoggedRequest): ApiRequest {
+  const base = { mount: logged.mount, method: logged.method, path: logged.path, query: logged.query, headers: NO_HEADERS, ip: logged.ip, credential: logged.credential };
+  if (logged.bodyFailure !== undefined) return { ...base, bodyFailure: logged.bodyFailure };
+  return logged.bodyText === null ? base : { ...base, body: JSON.parse(logged.bodyText) as unknown };
+}
