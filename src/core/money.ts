@@ -64,14 +64,51 @@ function plainDecimalText(value: number): string {
   return (negative ? '-' : '') + plain;
 }
 
-/** Renders micro-USDC as a decimal string with at least 2 and at most 6 decimals: "10.00", "0.995". */
+/**
+ * Renders micro-USDC as a decimal string with at least 2 and at most 6 decimals: "10.00", "0.995".
+ * It runs for every style-B amount rendered, so below 2^53 (every amount a run holds) it splits
+ * the amount with exact integer arithmetic on its double and reads the decimals from tables of
+ * three-digit groups, instead of dividing bigints and trimming text; byte-identical to
+ * `formatDecimalPlain`, the definition (tested equal), which takes every other amount.
+ */
 export function formatDecimal(amount: Micro): string {
+  if (amount >= EXACT_DOUBLE_LIMIT || amount <= -EXACT_DOUBLE_LIMIT) return formatDecimalPlain(amount);
+  const value = Number(amount);
+  const magnitude = value < 0 ? -value : value;
+  let whole = Math.floor(magnitude / 1e6);
+  let fraction = magnitude - whole * 1e6; // exact: integers below 2^53
+  // The rounded quotient may reach the next integer when the fraction is nearly 1: step back.
+  if (fraction < 0) {
+    whole -= 1;
+    fraction += 1e6;
+  }
+  const high = Math.floor(fraction / 1000);
+  const low = fraction - high * 1000;
+  const decimals = low === 0 ? (HIGH_GROUP_TRIMMED[high] as string) : (THREE_DIGITS[high] as string) + (LOW_GROUP_TRIMMED[low] as string);
+  return `${value < 0 ? '-' : ''}${whole}.${decimals}`;
+}
+
+/** The definition of `formatDecimal`, for any bigint. */
+export function formatDecimalPlain(amount: Micro): string {
   const negative = amount < 0n;
   const magnitude = negative ? -amount : amount;
   const whole = magnitude / MICRO_PER_USDC;
   let fraction = (magnitude % MICRO_PER_USDC).toString().padStart(DECIMALS, '0');
   while (fraction.length > 2 && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
   return `${negative ? '-' : ''}${whole}.${fraction}`;
+}
+
+/** `000`..`999`: the first three decimals when more follow. */
+const THREE_DIGITS: readonly string[] = Array.from({ length: 1000 }, (_, group) => String(group).padStart(3, '0'));
+/** The first three decimals when the last three are zero: trailing zeros dropped, two kept at least. */
+const HIGH_GROUP_TRIMMED: readonly string[] = THREE_DIGITS.map((digits) => trimZeros(digits, 2));
+/** The last three decimals (not all zero): trailing zeros dropped. */
+const LOW_GROUP_TRIMMED: readonly string[] = THREE_DIGITS.map((digits) => trimZeros(digits, 1));
+
+function trimZeros(digits: string, keep: number): string {
+  let text = digits;
+  while (text.length > keep && text.endsWith('0')) text = text.slice(0, -1);
+  return text;
 }
 
 /** |amount| below 2^53: `Number(amount)` is exact there. */

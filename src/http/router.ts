@@ -1,9 +1,9 @@
 /**
  * Router: finds the row for (mount, method, path). Static paths are two Map lookups (mount, then
  * path) answering a match built once at construction, so the common request allocates nothing;
- * paths with `:name` parameters are matched segment by segment, static segments before
- * parameters, so `/api/v1/escrow/list` wins over `/api/v1/escrow/:id`. A path known under another
- * method answers 405 with the allowed methods (in table order).
+ * paths with `:name` parameters are matched segment by segment, in place (no split per request),
+ * static segments before parameters, so `/api/v1/escrow/list` wins over `/api/v1/escrow/:id`. A
+ * path known under another method answers 405 with the allowed methods (in table order).
  * Invariant: matches are shared and frozen; callers only read them.
  */
 import type { HttpMethod, Mount, Route } from './route.ts';
@@ -15,7 +15,12 @@ export type RouteMatch =
 
 interface PatternRow {
   readonly route: Route;
-  readonly segments: readonly string[];
+  /** The path split at '/': static texts, with `null` where a parameter stands. */
+  readonly texts: readonly (string | null)[];
+  /** The parameter names, at the same indexes (`null` for static segments). */
+  readonly names: readonly (string | null)[];
+  /** Rows are tried most specific first (see `specificity`). */
+  readonly specificity: number;
 }
 
 /** The answers for one static path: a match per method, and the 405 for any other method. */
@@ -38,7 +43,10 @@ export class Router {
     for (const route of routes) {
       if (route.path.includes(':')) {
         const rows = this.patterns.get(route.mount) ?? [];
-        rows.push({ route, segments: route.path.split('/') });
+        const segments = route.path.split('/');
+        const texts = segments.map((segment) => (segment.startsWith(':') ? null : segment));
+        const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1) : null));
+        rows.push({ route, texts, names, specificity: specificity(segments) });
         this.patterns.set(route.mount, rows);
       } else {
         const byPath = staticRows.get(route.mount) ?? new Map<string, Route[]>();
@@ -58,7 +66,7 @@ export class Router {
       }
       this.staticPaths.set(mount, paths);
     }
-    for (const rows of this.patterns.values()) rows.sort((a, b) => specificity(b.segments) - specificity(a.segments));
+    for (const rows of this.patterns.values()) rows.sort((a, b) => b.specificity - a.specificity);
   }
 
   match(mount: Mount, method: string, path: string): RouteMatch {
@@ -67,15 +75,15 @@ export class Router {
     if (known !== undefined) return known.found.get(method) ?? known.notAllowed;
     const rows = this.patterns.get(mount);
     if (rows === undefined) return NOT_FOUND;
-    const allowed: HttpMethod[] = [];
-    const segments = path.split('/');
+    let allowed: HttpMethod[] | null = null;
     for (const row of rows) {
-      const params = matchSegments(row.segments, segments);
+      const params = matchSegments(row, path);
       if (params === null) continue;
       if (row.route.method === method) return { kind: 'found', route: row.route, params };
+      allowed ??= [];
       if (!allowed.includes(row.route.method)) allowed.push(row.route.method);
     }
-    return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : NOT_FOUND;
+    return allowed !== null ? { kind: 'method-not-allowed', allowed } : NOT_FOUND;
   }
 }
 
@@ -86,25 +94,40 @@ function specificity(segments: readonly string[]): number {
   return score;
 }
 
-function matchSegments(pattern: readonly string[], actual: readonly string[]): Record<string, string> | null {
-  if (pattern.length !== actual.length) return null;
+/**
+ * The row's parameters when `path` has its segments (what comparing `path.split('/')` with the
+ * pattern's gives), else null. Walks the path in place: no array, and only parameters are cut out.
+ */
+function matchSegments(row: PatternRow, path: string): Record<string, string> | null {
+  const { texts, names } = row;
   let params: Record<string, string> | null = null;
-  for (let index = 0; index < pattern.length; index++) {
-    const expected = pattern[index] as string;
-    const segment = actual[index] as string;
-    if (expected.startsWith(':')) {
-      if (segment === '') return null;
-      let value: string;
-      try {
-        value = decodeURIComponent(segment);
-      } catch {
-        return null;
-      }
+  let start = 0;
+  for (let index = 0; index < texts.length; index++) {
+    const last = index === texts.length - 1;
+    const slashAt = path.indexOf('/', start);
+    if (last ? slashAt >= 0 : slashAt < 0) return null; // a different number of segments
+    const end = last ? path.length : slashAt;
+    const text = texts[index];
+    if (text === null || text === undefined) {
+      if (end === start) return null;
+      const value = decodeSegment(path.slice(start, end));
+      if (value === null) return null;
       params ??= {};
-      params[expected.slice(1)] = value;
-    } else if (expected !== segment) {
+      params[names[index] as string] = value;
+    } else if (end - start !== text.length || !path.startsWith(text, start)) {
       return null;
     }
+    start = end + 1;
   }
   return params ?? {};
+}
+
+/** `decodeURIComponent`, null for a malformed escape; a segment without '%' is its own decoding. */
+function decodeSegment(segment: string): string | null {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }

@@ -13,6 +13,12 @@ const MAX_STRING_LENGTH = 256;
 /** What a missing body reads as; frozen, as every caller only reads fields. */
 const NO_FIELDS: Fields = Object.freeze({});
 
+/**
+ * The empty list of allowed keys (no body fields, no query parameters). Rows pass shared,
+ * module-level key lists rather than array literals: a literal is a new array on every request.
+ */
+export const NO_KEYS: readonly string[] = [];
+
 /** The body as an object whose keys are all in `allowed` (missing body = empty object). */
 export function objectBody(body: unknown, allowed: readonly string[]): Fields | Failure {
   if (body === undefined || body === null) return NO_FIELDS;
@@ -35,7 +41,7 @@ function allKnown(value: object, allowed: readonly string[]): boolean {
 
 /** A body that must be absent or empty (`{}`). */
 export function emptyBody(body: unknown): Failure | null {
-  const fields = objectBody(body, []);
+  const fields = objectBody(body, NO_KEYS);
   return isFailure(fields) ? fields : null;
 }
 

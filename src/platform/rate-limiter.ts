@@ -18,7 +18,8 @@
  * daily counts belong to an earlier UTC day (a fresh entry would behave the same); sweeps run when
  * the entry count doubles past the last sweep; `maxEntries` is a hard cap, asserted.
  * Hot path: integer math, no closures or arrays per request; the per-request state lives in
- * reused scratch fields (the limiter is synchronous, never reentered). An identity's tier bucket
+ * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
+ * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An identity's tier bucket
  * and daily count are one object; a `LimiterHandle` passed with the request (Platform keeps one
  * per key, with the identity string) skips the identity lookup (src/platform/limiter-entry.ts).
  * Requests of a limited tier without a per-IP bucket (nearly all) take `chargeIdentity`: the same
@@ -133,19 +134,19 @@ class Binding {
     this.waitMs = waitMs;
   }
 
-  decision(tier: Tier, nowMs: number): LimitDecision {
-    assert(this.found, 'a decision needs a binding bucket');
-    return {
-      allowed: !this.refused,
-      limit: this.limit,
-      remaining: this.remaining,
-      resetAtSeconds: Math.ceil(this.resetAtMs / 1000),
-      retryAfterSeconds: this.refused ? Math.max(1, Math.ceil(this.waitMs / 1000)) : 0,
-      window: this.window,
-      scope: this.scope,
-      tier,
-      atMs: nowMs,
-    };
+  /** Writes the decision of the visit into `into`: the binding bucket's, or unlimited when none bound. */
+  write(into: DecisionRecord, tier: Tier, nowMs: number): LimitDecision {
+    if (!this.found) return writeUnlimited(into, tier, nowMs);
+    into.allowed = !this.refused;
+    into.limit = this.limit;
+    into.remaining = this.remaining;
+    into.resetAtSeconds = Math.ceil(this.resetAtMs / 1000);
+    into.retryAfterSeconds = this.refused ? Math.max(1, Math.ceil(this.waitMs / 1000)) : 0;
+    into.window = this.window;
+    into.scope = this.scope;
+    into.tier = tier;
+    into.atMs = nowMs;
+    return into;
   }
 
   private set(limit: number, remaining: number, resetAtMs: number, window: Window, scope: string): void {
@@ -156,6 +157,19 @@ class Binding {
     this.window = window;
     this.scope = scope;
   }
+}
+
+/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeReused`). */
+class DecisionRecord implements LimitDecision {
+  allowed = true;
+  limit = 0;
+  remaining = 0;
+  resetAtSeconds = 0;
+  retryAfterSeconds = 0;
+  window: Window = '1m';
+  scope = '';
+  tier: Tier = 'free';
+  atMs = 0;
 }
 
 interface EndpointCap {
@@ -176,6 +190,8 @@ export class RateLimiter {
   private sweepAtEntries: number;
   private readonly fastPath: boolean;
   private readonly binding = new Binding();
+  /** The decision `chargeReused` answers in, rewritten by every charge. */
+  private readonly decision = new DecisionRecord();
 
   // Scratch: the buckets that apply to the request being charged or peeked (see `resolve`).
   private slotEntry: IdentityEntry | undefined = undefined;
@@ -218,21 +234,35 @@ export class RateLimiter {
     return this.identities.size + this.registerByIp.size;
   }
 
+  /** Charges the request and answers a decision of its own (a copy of the reused one). */
   charge(request: LimitRequest, nowMs: number): LimitDecision {
+    return { ...this.chargeReused(request, nowMs) };
+  }
+
+  /**
+   * `charge`, answering in the one decision object this limiter reuses: valid until its next
+   * charge. The dispatcher's form (every request): it reads the decision at once (headers, the
+   * 429 body) and keeps nothing, which spares an allocation per request.
+   */
+  chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
     const tierShape = this.tierShapes[request.tier];
     const limits = request.limits;
-    if (limits === undefined && tierShape === null) return unlimited(request.tier, nowMs);
-    if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) return this.chargeIdentity(request, tierShape, nowMs);
-    this.resolve(request, nowMs, true);
     const binding = this.binding;
     binding.clear();
+    if (limits === undefined && tierShape === null) return binding.write(this.decision, request.tier, nowMs);
+    if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) {
+      this.chargeIdentity(request, tierShape, nowMs);
+      assert(binding.found, 'the tier bucket binds at least');
+      return binding.write(this.decision, request.tier, nowMs);
+    }
+    this.resolve(request, nowMs, true);
     this.visitAll('check', nowMs);
     if (!binding.refused) {
       binding.clear();
       this.visitAll('take', nowMs);
     }
-    return binding.found ? binding.decision(request.tier, nowMs) : unlimited(request.tier, nowMs);
+    return binding.write(this.decision, request.tier, nowMs);
   }
 
   /**
@@ -241,7 +271,7 @@ export class RateLimiter {
    * buckets — the same entries created in the same order, the same buckets offered in the same
    * order — without the scratch slots.
    */
-  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, nowMs: number): LimitDecision {
+  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, nowMs: number): void {
     const limits = request.limits;
     const row = limits?.serviceRowB === true ? this.serviceRowOf(request.service) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
@@ -271,7 +301,6 @@ export class RateLimiter {
       }
       if (cap !== null && endpoint !== null) this.takeDay(endpoint, cap.perDay, cap.scope, nowMs);
     }
-    return binding.decision(request.tier, nowMs);
   }
 
   /** The identity's entry if held: through the request's handle when it is valid, else the map. */
@@ -313,8 +342,7 @@ export class RateLimiter {
     const binding = this.binding;
     binding.clear();
     this.visitAll('peek', nowMs);
-    if (!binding.found) return { limit: UNLIMITED, remaining: UNLIMITED, resetAtSeconds: Math.ceil(nowMs / 1000) };
-    const decision = binding.decision(request.tier, nowMs);
+    const decision = binding.write(new DecisionRecord(), request.tier, nowMs);
     return { limit: decision.limit, remaining: decision.remaining, resetAtSeconds: decision.resetAtSeconds };
   }
 
@@ -497,11 +525,17 @@ function isIdle(entry: IdentityEntry, nowMs: number): boolean {
 }
 
 /** No bucket applies: the headers report the largest 32-bit integer and a reset of now. */
-function unlimited(tier: Tier, nowMs: number): LimitDecision {
-  return {
-    allowed: true, limit: UNLIMITED, remaining: UNLIMITED, resetAtSeconds: Math.ceil(nowMs / 1000),
-    retryAfterSeconds: 0, window: '1m', scope: 'unlimited', tier, atMs: nowMs,
-  };
+function writeUnlimited(into: DecisionRecord, tier: Tier, nowMs: number): LimitDecision {
+  into.allowed = true;
+  into.limit = UNLIMITED;
+  into.remaining = UNLIMITED;
+  into.resetAtSeconds = Math.ceil(nowMs / 1000);
+  into.retryAfterSeconds = 0;
+  into.window = '1m';
+  into.scope = 'unlimited';
+  into.tier = tier;
+  into.atMs = nowMs;
+  return into;
 }
 
 function assertDailyCap(perDay: number | null, scope: string): void {

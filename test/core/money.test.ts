@@ -1,7 +1,7 @@
 // Money parsing and rendering at the HTTP edge: exact, no floats, named rounding.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { basisPoints, formatDecimal, mulDiv, parseDecimal, parseNumber, toNumber, usdc } from '../../src/core/money.ts';
+import { basisPoints, formatDecimal, formatDecimalPlain, mulDiv, parseDecimal, parseNumber, toNumber, usdc } from '../../src/core/money.ts';
 
 describe('money', () => {
   it('parses decimal strings exactly', () => {
@@ -44,6 +44,27 @@ describe('money', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), (micro) => {
         expect(parseNumber(toNumber(micro))).toBe(micro);
+      }),
+    );
+  });
+
+  it('formatDecimal is byte-identical to its plain definition, fast path and beyond', () => {
+    const edges = [0n, 1n, -1n, 10n, 100n, 1_000n, 999_999n, 1_000_000n, 1_000_001n, 1_230_000n, 1_000_100n, 5_000n, 120_000n];
+    const far = [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 10n ** 18n, 9_007_199_254_740_991n - 1n, 9_007_199_253_000_000n - 1n];
+    for (const micro of [...edges, ...far]) {
+      expect(formatDecimal(micro)).toBe(formatDecimalPlain(micro));
+      expect(formatDecimal(-micro)).toBe(formatDecimalPlain(-micro));
+    }
+    // Every fraction (the tables), on a small and on a large whole part.
+    for (let fraction = 0n; fraction < 1_000_000n; fraction += 1n) {
+      for (const whole of [0n, 9_007_199_253n]) {
+        const micro = whole * 1_000_000n + fraction;
+        if (formatDecimal(micro) !== formatDecimalPlain(micro)) expect(formatDecimal(micro)).toBe(formatDecimalPlain(micro));
+      }
+    }
+    fc.assert(
+      fc.property(fc.oneof(fc.bigInt({ min: -(2n ** 54n), max: 2n ** 54n }), fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n })), (micro) => {
+        expect(formatDecimal(micro)).toBe(formatDecimalPlain(micro));
       }),
     );
   });

@@ -58,6 +58,18 @@ describe('Router', () => {
     expect(router.match('api', 'GET', '/nothing')).toBe(router.match('faucet', 'GET', '/else'));
   });
 
+  it('matches parameter rows segment by segment: counts, empty segments and static texts must agree', () => {
+    expect(router.match('api', 'GET', '/escrow/esc_1/').kind).toBe('not-found');
+    expect(router.match('api', 'GET', '/escrow/').kind).toBe('not-found');
+    expect(router.match('api', 'POST', '/escrow//release').kind).toBe('not-found');
+    expect(router.match('api', 'POST', '/escrow/x/releasex').kind).toBe('not-found');
+    expect(router.match('api', 'POST', '/escrow/x/releas').kind).toBe('not-found');
+    expect(router.match('api', 'POST', 'escrow/x/release').kind).toBe('not-found');
+    expect(router.match('api', 'GET', '/escrowx/esc_1').kind).toBe('not-found');
+    const found = router.match('api', 'POST', '/escrow/esc_9/release');
+    expect(found.kind === 'found' && found.params).toEqual({ id: 'esc_9' });
+  });
+
   it('refuses two rows for the same mount, method and path', () => {
     expect(() => new Router([row('api', 'GET', '/agents'), row('api', 'GET', '/agents')])).toThrow('duplicate route api GET /agents');
     expect(() => new Router([row('api', 'GET', '/agents'), row('faucet', 'GET', '/agents'), row('api', 'POST', '/agents')])).not.toThrow();

@@ -440,3 +440,23 @@ describe('limiter handles', () => {
     expect(first.charge(agent('a', 'free'), T0)).toMatchObject({ allowed: false });
   });
 });
+
+describe('chargeReused (the dispatcher\'s form)', () => {
+  test('answers what charge answers, in one object rewritten by every charge; charge hands out copies', () => {
+    const reused = limiter();
+    const copying = limiter();
+    const requests = [request(), serviceB('b', 'escrow', ESCROW_CREATE_B), agent('e', 'enterprise'), request({ limits: REGISTER })];
+    let first: LimitDecision | null = null;
+    for (let i = 0; i < 400; i += 1) {
+      const req = requests[i % requests.length] as LimitRequest;
+      const copy = copying.charge(req, T0 + i);
+      const answer = reused.chargeReused(req, T0 + i);
+      first ??= answer;
+      expect(answer).toBe(first);
+      expect({ ...answer }).toEqual(copy);
+      expect(Object.keys(copy)).toEqual(['allowed', 'limit', 'remaining', 'resetAtSeconds', 'retryAfterSeconds', 'window', 'scope', 'tier', 'atMs']);
+    }
+    const a = copying.charge(request(), T0 + 1_000);
+    expect(copying.charge(request(), T0 + 1_000)).not.toBe(a);
+  });
+});

@@ -25,7 +25,7 @@ import {
 } from '../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
 
 interface IdCommand {
   readonly escrowId: string;
@@ -51,6 +51,14 @@ interface CreateCommandA {
 
 type CreateCommandB = Omit<CreateEscrowCommand, 'senderId'>;
 
+// Allowed body fields and query parameters, shared (an array literal per request would be garbage).
+const LIST_QUERY: readonly string[] = ['role', 'status', 'limit'];
+const DISPUTE_FIELDS_A: readonly string[] = ['escrow_id', 'reason', 'evidence'];
+const DISPUTE_FIELDS_B: readonly string[] = ['reason', 'evidence'];
+const CREATE_FIELDS_A: readonly string[] = ['buyer', 'seller', 'amount', 'currency', 'memo'];
+const CREATE_FIELDS_B: readonly string[] = ['amount', 'receiver', 'description', 'expires_in', 'referrer', 'conditions'];
+const RELEASE_FIELDS_A: readonly string[] = ['escrow_id'];
+
 function callerId(context: RouteContext): string {
   assert(context.caller !== null, 'bearer rows run with an authenticated caller');
   return context.caller.id;
@@ -65,7 +73,7 @@ function escrowId(value: unknown, name: string): string | Failure {
 
 /** A path `:id` with no body and no query (GET detail, B release and refund). */
 function parsePathId(input: RouteInput, requireEmptyBody: boolean): IdCommand | Failure {
-  const query = knownQuery(input.query, []);
+  const query = knownQuery(input.query, NO_KEYS);
   if (query !== null) return query;
   if (requireEmptyBody) {
     const body = emptyBody(input.body);
@@ -76,7 +84,7 @@ function parsePathId(input: RouteInput, requireEmptyBody: boolean): IdCommand | 
 }
 
 function parseList(input: RouteInput, context: RouteContext): ListCommand | Failure {
-  const unknown = knownQuery(input.query, ['role', 'status', 'limit']);
+  const unknown = knownQuery(input.query, LIST_QUERY);
   if (unknown !== null) return unknown;
   const role = queryEnum(input.query, 'role', ESCROW_ROLES, 'all');
   if (isFailure(role)) return role;
@@ -90,7 +98,7 @@ function parseList(input: RouteInput, context: RouteContext): ListCommand | Fail
 
 /** `{ reason, evidence? }`, plus `escrow_id` in style A. */
 function parseDispute(body: unknown, idFrom: { readonly param: string } | 'body'): DisputeCommand | Failure {
-  const fields = objectBody(body, idFrom === 'body' ? ['escrow_id', 'reason', 'evidence'] : ['reason', 'evidence']);
+  const fields = objectBody(body, idFrom === 'body' ? DISPUTE_FIELDS_A : DISPUTE_FIELDS_B);
   if (isFailure(fields)) return fields;
   const id = idFrom === 'body' ? escrowId(fields['escrow_id'], 'escrow_id') : escrowId(idFrom.param, 'escrow id');
   if (isFailure(id)) return id;
@@ -102,7 +110,7 @@ function parseDispute(body: unknown, idFrom: { readonly param: string } | 'body'
 }
 
 function parseCreateA(body: unknown): CreateCommandA | Failure {
-  const fields = objectBody(body, ['buyer', 'seller', 'amount', 'currency', 'memo']);
+  const fields = objectBody(body, CREATE_FIELDS_A);
   if (isFailure(fields)) return fields;
   const buyer = requiredString(fields, 'buyer', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(buyer)) return buyer;
@@ -119,7 +127,7 @@ function parseCreateA(body: unknown): CreateCommandA | Failure {
 }
 
 function parseCreateB(body: unknown, context: RouteContext): CreateCommandB | Failure {
-  const fields = objectBody(body, ['amount', 'receiver', 'description', 'expires_in', 'referrer', 'conditions']);
+  const fields = objectBody(body, CREATE_FIELDS_B);
   if (isFailure(fields)) return fields;
   const amountMicro = requiredAmount(fields, 'amount', 'number-or-decimal-string');
   if (isFailure(amountMicro)) return amountMicro;
@@ -255,7 +263,7 @@ const rowsA: readonly Route[] = [
     auth: 'bearer',
     summary: 'Release an escrow to the seller (buyer only): net to the seller, 1% fee.',
     parse: (input) => {
-      const fields = objectBody(input.body, ['escrow_id']);
+      const fields = objectBody(input.body, RELEASE_FIELDS_A);
       if (isFailure(fields)) return fields;
       const id = escrowId(fields['escrow_id'], 'escrow_id');
       return isFailure(id) ? id : { escrowId: id };

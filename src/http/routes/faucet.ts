@@ -18,9 +18,14 @@ import { AGENT_ID_PATTERN } from '../../services/faucet/registration.ts';
 import type { AgentList, ClaimResult, ReferralView, Registration, StatusB } from '../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, objectBody, optionalObject, optionalString, queryLimit, requiredString, type Fields } from '../validate.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString, type Fields } from '../validate.ts';
 
 const AGENT_REFERENCE_MAX_LENGTH = 64;
+// Allowed body fields and query parameters, shared (an array literal per request would be garbage).
+const REGISTER_FIELDS_A: readonly string[] = ['agent_id', 'referrer'];
+const REGISTER_FIELDS_B: readonly string[] = ['agent_id', 'referrer', 'metadata'];
+const CLAIM_FIELDS_B: readonly string[] = ['agent_id'];
+const AGENTS_QUERY_B: readonly string[] = ['limit'];
 const AGENT_LIST_LIMIT_DEFAULT = 20;
 const METADATA_KEYS_MAX = 32;
 
@@ -46,7 +51,7 @@ function optionalAgentId(fields: Fields, name: string): string | undefined | Fai
 }
 
 /** A GET or body-less POST: no body fields, no query parameters beyond `allowedQuery`. */
-function noInput(input: RouteInput, allowedQuery: readonly string[] = []): Failure | null {
+function noInput(input: RouteInput, allowedQuery: readonly string[] = NO_KEYS): Failure | null {
   return knownQuery(input.query, allowedQuery) ?? emptyBody(input.body);
 }
 
@@ -57,9 +62,9 @@ interface RegisterInput {
 }
 
 function parseRegister(input: RouteInput, style: 'A' | 'B'): RegisterInput | Failure {
-  const queryFailure = knownQuery(input.query, []);
+  const queryFailure = knownQuery(input.query, NO_KEYS);
   if (queryFailure !== null) return queryFailure;
-  const fields = objectBody(input.body, style === 'A' ? ['agent_id', 'referrer'] : ['agent_id', 'referrer', 'metadata']);
+  const fields = objectBody(input.body, style === 'A' ? REGISTER_FIELDS_A : REGISTER_FIELDS_B);
   if (isFailure(fields)) return fields;
   const agentId = requiredAgentId(fields, 'agent_id');
   if (isFailure(agentId)) return agentId;
@@ -197,9 +202,9 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
   limits: { serviceRowB: true },
   summary: 'Claim 2 USDC, once per 24 h; the first claim may name agent_id instead of sending a key.',
   parse: (input) => {
-    const queryFailure = knownQuery(input.query, []);
+    const queryFailure = knownQuery(input.query, NO_KEYS);
     if (queryFailure !== null) return queryFailure;
-    const fields = objectBody(input.body, ['agent_id']);
+    const fields = objectBody(input.body, CLAIM_FIELDS_B);
     if (isFailure(fields)) return fields;
     const agentId = optionalAgentId(fields, 'agent_id');
     return isFailure(agentId) ? agentId : { agentId: agentId ?? null };
@@ -247,7 +252,7 @@ const agentsB = defineRoute<{ limit: number }, AgentList>({
   limits: { serviceRowB: true },
   summary: 'Public list: top agents by claims, total claimed, framework breakdown.',
   parse: (input) => {
-    const failure = noInput(input, ['limit']);
+    const failure = noInput(input, AGENTS_QUERY_B);
     if (failure !== null) return failure;
     const limit = queryLimit(input.query, AGENT_LIST_LIMIT_DEFAULT, AGENT_LIST_LIMIT_MAX);
     return isFailure(limit) ? limit : { limit };
