@@ -8,14 +8,15 @@
  * reader), the content-type header of the answer. With `checkJsonRoundTrip` (tests) every answer
  * is passed through JSON text and must come back equal: a body that HTTP would change (undefined
  * fields, bigint, NaN) is a bug and rejects.
- * Hot path: the request's own fields and header object go straight into the ApiRequest (one
- * object, no copies); the answer's headers get one copy with the content type.
+ * Hot path: the request itself is the dispatcher's request (same shape: no copy per request),
+ * with the IP beside it; only a raw body makes a new one, carrying the body as read. The
+ * dispatcher's answer is handed back as is (it already carries the content type).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../core/clock.ts';
 import { readJsonBody } from '../http/body.ts';
 import { DEFAULT_IP, firstForwarded } from '../http/client-ip.ts';
-import type { ApiRequest, Dispatcher } from '../http/dispatcher.ts';
+import type { DispatchRequest, Dispatcher } from '../http/dispatcher.ts';
 import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
 
 export interface InProcessOptions {
@@ -25,15 +26,15 @@ export interface InProcessOptions {
   readonly checkJsonRoundTrip?: boolean;
 }
 
-const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
-
 export function inProcessTransport(options: InProcessOptions): Transport {
   const { dispatcher, clock } = options;
   const maxBodyBytes = dispatcher.platform.config.maxBodyBytes;
   const roundTrip = options.checkJsonRoundTrip === true;
   return (request: TransportRequest): Promise<TransportResponse> => {
     try {
-      const response = dispatcher.handle(toApiRequest(request, maxBodyBytes), clock.nowMs());
+      const ip = firstForwarded(request.headers?.['x-forwarded-for']) ?? DEFAULT_IP;
+      const rawBody = request.rawBody;
+      const response = dispatcher.dispatch(rawBody === undefined ? request : withBodyRead(request, rawBody, maxBodyBytes), clock.nowMs(), ip);
       // The dispatcher's answer already is a fresh TransportResponse (content-type included);
       // handing it over as is saves a copy per request on the simulator's hot path.
       if (!roundTrip) return Promise.resolve(response);
@@ -44,17 +45,12 @@ export function inProcessTransport(options: InProcessOptions): Transport {
   };
 }
 
-function toApiRequest(request: TransportRequest, maxBodyBytes: number): ApiRequest {
-  const headers = request.headers ?? NO_STRINGS;
-  const query = request.query ?? NO_STRINGS;
-  const ip = firstForwarded(headers['x-forwarded-for']) ?? DEFAULT_IP;
-  const rawBody = request.rawBody;
-  if (rawBody === undefined) return { mount: request.mount, method: request.method, path: request.path, query, headers, ip, body: request.body };
+/** The request with its raw body read as the server reads it: the parsed body, or why it failed. */
+function withBodyRead(request: TransportRequest, rawBody: NonNullable<TransportRequest['rawBody']>, maxBodyBytes: number): DispatchRequest {
   if (request.body !== undefined) throw new Error('a transport request carries either body or rawBody, not both');
+  const { mount, method, path, query, headers } = request;
   const read = readJsonBody(rawBody.text, rawBody.contentType, maxBodyBytes);
-  return 'failure' in read
-    ? { mount: request.mount, method: request.method, path: request.path, query, headers, ip, bodyFailure: read.failure }
-    : { mount: request.mount, method: request.method, path: request.path, query, headers, ip, body: read.body };
+  return 'failure' in read ? { mount, method, path, query, headers, bodyFailure: read.failure } : { mount, method, path, query, headers, body: read.body };
 }
 
 function jsonRoundTrip(body: unknown, request: TransportRequest): unknown {

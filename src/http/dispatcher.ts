@@ -31,24 +31,36 @@ import type { Agent, Tier } from '../services/shared/agents.ts';
 import { Router } from './router.ts';
 import type { Mount, Route, RouteContext, RouteInput, RouteLimits, Style } from './route.ts';
 
-/** A request as the dispatcher sees it; header names are lower-case. */
-export interface ApiRequest {
+/**
+ * A request as the dispatcher takes it; header names are lower-case. The in-process transport's
+ * own request has this shape, so it is handed over as is (no copy per request); the originating
+ * IP, which the transport or the HTTP edge decides, comes beside it (`handle`'s `ip`).
+ */
+export interface DispatchRequest {
   readonly mount: Mount;
   readonly method: string;
   /** Path without the query string. */
   readonly path: string;
-  readonly query: Readonly<Record<string, string>>;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Absent = none. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Absent = none. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Parsed JSON body, or undefined. */
   readonly body?: unknown;
   /** Set by the HTTP edge when the body could not be read (malformed JSON, too large, wrong type). */
   readonly bodyFailure?: Failure;
-  readonly ip: string;
   /**
    * The caller, already resolved (afp serve --data's replay: the log keeps the key's hash, never
    * the header); when set, it is used instead of the Authorization header.
    */
   readonly credential?: Credential;
+}
+
+/** A request with everything resolved: the HTTP edge's, the command log's, the invariant checkers'. */
+export interface ApiRequest extends DispatchRequest {
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ip: string;
 }
 
 export interface ApiResponse {
@@ -59,6 +71,8 @@ export interface ApiResponse {
   /** The row that answered, when one matched (reports count per endpoint and style). */
   readonly routeId: string | null;
 }
+
+const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
 export class Dispatcher {
   readonly platform: Platform;
@@ -73,25 +87,35 @@ export class Dispatcher {
     this.router = new Router(routes);
   }
 
+  /** Answers a resolved request (the HTTP edge's, MCP's, tests'): `dispatch` with its own IP. */
   handle(request: ApiRequest, nowMs: number): ApiResponse {
+    return this.dispatch(request, nowMs, request.ip);
+  }
+
+  /**
+   * Answers `request`, sent from `ip` (the originating address), at `nowMs`: the one request path
+   * (subclasses that watch every request override this). The in-process transport calls it with
+   * its own request object.
+   */
+  dispatch(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
     const platform = this.platform;
     platform.advanceTo(nowMs);
     const match = this.router.match(request.mount, request.method, request.path);
     const route = match.kind === 'found' ? match.route : null;
     const service: ServiceName | null = route !== null ? route.service : request.mount === 'api' ? null : request.mount;
-    const identified = request.credential === undefined ? platform.identify(request.headers['authorization']) : platform.identifyCredential(request.credential);
+    const identified = request.credential === undefined ? platform.identify(request.headers?.['authorization']) : platform.identifyCredential(request.credential);
     const authenticated = typeof identified === 'object' ? identified : null;
     const caller: Agent | null = authenticated === null ? null : authenticated.agent;
     const tier = caller === null ? 'free' : caller.tier;
 
     const limitRequest = this.limitRequest;
-    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(request.ip) : authenticated.limiterIdentity;
+    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.limiterIdentity;
     limitRequest.tier = tier;
-    limitRequest.ip = request.ip;
+    limitRequest.ip = ip;
     limitRequest.service = service;
     limitRequest.style = route === null ? null : route.style;
     limitRequest.limits = route === null ? undefined : route.limits;
-    limitRequest.handle = authenticated === null ? undefined : authenticated.limiterHandle;
+    limitRequest.handle = authenticated ?? undefined;
     // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
     const decision = platform.limiter.chargeReused(limitRequest, nowMs);
     const headers = rateLimitHeaders(decision);
@@ -122,10 +146,10 @@ export class Dispatcher {
     }
     if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
-    const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip: request.ip };
+    const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip };
     const input = this.routeInput;
     input.params = match.params;
-    input.query = request.query;
+    input.query = request.query ?? NO_STRINGS;
     input.body = request.body;
     const command = matched.parse(input, context);
     if (isFailureValue(command)) return failure(headers, info, routeId, command);

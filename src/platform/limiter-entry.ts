@@ -4,10 +4,15 @@
  * shortcut to an identity's entry.
  *
  * Why handles: the limiter runs on every request, and finding an identity's entry in a large Map
- * costs memory accesses on each one. Platform keeps one handle per authenticated key; while the
- * entry it points to is held (in the limiter's map, under the same identity, of the same limiter)
- * `charge` uses it directly. Invariant: `held` is true exactly while the entry is in its
- * limiter's map; eviction clears it, so a handle never revives a dropped entry.
+ * costs memory accesses on each one. Platform's record of an authenticated key is itself a handle
+ * (one object fewer to touch); while the entry it points to is held (in the limiter's map, under
+ * the same identity, of the same limiter) `charge` uses it directly. Invariant: `held` is true
+ * exactly while the entry is in its limiter's map; eviction clears it, so a handle never revives a
+ * dropped entry.
+ * Why a chain of service entries, not a Map: an identity meets at most one entry per configured
+ * style-B row (a handful), and a request touches one. Linked from the identity entry, most
+ * recently used first, the usual case is one hop from an object already in cache, where a Map
+ * costs its table and a hash probe (the misses of a first touch).
  * Non-goals: policy and arithmetic (rate-limiter.ts, token-bucket.ts).
  */
 import { BucketAndDay, type BucketShape, type DayCounter } from './token-bucket.ts';
@@ -22,10 +27,13 @@ export interface ServiceRow {
 /** One identity's state for one service row. */
 export class ServiceEntry extends BucketAndDay {
   readonly row: ServiceRow;
+  /** The identity's next service entry (see the header); null at the end. */
+  next: ServiceEntry | null;
 
-  constructor(row: ServiceRow, nowMs: number) {
+  constructor(row: ServiceRow, nowMs: number, next: ServiceEntry | null) {
     super(row.minute.capacityUnits, nowMs);
     this.row = row;
+    this.next = next;
   }
 }
 
@@ -38,7 +46,8 @@ export class IdentityEntry extends BucketAndDay {
   held = true;
   /** The tier shape last applied to the bucket (null until a limited tier is seen). */
   tierShape: BucketShape | null;
-  services: Map<string, ServiceEntry> | null = null;
+  /** Head of the chain of service entries, most recently used first (at most one per row). */
+  services: ServiceEntry | null = null;
   endpoints: Map<string, DayCounter> | null = null;
 
   constructor(options: { identity: string; owner: object; tierShape: BucketShape | null; nowMs: number }) {
@@ -53,4 +62,21 @@ export class IdentityEntry extends BucketAndDay {
 export class LimiterHandle {
   /** Written by the limiter only. */
   entry: IdentityEntry | null = null;
+}
+
+/** The identity's entry for `row`, moved to the head of its chain; undefined when never charged. */
+export function findServiceEntry(entry: IdentityEntry, row: ServiceRow): ServiceEntry | undefined {
+  let previous: ServiceEntry | null = null;
+  for (let service = entry.services; service !== null; service = service.next) {
+    if (service.row === row) {
+      if (previous !== null) {
+        previous.next = service.next;
+        service.next = entry.services;
+        entry.services = service;
+      }
+      return service;
+    }
+    previous = service;
+  }
+  return undefined;
 }

@@ -39,13 +39,21 @@ export interface FaultWindow {
   readonly status: 500 | 503;
 }
 
-/** An authenticated caller, with the identity string the rate limiter keys its state by. */
-export interface AuthenticatedCaller {
+/**
+ * An authenticated caller, with the identity string the rate limiter keys its state by. It is its
+ * own limiter handle (the shortcut to this identity's limiter state): one object per request
+ * instead of two, on the path every authenticated request takes.
+ */
+export class AuthenticatedCaller extends LimiterHandle {
   readonly agent: Agent;
   /** `limiterIdentityOfAgent(agent.id)`, built once per key instead of per request. */
   readonly limiterIdentity: string;
-  /** The rate limiter's shortcut to this identity's state. */
-  readonly limiterHandle: LimiterHandle;
+
+  constructor(agent: Agent) {
+    super();
+    this.agent = agent;
+    this.limiterIdentity = limiterIdentityOfAgent(agent.id);
+  }
 }
 
 /**
@@ -180,7 +188,7 @@ export class Platform {
     if (!key.startsWith(KEY_PREFIX)) return 'invalid';
     const agent = this.agents.byKey(hashKey(key));
     if (agent === undefined) return 'invalid';
-    const caller: AuthenticatedCaller = { agent, limiterIdentity: limiterIdentityOfAgent(agent.id), limiterHandle: new LimiterHandle() };
+    const caller = new AuthenticatedCaller(agent);
     if (this.authMemo.size >= this.authMemoMax) {
       const oldest = this.authMemo.keys().next();
       if (oldest.done !== true) this.authMemo.delete(oldest.value);
@@ -198,7 +206,7 @@ export class Platform {
     if (credential === 'invalid') return 'invalid';
     const agent = this.agents.byKey(credential.keyHash);
     if (agent === undefined) return 'invalid';
-    return { agent, limiterIdentity: limiterIdentityOfAgent(agent.id), limiterHandle: new LimiterHandle() };
+    return new AuthenticatedCaller(agent);
   }
 
   /** Entries in the Authorization-header memo (at most `authMemoMax`). */

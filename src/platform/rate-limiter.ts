@@ -32,7 +32,7 @@ import type { RouteLimits, Style } from '../http/route.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './platform.ts';
-import { IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
+import { findServiceEntry, IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
 import {
   bucketShape, countAt, DayCounter, msUntilFull, msUntilToken, nextMidnightMs, refill, rollDay,
   TokenBucket, UNITS_PER_TOKEN, unitsAt, type BucketLevel, type BucketShape, type DayCount,
@@ -392,7 +392,7 @@ export class RateLimiter {
       entry.tierShape = this.slotTierShape;
     }
     const row = this.slotServiceRow;
-    if (row !== null) this.slotService = create ? serviceEntryOf(entry, row, nowMs) : entry.services?.get(row.minute.scope);
+    if (row !== null) this.slotService = create ? serviceEntryOf(entry, row, nowMs) : findServiceEntry(entry, row);
     const cap = this.slotEndpointCap;
     if (cap !== null) this.slotEndpoint = create ? endpointCounterOf(entry, cap, nowMs) : entry.endpoints?.get(cap.scope);
   }
@@ -489,11 +489,10 @@ export class RateLimiter {
 
 /** The identity's state for a service row, created on first use. */
 function serviceEntryOf(entry: IdentityEntry, row: ServiceRow, nowMs: number): ServiceEntry {
-  let service = entry.services?.get(row.minute.scope);
-  if (service === undefined) {
-    service = new ServiceEntry(row, nowMs);
-    (entry.services ??= new Map()).set(row.minute.scope, service);
-  }
+  const found = findServiceEntry(entry, row);
+  if (found !== undefined) return found;
+  const service = new ServiceEntry(row, nowMs, entry.services);
+  entry.services = service;
   return service;
 }
 
@@ -510,11 +509,9 @@ function endpointCounterOf(entry: IdentityEntry, cap: EndpointCap, nowMs: number
 function isIdle(entry: IdentityEntry, nowMs: number): boolean {
   if (entry.tierShape !== null && unitsAt(entry, entry.tierShape, nowMs) < entry.tierShape.capacityUnits) return false;
   if (countAt(entry, nowMs) > 0) return false;
-  if (entry.services !== null) {
-    for (const service of entry.services.values()) {
-      if (unitsAt(service, service.row.minute, nowMs) < service.row.minute.capacityUnits) return false;
-      if (countAt(service, nowMs) > 0) return false;
-    }
+  for (let service = entry.services; service !== null; service = service.next) {
+    if (unitsAt(service, service.row.minute, nowMs) < service.row.minute.capacityUnits) return false;
+    if (countAt(service, nowMs) > 0) return false;
   }
   if (entry.endpoints !== null) {
     for (const counter of entry.endpoints.values()) {

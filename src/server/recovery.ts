@@ -18,7 +18,7 @@
  * even when the wall clock went backwards between runs.
  * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
  */
-import { Dispatcher, type ApiRequest, type ApiResponse } from '../http/dispatcher.ts';
+import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
 import { applyClockMove, applyTierSet } from './admin.ts';
@@ -36,16 +36,20 @@ export class LoggedDispatcher extends Dispatcher {
     this.commandLog = commandLog;
   }
 
-  /** Appends the request (committed) and handles it; an append that throws leaves no trace. */
-  override handle(request: ApiRequest, nowMs: number): ApiResponse {
-    const credential = request.credential ?? credentialOf(this.platform.identify(request.headers['authorization']));
-    this.commandLog.appendRequest(request as RequestToLog, credential, nowMs);
-    return super.handle(request, nowMs);
+  /**
+   * Appends the request (committed) and answers it; an append that throws leaves no trace.
+   * `dispatch` is the one path under both `handle` and the in-process transport.
+   */
+  override dispatch(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
+    const credential = request.credential ?? credentialOf(this.platform.identify(request.headers?.['authorization']));
+    const logged: RequestToLog = { ...request, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
+    this.commandLog.appendRequest(logged, credential, nowMs);
+    return super.dispatch(request, nowMs, ip);
   }
 
   /** Handles a request read back from the log (not appended again). */
   replay(request: ApiRequest, nowMs: number): ApiResponse {
-    return super.handle(request, nowMs);
+    return super.dispatch(request, nowMs, request.ip);
   }
 }
 

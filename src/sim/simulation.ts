@@ -15,7 +15,7 @@ import type { Transport, TransportRequest, TransportResponse } from '../client/t
 import { inProcessTransport } from '../client/in-process.ts';
 import { assert } from '../core/assert.ts';
 import { VirtualClock } from '../core/clock.ts';
-import { Dispatcher, type ApiRequest, type ApiResponse } from '../http/dispatcher.ts';
+import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { Platform, type ServiceName } from '../platform/platform.ts';
@@ -30,6 +30,8 @@ import type { Scenario } from './scenario.ts';
 import { scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import type { AnyAgentDefinition } from './agent.ts';
+
+const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
 export const HOUR_MS = 3_600_000;
 /** More requests than this in one agent step is a runaway agent (a liveness limit). */
@@ -172,17 +174,21 @@ export class Simulation implements AgentHost {
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
   }
 
-  /** A view of the dispatcher that keeps the last request and answer for the transport. */
+  /**
+   * A view of the dispatcher that keeps the last request (resolved: query, headers and the IP the
+   * transport chose) and answer for the transport; the transport calls `dispatch`.
+   */
   private capturing(dispatcher: Dispatcher): Dispatcher {
-    return {
+    const view = {
       platform: dispatcher.platform,
       router: dispatcher.router,
-      handle: (request: ApiRequest, nowMs: number): ApiResponse => {
-        const response = dispatcher.handle(request, nowMs);
-        this.captured = { request, response };
+      dispatch: (request: DispatchRequest, nowMs: number, ip: string): ApiResponse => {
+        const response = dispatcher.dispatch(request, nowMs, ip);
+        this.captured = { request: { ...request, query: request.query ?? NO_STRINGS, headers: request.headers ?? NO_STRINGS, ip }, response };
         return response;
       },
-    } as Dispatcher;
+    };
+    return view as unknown as Dispatcher;
   }
 
   private createAgents(table: Readonly<Record<string, AnyAgentDefinition>>): void {
