@@ -9,7 +9,8 @@
  *   4. a scenario fault window answers 503 / 500;
  *   5. transport-level body errors (malformed JSON 400, wrong content type 415, too large 413);
  *   6. bearer auth: 401 for a missing or unknown key;
- *   7. the row parses (400), runs (domain outcome), renders.
+ *   7. the row parses (400), runs (domain outcome), renders its body; a success answers the row's
+ *      `successStatus`.
  * Every response carries the X-RateLimit-* headers and, for JSON objects, `_info`.
  * No sockets, no Request/Response objects, no JSON text here.
  *
@@ -17,11 +18,14 @@
  * per request on the normal path, and no object a request does not need to keep. The caller's
  * limiter identity comes memoized with its key (Platform.identify). The limiter is charged through
  * one scratch LimitRequest and answers in its one reused LimitDecision, which is turned into the
- * headers at once; rows parse from one scratch RouteInput (they keep values from it, never the
- * object). Scratch is safe because handle is synchronous and each piece is consumed before
- * anything else runs. Headers are one object literal; `_info` is added in place to the body a row
- * just rendered (rows return a fresh object per call, as their tests check), which gives the same
- * keys in the same order as copying it.
+ * headers at once; rows parse from one scratch RouteInput and are called with one scratch
+ * RouteContext (they keep values from them, never the objects: route.ts states the rule for rows,
+ * and a test shows a captured context changing). Scratch is safe because `dispatch` is synchronous
+ * and not re-entrant (no row dispatches), and each piece is consumed before the next request
+ * rewrites it. Headers are one object literal; `_info` is added in place to the body a row just
+ * rendered (rows return a fresh object per call, as their tests check), which gives the same keys
+ * in the same order as copying it; the status is the row's `successStatus` field, so no wrapper
+ * object either.
  */
 import { fail, failWithStatus, type Failure, type JsonObject } from '../core/errors.ts';
 import { INFO, PLATFORM_INFO } from '../platform/info.ts';
@@ -81,10 +85,13 @@ export class Dispatcher {
   private readonly limitRequest = new LimitRequestSlot();
   /** Scratch: a row's parse input, rewritten per request (rows read it and keep none of it). */
   private readonly routeInput = new RouteInputSlot();
+  /** Scratch: the context rows are called with, rewritten per request (rows never retain it). */
+  private readonly routeContext: RouteContextSlot;
 
   constructor(platform: Platform, routes: readonly Route[]) {
     this.platform = platform;
     this.router = new Router(routes);
+    this.routeContext = new RouteContextSlot(platform);
   }
 
   /** Answers a resolved request (the HTTP edge's, MCP's, tests'): `dispatch` with its own IP. */
@@ -146,7 +153,10 @@ export class Dispatcher {
     }
     if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
-    const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip };
+    const context = this.routeContext;
+    context.nowMs = nowMs;
+    context.caller = matched.auth === 'none' ? null : caller;
+    context.ip = ip;
     const input = this.routeInput;
     input.params = match.params;
     input.query = request.query ?? NO_STRINGS;
@@ -155,8 +165,7 @@ export class Dispatcher {
     if (isFailureValue(command)) return failure(headers, info, routeId, command);
     const outcome = matched.run(context, command);
     if (!outcome.ok) return failure(headers, info, routeId, outcome);
-    const rendered = matched.render(outcome.value, context);
-    return respond(headers, info, routeId, rendered.status, rendered.body);
+    return respond(headers, info, routeId, matched.successStatus, matched.render(outcome.value, context));
   }
 }
 
@@ -184,6 +193,18 @@ class LimitRequestSlot implements LimitRequest {
   style: Style | null = null;
   limits: RouteLimits | undefined = undefined;
   handle: LimiterHandle | undefined = undefined;
+}
+
+/** The dispatcher's one RouteContext: its platform fixed, the other fields rewritten for each request. */
+class RouteContextSlot implements RouteContext {
+  readonly platform: Platform;
+  nowMs = 0;
+  caller: Agent | null = null;
+  ip = '';
+
+  constructor(platform: Platform) {
+    this.platform = platform;
+  }
 }
 
 /** The dispatcher's one RouteInput, its fields rewritten for each request. */

@@ -4,14 +4,14 @@
  * to `/openapi.json`, which `afp serve` answers on each mount with that mount's document.
  *
  * What comes from the rows: paths (`:id` → `{id}` path parameters), operationId (the row id),
- * summary, tags [service, style], security (auth 'optional' lists both anonymous and bearer).
- * What the rows do not carry lives in two small tables here, keyed by row id, and tests hold
- * them to the real dispatcher: SUCCESS_STATUS (only the rows that do not answer 200) and
- * DOMAIN_ERRORS (the codes a row's domain operation can return). Derived for every row: 400
- * (every row parses, unknown fields and query parameters included), 401 unless auth is 'none',
- * 429 (every request counts), and `default` for what any request may meet (405, 413, 415, 500,
- * 503 in a fault window). Every response documents the X-RateLimit-* headers; 429 adds
- * Retry-After.
+ * summary, tags [service, style], security (auth 'optional' lists both anonymous and bearer),
+ * and the success status (`successStatus`, the same field the dispatcher answers with). What the
+ * rows do not carry lives in one small table here, keyed by row id, and tests hold it to the
+ * real dispatcher: DOMAIN_ERRORS (the codes a row's domain operation can return). Derived for
+ * every row: 400 (every row parses, unknown fields and query parameters included), 401 unless
+ * auth is 'none', 429 (every request counts), and `default` for what any request may meet (405,
+ * 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-* headers;
+ * 429 adds Retry-After.
  *
  * Invariants: pure and deterministic — the same rows give the same bytes whatever their order
  * (paths sorted, methods in a fixed order, keys in insertion order); JSON values only.
@@ -29,14 +29,6 @@ export interface OpenApiOptions {
   /** The mount's base URL, when known (a listening server); omitted: no `servers`. */
   readonly serverUrl?: string;
 }
-
-/** Rows whose success is not 200 (they create a resource); every other row answers 200. */
-export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
-  'faucet.A.register': 201,
-  'faucet.B.register': 201,
-  'escrow.A.create': 201,
-  'escrow.B.create': 201,
-};
 
 const ESCROW_ACTION: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'];
 const ESCROW_VIEW: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
@@ -90,10 +82,6 @@ const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 const ref = (section: string, name: string): JsonObject => ({ $ref: `#/components/${section}/${name}` });
-
-export function successStatus(route: Route): number {
-  return SUCCESS_STATUS[route.id] ?? 200;
-}
 
 /** `/escrow/:id/release` → `/escrow/{id}/release`. */
 export function openApiPath(path: string): string {
@@ -172,7 +160,7 @@ function responses(route: Route): JsonObject {
   codes.push(...(DOMAIN_ERRORS[route.id] ?? []));
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  const status = successStatus(route);
+  const status = route.successStatus;
   const result: JsonObject = {
     [String(status)]: {
       description: status === 201 ? 'Created' : 'OK',

@@ -4,6 +4,14 @@
  * list. A row parses a transport-neutral request into a command (validating every field), runs
  * the domain operation, and renders the outcome. Rows never see sockets or JSON text.
  *
+ * A row declares its success status (`successStatus`) and `render` returns only the body: the
+ * dispatcher answers with the one, the OpenAPI documents read the other, so the two cannot drift.
+ *
+ * Context: the dispatcher hands every row one reused RouteContext, rewritten per request. Rows read
+ * it during the call (parse, run, render) and never keep it, nor pass it to anything that does:
+ * copy the fields needed (`context.nowMs`, `context.caller`) instead. A test pins this (a row that
+ * captures the context sees it change on the next request).
+ *
  * Mounts: style A rows are served on their service's own address (`mount` = service name);
  * style B rows share one `api_url` (`mount` = 'api'), faucet and escrow at the root and the
  * other services under their `/<service>-api` prefix.
@@ -24,6 +32,7 @@ export interface RouteInput {
   readonly body: unknown;
 }
 
+/** Read during the call only, never retained: the dispatcher reuses one object for every request. */
 export interface RouteContext {
   readonly platform: Platform;
   readonly nowMs: number;
@@ -57,9 +66,12 @@ export interface RouteSpec<C, O> {
   readonly limits?: RouteLimits;
   /** One line for the README's endpoint list and the OpenAPI summary. */
   readonly summary: string;
+  /** The status of a success: 201 for rows that create a resource, 200 otherwise. */
+  readonly successStatus: 200 | 201;
   parse(input: RouteInput, context: RouteContext): C | Failure;
   run(context: RouteContext, command: C): Outcome<O>;
-  render(value: O, context: RouteContext): { status: number; body: JsonObject };
+  /** The success body, a fresh object per call (the dispatcher adds `_info` to it in place). */
+  render(value: O, context: RouteContext): JsonObject;
 }
 
 /** A row with its types erased, as stored in tables. */

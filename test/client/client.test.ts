@@ -101,13 +101,15 @@ describe('in-process transport', () => {
     id: 'test.B.probe', service: 'faucet', style: 'B', mount: 'api', method: 'POST', path: '/probe', auth: 'none', summary: 'echo the ip',
     parse: () => null,
     run: (context) => succeed(context.ip),
-    render: (ip) => ({ status: 200, body: { ip } }),
+    successStatus: 200,
+    render: (ip) => ({ ip }),
   });
   const broken = defineRoute<null, null>({
     id: 'test.B.broken', service: 'faucet', style: 'B', mount: 'api', method: 'GET', path: '/broken', auth: 'none', summary: 'renders undefined',
     parse: () => null,
     run: () => succeed(null),
-    render: () => ({ status: 200, body: { missing: undefined } as never }),
+    successStatus: 200,
+    render: () => ({ missing: undefined } as never),
   });
   const setup = (checkJsonRoundTrip: boolean): AfpClient => {
     const platform = new Platform({ seed: '1', startMs: START_MS });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { AGENTS } from '../../agents/index.ts';
 import type { JsonObject, JsonValue } from '../../src/core/errors.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
-import { DOMAIN_ERRORS, openApiDocument, openApiPath, successStatus } from '../../src/http/openapi.ts';
+import { DOMAIN_ERRORS, openApiDocument, openApiPath } from '../../src/http/openapi.ts';
 import type { Mount, Route } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Router } from '../../src/http/router.ts';
@@ -180,7 +180,7 @@ describe('security and responses', () => {
       expect(DOMAIN_ERRORS, `${route.id} must be listed in DOMAIN_ERRORS`).toHaveProperty([route.id]);
       const responses = operationOf(route).responses;
       const domain = (DOMAIN_ERRORS[route.id] ?? []).map((code) => ({ FORBIDDEN: '403', NOT_FOUND: '404', CONFLICT: '409', FAUCET_CLAIMED: '409', INSUFFICIENT_BALANCE: '422' } as Record<string, string>)[code]);
-      const expected = [String(successStatus(route)), '400', ...(route.auth === 'none' ? [] : ['401']), ...domain, '429'];
+      const expected = [String(route.successStatus), '400', ...(route.auth === 'none' ? [] : ['401']), ...domain, '429'];
       expect(Object.keys(responses), route.id).toEqual([...new Set(expected)].sort().concat('default'));
       for (const [status, response] of Object.entries(responses)) {
         expect(Object.keys(response.headers), `${route.id} ${status}`).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : [])]);
@@ -235,10 +235,10 @@ describe('documented statuses against the dispatcher', () => {
     expect([...answers.keys()].sort()).toEqual(ALL_ROUTES.map((route) => route.id).sort());
     for (const route of ALL_ROUTES) {
       const statuses = (answers.get(route.id) ?? []).map((response) => response.status);
-      expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => successStatus(route)));
-      expect(operationOf(route).responses).toHaveProperty([String(successStatus(route))]);
+      expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => route.successStatus));
+      expect(operationOf(route).responses).toHaveProperty([String(route.successStatus)]);
     }
-    expect(ALL_ROUTES.filter((route) => successStatus(route) === 201).map((route) => route.id).sort()).toEqual(['escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register']);
+    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register']);
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {

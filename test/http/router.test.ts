@@ -16,7 +16,8 @@ function row(mount: Mount, method: HttpMethod, path: string): Route {
     summary: 'test row',
     parse: () => ({}),
     run: () => succeed({}),
-    render: () => ({ status: 200, body: {} }),
+    successStatus: 200,
+    render: () => ({}),
   });
 }
 

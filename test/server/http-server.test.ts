@@ -16,7 +16,8 @@ const echo = defineRoute<unknown, unknown>({
   id: 'test.B.echo', service: 'escrow', style: 'B', mount: 'api', method: 'POST', path: '/echo', auth: 'none', summary: 'echo',
   parse: (input, context) => ({ ip: context.ip, query: input.query, body: input.body ?? null }),
   run: (_context, command) => succeed(command),
-  render: (value) => ({ status: 200, body: value as never }),
+  successStatus: 200,
+  render: (value) => value as never,
 });
 const crash = defineRoute<null, null>({
   id: 'test.B.crash', service: 'escrow', style: 'B', mount: 'api', method: 'GET', path: '/crash', auth: 'none', summary: 'a bug',
@@ -24,7 +25,8 @@ const crash = defineRoute<null, null>({
   run: () => {
     throw new Error('boom');
   },
-  render: () => ({ status: 200, body: {} }),
+  successStatus: 200,
+  render: () => ({}),
 });
 
 const closers: (() => Promise<void>)[] = [];

@@ -5,8 +5,9 @@
  *
  * Invariants: `parse` validates every field (unknown body fields and query parameters → 400)
  * before anything runs, so bad input changes nothing; `run` passes the authenticated caller to
- * the service; `render` builds the exact contract body and copies stored objects (conditions) so
- * an in-process client cannot mutate platform state through a response.
+ * the service; `successStatus` is 201 for the creates, 200 otherwise; `render` builds the exact
+ * contract body and copies stored objects (conditions) so an in-process client cannot mutate
+ * platform state through a response.
  * Non-goals: domain rules (minimum amount, parties, states) — those live in the service.
  */
 import { assert } from '../../core/assert.ts';
@@ -248,10 +249,8 @@ const rowsA: readonly Route[] = [
       const create = { senderId: caller, receiver: command.seller, amountMicro: command.amountMicro, description: command.memo, expiresInSeconds: null, referrer: null, conditions: null };
       return context.platform.escrow.create(create, context.nowMs);
     },
-    render: (escrow) => ({
-      status: 201,
-      body: { escrow_id: escrow.id, status: escrow.status, amount: moneyA(escrow.amountMicro), fee: moneyA(escrow.feeMicro), net: moneyA(escrow.netMicro), expires_at: isoTime(escrow.expiresAtMs) },
-    }),
+    successStatus: 201,
+    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, amount: moneyA(escrow.amountMicro), fee: moneyA(escrow.feeMicro), net: moneyA(escrow.netMicro), expires_at: isoTime(escrow.expiresAtMs) }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.A.release',
@@ -269,10 +268,8 @@ const rowsA: readonly Route[] = [
       return isFailure(id) ? id : { escrowId: id };
     },
     run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
-    render: (escrow) => ({
-      status: 200,
-      body: { escrow_id: escrow.id, status: escrow.status, released_amount: moneyA(escrow.netMicro), seller: escrow.receiverId, fee: moneyA(escrow.feeMicro), tx_hash: escrow.txHash },
-    }),
+    successStatus: 200,
+    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, released_amount: moneyA(escrow.netMicro), seller: escrow.receiverId, fee: moneyA(escrow.feeMicro), tx_hash: escrow.txHash }),
   }),
   defineRoute<DisputeCommand, EscrowRecord>({
     id: 'escrow.A.dispute',
@@ -285,7 +282,8 @@ const rowsA: readonly Route[] = [
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, 'body'),
     run: (context, command) => context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    render: (escrow) => ({ status: 200, body: disputeBody(escrow) }),
+    successStatus: 200,
+    render: (escrow) => disputeBody(escrow),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.A.get',
@@ -298,7 +296,8 @@ const rowsA: readonly Route[] = [
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
     run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
-    render: (escrow) => ({ status: 200, body: detailA(escrow) }),
+    successStatus: 200,
+    render: (escrow) => detailA(escrow),
   }),
   defineRoute<ListCommand, readonly EscrowRecord[]>({
     id: 'escrow.A.list',
@@ -311,7 +310,8 @@ const rowsA: readonly Route[] = [
     summary: 'The caller\'s escrows, newest first (query role, status, limit).',
     parse: parseList,
     run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    render: (escrows) => ({ status: 200, body: { escrows: escrows.map(detailA), count: escrows.length } }),
+    successStatus: 200,
+    render: (escrows) => ({ escrows: escrows.map(detailA), count: escrows.length }),
   }),
 ];
 
@@ -328,17 +328,15 @@ const rowsB: readonly Route[] = [
     summary: 'Lock funds for a receiver (amount, receiver, description, expires_in, referrer, conditions).',
     parse: (input, context) => parseCreateB(input.body, context),
     run: (context, command) => context.platform.escrow.create({ ...command, senderId: callerId(context) }, context.nowMs),
+    successStatus: 201,
     render: (escrow) => ({
-      status: 201,
-      body: {
-        escrow_id: escrow.id,
-        status: escrow.status,
-        amount: moneyB(escrow.amountMicro),
-        fee: moneyB(escrow.feeMicro),
-        net: moneyB(escrow.netMicro),
-        receiver: escrow.receiverId,
-        expires_at: isoTime(escrow.expiresAtMs),
-      },
+      escrow_id: escrow.id,
+      status: escrow.status,
+      amount: moneyB(escrow.amountMicro),
+      fee: moneyB(escrow.feeMicro),
+      net: moneyB(escrow.netMicro),
+      receiver: escrow.receiverId,
+      expires_at: isoTime(escrow.expiresAtMs),
     }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
@@ -353,10 +351,8 @@ const rowsB: readonly Route[] = [
     summary: 'Release an escrow (sender only): net to the receiver, 1% fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) => context.platform.escrow.release({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
-    render: (escrow) => ({
-      status: 200,
-      body: { escrow_id: escrow.id, status: escrow.status, tx_hash: escrow.txHash, net: moneyB(escrow.netMicro), fee: moneyB(escrow.feeMicro) },
-    }),
+    successStatus: 200,
+    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, tx_hash: escrow.txHash, net: moneyB(escrow.netMicro), fee: moneyB(escrow.feeMicro) }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.B.refund',
@@ -370,10 +366,8 @@ const rowsB: readonly Route[] = [
     summary: 'Refund a locked escrow before expiry (sender only): full amount, no fee.',
     parse: (input) => parsePathId(input, true),
     run: (context, command) => context.platform.escrow.refund({ escrowId: command.escrowId, callerId: callerId(context) }, context.nowMs),
-    render: (escrow) => ({
-      status: 200,
-      body: { escrow_id: escrow.id, status: escrow.status, amount: moneyB(escrow.amountMicro), tx_hash: escrow.txHash },
-    }),
+    successStatus: 200,
+    render: (escrow) => ({ escrow_id: escrow.id, status: escrow.status, amount: moneyB(escrow.amountMicro), tx_hash: escrow.txHash }),
   }),
   defineRoute<IdCommand, EscrowRecord>({
     id: 'escrow.B.get',
@@ -387,7 +381,8 @@ const rowsB: readonly Route[] = [
     summary: 'One escrow in detail (parties only).',
     parse: (input) => parsePathId(input, false),
     run: (context, command) => context.platform.escrow.get({ escrowId: command.escrowId, callerId: callerId(context) }),
-    render: (escrow) => ({ status: 200, body: detailB(escrow) }),
+    successStatus: 200,
+    render: (escrow) => detailB(escrow),
   }),
   defineRoute<ListCommand, readonly EscrowRecord[]>({
     id: 'escrow.B.list',
@@ -401,7 +396,8 @@ const rowsB: readonly Route[] = [
     summary: 'The caller\'s escrows, newest first (query role, status, limit).',
     parse: parseList,
     run: (context, command) => context.platform.escrow.list({ ...command, callerId: callerId(context) }),
-    render: (escrows) => ({ status: 200, body: { escrows: escrows.map(detailB), count: escrows.length } }),
+    successStatus: 200,
+    render: (escrows) => ({ escrows: escrows.map(detailB), count: escrows.length }),
   }),
   defineRoute<DisputeCommand, EscrowRecord>({
     id: 'escrow.B.dispute',
@@ -415,7 +411,8 @@ const rowsB: readonly Route[] = [
     summary: 'Open a dispute (either party): funds frozen for a 48 h window.',
     parse: (input) => parseDispute(input.body, { param: input.params['id'] ?? '' }),
     run: (context, command) => context.platform.escrow.dispute({ ...command, callerId: callerId(context) }, context.nowMs),
-    render: (escrow) => ({ status: 200, body: disputeBody(escrow) }),
+    successStatus: 200,
+    render: (escrow) => disputeBody(escrow),
   }),
 ];
 

@@ -6,7 +6,8 @@
  *
  * Invariants: `parse` validates every field (types, lengths, the agent_id pattern), rejects
  * unknown body fields and unknown query parameters, so bad input answers 400 before the domain is
- * touched; `render` builds the exact body of the contract (the dispatcher adds `_info`).
+ * touched; `successStatus` is the status of a success (201 for registrations, which create an
+ * agent) and `render` builds the exact body of the contract (the dispatcher adds `_info`).
  * Non-goals: auth (the dispatcher resolves the caller) and rate limits (declared in `limits`).
  */
 import { assert } from '../../core/assert.ts';
@@ -91,15 +92,13 @@ const registerA = defineRoute<RegisterInput, Registration>({
   summary: 'Register an agent: returns its address, API key (shown once) and referral code.',
   parse: (input) => parseRegister(input, 'A'),
   run: (context, command) => context.platform.faucet.register({ style: 'A', ...command }, context.nowMs),
+  successStatus: 201,
   render: (registration) => ({
-    status: 201,
-    body: {
-      agent_id: registration.agent.id,
-      agent_address: registration.agent.address,
-      api_key: registration.apiKey,
-      referral_code: registration.agent.referralCode,
-      created_at: isoTime(registration.agent.createdAtMs),
-    },
+    agent_id: registration.agent.id,
+    agent_address: registration.agent.address,
+    api_key: registration.apiKey,
+    referral_code: registration.agent.referralCode,
+    created_at: isoTime(registration.agent.createdAtMs),
   }),
 });
 
@@ -114,7 +113,8 @@ const claimA = defineRoute<null, ClaimResult>({
   summary: 'Claim the one-time 1 USDC faucet allocation.',
   parse: (input) => noInput(input),
   run: (context) => context.platform.faucet.claimA({ agentId: callerOf(context).id }, context.nowMs),
-  render: (claim) => ({ status: 200, body: { amount_usdc: moneyA(claim.amountMicro), balance_usdc: moneyA(claim.balanceMicro) } }),
+  successStatus: 200,
+  render: (claim) => ({ amount_usdc: moneyA(claim.amountMicro), balance_usdc: moneyA(claim.balanceMicro) }),
 });
 
 const statusA = defineRoute<null, { eligible: boolean; balanceMicro: bigint }>({
@@ -128,7 +128,8 @@ const statusA = defineRoute<null, { eligible: boolean; balanceMicro: bigint }>({
   summary: 'Whether the one-time claim is still available, and the balance.',
   parse: (input) => noInput(input),
   run: (context) => context.platform.faucet.statusA({ agentId: callerOf(context).id }),
-  render: (status) => ({ status: 200, body: { eligible: status.eligible, balance_usdc: moneyA(status.balanceMicro) } }),
+  successStatus: 200,
+  render: (status) => ({ eligible: status.eligible, balance_usdc: moneyA(status.balanceMicro) }),
 });
 
 const agentA = defineRoute<{ reference: string }, { agent: Agent; balanceMicro: bigint }>({
@@ -147,17 +148,15 @@ const agentA = defineRoute<{ reference: string }, { agent: Agent; balanceMicro: 
     return isFailure(reference) ? reference : { reference };
   },
   run: (context, command) => context.platform.faucet.agentDetails({ callerId: callerOf(context).id, reference: command.reference }),
+  successStatus: 200,
   render: ({ agent, balanceMicro }) => ({
-    status: 200,
-    body: {
-      agent_id: agent.id,
-      agent_address: agent.address,
-      balance_usdc: moneyA(balanceMicro),
-      tier: agent.tier,
-      referrer: agent.referrerId,
-      referral_code: agent.referralCode,
-      created_at: isoTime(agent.createdAtMs),
-    },
+    agent_id: agent.id,
+    agent_address: agent.address,
+    balance_usdc: moneyA(balanceMicro),
+    tier: agent.tier,
+    referrer: agent.referrerId,
+    referral_code: agent.referralCode,
+    created_at: isoTime(agent.createdAtMs),
   }),
 });
 
@@ -173,20 +172,18 @@ const registerB = defineRoute<RegisterInput, Registration>({
   summary: 'Register an agent and receive the 10 USDC grant; the next claim opens 24 h later.',
   parse: (input) => parseRegister(input, 'B'),
   run: (context, command) => context.platform.faucet.register({ style: 'B', ...command }, context.nowMs),
+  successStatus: 201,
   render: (registration) => {
     assert(registration.nextClaimAtMs !== null, 'a B registration starts the claim cooldown');
     return {
-      status: 201,
-      body: {
-        agent_id: registration.agent.id,
-        agent_address: registration.agent.address,
-        api_key: registration.apiKey,
-        referral_code: registration.agent.referralCode,
-        amount: moneyB(registration.grantMicro),
-        currency: 'USDC',
-        balance: moneyB(registration.balanceMicro),
-        next_claim: isoTime(registration.nextClaimAtMs),
-      },
+      agent_id: registration.agent.id,
+      agent_address: registration.agent.address,
+      api_key: registration.apiKey,
+      referral_code: registration.agent.referralCode,
+      amount: moneyB(registration.grantMicro),
+      currency: 'USDC',
+      balance: moneyB(registration.balanceMicro),
+      next_claim: isoTime(registration.nextClaimAtMs),
     };
   },
 });
@@ -210,9 +207,10 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
     return isFailure(agentId) ? agentId : { agentId: agentId ?? null };
   },
   run: (context, command) => context.platform.faucet.claimB({ callerId: context.caller?.id ?? null, agentId: command.agentId }, context.nowMs),
+  successStatus: 200,
   render: (claim) => {
     assert(claim.nextClaimAtMs !== null, 'a B claim sets the next claim');
-    return { status: 200, body: { amount: moneyB(claim.amountMicro), balance: moneyB(claim.balanceMicro), next_claim: isoTime(claim.nextClaimAtMs) } };
+    return { amount: moneyB(claim.amountMicro), balance: moneyB(claim.balanceMicro), next_claim: isoTime(claim.nextClaimAtMs) };
   },
 });
 
@@ -228,16 +226,14 @@ const statusB = defineRoute<null, StatusB>({
   summary: 'Whether the caller can claim now, when the next claim opens, and the faucet pool balance.',
   parse: (input) => noInput(input),
   run: (context) => context.platform.faucet.statusB({ agentId: callerOf(context).id }, context.nowMs),
+  successStatus: 200,
   render: (status) => ({
-    status: 200,
-    body: {
-      agent_id: status.agentId,
-      can_claim: status.canClaim,
-      next_claim: status.nextClaimAtMs === null ? null : isoTime(status.nextClaimAtMs),
-      seconds_until_next_claim: status.secondsUntilNextClaim,
-      balance: moneyB(status.balanceMicro),
-      pool_balance: moneyB(status.poolMicro),
-    },
+    agent_id: status.agentId,
+    can_claim: status.canClaim,
+    next_claim: status.nextClaimAtMs === null ? null : isoTime(status.nextClaimAtMs),
+    seconds_until_next_claim: status.secondsUntilNextClaim,
+    balance: moneyB(status.balanceMicro),
+    pool_balance: moneyB(status.poolMicro),
   }),
 });
 
@@ -258,21 +254,19 @@ const agentsB = defineRoute<{ limit: number }, AgentList>({
     return isFailure(limit) ? limit : { limit };
   },
   run: (context, command) => context.platform.faucet.listAgents(command),
+  successStatus: 200,
   render: (list) => ({
-    status: 200,
-    body: {
-      agents: list.agents.map((entry) => ({
-        agent_id: entry.agentId,
-        agent_address: entry.address,
-        framework: entry.framework,
-        claims: entry.claims,
-        total_claimed: moneyB(entry.receivedMicro),
-        created_at: isoTime(entry.createdAtMs),
-      })),
-      total_agents: list.totalAgents,
-      total_claimed: moneyB(list.totalClaimedMicro),
-      frameworks: Object.fromEntries(list.frameworks),
-    },
+    agents: list.agents.map((entry) => ({
+      agent_id: entry.agentId,
+      agent_address: entry.address,
+      framework: entry.framework,
+      claims: entry.claims,
+      total_claimed: moneyB(entry.receivedMicro),
+      created_at: isoTime(entry.createdAtMs),
+    })),
+    total_agents: list.totalAgents,
+    total_claimed: moneyB(list.totalClaimedMicro),
+    frameworks: Object.fromEntries(list.frameworks),
   }),
 });
 
@@ -288,17 +282,15 @@ const referralsB = defineRoute<null, ReferralView>({
   summary: "The caller's referral code, referred agents, fees earned, paid out and pending.",
   parse: (input) => noInput(input),
   run: (context) => context.platform.faucet.referrals({ agentId: callerOf(context).id }),
+  successStatus: 200,
   render: (view) => ({
-    status: 200,
-    body: {
-      referral_code: view.referralCode,
-      referred_count: view.referredCount,
-      referred_agents: view.referred.map((entry) => ({ agent_id: entry.agentId, registered_at: isoTime(entry.registeredAtMs) })),
-      fees_earned: moneyB(view.earnedMicro),
-      paid_out: moneyB(view.paidMicro),
-      pending_payouts: moneyB(view.pendingMicro),
-      share_pct: Number(view.shareBps) / 100,
-    },
+    referral_code: view.referralCode,
+    referred_count: view.referredCount,
+    referred_agents: view.referred.map((entry) => ({ agent_id: entry.agentId, registered_at: isoTime(entry.registeredAtMs) })),
+    fees_earned: moneyB(view.earnedMicro),
+    paid_out: moneyB(view.paidMicro),
+    pending_payouts: moneyB(view.pendingMicro),
+    share_pct: Number(view.shareBps) / 100,
   }),
 });
 
