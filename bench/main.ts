@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
   const httpSummary = http === null ? null : summarize(http.rounds);
   const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
   const result: BenchResult = {
-    node: process.version,
+    node: [process.version, ...process.execArgv].join(' '),
     seed: mix.seed,
     mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
     rounds: flags.rounds,
