@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { TransportRequest, TransportResponse } from '../src/client/transport.ts';
 import type { ServiceName } from '../src/platform/platform.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, register, type FaucetMemory } from '../src/sim/agent-kit.ts';
+import { freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, register, type FaucetMemory, RETRY_MS } from '../src/sim/agent-kit.ts';
 import { BAD_INPUT_CASES, type BadInputCase } from '../src/sim/bad-input-cases.ts';
 import { durationMs } from '../src/sim/duration.ts';
 
@@ -97,7 +97,7 @@ export const badInputSender = defineAgent<Params>({
   },
   async step(context) {
     const sender = memory(context);
-    if (!sender.registered && !(await register(context, sender))) return { wakeInMs: 10 * MINUTE_MS };
+    if (!sender.registered && !(await register(context, sender))) return { wakeInMs: RETRY_MS };
     await batch(context, sender);
     return { wakeInMs: context.params.every };
   },

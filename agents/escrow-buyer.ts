@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { basisPoints, type Micro } from '../src/core/money.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimA, claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, moneyOut, parseIsoMs, register, reportUnexpected, untilMs, usdcAmount } from '../src/sim/agent-kit.ts';
+import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, moneyOut, parseIsoMs, reportUnexpected, untilMs, usdcAmount, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../src/sim/escrow-plans.ts';
 import { BASIS_POINTS, pickOutcome, probability } from '../src/sim/probability.ts';
@@ -89,15 +89,11 @@ export const escrowBuyer = defineAgent<Params>({
   async setup(context) {
     const buyer = memory(context);
     const referrer = context.rng.chance(context.params.referred, BASIS_POINTS) ? context.directory.pick(context.params.counterparty, context.rng) : null;
-    if (!(await register(context, buyer, referrer ?? undefined))) return;
-    if (context.style === 'A') await claimA(context, buyer);
+    await onboard(context, buyer, referrer ?? undefined);
   },
   async step(context) {
     const buyer = memory(context);
-    if (!buyer.registered) {
-      if (!(await register(context, buyer))) return { wakeInMs: 10 * MINUTE_MS };
-      if (context.style === 'A') await claimA(context, buyer);
-    }
+    if (!(await onboard(context, buyer))) return { wakeInMs: RETRY_MS };
     await claimIfDue(context, buyer);
     await runDuePlans(context, buyer, { retryRelease: context.params.retry_release, concede: context.params.concede });
     const nowMs = context.clock.nowMs();

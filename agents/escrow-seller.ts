@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ApiResult } from '../src/client/client.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimA, claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory } from '../src/sim/agent-kit.ts';
+import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, reportUnexpected, type FaucetMemory, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
 
@@ -76,14 +76,12 @@ export const escrowSeller = defineAgent<Params>({
   params,
   async setup(context) {
     const seller = memory(context);
-    if (!(await register(context, seller))) return;
-    if (context.style === 'A') await claimA(context, seller);
+    await onboard(context, seller);
   },
   async step(context) {
     const seller = memory(context);
     if (!seller.registered) {
-      if (!(await register(context, seller))) return { wakeInMs: 10 * MINUTE_MS };
-      if (context.style === 'A') await claimA(context, seller);
+      if (!(await onboard(context, seller))) return { wakeInMs: RETRY_MS };
       return { wakeInMs: jittered(context, context.params.check_every, Math.floor(context.params.check_every / 4)) };
     }
     await claimIfDue(context, seller);

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimA, claimB, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, register, untilMs, type FaucetMemory } from '../src/sim/agent-kit.ts';
+import { claimA, claimB, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, untilMs, type FaucetMemory, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
 
@@ -24,7 +24,6 @@ const params = z.strictObject({
 type Params = z.output<typeof params>;
 
 /** After a rate limit or an outage: try again in 10 to 20 minutes. */
-const RETRY_MS = 10 * MINUTE_MS;
 
 interface FarmerMemory extends FaucetMemory {
   wakes: number;
@@ -55,16 +54,12 @@ export const faucetFarmer = defineAgent<Params>({
   params,
   async setup(context) {
     const farmer = memory(context);
-    if (!(await register(context, farmer))) return;
-    if (context.style === 'A') await claimA(context, farmer);
+    await onboard(context, farmer);
   },
   async step(context) {
     const farmer = memory(context);
     farmer.wakes++;
-    if (!farmer.registered) {
-      if (!(await register(context, farmer))) return { wakeInMs: 10 * MINUTE_MS };
-      if (context.style === 'A') await claimA(context, farmer);
-    }
+    if (!(await onboard(context, farmer))) return { wakeInMs: RETRY_MS };
     // The first wake follows setup at once: plan the first attempt instead of claiming.
     if (farmer.wakes === 1) return { wakeInMs: nextWakeMs(context, farmer, false) };
     if (context.rng.chance(context.params.check_status, BASIS_POINTS)) await readStatus(context);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { EndpointId } from '../src/client/client.ts';
 import type { Tier } from '../src/services/shared/agents.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory } from '../src/sim/agent-kit.ts';
+import { expectedRefusal, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory, RETRY_MS } from '../src/sim/agent-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 
 /** Endpoints without path parameters that an abuser may hammer. */
@@ -66,7 +66,7 @@ export const rateLimitAbuser = defineAgent<Params>({
   },
   async step(context) {
     const abuser = memory(context);
-    if (!abuser.registered && !(await register(context, abuser))) return { wakeInMs: 10 * MINUTE_MS };
+    if (!abuser.registered && !(await register(context, abuser))) return { wakeInMs: RETRY_MS };
     await burst(context, abuser);
     return { wakeInMs: context.params.every };
   },

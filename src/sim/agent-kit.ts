@@ -79,6 +79,18 @@ export async function register(context: AgentContext<unknown>, memory: FaucetMem
   return true;
 }
 
+/**
+ * Registration plus, for a style-A agent, its one-time claim: how every archetype that holds
+ * money joins the platform, in `setup` and again in `step` while registration has not succeeded
+ * (a rate limit or an outage refused it). Returns whether the agent is registered now.
+ */
+export async function onboard(context: AgentContext<unknown>, memory: FaucetMemory, referrer?: string): Promise<boolean> {
+  if (memory.registered) return true;
+  if (!(await register(context, memory, referrer))) return false;
+  if (context.style === 'A') await claimA(context, memory);
+  return true;
+}
+
 /** The one-time style-A claim: 200 the first time, 409 FAUCET_CLAIMED ever after. */
 export async function claimA(context: AgentContext<unknown>, memory: FaucetMemory): Promise<void> {
   const result = await context.client.faucetA.claim();
