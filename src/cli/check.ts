@@ -17,14 +17,12 @@ import { SystemClock } from '../core/clock.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { checkOptionErrors, runCheck, RUNS_DEFAULT, type CheckOptions, type CheckResult } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
+import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]]';
-const DEFECTS = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
-type MissingDefect = Exclude<DefectName, (typeof DEFECTS)[number]>;
-const everyDefectListed: [MissingDefect] extends [never] ? true : false = true;
-void everyDefectListed;
+const DEFECTS = DEFECT_NAMES;
 
 export interface CheckIo {
   out(text: string): void;

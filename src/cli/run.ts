@@ -23,14 +23,12 @@ import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
 import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]';
-const DEFECTS = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
-type MissingDefect = Exclude<DefectName, (typeof DEFECTS)[number]>;
-const everyDefectListed: [MissingDefect] extends [never] ? true : false = true;
-void everyDefectListed;
+const DEFECTS = DEFECT_NAMES;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export interface RunIo {

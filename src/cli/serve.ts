@@ -32,11 +32,9 @@ import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--defect NAME]... [--data FILE]';
 
-/** Every DefectName, checked against the type below so a new defect cannot be forgotten here. */
-export const DEFECT_NAMES = ['mint-on-claim', 'escrow-fee-2pct', 'faucet-cooldown-23h', 'escrow-release-twice'] as const satisfies readonly DefectName[];
-type MissingDefect = Exclude<DefectName, (typeof DEFECT_NAMES)[number]>;
-/** Fails to compile when a DefectName is missing from DEFECT_NAMES. */
-export const DEFECT_NAMES_COMPLETE: [MissingDefect] extends [never] ? true : MissingDefect = true;
+import { DEFECT_NAMES } from '../services/shared/context.ts';
+
+export { DEFECT_NAMES };
 
 export interface ServeFlags {
   readonly port: number;

@@ -81,6 +81,19 @@ export class Ledger {
     this.sum += amountMicro;
   }
 
+  /**
+   * TEST-ONLY fault injection: a transfer that skips the non-negativity assertion, so a
+   * deliberately skipped balance check (`casino-skip-balance-check`) shows up as a negative
+   * balance for the invariant checker to report. Nothing else calls this.
+   */
+  faultOverdraft(transfer: Transfer): void {
+    const { from, to, amountMicro } = transfer;
+    this.balances.set(from, this.balance(from) - amountMicro);
+    this.balances.set(to, this.balance(to) + amountMicro);
+    this.transferCount++;
+    for (const listener of this.listeners) listener(transfer);
+  }
+
   /** Recomputes the sum of all balances; equals `sumMicro` unless the ledger itself is broken. */
   auditSum(): Micro {
     let total = 0n;

@@ -20,6 +20,7 @@
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -31,6 +32,61 @@ export interface OpenApiOptions {
 }
 
 const ESCROW_ACTION: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'];
+const BET: readonly ErrorCode[] = ['GAME_CLOSED', 'INSUFFICIENT_BALANCE'];
+const OWNED: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
+const NONE: readonly ErrorCode[] = [];
+
+/** The casino's rows: every single-game row places a bet. */
+const CASINO_DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
+  ...Object.fromEntries(GAME_IDS.filter((id) => id !== 'video_poker').map((id) => [`casino.A.game.${id}`, BET])),
+  'casino.A.register': ['NOT_FOUND', 'CONFLICT'],
+  'casino.A.balance': NONE,
+  'casino.A.deposit-address': NONE,
+  'casino.A.withdraw': ['INSUFFICIENT_BALANCE'],
+  'casino.A.supported-chains': NONE,
+  'casino.A.deposits': NONE,
+  'casino.A.ledger': NONE,
+  'casino.A.withdrawals': NONE,
+  'casino.A.games': NONE,
+  'casino.A.batch': NONE,
+  'casino.A.video-poker.deal': BET,
+  'casino.A.video-poker.draw': ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
+  'casino.A.kelly.limits': NONE,
+  'casino.A.kelly.optimal': NONE,
+  'casino.A.kelly.config': NONE,
+  'casino.A.kelly.history': NONE,
+  'casino.A.kelly.simulate': NONE,
+  'casino.A.fairness.seed-hash': NONE,
+  'casino.A.fairness.verify': OWNED,
+  'casino.A.fairness.audit': OWNED,
+  'casino.A.fairness.rotate': NONE,
+  'casino.A.fairness.seeds': NONE,
+  'casino.A.stats.me': NONE,
+  'casino.A.stats.session': NONE,
+  'casino.A.stats.leaderboard': NONE,
+  'casino.A.tournaments.create': ['CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'casino.A.tournaments.list': NONE,
+  'casino.A.tournaments.get': ['NOT_FOUND'],
+  'casino.A.tournaments.enter': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'casino.A.tournaments.play': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'GAME_CLOSED', 'INSUFFICIENT_BALANCE'],
+  'casino.A.challenges.create': ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'casino.A.challenges.list': NONE,
+  'casino.A.challenges.accept': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'casino.A.challenges.decline': ESCROW_ACTION,
+  'casino.A.gossip': NONE,
+  'casino.A.referral.code': NONE,
+  'casino.A.referral.stats': NONE,
+  'casino.short.coinflip': BET,
+  'casino.short.crash.bet': ['GAME_CLOSED', 'CONFLICT', 'INSUFFICIENT_BALANCE'],
+  'casino.short.crash.cashout': ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
+  'casino.short.provably-fair': OWNED,
+  'casino.short.leaderboard': NONE,
+  'casino.B.bet': BET,
+  'casino.B.history': NONE,
+  'casino.B.verify': OWNED,
+  'casino.B.games': NONE,
+  'casino.B.stats': NONE,
+};
 const ESCROW_VIEW: readonly ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
 
 /**
@@ -59,6 +115,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'escrow.B.dispute': ESCROW_ACTION,
   'escrow.B.get': ESCROW_VIEW,
   'escrow.B.list': [],
+  ...CASINO_DOMAIN_ERRORS,
 };
 
 /** The meaning column of platform.md "Errors", plus the three service-specific codes. */

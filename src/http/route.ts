@@ -48,6 +48,8 @@ export interface RouteLimits {
   readonly registerPerIp?: boolean;
   /** Counted against the style-B per-service row (`config.limits.serviceB[service]`). */
   readonly serviceRowB?: boolean;
+  /** With `serviceRowB`: the row's key in `config.limits.serviceB` when it is not the service's own (e.g. `casino-play`). */
+  readonly row?: string;
   /** Key of a per-endpoint daily cap (`config.limits.endpointDailyB`), e.g. `escrow.create`. */
   readonly endpointDaily?: string;
 }

@@ -19,6 +19,7 @@ import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
 import { EXTERNAL, FAUCET_POOL, Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
 import { Scheduler } from '../core/scheduler.ts';
+import { CasinoService } from '../services/casino/casino.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
@@ -87,6 +88,7 @@ export class Platform {
   readonly context: ServiceContext;
   readonly faucet: FaucetService;
   readonly escrow: EscrowService;
+  readonly casino: CasinoService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   private readonly listeners: ((event: DomainEvent) => void)[] = [];
@@ -126,6 +128,7 @@ export class Platform {
     });
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
+    this.casino = new CasinoService(this.context, this.config.casino, () => this.lastMs);
     this.limiter = new RateLimiter(this.config.limits);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
@@ -148,7 +151,10 @@ export class Platform {
       const next = this.timers.peek();
       if (next === undefined || next.atMs > nowMs) return;
       this.timers.pop();
+      // During a timer, "now" is the timer's own instant (transaction history, events).
+      this.lastMs = next.atMs;
       this.runTimer(next.payload, next.atMs);
+      this.lastMs = nowMs;
     }
   }
 
@@ -161,6 +167,13 @@ export class Platform {
       case 'escrow.expire':
       case 'escrow.dispute-window':
         this.escrow.onTimer(timer, atMs);
+        return;
+      case 'casino.crash-round':
+      case 'casino.tournament':
+      case 'casino.challenge-expire':
+      case 'casino.deposit-confirm':
+      case 'casino.withdrawal-review':
+        this.casino.onTimer(timer, atMs);
         return;
       case 'referral.sweep':
         this.referrals.sweep(atMs);

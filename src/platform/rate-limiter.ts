@@ -273,7 +273,7 @@ export class RateLimiter {
    */
   private chargeIdentity(request: LimitRequest, tierShape: BucketShape, nowMs: number): void {
     const limits = request.limits;
-    const row = limits?.serviceRowB === true ? this.serviceRowOf(request.service) : null;
+    const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     const entry = this.heldEntry(request) ?? this.addEntry(request, tierShape, nowMs);
     // As in resolveIdentity: first limited request of an identity seen only as Enterprise.
@@ -323,10 +323,10 @@ export class RateLimiter {
     return entry;
   }
 
-  private serviceRowOf(service: ServiceName | null): ServiceRow {
-    assert(service !== null, 'a style-B service row needs a service');
-    const row = this.serviceRows.get(service);
-    if (row === undefined) assert(false, `config.limits.serviceB has a row for ${service}`);
+  private serviceRowOf(key: string | null): ServiceRow {
+    assert(key !== null, 'a style-B service row needs a service');
+    const row = this.serviceRows.get(key);
+    if (row === undefined) assert(false, `config.limits.serviceB has a row for ${key}`);
     return row;
   }
 
@@ -366,7 +366,7 @@ export class RateLimiter {
     const limits = request.limits;
     this.slotTierShape = this.tierShapes[request.tier];
     this.slotTierDaily = this.tierDaily[request.tier];
-    this.slotServiceRow = limits?.serviceRowB === true ? this.serviceRowOf(request.service) : null;
+    this.slotServiceRow = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
     this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     this.slotIpApplies = limits?.registerPerIp === true;
     this.slotIp = this.slotIpApplies ? this.registerByIp.get(request.ip) : undefined;

@@ -85,7 +85,7 @@ describe('parseServeArgs', () => {
       errors: [
         '--defect needs a value',
         "unexpected argument 'extra'",
-        "--port must be 0 or 1..65533 (services use P+1..P+2), got '65534'",
+        "--port must be 0 or 1..65529 (services use P+1..P+6), got '65534'",
         "--seed must be a non-negative whole number, got '-3'",
         '--start in the past needs --clock manual (the wall clock only moves forward)',
       ],

@@ -5,6 +5,7 @@
  */
 import type { Route } from '../route.ts';
 import { escrowRoutes } from './escrow.ts';
+import { casinoRoutes } from './casino.ts';
 import { faucetRoutes } from './faucet.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes];
+export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes];

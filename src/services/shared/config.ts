@@ -4,6 +4,7 @@
  * docs/decisions.md. Scenarios may override any of them.
  */
 import { usdc, type Micro } from '../../core/money.ts';
+import { DEFAULT_CASINO_CONFIG, type CasinoConfig } from '../casino/casino-config.ts';
 import type { Tier } from './agents.ts';
 
 export interface TierLimits {
@@ -53,6 +54,8 @@ export interface PlatformConfig {
   };
   /** Largest accepted request body, in bytes. */
   readonly maxBodyBytes: number;
+  /** The casino's rules (src/services/casino/casino-config.ts). */
+  readonly casino: CasinoConfig;
   /** Referral payable is swept to referrers' balances every this many ms (UTC-aligned). */
   readonly referralSweepMs: number;
 }
@@ -91,9 +94,15 @@ export const DEFAULT_CONFIG: PlatformConfig = {
     serviceB: {
       faucet: { perMinute: 10, burst: 10, perDay: 100 },
       escrow: { perMinute: 60, burst: 80, perDay: 10_000 },
+      // casino.md Limits 4: style B 60 per minute, burst 100; its 10,000 a day is per game type
+      // (counted by the casino itself, src/services/casino/daily-game-cap.ts).
+      casino: { perMinute: 60, burst: 100, perDay: null },
+      // casino.md Limits 4: "/play hard cap 60 requests per minute (one bet per second)".
+      'casino-play': { perMinute: 60, burst: 60, perDay: null },
     },
     endpointDailyB: { 'escrow.create': 100 },
   },
   maxBodyBytes: 64 * 1024,
+  casino: DEFAULT_CASINO_CONFIG,
   referralSweepMs: 24 * HOUR_MS,
 };

@@ -16,9 +16,31 @@ import type { ReferralBook } from './referral.ts';
 export type PlatformTimer =
   | { kind: 'escrow.expire'; escrowId: string }
   | { kind: 'escrow.dispute-window'; escrowId: string }
-  | { kind: 'referral.sweep' };
+  | { kind: 'referral.sweep' }
+  | { kind: 'casino.tournament'; tournamentId: string }
+  | { kind: 'casino.challenge-expire'; challengeId: string }
+  | { kind: 'casino.deposit-confirm'; depositId: string }
+  | { kind: 'casino.withdrawal-review'; withdrawalId: string }
+  | { kind: 'casino.crash-round'; roundId: string };
 
-export type DefectName = 'mint-on-claim' | 'escrow-fee-2pct' | 'faucet-cooldown-23h' | 'escrow-release-twice';
+/**
+ * Deliberate defects (`afp run|serve|check --defect NAME`, tests and demos only), one table for
+ * every command. Each makes a service misbehave in one named way that some invariant, check or
+ * audit must catch; docs/decisions.md ("Deliberate defects") says which.
+ */
+export const DEFECT_NAMES = [
+  'mint-on-claim',
+  'escrow-fee-2pct',
+  'faucet-cooldown-23h',
+  'escrow-release-twice',
+  'casino-payout-short',
+  'casino-biased-draw',
+  'casino-replayable-nonce',
+  'casino-skip-balance-check',
+  'casino-keno-8',
+] as const;
+
+export type DefectName = (typeof DEFECT_NAMES)[number];
 
 export interface ServiceContext {
   readonly ledger: Ledger;

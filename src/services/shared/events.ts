@@ -14,7 +14,13 @@ export type DomainEvent =
   | { type: 'escrow.refunded'; atMs: number; escrowId: string; amountMicro: bigint; cause: 'sender' | 'dispute-window' }
   | { type: 'escrow.expired'; atMs: number; escrowId: string; amountMicro: bigint; expiresAtMs: number }
   | { type: 'escrow.disputed'; atMs: number; escrowId: string; byAgentId: string; windowEndsAtMs: number }
-  | { type: 'referral.paid'; atMs: number; referrerId: string; amountMicro: bigint };
+  | { type: 'referral.paid'; atMs: number; referrerId: string; amountMicro: bigint }
+  | { type: 'casino.bet'; atMs: number; betId: string; agentId: string; game: string; variant: string; amountMicro: bigint; payoutMicro: bigint; source: string }
+  | { type: 'casino.seed-rotated'; atMs: number; agentId: string; seedHash: string; nonces: number }
+  | { type: 'casino.withdrawal'; atMs: number; withdrawalId: string; agentId: string; amountMicro: bigint; feeMicro: bigint; status: string }
+  | { type: 'casino.deposit'; atMs: number; depositId: string; agentId: string; amountMicro: bigint; status: string }
+  | { type: 'casino.tournament'; atMs: number; tournamentId: string; status: string }
+  | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null };
 
 export type DomainEventType = DomainEvent['type'];
 

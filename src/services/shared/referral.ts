@@ -64,6 +64,19 @@ export class ReferralBook {
     return share;
   }
 
+  /**
+   * Moves an already computed commission from `from` (e.g. the casino house) to the referrer's
+   * payable: the casino's level commissions on net losses. Returns the amount moved.
+   */
+  accrueFrom(options: { from: string; referrerId: string; amountMicro: Micro; reason: string; reference: string }): Micro {
+    if (options.amountMicro <= 0n) return 0n;
+    this.ledger.transfer({ from: options.from, to: referralAccount(options.referrerId), amountMicro: options.amountMicro, reason: options.reason, reference: options.reference });
+    const totals = this.totals.get(options.referrerId) ?? { earnedMicro: 0n, paidMicro: 0n };
+    totals.earnedMicro += options.amountMicro;
+    this.totals.set(options.referrerId, totals);
+    return options.amountMicro;
+  }
+
   /** Pays every pending payable into its referrer's balance, in a stable order. */
   sweep(nowMs: number): void {
     const referrerIds = [...this.totals.keys()].sort();

@@ -62,6 +62,12 @@ export const escrowExpiryExact: InvariantDefinition = {
           case 'agent.registered':
           case 'faucet.claimed':
           case 'referral.paid':
+          case 'casino.bet':
+          case 'casino.seed-rotated':
+          case 'casino.withdrawal':
+          case 'casino.deposit':
+          case 'casino.tournament':
+          case 'casino.challenge':
             return null;
         }
       },

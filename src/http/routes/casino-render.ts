@@ -1,0 +1,96 @@
+/**
+ * Casino wire shapes shared by the casino's route rows: the bet response of each style (NOTES.md
+ * "Bet response (style A)"; casino.md "Bet response" for B and the short coin flip), the proof
+ * object, seeds and verifications. Money: style A and short as JSON numbers, B as decimal
+ * strings. Multipliers are exact ratios rendered as numbers rounded to 6 decimals.
+ * Every function builds a fresh object (the dispatcher adds `_info` in place) and copies stored
+ * details, so a client cannot mutate platform state through a response.
+ */
+import type { JsonObject } from '../../core/errors.ts';
+import type { BetRecord } from '../../services/casino/bet-record.ts';
+import type { CasinoState } from '../../services/casino/casino-state.ts';
+import type { Verification } from '../../services/casino/fairness.ts';
+import { gameById } from '../../services/casino/games/index.ts';
+import { riskFactorOf, variantInputs } from '../../services/casino/kelly-rule.ts';
+import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
+import { kellyBetSummary } from '../../services/casino/kelly/kelly-view.ts';
+import type { ServerSeed } from '../../services/casino/seed-book.ts';
+import { isoTime, moneyA, moneyB } from '../render.ts';
+
+export function proofOf(bet: BetRecord): JsonObject {
+  return { server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash };
+}
+
+const detailCopy = (bet: BetRecord): JsonObject => structuredClone(bet.detail);
+
+/** Style A: `{ bet_id, game, amount_bet, result, won, payout_multiplier, amount_won, new_balance, proof, kelly }`. */
+export function betA(bet: BetRecord, state: CasinoState): JsonObject {
+  const game = gameById(bet.game);
+  const params = game.parse(bet.params);
+  const kelly = params.ok
+    ? kellyBetSummary({ bankrollMicro: bet.balanceAfterMicro, riskFactor: riskFactorOf(state, bet.agentId), inputs: variantInputs(game, params.value), bounds: game })
+    : null;
+  return {
+    bet_id: bet.id,
+    game: bet.game,
+    amount_bet: moneyA(bet.amountMicro),
+    result: detailCopy(bet),
+    won: bet.won,
+    payout_multiplier: fixedNumber(bet.multiplier),
+    amount_won: moneyA(bet.payoutMicro),
+    new_balance: moneyA(bet.balanceAfterMicro),
+    proof: proofOf(bet),
+    kelly,
+    placed_at: isoTime(bet.atMs),
+  };
+}
+
+/** Style B: `{ win, payout, balance, seed, nonce, game, result }` (+ bet_id). */
+export function betB(bet: BetRecord): JsonObject {
+  return {
+    bet_id: bet.id,
+    win: bet.won,
+    payout: moneyB(bet.payoutMicro),
+    balance: moneyB(bet.balanceAfterMicro),
+    seed: bet.seedHash,
+    nonce: bet.nonce,
+    game: bet.game === 'coin_flip' ? 'coinflip' : bet.game,
+    result: detailCopy(bet),
+  };
+}
+
+/** One history line, style B: `{ id, game, amount, win, payout, ts }`. */
+export function historyLineB(bet: BetRecord): JsonObject {
+  return { id: bet.id, game: bet.game === 'coin_flip' ? 'coinflip' : bet.game, amount: moneyB(bet.amountMicro), win: bet.won, payout: moneyB(bet.payoutMicro), ts: isoTime(bet.atMs) };
+}
+
+export function seedView(seed: ServerSeed, active: boolean): JsonObject {
+  return {
+    server_seed_hash: seed.hash,
+    server_seed: seed.revealedAtMs === null ? null : seed.hex,
+    status: active ? 'active' : seed.revealedAtMs === null ? 'retired' : 'revealed',
+    nonces_used: seed.nonces,
+    created_at: isoTime(seed.createdAtMs),
+    revealed_at: seed.revealedAtMs === null ? null : isoTime(seed.revealedAtMs),
+  };
+}
+
+export function verificationView(verification: Verification): JsonObject {
+  const { bet } = verification;
+  return {
+    bet_id: bet.id,
+    game: bet.game,
+    verified: verification.verified,
+    status: verification.verified === null ? 'seed not yet revealed' : verification.verified ? 'verified' : 'mismatch',
+    mismatches: [...verification.mismatches],
+    server_seed_hash: bet.seedHash,
+    server_seed: verification.serverSeed,
+    client_seed: bet.clientSeed,
+    nonce: bet.nonce,
+    result_hash: bet.resultHash,
+    hmac_messages: [...verification.messages],
+    recorded: { payout_multiplier: fixedNumber(bet.multiplier), result: detailCopy(bet) },
+    recomputed: verification.recomputed === null ? null : { multiplier: verification.recomputed.multiplier, result: structuredClone(verification.recomputed.detail) },
+    revealed_at: verification.revealedAtMs === null ? null : isoTime(verification.revealedAtMs),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * report.html of the casino: one self-contained HTML document (opens offline) with, per game, the
+ * empirical house edge and its 99 % band against the advertised and theoretical lines as bets
+ * accumulate, and the bankroll curves by agent archetype — charts by the inlined Chart.js, and
+ * the same figures as plain tables for readers without JavaScript.
+ *
+ * Invariants: pure — the bytes are a function of the input and of the pinned library file (no
+ * clock, no random ids, fixed number formatting, fixed key order); bounded (casino-report-data.ts
+ * CASINO_REPORT_LIMITS); nothing is fetched (a Content-Security-Policy forbids every network
+ * source, fonts are the system's). `<body data-charts-expected>` is written here, so a test sees
+ * how many charts to wait for even if no script ran; the page's script fills in the rest.
+ * Non-goals: interactivity beyond Chart.js's tooltips; writing the file (the caller does).
+ */
+import type { CasinoReportInput } from './casino-report-data.ts';
+import { CASINO_REPORT_LIMITS } from './casino-report-data.ts';
+import type { ChartLibrary } from './chart-library.ts';
+import { loadChartLibrary } from './chart-library.ts';
+import { BANKROLL_CHART_ID, buildChartData, edgeChartId } from './chart-data.ts';
+import { DATA_ELEMENT_ID, DRAW_SCRIPT, ERROR_HOOK_SCRIPT } from './draw-script.ts';
+import { escapeHtml } from './html-text.ts';
+import type { PreparedGame, PreparedReport } from './prepare-report.ts';
+import { prepareCasinoReport } from './prepare-report.ts';
+import { countText } from './report-format.ts';
+import { bankrollTableHtml, gameTablesHtml } from './report-tables.ts';
+import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
+
+const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px 24px; color: #1d1d1f; }
+h1 { font-size: 1.6em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; } h3 { margin-bottom: 4px; }
+.chart { position: relative; height: 320px; margin: 8px 0; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; } th:first-child, td:first-child { text-align: left; }
+.note { color: #666; font-size: 0.9em; } .verdict { font-weight: 600; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
+
+const EDGE_AXIS_NOTE =
+  'House edge = share of the amount wagered kept by the house. The y axis spans the advertised and theoretical ' +
+  'edges and the later half of the checkpoints; the wide bands of the first bets run off the chart (the tables keep their numbers).';
+
+function chartBox(id: string, label: string): string {
+  return `<div class="chart" id="${id}"><canvas role="img" aria-label="${escapeHtml(label)}"></canvas></div>`;
+}
+
+function sampledNote(kept: number, inputPoints: number): string {
+  if (kept === inputPoints) return '';
+  return `\n<p class="note">The chart shows ${countText(kept)} of ${countText(inputPoints)} points, evenly spaced (first and last kept); the tables use the kept points.</p>`;
+}
+
+function omittedNote(omitted: number, what: string, cap: number): string {
+  return omitted === 0 ? '' : `\n<p class="note">${countText(omitted)} more ${what} not shown (a report shows at most ${cap}).</p>`;
+}
+
+function gameHtml(game: PreparedGame, index: number): string {
+  const title = `${game.name} — ${game.variant}`;
+  const chart = game.points.length === 0 ? '' : `\n${chartBox(edgeChartId(index), `House edge of ${title} as bets accumulate`)}`;
+  return [
+    `<article class="game" id="game-${index}">`,
+    `<h3>${escapeHtml(title)}</h3>`,
+    `<p class="verdict">Verdict: ${escapeHtml(game.verdict)}</p>${chart}${sampledNote(game.points.length, game.inputPoints)}`,
+    gameTablesHtml(game),
+    '</article>',
+  ].join('\n');
+}
+
+function gamesSection(report: PreparedReport): string {
+  const games = report.games.map(gameHtml).join('\n');
+  const none = report.games.length === 0 ? '\n<p class="note">No games in this report.</p>' : '';
+  const omitted = omittedNote(report.omittedGames, 'games', CASINO_REPORT_LIMITS.maxGames);
+  const axis = report.games.length === 0 ? '' : `\n<p class="note">${EDGE_AXIS_NOTE}</p>`;
+  return `<section id="games">\n<h2>House edge by game</h2>${none}${omitted}${axis}\n${games}\n</section>`;
+}
+
+function bankrollSection(report: PreparedReport, hasChart: boolean): string {
+  const omitted = omittedNote(report.omittedBankrolls, 'archetypes', CASINO_REPORT_LIMITS.maxBankrollSeries);
+  if (report.bankrolls.length === 0) {
+    return `<section id="bankrolls">\n<h2>Bankroll by agent archetype</h2>\n<p class="note">No bankroll series in this report.</p>${omitted}\n</section>`;
+  }
+  const chart = hasChart ? `\n${chartBox(BANKROLL_CHART_ID, 'Balance by agent archetype over virtual time')}` : '';
+  const sampled = report.bankrolls.some((series) => series.points.length < series.inputPoints)
+    ? `\n<p class="note">Lines with more than ${CASINO_REPORT_LIMITS.maxPointsPerSeries} points show that many, evenly spaced (first and last kept).</p>`
+    : '';
+  return `<section id="bankrolls">\n<h2>Bankroll by agent archetype</h2>${omitted}${chart}${sampled}\n${bankrollTableHtml(report.bankrolls)}\n</section>`;
+}
+
+/** The whole report.html document; `library` is for tests (default: the installed Chart.js). */
+export function renderCasinoReport(input: CasinoReportInput, library: ChartLibrary = loadChartLibrary()): string {
+  const report = prepareCasinoReport(input);
+  const data = buildChartData(report);
+  const expected = data.games.length + (data.bankroll === null ? 0 : 1);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="generator" content="afp; ${escapeHtml(`${library.name} ${library.version}`)}">`,
+    `<title>${escapeHtml(report.title)}</title>`,
+    `<style>\n${STYLE}\n</style>`,
+    '</head>',
+    `<body data-charts-expected="${expected}" data-charts-drawn="0">`,
+    `<header>\n<h1>${escapeHtml(report.title)}</h1>\n<p class="subtitle">${escapeHtml(report.subtitle)}</p>\n</header>`,
+    '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
+    gamesSection(report),
+    bankrollSection(report, data.bankroll !== null),
+    `<footer><p>Charts drawn by ${escapeHtml(`${library.name} ${library.version}`)} (MIT licence), inlined in this file: it opens offline.</p></footer>`,
+    `<script type="application/json" id="${DATA_ELEMENT_ID}">${jsonScriptText(data)}</script>`,
+    `<script>\n${escapeScriptText(ERROR_HOOK_SCRIPT)}\n</script>`,
+    `<script>\n${escapeScriptText(library.code)}\n</script>`,
+    `<script>\n${escapeScriptText(DRAW_SCRIPT)}\n</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

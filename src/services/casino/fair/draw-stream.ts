@@ -1,0 +1,103 @@
+/**
+ * DrawStream: the provably fair random numbers of one bet, published so anyone can verify a
+ * bet by hand (docs/fairness.md).
+ *
+ * Block k of a bet is HMAC-SHA256(key = the server seed's 64-character hex text as UTF-8,
+ * message): block 0 hashes "<client_seed>:<nonce>", block k ≥ 1 hashes
+ * "<client_seed>:<nonce>:<k>" (the cursor). Each block gives eight big-endian 32-bit words,
+ * consumed in order; a game that needs more words moves to the next block. One bet consumes
+ * one nonce however many words it draws.
+ *
+ * Mapping without modulo bias: `int(n)` rejects words ≥ 2^32 − (2^32 mod n) and draws again;
+ * `fraction52()` is a uniform integer in [0, 2^52) (the first word and the top 20 bits of the
+ * next) for continuous games (crash, multiplier); `sample(n, k)` is a partial Fisher–Yates
+ * shuffle driven by `int`. The real platform's `% 10000` is biased; afp never uses modulo
+ * without rejection.
+ */
+import { createHmac } from 'node:crypto';
+import { assert } from '../../../core/assert.ts';
+
+const TWO_POW_32 = 0x1_0000_0000;
+const WORDS_PER_BLOCK = 8;
+/** A bet may draw at most this many blocks (256 words): far above any game's need, a bound on work. */
+export const MAX_BLOCKS_PER_BET = 32;
+
+export function blockMessage(clientSeed: string, nonce: number, block: number): string {
+  return block === 0 ? `${clientSeed}:${nonce}` : `${clientSeed}:${nonce}:${block}`;
+}
+
+export function hmacBlock(serverSeedHex: string, clientSeed: string, nonce: number, block: number): Buffer {
+  return createHmac('sha256', serverSeedHex).update(blockMessage(clientSeed, nonce, block)).digest();
+}
+
+export class DrawStream {
+  readonly serverSeedHex: string;
+  readonly clientSeed: string;
+  readonly nonce: number;
+  private block = -1;
+  private bytes: Buffer = Buffer.alloc(0);
+  private word = WORDS_PER_BLOCK;
+  /** The hex of block 0: the bet's `result_hash`. */
+  readonly firstBlockHex: string;
+
+  constructor(serverSeedHex: string, clientSeed: string, nonce: number) {
+    assert(Number.isSafeInteger(nonce) && nonce >= 0, 'nonce is a non-negative integer');
+    this.serverSeedHex = serverSeedHex;
+    this.clientSeed = clientSeed;
+    this.nonce = nonce;
+    this.nextBlock();
+    this.firstBlockHex = this.bytes.toString('hex');
+  }
+
+  private nextBlock(): void {
+    this.block += 1;
+    assert(this.block < MAX_BLOCKS_PER_BET, 'a bet draws at most MAX_BLOCKS_PER_BET blocks');
+    this.bytes = hmacBlock(this.serverSeedHex, this.clientSeed, this.nonce, this.block);
+    this.word = 0;
+  }
+
+  /** Blocks used so far (for the audit trail). */
+  get blocksUsed(): number {
+    return this.block + 1;
+  }
+
+  /** The next uniform 32-bit word. */
+  uint32(): number {
+    if (this.word === WORDS_PER_BLOCK) this.nextBlock();
+    const value = this.bytes.readUInt32BE(this.word * 4);
+    this.word += 1;
+    return value;
+  }
+
+  /** Uniform integer in [0, n), n in [1, 2^32], without modulo bias. */
+  int(n: number): number {
+    assert(Number.isSafeInteger(n) && n >= 1 && n <= TWO_POW_32, 'int bound in [1, 2^32]');
+    const limit = TWO_POW_32 - (TWO_POW_32 % n);
+    for (;;) {
+      const word = this.uint32();
+      if (word < limit) return word % n;
+    }
+  }
+
+  /** Uniform integer in [0, 2^52): r = fraction52() / 2^52 is uniform on a grid of [0, 1). */
+  fraction52(): bigint {
+    const high = BigInt(this.uint32());
+    const low = BigInt(this.uint32() >>> 12);
+    return (high << 20n) | low;
+  }
+
+  /** k distinct values of [0, n) in draw order (partial Fisher–Yates). */
+  sample(n: number, k: number): number[] {
+    assert(Number.isSafeInteger(k) && k >= 0 && k <= n && n <= 1024, 'sample k of n, n ≤ 1024');
+    const pool = Array.from({ length: n }, (_, index) => index);
+    for (let index = 0; index < k; index++) {
+      const pick = index + this.int(n - index);
+      const chosen = pool[pick] as number;
+      pool[pick] = pool[index] as number;
+      pool[index] = chosen;
+    }
+    return pool.slice(0, k);
+  }
+}
+
+export const FRACTION52_DENOMINATOR = 1n << 52n;

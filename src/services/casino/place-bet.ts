@@ -1,0 +1,148 @@
+/**
+ * placeBet: the one path every casino bet takes, whatever the style or route (single game, batch
+ * element, style B, short style, tournament play, video-poker draw).
+ *
+ * Checks in precedence order, all before anything changes: the game is open (409 GAME_CLOSED);
+ * the amount is within the game's minimum and maximum (400); the balance covers it (422
+ * INSUFFICIENT_BALANCE); the amount is within the Kelly limit for this bankroll (400 with
+ * `max_bet`). Then the bet takes the next nonce of the agent's active server seed, draws, and
+ * settles: the stake moves to `casino-house`, the total return (floor(stake × multiplier)) moves
+ * back, referral commissions follow the agent's net losses, and the bet is recorded.
+ *
+ * Deliberate defects (tests and demos only): `casino-payout-short` pays 1% less on every win;
+ * `casino-biased-draw` draws twice and keeps the outcome worse for the agent (the recorded proof
+ * then fails verification); `casino-replayable-nonce` never advances the nonce, so the same
+ * outcome repeats; `casino-skip-balance-check` lets a bet overdraw the balance; `casino-keno-8`
+ * draws keno's numbers from 8 instead of 20 (the real platform's defect).
+ */
+import { fail, succeed, type JsonObject, type Outcome } from '../../core/errors.ts';
+import { agentAccount } from '../../core/ledger.ts';
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import { applyToMicro, compare, mul, ratio, type Ratio } from '../../core/ratio.ts';
+import type { BetRecord, BetSource } from './bet-record.ts';
+import type { CasinoState } from './casino-state.ts';
+import { DrawStream } from './fair/draw-stream.ts';
+import type { GameModule, GameResult } from './games/game.ts';
+import { kenoPlayDefective, type KenoParams } from './games/keno.ts';
+import { kellyMaxBetMicro } from './kelly-rule.ts';
+import { CASINO_HOUSE } from './referral-commission.ts';
+
+export interface BetCommand<P = unknown> {
+  readonly agentId: string;
+  readonly game: GameModule<P>;
+  readonly params: P;
+  /** The parameters as sent, kept on the record for verification. */
+  readonly paramsJson: JsonObject;
+  readonly amountMicro: Micro;
+  readonly clientSeed: string | null;
+  readonly source: BetSource;
+  readonly tournamentId?: string | null;
+  /** The house already holds the stake (crash rounds hold stakes from the bet to the crash). */
+  readonly stakeHeld?: boolean;
+  /** An id handed out before settlement (crash-round bets); drawn at settlement otherwise. */
+  readonly betId?: string;
+  /** Overrides the game's variant name (crash rounds: "crash:round"). */
+  readonly variant?: string;
+}
+
+/** Client seeds: 1..64 printable characters without ':' (the HMAC message separator). */
+export const CLIENT_SEED_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,64}$/;
+
+const PAYOUT_SHORT: Ratio = ratio(99, 100);
+
+/** Everything but the draw: game open, amount range, balance, Kelly. */
+export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome<null> {
+  const { game, amountMicro } = command;
+  if (state.closedGames.has(game.id)) return fail('GAME_CLOSED', `${game.id} is temporarily closed`);
+  if (amountMicro < game.minBetMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, { min_bet: Number(formatDecimal(game.minBetMicro)) });
+  if (amountMicro > game.maxBetMicro) return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, { max_bet: Number(formatDecimal(game.maxBetMicro)) });
+  const balanceMicro = state.ctx.ledger.balance(agentAccount(command.agentId));
+  const skipBalance = state.ctx.defects.has('casino-skip-balance-check');
+  if (!skipBalance && balanceMicro < amountMicro) {
+    return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`);
+  }
+  const maxBetMicro = kellyMaxBetMicro(state, command.agentId, game, command.params, balanceMicro);
+  if (!skipBalance && amountMicro > maxBetMicro) {
+    return fail('BAD_REQUEST', `amount exceeds the Kelly limit ${formatDecimal(maxBetMicro)} for this bankroll`, { max_bet: Number(formatDecimal(maxBetMicro)) });
+  }
+  return succeed(null);
+}
+
+export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: number): Outcome<BetRecord> {
+  const checked = checkBet(state, command);
+  if (!checked.ok) return checked;
+  const { seed, nonce } = takeNonce(state, command.agentId, nowMs);
+  const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
+  const draws = new DrawStream(seed.hex, clientSeed, nonce);
+  let result = state.ctx.defects.has('casino-keno-8') && command.game.id === 'keno' ? kenoPlayDefective(command.params as KenoParams, draws) : command.game.play(command.params, draws);
+  if (state.ctx.defects.has('casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
+  return succeed(settle(state, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex }, nowMs));
+}
+
+/** The next nonce; the `casino-replayable-nonce` defect hands out the same nonce again. */
+export function takeNonce(state: CasinoState, agentId: string, nowMs: number): { seed: { hex: string; hash: string }; nonce: number } {
+  const taken = state.seeds.take(agentId, nowMs);
+  if (state.ctx.defects.has('casino-replayable-nonce') && taken.nonce > 0) {
+    taken.seed.nonces -= 1;
+    return { seed: taken.seed, nonce: taken.nonce - 1 };
+  }
+  return taken;
+}
+
+function worseOfTwo<P>(command: BetCommand<P>, first: GameResult, seedHex: string, clientSeed: string, nonce: number): GameResult {
+  const second = command.game.play(command.params, new DrawStream(seedHex, `${clientSeed}#`, nonce));
+  return compare(second.multiplier, first.multiplier) < 0 ? second : first;
+}
+
+interface Drawn {
+  readonly result: GameResult;
+  readonly seedHash: string;
+  readonly clientSeed: string;
+  readonly nonce: number;
+  readonly resultHash: string;
+}
+
+/** Moves the money and records the bet; the checks have passed. */
+export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Drawn, nowMs: number): BetRecord {
+  const { ctx } = state;
+  const { agentId, amountMicro, game } = command;
+  const betId = command.betId ?? ctx.ids.next('bet_', 16);
+  let multiplier = drawn.result.multiplier;
+  if (ctx.defects.has('casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
+  const payoutMicro = applyToMicro(amountMicro, multiplier);
+  const account = agentAccount(agentId);
+  if (command.stakeHeld === true) {
+    // Moved to the house when the bet was taken.
+  } else if (ctx.defects.has('casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
+    ctx.ledger.faultOverdraft({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
+  } else {
+    ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
+  }
+  if (payoutMicro > 0n) ctx.ledger.transfer({ from: CASINO_HOUSE, to: account, amountMicro: payoutMicro, reason: 'casino.bet.payout', reference: betId });
+  const bet: BetRecord = {
+    id: betId,
+    agentId,
+    game: game.id,
+    variant: command.variant ?? game.variantName(command.params),
+    params: command.paramsJson,
+    amountMicro,
+    multiplier,
+    payoutMicro,
+    won: payoutMicro > amountMicro,
+    clientSeed: drawn.clientSeed,
+    nonce: drawn.nonce,
+    seedHash: drawn.seedHash,
+    resultHash: drawn.resultHash,
+    detail: drawn.result.detail,
+    atMs: nowMs,
+    balanceAfterMicro: ctx.ledger.balance(account),
+    source: command.source,
+    tournamentId: command.tournamentId ?? null,
+  };
+  state.bets.add(bet);
+  state.stats.record(bet);
+  state.recordBankroll(agentId, { atMs: nowMs, bankrollMicro: bet.balanceAfterMicro, betId, game: game.id });
+  state.commissions.settle({ agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId });
+  ctx.emit({ type: 'casino.bet', atMs: nowMs, betId, agentId, game: game.id, variant: bet.variant, amountMicro, payoutMicro, source: command.source });
+  return bet;
+}

@@ -1,0 +1,88 @@
+/**
+ * Casino referral commissions (casino.md "Referral"; NOTES.md): the referrers of an agent, up to
+ * three levels up its referral chain, earn 10%, 5% and 2.5% of the agent's net losses
+ * (wagered − won), paid by the house into each referrer's payable account and swept into their
+ * balance with the platform's daily referral sweep.
+ *
+ * Net losses are a running figure that falls when the agent wins, so commissions follow its
+ * high-water mark: a level is owed floor(highWater × bps / 10,000) in total, and each settlement
+ * pays the difference to what it has been paid. A win never claws back; losses recovered by
+ * wins must be lost again before they pay again. Exact in micro-USDC, rounded down.
+ *
+ * Invariant (checked by the referral-levels invariant): for every (agent, level), paid ==
+ * floor(highWater × bps / 10,000).
+ */
+import type { Micro } from '../../core/money.ts';
+import type { AgentRegistry } from '../shared/agents.ts';
+import type { ReferralBook } from '../shared/referral.ts';
+
+export const CASINO_HOUSE = 'casino-house';
+
+interface CommissionState {
+  netLossMicro: Micro;
+  highWaterMicro: Micro;
+  /** Paid so far per level (index 0 = level 1). */
+  readonly paidMicro: Micro[];
+}
+
+export interface LevelEarnings {
+  /** Per level: commissions earned from agents at that depth below the referrer. */
+  readonly earnedMicro: Micro[];
+  readonly referredCount: number[];
+}
+
+export class ReferralCommissions {
+  private readonly states = new Map<string, CommissionState>();
+  /** Per referrer, per level: commissions earned (for GET /auth/referral/stats). */
+  private readonly earned = new Map<string, Micro[]>();
+  private readonly levelsBps: readonly bigint[];
+
+  constructor(levelsBps: readonly bigint[]) {
+    this.levelsBps = levelsBps;
+  }
+
+  /** Settles one bet's effect: `stakeMicro` in, `payoutMicro` back. */
+  settle(options: { agents: AgentRegistry; referrals: ReferralBook; agentId: string; stakeMicro: Micro; payoutMicro: Micro; reference: string }): void {
+    let state = this.states.get(options.agentId);
+    if (state === undefined) {
+      state = { netLossMicro: 0n, highWaterMicro: 0n, paidMicro: this.levelsBps.map(() => 0n) };
+      this.states.set(options.agentId, state);
+    }
+    state.netLossMicro += options.stakeMicro - options.payoutMicro;
+    if (state.netLossMicro <= state.highWaterMicro) return;
+    state.highWaterMicro = state.netLossMicro;
+    let referrerId = options.agents.get(options.agentId)?.referrerId ?? null;
+    for (let level = 0; level < this.levelsBps.length && referrerId !== null; level++) {
+      const owedMicro = (state.highWaterMicro * (this.levelsBps[level] as bigint)) / 10_000n;
+      const dueMicro = owedMicro - (state.paidMicro[level] as Micro);
+      if (dueMicro > 0n) {
+        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro: dueMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference });
+        state.paidMicro[level] = owedMicro;
+        this.addEarned(referrerId, level, dueMicro);
+      }
+      referrerId = options.agents.get(referrerId)?.referrerId ?? null;
+    }
+  }
+
+  private addEarned(referrerId: string, level: number, amountMicro: Micro): void {
+    let perLevel = this.earned.get(referrerId);
+    if (perLevel === undefined) {
+      perLevel = this.levelsBps.map(() => 0n);
+      this.earned.set(referrerId, perLevel);
+    }
+    perLevel[level] = (perLevel[level] as Micro) + amountMicro;
+  }
+
+  earnedBy(referrerId: string): readonly Micro[] {
+    return this.earned.get(referrerId) ?? this.levelsBps.map(() => 0n);
+  }
+
+  /** For the invariant: each agent's high-water mark and what each level was paid. */
+  state(agentId: string): Readonly<{ highWaterMicro: Micro; paidMicro: readonly Micro[] }> | undefined {
+    return this.states.get(agentId);
+  }
+
+  get levels(): readonly bigint[] {
+    return this.levelsBps;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Video poker's two phases (casino.md): the deal shows five cards and a nonce and places no bet;
+ * the draw takes the holds, the nonce and the amount, places the bet and evaluates the hand.
+ *
+ * The stake is committed at the deal (docs/decisions.md): were the amount chosen after seeing the
+ * cards, or a weak deal simply abandoned, an agent could bet big only on strong deals and beat the
+ * house. So the deal takes the amount and holds it in `video-poker:<agent>` (no bet yet: nothing
+ * is won or lost until the draw), the draw's amount must match it, and a hand still pending when
+ * the agent deals again is drawn first with the optimal holds. Every deal thus ends in exactly one
+ * bet of the committed amount, and the best any strategy can do is optimal play (RTP 99.54%).
+ *
+ * Provably fair: the deal takes the nonce; the draw's replacement cards are the next cards of the
+ * same nonce's stream (games/video-poker.ts), so the draw is verifiable like any bet. The
+ * `casino-replayable-nonce` defect keeps the hand after the draw, so the same nonce can be drawn
+ * again (the real platform's defect).
+ */
+import { fail, isFailure, succeed, type Outcome } from '../../core/errors.ts';
+import { agentAccount } from '../../core/ledger.ts';
+import type { Micro } from '../../core/money.ts';
+import type { BetRecord } from './bet-record.ts';
+import type { CasinoState, DealtHand } from './casino-state.ts';
+import { DrawStream } from './fair/draw-stream.ts';
+import { cardCodes } from './games/cards.ts';
+import { deal, holdPositions, OPTIMAL_PARAMS, videoPoker, type VideoPokerHolds } from './games/video-poker.ts';
+import { checkBet, settle, takeNonce } from './place-bet.ts';
+import { CASINO_HOUSE } from './referral-commission.ts';
+
+export interface Dealt {
+  readonly hand: DealtHand;
+  readonly amountMicro: Micro;
+  /** A pending hand drawn automatically by this deal, if any. */
+  readonly autoDrawn: BetRecord | null;
+}
+
+const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
+
+export function dealHand(state: CasinoState, command: { agentId: string; amountMicro: Micro; clientSeed: string | null }, nowMs: number): Outcome<Dealt> {
+  const { agentId, amountMicro } = command;
+  const pending = state.hands.get(agentId);
+  const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
+  // The pending hand's stake comes back into play when it is drawn: count it for the checks.
+  const autoDrawn = pendingHand === undefined ? null : drawHand(state, { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null }, nowMs);
+  if (autoDrawn !== null && !autoDrawn.ok) return autoDrawn;
+  const checked = checkBet(state, { agentId, game: videoPoker, params: OPTIMAL_PARAMS, paramsJson: {}, amountMicro, clientSeed: null, source: 'video-poker' });
+  if (!checked.ok) return checked;
+  const { seed, nonce } = takeNonce(state, agentId, nowMs);
+  const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
+  const cards = deal(new DrawStream(seed.hex, clientSeed, nonce));
+  const hand: DealtHand = { agentId, nonce, seedHash: seed.hash, seedHex: seed.hex, clientSeed, cards: cardCodes(cards), atMs: nowMs, amountMicro };
+  state.ctx.ledger.transfer({ from: agentAccount(agentId), to: holdAccount(agentId), amountMicro, reason: 'casino.video-poker.commit', reference: `${seed.hash.slice(0, 16)}:${nonce}` });
+  state.hands.set(agentId, new Map([[nonce, hand]]));
+  return succeed({ hand, amountMicro, autoDrawn: autoDrawn?.value ?? null });
+}
+
+export function drawHand(state: CasinoState, command: { agentId: string; nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null }, nowMs: number): Outcome<BetRecord> {
+  const { agentId } = command;
+  const hand = state.hands.get(agentId)?.get(command.nonce);
+  if (hand === undefined) return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
+  if (command.amountMicro !== null && command.amountMicro !== hand.amountMicro) {
+    return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', { committed_amount: Number(hand.amountMicro) / 1e6 });
+  }
+  const draws = new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce);
+  const dealt = deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce));
+  const positions = holdPositions(dealt, command.holds);
+  if (isFailure(positions)) return positions;
+  const params = { holds: { kind: 'positions', positions } as const, nonce: hand.nonce };
+  const replay = state.ctx.defects.has('casino-replayable-nonce');
+  const account = agentAccount(agentId);
+  if (!replay || state.ctx.ledger.balance(holdAccount(agentId)) >= hand.amountMicro) {
+    state.ctx.ledger.transfer({ from: holdAccount(agentId), to: CASINO_HOUSE, amountMicro: hand.amountMicro, reason: 'casino.bet.stake', reference: `video-poker:${hand.nonce}` });
+  } else {
+    if (state.ctx.ledger.balance(account) < hand.amountMicro) return fail('INSUFFICIENT_BALANCE', 'balance is below the committed amount');
+    state.ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro: hand.amountMicro, reason: 'casino.bet.stake', reference: `video-poker:${hand.nonce}` });
+  }
+  if (!replay) state.hands.delete(agentId);
+  const result = videoPoker.play(params, draws);
+  const bet = settle(
+    state,
+    { agentId, game: videoPoker, params, paramsJson: { holds: positions, nonce: hand.nonce }, amountMicro: hand.amountMicro, clientSeed: hand.clientSeed, source: 'video-poker', stakeHeld: true },
+    { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash: draws.firstBlockHex },
+    nowMs,
+  );
+  return succeed(bet);
+}
