@@ -11,6 +11,7 @@
  * Non-goals: retries, validation of answers (conformance checks compare answers to the model).
  */
 import type { HttpMethod, Mount } from '../http/route.ts';
+import { CASINO_ENDPOINTS, CasinoClient, type CasinoBody, type CasinoEndpointId } from './casino-client.ts';
 import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
 import type * as Wire from './types.ts';
 
@@ -92,7 +93,11 @@ export interface CallInput {
 
 /** The path of `endpoint` with its parameters URL-encoded (replay and reports use it too). */
 export function endpointPath(endpoint: EndpointId, params: Readonly<Record<string, string>> = {}): string {
-  return ENDPOINTS[endpoint].path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+  return fillPath(ENDPOINTS[endpoint].path, endpoint, params);
+}
+
+function fillPath(template: string, endpoint: string, params: Readonly<Record<string, string>> = {}): string {
+  return template.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${endpoint}: path parameter '${name}' is missing`);
     return encodeURIComponent(value);
@@ -162,6 +167,9 @@ export class AfpClient {
     dispute(escrowId: string, body: Wire.EscrowBDisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
   };
 
+  /** The casino's rows, all three styles (casino-client.ts). */
+  readonly casino: CasinoClient;
+
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.transport = transport;
     this.options = options;
@@ -196,6 +204,21 @@ export class AfpClient {
       get: (escrowId) => this.call('escrow.B.get', { params: id(escrowId) }),
       list: (query) => this.call('escrow.B.list', { query: { ...query } }),
       dispute: (escrowId, body) => this.call('escrow.B.dispute', { params: id(escrowId), body }),
+    };
+    this.casino = new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))));
+  }
+
+  /** The request of a casino endpoint (CASINO_ENDPOINTS), as `request` builds one for the others. */
+  casinoRequest(endpoint: CasinoEndpointId, input: CallInput): TransportRequest {
+    const row: EndpointRow = CASINO_ENDPOINTS[endpoint];
+    const query = queryStrings(input.query);
+    return {
+      mount: row.mount,
+      method: row.method,
+      path: fillPath(row.path, endpoint, input.params),
+      headers: this.headers,
+      ...(query === undefined || Object.keys(query).length === 0 ? {} : { query }),
+      ...(input.body === undefined ? {} : { body: input.body }),
     };
   }
 
