@@ -89,12 +89,12 @@ const bet = defineRoute<ParsedBet, BetRecord>({
   render: (record) => betB(record),
 });
 
-const HISTORY_QUERY = ['limit', 'game', 'from'];
+const HISTORY_QUERY = ['limit', 'game', 'from', 'page'];
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-const history = defineRoute<{ limit: number; game: GameId | null; fromMs: number | null }, { bets: BetRecord[]; total: number }>({
+const history = defineRoute<{ limit: number; game: GameId | null; fromMs: number | null; page: number }, { bets: BetRecord[]; total: number; page: number }>({
   id: 'casino.B.history', service: 'casino', style: 'B', mount: 'api', method: 'GET', path: '/casino-api/history', auth: 'bearer', limits: LIMITS,
-  summary: 'Your bets, newest first (limit default 20, max 100; game; from = ISO 8601).',
+  summary: 'Your bets, newest first (limit default 20, max 100; game; from = ISO 8601; page from 1).',
   parse: (input, context) => {
     const unknown = knownQuery(input.query, HISTORY_QUERY);
     if (unknown !== null) return unknown;
@@ -106,11 +106,13 @@ const history = defineRoute<{ limit: number; game: GameId | null; fromMs: number
     const fromText = input.query['from'];
     const fromMs = fromText === undefined ? null : ISO_INSTANT.test(fromText) ? Date.parse(fromText) : Number.NaN;
     if (fromMs !== null && !Number.isFinite(fromMs)) return fail('BAD_REQUEST', 'from must be an ISO 8601 date or instant');
-    return { limit, game: game as GameId | null, fromMs };
+    const pageText = input.query['page'] ?? '1';
+    if (!/^[1-9]\d{0,6}$/.test(pageText)) return fail('BAD_REQUEST', 'page must be a whole number from 1');
+    return { limit, game: game as GameId | null, fromMs, page: Number(pageText) };
   },
-  run: (context, command) => succeed(context.platform.casino.history(casinoCaller(context), command)),
+  run: (context, command) => succeed({ ...context.platform.casino.history(casinoCaller(context), command), page: command.page }),
   successStatus: 200,
-  render: (page) => ({ bets: page.bets.map(historyLineB), total: page.total, page: 1 }),
+  render: (page) => ({ bets: page.bets.map(historyLineB), total: page.total, page: page.page }),
 });
 
 function isGame(id: string): boolean {

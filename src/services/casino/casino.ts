@@ -127,11 +127,13 @@ export class CasinoService {
     return { rows: leaderboard(this.state, game, this.state.config.leaderboardSize), biggestWins: biggestWins(this.state, game) };
   }
 
-  history(agentId: string, options: { limit: number; game: GameId | null; fromMs: number | null }): { bets: BetRecord[]; total: number } {
+  /** The agent's retained bets, newest first, `limit` per page (page 1 = the newest). */
+  history(agentId: string, options: { limit: number; game: GameId | null; fromMs: number | null; page?: number }): { bets: BetRecord[]; total: number } {
     const source = options.fromMs === null ? this.state.bets.ofAgent(agentId) : this.state.bets.ofAgentSince(agentId, options.fromMs);
     const matching = options.game === null ? source : source.filter((bet) => bet.game === options.game);
     const bets: BetRecord[] = [];
-    for (let index = matching.length - 1; index >= 0 && bets.length < options.limit; index--) bets.push(matching[index] as BetRecord);
+    const skip = ((options.page ?? 1) - 1) * options.limit;
+    for (let index = matching.length - 1 - skip; index >= 0 && bets.length < options.limit; index--) bets.push(matching[index] as BetRecord);
     return { bets, total: matching.length };
   }
 
