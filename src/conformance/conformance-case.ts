@@ -13,6 +13,7 @@
  * Invariants: every case uses only agents it registered itself, so it is safe on a shared target;
  * a case names the capabilities it needs and is skipped, with the reason, where they are missing.
  */
+import type { CasinoEndpointId } from '../client/casino-client.ts';
 import type { AfpClient, EndpointId } from '../client/client.ts';
 import type { Mount, TransportRequest } from '../client/transport.ts';
 
@@ -40,7 +41,7 @@ export interface RejectionCase {
   readonly kind: 'rejection';
   readonly name: string;
   /** The endpoint the request is aimed at; null for an unknown route. */
-  readonly endpoint: EndpointId | null;
+  readonly endpoint: EndpointId | CasinoEndpointId | null;
   readonly setup: 'pair' | 'escrow';
   /** 'caller': sent with the caller's key; 'none': without a key (the request may still carry its own header). */
   readonly auth: 'caller' | 'none';
@@ -70,7 +71,7 @@ export interface ScriptCase {
   readonly kind: 'script';
   readonly name: string;
   /** The endpoints the script exercises (coverage). */
-  readonly endpoints: readonly EndpointId[];
+  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId>;
   readonly needsClock: boolean;
   run(session: ScriptSession): Promise<void>;
 }

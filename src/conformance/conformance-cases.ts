@@ -2,23 +2,30 @@
  * The whole conformance suite in run order: rejections first, then the happy paths, then the
  * time-dependent cases (they move the target's clock, so nothing after them depends on the hour).
  */
+import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
 import { ENDPOINT_IDS, type EndpointId } from '../client/client.ts';
+import { CASINO_REJECTION_CASES } from './casino-cases.ts';
+import { CASINO_HAPPY_CASES } from './casino-happy-cases.ts';
 import type { ConformanceCase } from './conformance-case.ts';
 import { HAPPY_CASES } from './happy-cases.ts';
 import { REJECTION_CASES } from './rejection-cases.ts';
 
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...REJECTION_CASES,
+  ...CASINO_REJECTION_CASES,
   ...HAPPY_CASES.filter((kase) => !kase.needsClock),
+  ...CASINO_HAPPY_CASES.filter((kase) => !kase.needsClock),
   ...HAPPY_CASES.filter((kase) => kase.needsClock),
+  ...CASINO_HAPPY_CASES.filter((kase) => kase.needsClock),
 ];
 
 /** The endpoints no case aims at (empty when the suite covers the whole table). */
-export function uncoveredEndpoints(cases: readonly ConformanceCase[]): EndpointId[] {
-  const covered = new Set<EndpointId>();
+export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId> {
+  const covered = new Set<string>();
   for (const kase of cases) {
     if (kase.kind === 'script') for (const endpoint of kase.endpoints) covered.add(endpoint);
     else if (kase.endpoint !== null) covered.add(kase.endpoint);
   }
-  return ENDPOINT_IDS.filter((endpoint) => !covered.has(endpoint));
+  const all: Array<EndpointId | CasinoEndpointId> = [...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[])];
+  return all.filter((endpoint) => !covered.has(endpoint));
 }

@@ -8,7 +8,8 @@
  * Invariants: a case never throws out of the runner (transport trouble is a failed case with the
  * message); a case the target cannot run is 'skipped' with the reason, never silently passed.
  */
-import { ENDPOINTS, type AfpClient } from '../client/client.ts';
+import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
+import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
 import { runNames } from '../check/check-target.ts';
 import type { CaseAgent, CaseResult, CaseWorld, ConformanceCase, ConformanceTarget, RejectionCase, ScriptCase, ScriptSession } from './conformance-case.ts';
@@ -19,7 +20,7 @@ const PLACEHOLDER: CaseAgent = { agentId: 'placeholder', apiKey: 'placeholder', 
 
 /** The mounts a case sends to. */
 function mountsOf(kase: ConformanceCase): Mount[] {
-  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => ENDPOINTS[endpoint].mount);
+  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
   return [kase.request({ caller: PLACEHOLDER, counterparty: PLACEHOLDER, escrowId: 'esc_placeholder' }).mount];
 }
 

@@ -118,6 +118,8 @@ const play = defineRoute<{ id: string; bet: ParsedBet }, { bet: BetRecord }>({
   parse: (input, context) => {
     const query = knownQuery(input.query, NO_KEYS);
     if (query !== null) return query;
+    const body = input.body;
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return fail('BAD_REQUEST', 'request body must be a JSON object with amount');
     const id = pathId(input, 'tournament');
     if (isFailure(id)) return id;
     const tournament = context.platform.casino.tournaments.find(id);
