@@ -151,7 +151,7 @@ export function openApiDocument(routes: readonly Route[], options: OpenApiOption
     openapi: OPENAPI_VERSION,
     info: {
       title: `Agent Financial Platform (afp stand-in) — ${options.mount}`,
-      version: 'v1',
+      version: options.mount === 'casino' ? '1.0.0' : 'v1',
       description:
         `Generated from afp's route table: the rows served on the '${options.mount}' mount. ` +
         'Every JSON response carries `_info` and the X-RateLimit-* headers; errors are `{ error, code }`.',

@@ -15,8 +15,11 @@ const REFERRAL_TEXT: Record<ServiceName, string> = {
   casino: 'Referrers earn 10% / 5% / 2.5% of referred agents\' net losses over 3 levels.',
 };
 
+/** platform.md Versioning labels the interface v1; casino.md: the casino reports 1.0.0. */
+const VERSION: Record<ServiceName, string> = { faucet: 'v1', escrow: 'v1', trading: 'v1', domains: 'v1', wallet: 'v1', casino: '1.0.0' };
+
 function infoFor(service: ServiceName): Readonly<JsonObject> {
-  return Object.freeze({ service, docs: '/openapi.json', referral: REFERRAL_TEXT[service], version: 'v1' });
+  return Object.freeze({ service, docs: '/openapi.json', referral: REFERRAL_TEXT[service], version: VERSION[service] });
 }
 
 export const INFO: Readonly<Record<ServiceName, Readonly<JsonObject>>> = {
