@@ -208,19 +208,6 @@ export class AfpClient {
     this.casino = new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))));
   }
 
-  /** The request of a casino endpoint (CASINO_ENDPOINTS), as `request` builds one for the others. */
-  casinoRequest(endpoint: CasinoEndpointId, input: CallInput): TransportRequest {
-    const row: EndpointRow = CASINO_ENDPOINTS[endpoint];
-    const query = queryStrings(input.query);
-    return {
-      mount: row.mount,
-      method: row.method,
-      path: fillPath(row.path, endpoint, input.params),
-      headers: this.headers,
-      ...(query === undefined || Object.keys(query).length === 0 ? {} : { query }),
-      ...(input.body === undefined ? {} : { body: input.body }),
-    };
-  }
 
   get apiKey(): string | undefined {
     return this.options.apiKey;
@@ -239,12 +226,20 @@ export class AfpClient {
 
   /** The request `call` would send, for recorders and for senders of slightly altered input. */
   request(endpoint: EndpointId, input: CallInput): TransportRequest {
-    const row: EndpointRow = ENDPOINTS[endpoint];
+    return this.requestFor(ENDPOINTS[endpoint], endpoint, input);
+  }
+
+  /** The request of a casino endpoint (CASINO_ENDPOINTS), as `request` builds one for the others. */
+  casinoRequest(endpoint: CasinoEndpointId, input: CallInput): TransportRequest {
+    return this.requestFor(CASINO_ENDPOINTS[endpoint], endpoint, input);
+  }
+
+  private requestFor(row: EndpointRow, endpoint: string, input: CallInput): TransportRequest {
     const query = queryStrings(input.query);
     return {
       mount: row.mount,
       method: row.method,
-      path: endpointPath(endpoint, input.params),
+      path: fillPath(row.path, endpoint, input.params),
       headers: this.headers,
       ...(query === undefined || Object.keys(query).length === 0 ? {} : { query }),
       ...(input.body === undefined ? {} : { body: input.body }),

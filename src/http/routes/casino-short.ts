@@ -12,11 +12,19 @@ import { coinFlip } from '../../services/casino/games/coin-flip.ts';
 import { decimalParam } from '../../services/casino/games/params.ts';
 import { isoTime, moneyA } from '../render.ts';
 import { defineRoute, type Route, type RouteContext } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody, optionalString, requiredAmount, requiredString } from '../validate.ts';
+import { knownQuery, NO_KEYS, objectBody, optionalString, requiredAmount, requiredString, type Fields } from '../validate.ts';
 import { clientSeedField, type ParsedBet } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { proofOf } from './casino-render.ts';
 import { casinoShortLeaderboard } from './casino-stats.ts';
+
+/** `amount` with an optional `currency`, which must be USDC. */
+function usdcAmount(fields: Fields): bigint | Failure {
+  const currency = optionalString(fields, 'currency', 16);
+  if (isFailure(currency)) return currency;
+  if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
+  return requiredAmount(fields, 'amount', 'number');
+}
 
 const COINFLIP_KEYS = ['side', 'amount', 'currency', 'client_seed'];
 
@@ -28,10 +36,7 @@ const coinflip = defineRoute<ParsedBet, BetRecord>({
     if (query !== null) return query;
     const fields = objectBody(input.body, COINFLIP_KEYS);
     if (isFailure(fields)) return fields;
-    const currency = optionalString(fields, 'currency', 16);
-    if (isFailure(currency)) return currency;
-    if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
-    const amountMicro = requiredAmount(fields, 'amount', 'number');
+    const amountMicro = usdcAmount(fields);
     if (isFailure(amountMicro)) return amountMicro;
     const paramsJson = { side: fields['side'] ?? null } as JsonObject;
     const params = coinFlip.parse(paramsJson);
@@ -68,10 +73,7 @@ const crashBet = defineRoute<{ amountMicro: bigint; autoCashOutCents: number | n
     if (query !== null) return query;
     const fields = objectBody(input.body, CRASH_BET_KEYS);
     if (isFailure(fields)) return fields;
-    const currency = optionalString(fields, 'currency', 16);
-    if (isFailure(currency)) return currency;
-    if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
-    const amountMicro = requiredAmount(fields, 'amount', 'number');
+    const amountMicro = usdcAmount(fields);
     if (isFailure(amountMicro)) return amountMicro;
     if (fields['auto_cash_out'] === undefined || fields['auto_cash_out'] === null) return { amountMicro, autoCashOutCents: null };
     const auto = decimalParam(fields, 'auto_cash_out', '1.01', '100', 2);
