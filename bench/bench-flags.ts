@@ -3,9 +3,12 @@
  * flags and bad values are all reported together (exit 2). Every default and bound lives here.
  */
 import { parseArgs, stringFlag } from '../src/cli/args.ts';
+import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), or only the casino's (bets, raw HMAC). */
+export type PhaseChoice = 'all' | 'mix' | 'casino';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -29,12 +32,23 @@ export interface BenchFlags {
   readonly httpWindowMs: number;
   /** HTTP phase: the lean node:http client (default) or the project's fetch transport. */
   readonly httpClient: HttpClient;
+  readonly only: PhaseChoice;
+  /** Casino phase: dice bettors in the population... */
+  readonly casinoAgents: number;
+  /** ...bets per round at most... */
+  readonly casinoBets: number;
+  /** ...and wall seconds per round at most (the raw HMAC rounds too). */
+  readonly casinoSeconds: number;
+  readonly casinoStyle: CasinoStyle;
+  /** Raw HMAC phase: HMACs per round at most. */
+  readonly hmacCount: number;
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch]';
+  '                        [--http-client lean|fetch] [--only mix|casino]\n' +
+  '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -42,6 +56,11 @@ export const BENCH_LIMITS = {
   httpRequests: { min: 1, max: 1_000_000, default: 20_000, smallDefault: 5_000 },
   httpSeconds: { min: 1, max: 3_600, default: 30 },
   httpWindowMs: { min: 0, max: 86_400_000, default: 600_000 },
+  // 100 bettors × 2,000 bets: each agent's seed rotates once (after 1,000 nonces), as in a long run.
+  casinoAgents: { min: 1, max: 10_000, default: 100 },
+  casinoBets: { min: 1, max: 10_000_000, default: 200_000, smallDefault: 20_000 },
+  casinoSeconds: { min: 1, max: 3_600, default: 20 },
+  hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -61,6 +80,12 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'http-seconds': 'string',
     'http-window-ms': 'string',
     'http-client': 'string',
+    only: 'string',
+    'casino-agents': 'string',
+    'casino-bets': 'string',
+    'casino-seconds': 'string',
+    'casino-style': 'string',
+    'hmac-count': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -77,6 +102,10 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   if (mix !== 'quickstart' && mix !== 'synthetic' && mix !== 'auto') errors.push(`--mix must be quickstart or synthetic, got '${mix}'`);
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
+  const only = stringFlag(args, 'only') ?? 'all';
+  if (only !== 'all' && only !== 'mix' && only !== 'casino') errors.push(`--only must be mix or casino, got '${only}'`);
+  const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
+  if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const flags: BenchFlags = {
     small,
     rounds: int('rounds', BENCH_LIMITS.rounds),
@@ -89,6 +118,13 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     httpSeconds: int('http-seconds', BENCH_LIMITS.httpSeconds),
     httpWindowMs: int('http-window-ms', BENCH_LIMITS.httpWindowMs),
     httpClient: httpClient as HttpClient,
+    only: only as PhaseChoice,
+    casinoAgents: int('casino-agents', BENCH_LIMITS.casinoAgents),
+    casinoBets: int('casino-bets', BENCH_LIMITS.casinoBets, small ? BENCH_LIMITS.casinoBets.smallDefault : BENCH_LIMITS.casinoBets.default),
+    casinoSeconds: int('casino-seconds', BENCH_LIMITS.casinoSeconds),
+    casinoStyle: casinoStyle as CasinoStyle,
+    hmacCount: int('hmac-count', BENCH_LIMITS.hmacCount, small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default),
   };
+  if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;
 }

@@ -10,30 +10,56 @@
  *   nothing for the requests that reach no domain call (429s, bad input, unknown routes) while
  *   in-process pays the full path for them. Printed beside the target, never hidden.
  * Both are judged on the best rounds: noise only ever slows a round down.
+ * The casino figures (casino-phase.ts, hmac-phase.ts): dice bets/s in-process over the raw
+ * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the best rounds too.
+ * Either part is null when `--only` left it out.
  * JSON invariant: every number outside `checks` is positive and finite (but the HTTP CPU
  * figures, which read 0 on a round shorter than one 10 ms clock tick); `checks` holds counts of
  * differences from the original run, expected 0 (HTTP ones excepted, see http-phase.ts).
  */
+import type { CasinoStyle } from './casino-phase.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
+export const TARGET_CASINO_OVER_HMAC = 0.3;
 
-export interface BenchResult {
-  readonly node: string;
+/** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
+export interface CasinoResult {
+  readonly seed: string;
+  readonly agents: number;
+  readonly style: CasinoStyle;
+  readonly betsMax: number;
+  readonly secondsMax: number;
+  readonly hmacCountMax: number;
+  readonly bets: PhaseSummary;
+  readonly hmac: PhaseSummary;
+}
+
+/** The traffic mix's part of a run: in-process and bare always, http unless --no-http. */
+export interface MixResult {
   readonly seed: string;
   readonly mix: { readonly name: string; readonly agents: number; readonly durationMs: number; readonly requests: number; readonly startIso: string };
-  readonly rounds: number;
-  readonly gcForced: boolean;
   readonly inProcess: PhaseSummary;
   readonly bare: PhaseSummary;
   readonly http: (PhaseSummary & HttpDetails) | null;
+}
+
+export interface BenchResult {
+  readonly node: string;
+  readonly rounds: number;
+  readonly gcForced: boolean;
+  readonly mixPart: MixResult | null;
+  readonly casino: CasinoResult | null;
   readonly checks: {
-    readonly inProcessStatusMismatches: number;
-    readonly bareOutcomeMismatches: number;
+    /** null without the mix part (as the two below). */
+    readonly inProcessStatusMismatches: number | null;
+    readonly bareOutcomeMismatches: number | null;
     readonly httpStatusMismatches: number | null;
     readonly httpTransportErrors: number | null;
     /** The most frequent HTTP differences, `<endpoint> <recorded>→<live>`, most frequent first. */
     readonly httpMismatchKinds: readonly (readonly [string, number])[];
+    /** Casino bets answered with anything but 200, all rounds (expected 0: no limit binds); null without the casino part. */
+    readonly casinoRefusedBets: number | null;
   };
 }
 
@@ -62,8 +88,17 @@ export function opsRatio(numerator: PhaseSummary, denominator: PhaseSummary): Ra
   return { best: opsRate(numerator.best) / opsRate(denominator.best), median: opsRate(numerator.median) / opsRate(denominator.median) };
 }
 
-export function verdict(result: BenchResult): 'PASS' | 'MISS' {
-  return opsRatio(result.inProcess, result.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
+export function verdict(mix: MixResult): 'PASS' | 'MISS' {
+  return opsRatio(mix.inProcess, mix.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
+}
+
+/** Accepted bets/s over HMACs/s (ops: a refused bet does not count as a bet). */
+export function casinoRatio(casino: CasinoResult): Ratio {
+  return opsRatio(casino.bets, casino.hmac);
+}
+
+export function casinoVerdict(casino: CasinoResult): 'PASS' | 'MISS' {
+  return casinoRatio(casino).best >= TARGET_CASINO_OVER_HMAC ? 'PASS' : 'MISS';
 }
 
 const MIB = 1024 * 1024;
@@ -75,35 +110,71 @@ function phaseRow(name: string, phase: PhaseSummary): string[] {
   return [name, String(best.ops), String(best.requests), fixed(best.wallMs, 1), fixed(median.wallMs, 1), fixed((best.ops * 1000) / best.wallMs, 0), fixed(rate(best), 0), fixed(rate(median), 0), fixed(best.heapBeforeBytes / MIB, 1), fixed(best.heapAfterBytes / MIB, 1)];
 }
 
-export function formatTable(result: BenchResult): string {
-  const header = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s', 'best req/s', 'median req/s', 'heap before MiB', 'heap after MiB'];
-  const rows = [phaseRow('in-process', result.inProcess), phaseRow('bare', result.bare)];
-  if (result.http !== null) rows.push(phaseRow(`http (${result.http.client}, c=${result.http.concurrency})`, result.http));
+const STYLE_PATHS: Readonly<Record<CasinoStyle, string>> = {
+  A: 'style A, POST /api/v1/games/dice',
+  B: 'style B, POST /casino-api/bet',
+  mixed: 'half style A POST /api/v1/games/dice, half style B POST /casino-api/bet',
+};
+
+function tableLines(header: readonly string[], rows: readonly string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
-  const inOverBare = ratio(result.inProcess, result.bare);
-  const target = opsRatio(result.inProcess, result.bare);
-  const { mix, checks } = result;
+  return [line(header), ...rows.map(line)];
+}
+
+const HEADER = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s', 'best req/s', 'median req/s', 'heap before MiB', 'heap after MiB'];
+
+function mixLines(mixPart: MixResult): string[] {
+  const rows = [phaseRow('in-process', mixPart.inProcess), phaseRow('bare', mixPart.bare)];
+  if (mixPart.http !== null) rows.push(phaseRow(`http (${mixPart.http.client}, c=${mixPart.http.concurrency})`, mixPart.http));
+  const inOverBare = ratio(mixPart.inProcess, mixPart.bare);
+  const target = opsRatio(mixPart.inProcess, mixPart.bare);
+  const { mix } = mixPart;
   const lines = [
-    `afp bench  node ${result.node}  seed ${result.seed}`,
-    `mix ${mix.name}: ${mix.requests} requests, ${mix.agents} agents, ${fixed(mix.durationMs / 3_600_000, 1)} h virtual from ${mix.startIso}`,
-    `${result.rounds} timed round(s) per phase after 1 warm-up; best = most requests/s; gc before each round: ${result.gcForced ? 'yes' : 'no (heap figures include garbage)'}`,
+    `mix ${mix.name} (seed ${mixPart.seed}): ${mix.requests} requests, ${mix.agents} agents, ${fixed(mix.durationMs / 3_600_000, 1)} h virtual from ${mix.startIso}`,
     '',
-    line(header),
-    ...rows.map(line),
+    ...tableLines(HEADER, rows),
     '',
-    `ops: requests for in-process and http, domain calls for bare (${result.bare.best.ops} of the ${mix.requests} requests reach one)`,
-    `in-process req/s / bare domain calls/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(result)}`,
+    `ops: requests for in-process and http, domain calls for bare (${mixPart.bare.best.ops} of the ${mix.requests} requests reach one)`,
+    `in-process req/s / bare domain calls/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(mixPart)}`,
     `in-process / bare per mix request       best ${fixed(inOverBare.best, 3)}  median ${fixed(inOverBare.median, 3)}  (stricter: bare pays nothing for requests that reach no domain call)`,
   ];
-  if (result.http !== null) {
-    const httpOverIn = ratio(result.http, result.inProcess);
+  if (mixPart.http !== null) {
+    const httpOverIn = ratio(mixPart.http, mixPart.inProcess);
     lines.push(`http / in-process   best ${fixed(httpOverIn.best, 3)}  median ${fixed(httpOverIn.median, 3)}`);
-    const { windows, clockMoves, clientCpuMs, serverCpuMs } = result.http;
+    const { windows, clockMoves, clientCpuMs, serverCpuMs } = mixPart.http;
     lines.push(`http best round: ${clockMoves} clock moves (${windows} windows planned); CPU client ${fixed(clientCpuMs, 0)} ms, server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`);
   }
+  return lines;
+}
+
+function casinoLines(casino: CasinoResult): string[] {
+  const target = casinoRatio(casino);
+  return [
+    `casino (seed ${casino.seed}): ${casino.agents} dice bettors (${STYLE_PATHS[casino.style]}), Enterprise tier, 0.01 per bet, funded so the Kelly limit never binds;`,
+    `  at most ${casino.betsMax} bets or ${casino.secondsMax} s per round; raw HMAC: at most ${casino.hmacCountMax} per round, key = 64-hex seed text, message "<client_seed>:<nonce>"`,
+    '',
+    ...tableLines(HEADER, [phaseRow('casino bets', casino.bets), phaseRow('hmac-sha256', casino.hmac)]),
+    '',
+    `ops: accepted bets (requests: bets sent) and HMACs computed; rounds alternate casino and HMAC`,
+    `casino bets/s / raw HMAC-SHA256/s      best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_CASINO_OVER_HMAC, 2)}  ${casinoVerdict(casino)}`,
+  ];
+}
+
+export function formatTable(result: BenchResult): string {
+  const { checks } = result;
+  const lines = [
+    `afp bench  node ${result.node}`,
+    `${result.rounds} timed round(s) per phase after 1 warm-up; best = most requests/s; gc before each round: ${result.gcForced ? 'yes' : 'no (heap figures include garbage)'}`,
+  ];
+  if (result.mixPart !== null) lines.push('', ...mixLines(result.mixPart));
+  if (result.casino !== null) lines.push('', ...casinoLines(result.casino));
   lines.push('');
-  lines.push(`checks: in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches}` + (checks.httpStatusMismatches === null ? '' : `, http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`));
+  const parts: string[] = [];
+  if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
+  if (checks.httpStatusMismatches !== null) parts.push(`http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`);
+  if (checks.casinoRefusedBets !== null) parts.push(`casino refused bets ${checks.casinoRefusedBets} (all rounds)`);
+  lines.push(`checks: ${parts.join(', ')}`);
   if (checks.httpMismatchKinds.length > 0) lines.push(`http differences (time windows shift cooldowns and expiries): ${checks.httpMismatchKinds.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -113,35 +184,62 @@ function phaseJson(phase: PhaseSummary): Record<string, unknown> {
   return { best: round(phase.best), median: round(phase.median), rounds: phase.rounds.length };
 }
 
-export function formatJson(result: BenchResult): string {
-  const inOverBare = ratio(result.inProcess, result.bare);
-  const http = result.http;
-  const body = {
-    node: result.node,
-    seed: result.seed,
-    mix: { name: result.mix.name, agents: result.mix.agents, duration_ms: result.mix.durationMs, requests: result.mix.requests, start: result.mix.startIso },
-    rounds: result.rounds,
-    gc_forced: result.gcForced,
+function mixJson(mixPart: MixResult): Record<string, unknown> {
+  const http = mixPart.http;
+  return {
+    seed: mixPart.seed,
+    mix: { name: mixPart.mix.name, agents: mixPart.mix.agents, duration_ms: mixPart.mix.durationMs, requests: mixPart.mix.requests, start: mixPart.mix.startIso },
     phases: {
-      in_process: phaseJson(result.inProcess),
-      bare: phaseJson(result.bare),
+      in_process: phaseJson(mixPart.inProcess),
+      bare: phaseJson(mixPart.bare),
       http:
         http === null
           ? null
           : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
     },
     ratios: {
-      in_process_requests_over_bare_domain_calls: opsRatio(result.inProcess, result.bare),
-      in_process_over_bare_per_request: inOverBare,
-      http_over_in_process: http === null ? null : ratio(http, result.inProcess),
+      in_process_requests_over_bare_domain_calls: opsRatio(mixPart.inProcess, mixPart.bare),
+      in_process_over_bare_per_request: ratio(mixPart.inProcess, mixPart.bare),
+      http_over_in_process: http === null ? null : ratio(http, mixPart.inProcess),
     },
-    target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(result) },
+    target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(mixPart) },
+  };
+}
+
+function casinoJson(casino: CasinoResult): Record<string, unknown> {
+  return {
+    seed: casino.seed,
+    agents: casino.agents,
+    style: casino.style,
+    bets_max: casino.betsMax,
+    seconds_max: casino.secondsMax,
+    hmac_count_max: casino.hmacCountMax,
+    phases: { bets: phaseJson(casino.bets), hmac: phaseJson(casino.hmac) },
+    ratios: { bets_over_hmac: casinoRatio(casino) },
+    target: { bets_over_hmac_min: TARGET_CASINO_OVER_HMAC, verdict: casinoVerdict(casino) },
+  };
+}
+
+/**
+ * The mix part's fields stay at the top level (seed, mix, phases, ratios, target), as before the
+ * casino part; the casino part is under `casino`. Either is null when `--only` left it out.
+ */
+export function formatJson(result: BenchResult): string {
+  const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null } : mixJson(result.mixPart);
+  const { checks } = result;
+  const body = {
+    node: result.node,
+    rounds: result.rounds,
+    gc_forced: result.gcForced,
+    ...mixPart,
+    casino: result.casino === null ? null : casinoJson(result.casino),
     checks: {
-      in_process_status_mismatches: result.checks.inProcessStatusMismatches,
-      bare_outcome_mismatches: result.checks.bareOutcomeMismatches,
-      http_status_mismatches: result.checks.httpStatusMismatches,
-      http_transport_errors: result.checks.httpTransportErrors,
-      http_mismatch_kinds: Object.fromEntries(result.checks.httpMismatchKinds),
+      in_process_status_mismatches: checks.inProcessStatusMismatches,
+      bare_outcome_mismatches: checks.bareOutcomeMismatches,
+      http_status_mismatches: checks.httpStatusMismatches,
+      http_transport_errors: checks.httpTransportErrors,
+      http_mismatch_kinds: Object.fromEntries(checks.httpMismatchKinds),
+      casino_refused_bets: checks.casinoRefusedBets,
     },
   };
   return `${JSON.stringify(body, null, 2)}\n`;

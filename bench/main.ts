@@ -1,14 +1,17 @@
 /**
- * `npm run bench`: how fast afp answers the quickstart traffic, measured three ways in ONE run
- * (the machine is shared and noisy; ratios only mean something within a run):
+ * `npm run bench`: how fast afp answers, measured in ONE run (the machine is shared and noisy;
+ * ratios only mean something within a run). The quickstart traffic, three ways:
  *   1. in-process — through `inProcessTransport` → Dispatcher → route rows (the agents' path);
  *   2. http — the same traffic to a real `afp serve` on 127.0.0.1 (bounded prefix, concurrent lanes);
  *   3. bare — the same domain calls on the services directly (no routing, auth, limiter, rendering);
- * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process.
+ * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process. And the
+ * casino: dice bets/s of a population on the in-process path (casino-phase.ts) over the raw
+ * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. `--only mix|casino` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--rounds` timed rounds,
- * in-process and bare interleaved so drift of the machine hits both alike; http last.
+ * in-process and bare interleaved so drift of the machine hits both alike; http after them; the
+ * casino last, casino and HMAC rounds interleaved the same way.
  * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
  * reported, not an error: timing on a shared machine must not fail builds), 2 for bad flags,
  * 1 for a crash.
@@ -16,7 +19,9 @@
 import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
-import { formatJson, formatTable, type BenchResult } from './bench-report.ts';
+import { formatJson, formatTable, type BenchResult, type CasinoResult, type MixResult } from './bench-report.ts';
+import { casinoRound, type CasinoBenchOptions, type CasinoRound } from './casino-phase.ts';
+import { hmacRound, type HmacRound } from './hmac-phase.ts';
 import { planHttp } from './http-plan.ts';
 import { httpRound, type HttpRound } from './http-phase.ts';
 import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
@@ -79,6 +84,70 @@ function topKinds(rounds: readonly HttpRound[]): [string, number][] {
   return [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MISMATCH_KINDS_SHOWN);
 }
 
+async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult; refused: number }> {
+  const options: CasinoBenchOptions = { seed: flags.seed ?? '1', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle };
+  const hmacOptions = { count: flags.hmacCount, secondsMax: flags.casinoSeconds };
+  log(`casino: ${options.agents} dice bettors (style ${options.style}), at most ${options.betsMax} bets per round; raw HMAC at most ${hmacOptions.count}; warm-up`);
+  await casinoRound(options);
+  await hmacRound(hmacOptions);
+  const bets: CasinoRound[] = [];
+  const hmacs: HmacRound[] = [];
+  for (let round = 1; round <= flags.rounds; round++) {
+    bets.push(await casinoRound(options));
+    hmacs.push(await hmacRound(hmacOptions));
+    const last = bets.at(-1);
+    const lastHmac = hmacs.at(-1);
+    if (last !== undefined && lastHmac !== undefined) {
+      log(`casino round ${round}/${flags.rounds}: ${last.ops} bets in ${last.wallMs.toFixed(0)} ms, ${lastHmac.ops} HMACs in ${lastHmac.wallMs.toFixed(0)} ms`);
+    }
+  }
+  const result: CasinoResult = {
+    seed: options.seed,
+    agents: options.agents,
+    style: options.style,
+    betsMax: options.betsMax,
+    secondsMax: options.secondsMax,
+    hmacCountMax: hmacOptions.count,
+    bets: summarize(bets),
+    hmac: summarize(hmacs),
+  };
+  return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
+}
+
+interface MixRun {
+  readonly result: MixResult;
+  readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds'>;
+}
+
+async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
+  const mix = await loadMix(flags);
+  if (typeof mix === 'string') return mix;
+  log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
+  if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
+  const { inProcess, bare } = await inProcessAndBare(mix, flags.rounds);
+  const http = flags.http ? await httpRounds(mix, flags) : null;
+  const httpSummary = http === null ? null : summarize(http.rounds);
+  const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
+  const result: MixResult = {
+    seed: mix.seed,
+    mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
+    inProcess: summarize(inProcess),
+    bare: summarize(bare),
+    http:
+      http === null || httpSummary === null || bestHttp === null
+        ? null
+        : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+  };
+  const checks: MixRun['checks'] = {
+    inProcessStatusMismatches: inProcess.reduce((sum, round) => sum + round.statusMismatches, 0),
+    bareOutcomeMismatches: bare.reduce((sum, round) => sum + round.outcomeMismatches, 0),
+    httpStatusMismatches: http === null ? null : http.rounds.reduce((sum, round) => sum + round.statusMismatches, 0),
+    httpTransportErrors: http === null ? null : http.rounds.reduce((sum, round) => sum + round.transportErrors, 0),
+    httpMismatchKinds: http === null ? [] : topKinds(http.rounds),
+  };
+  return { result, checks };
+}
+
 async function main(argv: string[]): Promise<number> {
   const flags = parseBenchFlags(argv);
   if (flags === 'help') {
@@ -90,35 +159,21 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.invalidInput;
   }
   const gcForced = collectGarbage();
-  const mix = await loadMix(flags);
-  if (typeof mix === 'string') {
-    process.stderr.write(`bench: ${mix}\n`);
+  const mixRun = flags.only === 'casino' ? null : await mixPhases(flags);
+  if (typeof mixRun === 'string') {
+    process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
   }
-  log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
-  if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
-  const { inProcess, bare } = await inProcessAndBare(mix, flags.rounds);
-  const http = flags.http ? await httpRounds(mix, flags) : null;
-  const httpSummary = http === null ? null : summarize(http.rounds);
-  const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
+  const casino = flags.only === 'mix' ? null : await casinoAndHmac(flags);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
-    seed: mix.seed,
-    mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
     rounds: flags.rounds,
     gcForced,
-    inProcess: summarize(inProcess),
-    bare: summarize(bare),
-    http:
-      http === null || httpSummary === null || bestHttp === null
-        ? null
-        : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+    mixPart: mixRun === null ? null : mixRun.result,
+    casino: casino === null ? null : casino.result,
     checks: {
-      inProcessStatusMismatches: inProcess.reduce((sum, round) => sum + round.statusMismatches, 0),
-      bareOutcomeMismatches: bare.reduce((sum, round) => sum + round.outcomeMismatches, 0),
-      httpStatusMismatches: http === null ? null : http.rounds.reduce((sum, round) => sum + round.statusMismatches, 0),
-      httpTransportErrors: http === null ? null : http.rounds.reduce((sum, round) => sum + round.transportErrors, 0),
-      httpMismatchKinds: http === null ? [] : topKinds(http.rounds),
+      ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [] } : mixRun.checks),
+      casinoRefusedBets: casino === null ? null : casino.refused,
     },
   };
   process.stdout.write(flags.json ? formatJson(result) : formatTable(result));

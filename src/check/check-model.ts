@@ -1,7 +1,9 @@
 /**
- * The reference model of `afp check`: what faucet and escrow must look like after any sequence of
- * requests, written from the wire contract alone. It never imports src/services (the model must be
- * able to disagree with them); it takes only money helpers and the configured numbers.
+ * The reference model of `afp check`: what faucet and escrow (and, in model-casino*.ts, the casino)
+ * must look like after any sequence of requests, written from the wire contract alone. It never
+ * imports the services' logic (the model must be able to disagree with them); it takes money
+ * helpers and the configured numbers, and the casino part reads the published paytables and
+ * replays revealed draws through the games' pure `play` (the rule a client verifies by).
  *
  * State: agents by slot (a run has SLOT_COUNT agent slots; a slot is unregistered until its
  * registration is accepted), their one balance, A/B claim state and B cooldown, referral payables;
@@ -13,6 +15,7 @@
  */
 import { assert } from '../core/assert.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
+import { createCasinoModel, type CasinoModel } from './model-casino.ts';
 import { RateBudget } from './model-limits.ts';
 
 /**
@@ -82,6 +85,10 @@ export interface CheckCapabilities {
   readonly advance: boolean;
   /** The faucet pool belongs to this run alone, so its balance can be asserted. */
   readonly pool: boolean;
+  /** The casino's style-A mount is reachable (in-process always; live when announced). */
+  readonly casino: boolean;
+  /** Simulated chain deposits can fund agents (in-process only: a live target takes deposits from a chain). */
+  readonly deposits: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */
@@ -103,6 +110,8 @@ export interface CheckModel {
   poolMicro: bigint;
   feeIncomeMicro: bigint;
   readonly budget: RateBudget;
+  /** Seeds, bets, tournaments, challenges, withdrawals, deposits (model-casino.ts). */
+  readonly casino: CasinoModel;
 }
 
 export interface ModelOptions {
@@ -126,6 +135,7 @@ export function createModel(options: ModelOptions): CheckModel {
     poolMicro: config.faucet.poolFundingMicro,
     feeIncomeMicro: 0n,
     budget: new RateBudget(config.limits),
+    casino: createCasinoModel(),
   };
 }
 

@@ -10,6 +10,8 @@
  * manual clock is exact and advance-time moves it with POST /_afp/clock; a wall clock, or no clock
  * endpoint, means time fields are compared within a tolerance and advance-time is disabled. The
  * faucet pool is shared with every client of the server: its balance is never asserted.
+ * Casino: in-process runs fund agents with simulated chain deposits (the platform's own door,
+ * as the clock is); a live target has no such door, so its agents live on faucet grants.
  * Every capability switched off is reported as a note with its reason.
  */
 import { AfpClient } from '../client/client.ts';
@@ -60,7 +62,7 @@ export function runNames(session: string, runIndex: number): RunNames {
 }
 
 export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
-  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true };
+  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true };
   const defects = options.defects ?? [];
   let runIndex = 0;
   return {
@@ -78,6 +80,12 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
         moveClock: (toMs) => {
           clock.set(toMs);
           return Promise.resolve();
+        },
+        deposit: (agentId, amountMicro) => {
+          // The platform runs the timers due by now first, as the dispatcher does before a request.
+          platform.advanceTo(clock.nowMs());
+          const outcome = platform.casino.account.simulateDeposit({ agentId, chain: 'base', amountMicro }, clock.nowMs());
+          return Promise.resolve(outcome.ok ? { status: outcome.value.status, confirmAtMs: outcome.value.confirmAtMs } : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null });
         },
       };
       return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex) }), real });
@@ -102,8 +110,9 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const probe = await probeClock(client);
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false };
-  const notes = liveNotes(probe, styleA);
+  const casino = urls.casino !== undefined;
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false };
+  const notes = liveNotes(probe, styleA, casino);
   const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {
@@ -127,12 +136,15 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   };
 }
 
-function liveNotes(probe: ClockProbe, styleA: boolean): string[] {
+function liveNotes(probe: ClockProbe, styleA: boolean, casino: boolean): string[] {
   const notes = ['pool-balance assertions skipped: a live target shares its faucet pool with every other client'];
   if (!styleA) notes.push('style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status');
   if ('reason' in probe) notes.push(`advance-time commands disabled: ${probe.reason}`);
   else if (probe.mode !== 'manual') notes.push(`advance-time commands disabled: the target's clock runs in '${probe.mode}' mode, so exact instants cannot be hit (start it with --clock manual)`);
   if (!('mode' in probe && probe.mode === 'manual')) notes.push(`time fields compared within ±${LOOSE_TIME_TOLERANCE_MS / 60_000} min and escrows shorter than 1 h not created: the target's time is estimated`);
+  notes.push('casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone');
+  if (!casino) notes.push('casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run');
+  else if (!('mode' in probe && probe.mode === 'manual')) notes.push("casino tournament commands disabled: starts_at must be 'now or later' on the target's clock, which is estimated");
   return notes;
 }
 

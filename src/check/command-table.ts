@@ -4,11 +4,13 @@
  * failing sequence to a short one). Inputs draw from small sets on purpose: few agent slots and
  * escrow indexes (so commands meet the same agents and escrows), amounts around the minimum, the
  * fee's rounding and the balances a run can have, expiries from 1 s to the maximum, time steps
- * that land on boundaries. Bounded: at most MAX_COMMANDS commands per run, prelude included.
+ * that land on boundaries. The casino's rows (bets, batch, fairness, tournaments, challenges,
+ * withdrawals) come from command-casino-table.ts. Bounded: at most MAX_COMMANDS commands per run, prelude included.
  */
 import fc from 'fast-check';
 import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type EscrowRole, type EscrowStatus, type ReferenceVia, type Style } from './check-model.ts';
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
+import { CASINO_SPECS } from './command-casino-table.ts';
 import {
   createEscrowCommand,
   disputeCommand,
@@ -25,7 +27,11 @@ import { advanceTimeCommand, type TimeStep } from './command-time.ts';
 import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
 import type { ClaimBMode } from './model-faucet.ts';
 
-export const MAX_COMMANDS = 40;
+/**
+ * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
+ * commands it held before the casino joined (40): each family keeps its share of a run.
+ */
+export const MAX_COMMANDS = 80;
 
 const HOUR_MS = 3_600_000;
 
@@ -117,6 +123,7 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   },
   { weight: 3, arbitrary: timeStep.map(advanceTimeCommand) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset).map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))) },
+  ...CASINO_SPECS,
 ];
 
 export interface CommandsOptions {

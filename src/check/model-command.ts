@@ -24,6 +24,8 @@ export interface CheckSystem {
   nowMs(): number;
   /** Moves the target's clock forward to exactly `toMs`; rejects when the target refuses. */
   moveClock(toMs: number): Promise<void>;
+  /** In-process only: a simulated Base chain deposit to the agent (what the casino answered). */
+  deposit?(agentId: string, amountMicro: bigint): Promise<{ status: string; confirmAtMs: number | null }>;
 }
 
 /** Differences listed in one failure message (a list answer can differ in hundreds of fields). */

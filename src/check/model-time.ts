@@ -7,6 +7,8 @@
  * referral payables are paid into the referrers' balances at every UTC-aligned sweep instant
  * (config.referralSweepMs after the epoch and its multiples). A request at instant t sees every
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
+ * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
+ * model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
  * accruing after that sweep (the default outcome is a refund, which accrues nothing); other timers
  * commute (each moves money of one escrow only).
@@ -14,6 +16,7 @@
 import { assert } from '../core/assert.ts';
 import { basisPoints } from '../core/money.ts';
 import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts';
+import { advanceCasino, casinoBoundaries } from './model-casino-time.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);
@@ -22,6 +25,7 @@ export function advanceModel(model: CheckModel, toMs: number): void {
   // Payables that exist now accrued at or before fromMs: the first sweep after fromMs pays them.
   if (firstSweepAfter(model, fromMs) <= toMs) sweepReferrals(model);
   for (const escrow of model.escrows) settleDue(model, escrow, toMs);
+  advanceCasino(model, toMs);
   model.budget.elapse(fromMs, toMs);
   model.nowMs = toMs;
 }
@@ -95,6 +99,7 @@ export function timeBoundaries(model: Readonly<CheckModel>): number[] {
   for (const agent of model.agents) {
     if (agent?.nextClaimBAtMs != null && agent.nextClaimBAtMs > now) found.add(agent.nextClaimBAtMs);
   }
+  for (const ms of casinoBoundaries(model)) found.add(ms);
   found.add(firstSweepAfter(model, now));
   return [...found].sort((a, b) => a - b);
 }

@@ -1,6 +1,6 @@
 /**
  * `afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME]`:
- * model-based property checks of faucet and escrow (src/check/run-check.ts), in-process by
+ * model-based property checks of faucet, escrow and casino (src/check/run-check.ts), in-process by
  * default, against a live deployment with --target.
  *
  * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped

@@ -3,7 +3,9 @@
  * Plain data only: the writers are pure functions of it (STYLE rule 9), so the same scenario
  * and seed give byte-identical reports. No wall-clock time anywhere in it.
  */
+import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
+import type { Ratio } from '../core/ratio.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 
 export interface AgentRow {
@@ -65,6 +67,62 @@ export interface RunTotals {
   readonly agentBalancesMicro: Micro;
 }
 
+/** The exact law of a variant (edge-statistics.ts `edgeTheory`) and the edge the documents state. */
+export interface VariantTheory extends EdgeTheory {
+  /** The documents' edge for this variant, or null where they state none. */
+  readonly advertised: Ratio | null;
+  readonly advertisedText: string;
+}
+
+/** Empirical edge and its 99% interval after `bets` bets of a variant (a checkpoint). */
+export interface CasinoEdgePoint {
+  readonly bets: number;
+  readonly edge: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The run's bets on one game variant: totals, the exact tally of multipliers, checkpoints. */
+export interface CasinoVariantRow {
+  readonly game: string;
+  readonly variant: string;
+  readonly bets: number;
+  readonly wageredMicro: Micro;
+  readonly returnedMicro: Micro;
+  /** Bets per distinct multiplier (a unit stake each): the per-bet edge, exact. */
+  readonly tally: TallyData;
+  /** Edge and interval at 100, 200, 500, 1000, … bets (the last one is computed from `tally`). */
+  readonly points: readonly CasinoEdgePoint[];
+  /** Null for bets whose law is not the variant's (crash rounds, video-poker draws). */
+  readonly theory: VariantTheory | null;
+}
+
+/** Mean balance of an archetype's agents at a virtual instant. */
+export interface CasinoBankrollPoint {
+  readonly atMs: number;
+  readonly meanBalanceMicro: Micro;
+}
+
+export interface CasinoBankrollRow {
+  readonly archetype: string;
+  readonly agents: number;
+  readonly points: readonly CasinoBankrollPoint[];
+}
+
+/** The casino part of a run: present when the run placed at least one casino bet. */
+export interface CasinoRunData {
+  readonly bets: number;
+  readonly wageredMicro: Micro;
+  readonly returnedMicro: Micro;
+  /** In the game table's order, then by variant name. */
+  readonly variants: readonly CasinoVariantRow[];
+  /** Bets beyond the tracked-variant bound (counted in `bets`, in no row). */
+  readonly untrackedBets: number;
+  /** Archetypes whose agents placed casino bets, in population order. */
+  readonly bankrolls: readonly CasinoBankrollRow[];
+  readonly closures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[];
+}
+
 export interface RunRecord {
   readonly scenario: string;
   readonly seed: string;
@@ -80,4 +138,6 @@ export interface RunRecord {
   readonly events: readonly DomainEvent[];
   readonly invariants: readonly InvariantResult[];
   readonly totals: RunTotals;
+  /** Absent when the run placed no casino bet (the report files then stay as they were). */
+  readonly casino?: CasinoRunData;
 }

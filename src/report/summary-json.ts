@@ -5,12 +5,16 @@
  * Invariants: keys in a fixed order (built in that order; no key is integer-like, so JavaScript
  * keeps insertion order), 2-space indent, trailing newline; money as decimal strings
  * (formatDecimal), instants as ISO 8601 UTC; invariants in the record's order.
+ * `casino` is present only when the run placed casino bets (runs without them keep their bytes):
+ * totals, closures, and per variant the bets and the edge figures of casino-edges.ts.
  * `files` maps each other report file to its own SHA-256 and `digest` is the digest of those
  * files together (write-reports.ts); the digest `afp run` prints also covers this file.
  */
 import { formatDecimal } from '../core/money.ts';
 import { isoTime } from '../http/render.ts';
-import type { EndpointRow, InvariantResult, RunRecord } from './run-record.ts';
+import { ratioToNumber } from '../core/ratio.ts';
+import { variantEdge } from './casino-edges.ts';
+import type { CasinoRunData, EndpointRow, InvariantResult, RunRecord } from './run-record.ts';
 
 export interface OtherFilesDigest {
   /** File name → SHA-256 (lowercase hex) of its bytes, in the digest's order. */
@@ -44,6 +48,40 @@ function invariantJson(result: InvariantResult): object {
   };
 }
 
+/** A fraction rounded to 8 decimals for JSON (null when absent); never -0. */
+function fraction(value: number | null): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  const rounded = Number(value.toFixed(8));
+  return rounded === 0 ? 0 : rounded;
+}
+
+function casinoJson(casino: CasinoRunData): object {
+  return {
+    bets: casino.bets,
+    wagered: formatDecimal(casino.wageredMicro),
+    returned: formatDecimal(casino.returnedMicro),
+    house_net: formatDecimal(casino.wageredMicro - casino.returnedMicro),
+    untracked_bets: casino.untrackedBets,
+    closures: casino.closures.map((closure) => ({ game: closure.game, from: isoTime(closure.fromMs), until: isoTime(closure.untilMs) })),
+    variants: casino.variants.map((row) => {
+      const edge = variantEdge(row);
+      return {
+        game: row.game,
+        variant: row.variant,
+        bets: row.bets,
+        wagered: formatDecimal(row.wageredMicro),
+        returned: formatDecimal(row.returnedMicro),
+        empirical_edge: fraction(edge.interval?.edge ?? null),
+        low: fraction(edge.interval?.low ?? null),
+        high: fraction(edge.interval?.high ?? null),
+        advertised_edge: fraction(row.theory?.advertised === undefined || row.theory.advertised === null ? null : ratioToNumber(row.theory.advertised)),
+        theoretical_edge: fraction(row.theory === null ? null : ratioToNumber(row.theory.edge)),
+        verdict: edge.judgement?.verdict ?? null,
+      };
+    }),
+  };
+}
+
 export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): string {
   const totals = record.totals;
   const summary = {
@@ -65,6 +103,7 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
     },
     requests_by_status: requestsByStatusClass(record.endpoints),
     invariants: record.invariants.map(invariantJson),
+    ...(record.casino === undefined ? {} : { casino: casinoJson(record.casino) }),
     files: others.files,
     digest: others.digest,
   };

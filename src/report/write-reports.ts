@@ -6,6 +6,8 @@
  * its name, a NUL byte and its bytes; lowercase hex. summary.json comes last because it contains
  * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
  * every byte written, summary included.
+ * casino.csv and report.html are written only for runs that placed casino bets (`applies`), so a
+ * run without them writes, and digests, exactly the files it always did.
  * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
  * memory) and `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
  * string) give the same bytes and the same digest. The file system is touched only here.
@@ -14,6 +16,8 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportName } from '../sim/scenario-schema.ts';
+import { renderCasinoCsv } from './casino-csv.ts';
+import { renderCasinoHtml } from './casino-html.ts';
 import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
 import { eventChunks } from './events-jsonl.ts';
 import type { RunRecord } from './run-record.ts';
@@ -22,8 +26,12 @@ import { renderSummaryJson } from './summary-json.ts';
 interface DataReport {
   readonly name: Exclude<ReportName, 'summary'>;
   readonly file: string;
+  /** False when the run has nothing for this file (it is then neither written nor digested). */
+  applies?(record: RunRecord): boolean;
   chunks(record: RunRecord): Iterable<string>;
 }
+
+const placedCasinoBets = (record: RunRecord): boolean => (record.casino?.bets ?? 0) > 0;
 
 /** The digest's order; summary.json (which digests these) always comes after them. */
 export const REPORT_FILES: readonly DataReport[] = [
@@ -31,6 +39,8 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'endpoints', file: 'endpoints.csv', chunks: (record) => [renderEndpointsCsv(record)] },
   { name: 'escrows', file: 'escrows.csv', chunks: (record) => [renderEscrowsCsv(record)] },
   { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
+  { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
+  { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
 ];
 export const SUMMARY_FILE = 'summary.json';
 
@@ -50,7 +60,7 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
   const files: Record<string, string> = {};
   const empty = Buffer.alloc(0);
   for (const report of REPORT_FILES) {
-    if (!which.includes(report.name)) continue;
+    if (!which.includes(report.name) || report.applies?.(record) === false) continue;
     const own = createHash('sha256');
     running.update(`${report.file}\0`);
     sink(report.file, empty);

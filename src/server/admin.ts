@@ -15,17 +15,25 @@
  *   POST /_afp/tier       { agent_id, tier } → { agent_id, tier }: sets an agent's rate-limit tier
  *                          (the spec's upgrade is out of band, by e-mail; this is the stand-in's
  *                          door); 404 with `agent_id` for an unknown agent, 400 for a bad body
+ *   POST /_afp/casino/deposit { agent_id, chain, amount } → the deposit (deposit_id, confirm_at_ms…):
+ *                          a simulated chain deposit (the casino's own `simulateDeposit`), credited
+ *                          on the server's clock at confirm_at_ms — this row never moves the clock
+ *                          (move a manual clock with POST /_afp/clock; a wall clock gets there);
+ *                          `afp audit house-edge --target` funds its fresh agent through it
  * A table of rows, like the routes; a known path under another method answers 405.
- * Durability (afp serve --data): the two state-changing rows hand their command to `record` (the
+ * Durability (afp serve --data): the state-changing rows hand their command to `record` (the
  * command log) after validating it and before changing platform state; the log's replay applies
- * it with the same functions (`applyClockMove`, `applyTierSet`).
+ * it with the same functions (`applyClockMove`, `applyTierSet`, `applyDeposit`).
  */
-import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
+import { fail, failWithStatus, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../core/errors.ts';
+import { formatDecimal, parseDecimal, parseNumber, type Micro } from '../core/money.ts';
 import { isLoopback } from '../http/client-ip.ts';
 import type { EdgeAnswer, EdgeRequest } from '../http/server.ts';
 import { openApiDocument } from '../http/openapi.ts';
 import type { Mount, Route } from '../http/route.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { DepositView } from '../services/casino/account/account-records.ts';
+import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
 
@@ -45,7 +53,8 @@ export interface AdminOptions {
 /** A state-changing admin action, as the command log keeps it. */
 export type AdminCommand =
   | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
-  | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number };
+  | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number }
+  | { readonly kind: 'deposit'; readonly agentId: string; readonly chain: string; readonly amountMicro: Micro; readonly atMs: number };
 
 /** The platform side of a clock move (live and on replay): timers due by `toMs` run. */
 export function applyClockMove(platform: Platform, toMs: number): void {
@@ -59,6 +68,11 @@ export function applyClockMove(platform: Platform, toMs: number): void {
  */
 export function applyTierSet(agent: Agent, tier: Tier): void {
   agent.tier = tier;
+}
+
+/** A simulated chain deposit (live and on replay): credited later, on the clock. */
+export function applyDeposit(platform: Platform, deposit: { agentId: string; chain: string; amountMicro: Micro }, atMs: number): Outcome<DepositView> {
+  return platform.casino.account.simulateDeposit({ agentId: deposit.agentId, chain: deposit.chain, amountMicro: deposit.amountMicro }, atMs);
 }
 
 interface AdminRow {
@@ -78,6 +92,7 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
   { method: 'GET', path: '/_afp/platform', apiOnly: true, answer: (_request, options) => platformView(options.platform) },
   { method: 'POST', path: '/_afp/tier', apiOnly: true, answer: setTier },
+  { method: 'POST', path: '/_afp/casino/deposit', apiOnly: true, answer: casinoDeposit },
 ];
 
 const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
@@ -186,4 +201,45 @@ function setTier(request: EdgeRequest, options: AdminOptions): JsonObject | Fail
   options.record?.({ kind: 'tier', agentId: agent.id, tier: tier as Tier, atMs: options.clock.nowMs() });
   applyTierSet(agent, tier as Tier);
   return { agent_id: agent.id, tier: agent.tier };
+}
+
+const DEPOSIT_FIELDS = ['agent_id', 'chain', 'amount'];
+
+function depositAmount(value: unknown): Micro | null {
+  const parsed = typeof value === 'string' ? parseDecimal(value) : typeof value === 'number' ? parseNumber(value) : null;
+  return typeof parsed === 'bigint' ? parsed : null;
+}
+
+function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+  if (request.bodyFailure !== undefined) return request.bodyFailure;
+  const usage = `send {"agent_id": "<id>", "chain": "${chainList()}", "amount": "<USDC>"}`;
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', usage);
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !DEPOSIT_FIELDS.includes(key));
+  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}; ${usage}`);
+  const { agent_id: agentId, chain } = fields;
+  const amountMicro = depositAmount(fields['amount']);
+  if (typeof agentId !== 'string' || agentId === '' || agentId.length > 64) return fail('BAD_REQUEST', `agent_id must be an agent id; ${usage}`);
+  if (typeof chain !== 'string' || findChain(chain) === undefined) return fail('BAD_REQUEST', `chain must be one of ${chainList()}`);
+  if (amountMicro === null || amountMicro <= 0n) return fail('BAD_REQUEST', `amount must be a positive USDC amount with at most 6 decimals; ${usage}`);
+  if (!options.platform.agents.has(agentId)) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
+  const atMs = options.clock.nowMs();
+  options.record?.({ kind: 'deposit', agentId, chain, amountMicro, atMs });
+  const deposit = applyDeposit(options.platform, { agentId, chain, amountMicro }, atMs);
+  if (!deposit.ok) return deposit;
+  options.onClockMoved();
+  const view = deposit.value;
+  return {
+    deposit_id: view.id,
+    agent_id: view.agentId,
+    chain: view.chain,
+    amount: formatDecimal(view.amountMicro),
+    tx_hash: view.txHash,
+    status: view.status,
+    confirmations_required: view.confirmationsRequired,
+    created_at_ms: view.createdAtMs,
+    confirm_at_ms: view.confirmAtMs,
+    confirm_at: new Date(view.confirmAtMs).toISOString(),
+  };
 }

@@ -7,7 +7,7 @@
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
  *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
- *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier'; entry = JSON;
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier' | 'deposit'; entry = JSON;
  *                                            body = a request body's JSON text as received
  * Invariants:
  * - Every append is its own SQLite transaction, committed (journal_mode=WAL, synchronous=FULL: the
@@ -71,6 +71,7 @@ export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'request'; readonly atMs: number; readonly request: LoggedRequest }
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
+  | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
   | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
 
 /** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
@@ -156,7 +157,7 @@ export class CommandLog {
     this.insert().run(atMs, 'request', JSON.stringify(entry), bodyText);
   }
 
-  /** Appends a state-changing admin action (clock move, tier set) before it is applied. */
+  /** Appends a state-changing admin action (clock move, tier set, casino deposit) before it is applied. */
   appendAdmin(command: AdminCommand): void {
     switch (command.kind) {
       case 'clock':
@@ -164,6 +165,9 @@ export class CommandLog {
         return;
       case 'tier':
         this.insert().run(command.atMs, 'tier', JSON.stringify({ agent_id: command.agentId, tier: command.tier }), null);
+        return;
+      case 'deposit':
+        this.insert().run(command.atMs, 'deposit', JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), null);
         return;
     }
   }
@@ -372,6 +376,11 @@ function decodeCommand(row: Record<string, unknown>): LoggedCommand {
     case 'tier': {
       const { agent_id: agentId, tier } = entry;
       return typeof agentId === 'string' && TIERS.includes(tier as Tier) ? { seq, kind: 'tier', atMs, agentId, tier: tier as Tier } : corrupt('tier entry');
+    }
+    case 'deposit': {
+      const { agent_id: agentId, chain, amount_micro: amount } = entry;
+      const valid = typeof agentId === 'string' && typeof chain === 'string' && typeof amount === 'string' && /^\d{1,20}$/.test(amount);
+      return valid ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) } : corrupt('deposit entry');
     }
     default:
       return corrupt(`unknown kind '${String(row['kind'])}'`);

@@ -5,8 +5,8 @@
  * Why a replay is exact: the platform is a deterministic state machine (same seed, settings,
  * commands and instants → same state, same keys, same rate-limiter buckets). Each request goes
  * through the dispatcher's own `handle` at its logged instant, authenticated by its logged
- * credential (the key's hash); admin commands go through admin.ts's own `applyClockMove` and
- * `applyTierSet`. Timers are not logged: they fire at their own instants inside the next
+ * credential (the key's hash); admin commands go through admin.ts's own `applyClockMove`,
+ * `applyTierSet` and `applyDeposit`. Timers are not logged: they fire at their own instants inside the next
  * `advanceTo`, whoever calls it (the timer pump live, the next entry on replay), so they replay too.
  *
  * `LoggedDispatcher` is the serving side of the same log: every request is appended (with its
@@ -21,7 +21,7 @@
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
-import { applyClockMove, applyTierSet } from './admin.ts';
+import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
 import type { CommandLog, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 
@@ -107,6 +107,10 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Reco
           applyTierSet(agent, command.tier);
           break;
         }
+        case 'deposit':
+          // The same outcome as when served: a deposit refused live is refused again.
+          applyDeposit(platform, command, command.atMs);
+          break;
       }
     } catch {
       internalErrors++;

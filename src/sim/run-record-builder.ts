@@ -1,7 +1,8 @@
 /**
  * Turns a finished (or stopped) Simulation into the RunRecord the report writers consume: plain
  * data in a fixed order (agents in population order, endpoints by id, escrows in creation order,
- * events as emitted). No wall-clock time anywhere.
+ * events as emitted). No wall-clock time anywhere. The casino part is present only when the run
+ * placed casino bets, so runs without them keep exactly the record (and reports) they had.
  */
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
 import type { AgentRow, EscrowRow, RunRecord } from '../report/run-record.ts';
@@ -35,6 +36,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
   }
   let agentBalancesMicro = 0n;
   for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
+  const casino = sim.casinoLog.data(options.endMs);
   return {
     scenario: sim.scenario.name,
     seed: sim.seed,
@@ -56,5 +58,6 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
       faucetPoolMicro: ledger.balance(FAUCET_POOL),
       agentBalancesMicro,
     },
+    ...(casino === undefined ? {} : { casino }),
   };
 }

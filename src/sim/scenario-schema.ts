@@ -11,6 +11,7 @@
  */
 import * as z from 'zod';
 import type { ServiceName } from '../platform/platform.ts';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 import { DURATION_PATTERN_TEXT, durationMs, UNIT_MS } from './duration.ts';
 
 export const INVARIANT_NAMES = [
@@ -21,10 +22,15 @@ export const INVARIANT_NAMES = [
   'escrow-expiry-exact',
   'rate-limit-headers',
   'error-shape',
+  'casino-bet-limits',
+  'casino-bets-verify',
+  'casino-conservation',
+  'casino-referral-levels',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events'] as const;
+/** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
@@ -39,6 +45,9 @@ export const SCENARIO_LIMITS = {
   populations: 1_000,
   countPerPopulation: 100_000,
   faults: 100,
+  closures: 100,
+  /** A starting deposit is at most this many USDC (a bound, far above any sensible bankroll). */
+  startingDepositUsdcMax: 1_000_000,
   maxAgents: { default: 100_000, max: 1_000_000 },
   maxRequests: { default: 50_000_000, max: 1_000_000_000 },
   maxEvents: { default: 50_000_000, max: 1_000_000_000 },
@@ -80,6 +89,23 @@ const faultSchema = z.strictObject({
   answer: z.literal([500, 503]).optional().describe('HTTP status every request to the service gets (default 503)'),
 });
 
+/** A USDC amount as a decimal text ('100.00', at most 6 decimals) or a number; checked in scenario.ts. */
+const USDC_TEXT_PATTERN = /^\d{1,7}(\.\d{1,6})?$/;
+
+const closureSchema = z.strictObject({
+  game: z.enum(GAME_IDS).describe('the game to close (every variant answers 409 GAME_CLOSED)'),
+  from: durationMs({ minMs: 0 }).describe('start of the closure, from the scenario start'),
+  for: durationMs({ minMs: 1 }).describe('length of the closure'),
+});
+
+const casinoSchema = z.strictObject({
+  starting_deposit: z
+    .union([z.string().regex(USDC_TEXT_PATTERN, "a USDC amount such as '100.00' (at most 6 decimals)"), z.number().positive()])
+    .optional()
+    .describe('USDC every agent receives as a simulated Base deposit when it registers (credited on the clock, 2 min later); default none'),
+  closures: z.array(closureSchema).max(SCENARIO_LIMITS.closures).optional().describe('windows in which a game answers 409 GAME_CLOSED'),
+});
+
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
   seed: z
@@ -92,6 +118,7 @@ export const scenarioFileSchema = z.strictObject({
   faults: z.array(faultSchema).max(SCENARIO_LIMITS.faults).optional(),
   invariants: z.array(z.enum(INVARIANT_NAMES)).max(INVARIANT_NAMES.length).optional().describe('invariants to check (default all)'),
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
+  casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   platform: z
     .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
     .optional(),

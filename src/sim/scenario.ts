@@ -11,6 +11,8 @@
  */
 import type * as z from 'zod';
 import { assert } from '../core/assert.ts';
+import { parseDecimal, parseNumber, usdc, type Micro } from '../core/money.ts';
+import type { GameId } from '../services/casino/games/game.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 import {
   DEFAULT_START,
@@ -43,6 +45,19 @@ export interface ScenarioFault {
   readonly answer: 500 | 503;
 }
 
+/** A window in which `game` answers 409 GAME_CLOSED: [startMs + fromMs, startMs + fromMs + forMs). */
+export interface ScenarioClosure {
+  readonly game: GameId;
+  readonly fromMs: number;
+  readonly forMs: number;
+}
+
+export interface ScenarioCasino {
+  /** Credited to every agent at registration as a simulated Base deposit (null: none). */
+  readonly startingDepositMicro: Micro | null;
+  readonly closures: readonly ScenarioClosure[];
+}
+
 export interface Scenario {
   readonly name: string;
   readonly seed: string;
@@ -53,6 +68,7 @@ export interface Scenario {
   readonly invariants: readonly InvariantName[];
   readonly reports: readonly ReportName[];
   readonly platform: { readonly disputeOutcome?: 'refund' | 'release' };
+  readonly casino: ScenarioCasino;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
 }
 
@@ -187,6 +203,7 @@ function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOpt
 /** Checks spanning fields, each run on whatever parts of the file are individually valid. */
 function checkAcrossFields(source: ScenarioSource, errors: ScenarioError[]): void {
   checkFaultWindows(source, errors);
+  checkCasino(source, errors);
   checkTotalAgents(source, errors);
   for (const list of ['invariants', 'reports']) {
     const items = childOf(source.value, list);
@@ -216,6 +233,37 @@ function checkFaultWindows(source: ScenarioSource, errors: ScenarioError[]): voi
     } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
       const endText = formatDuration(fromMs + forMs);
       errors.push(errorAt(source, ['faults', position, 'for'], `fault window ends at ${endText}, after the run ends (duration ${run})`));
+    }
+  });
+}
+
+/** A starting deposit as micro-USDC, or null when absent or unreadable (the schema reports those). */
+function depositMicro(value: unknown): Micro | null {
+  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
+  return typeof parsed === 'bigint' ? parsed : null;
+}
+
+/** The deposit is a positive amount within its bound; every closure lies inside the run. */
+function checkCasino(source: ScenarioSource, errors: ScenarioError[]): void {
+  const casino = childOf(source.value, 'casino');
+  const deposit = childOf(casino, 'starting_deposit');
+  const micro = depositMicro(deposit);
+  const maxMicro = usdc(SCENARIO_LIMITS.startingDepositUsdcMax);
+  if (deposit !== undefined && micro !== null && (micro <= 0n || micro > maxMicro)) {
+    errors.push(errorAt(source, ['casino', 'starting_deposit'], `starting_deposit must be above 0 and at most ${SCENARIO_LIMITS.startingDepositUsdcMax} USDC with at most 6 decimals`));
+  } else if (typeof deposit === 'number' && micro === null) {
+    errors.push(errorAt(source, ['casino', 'starting_deposit'], 'starting_deposit must have at most 6 decimals'));
+  }
+  const runMs = durationOf(childOf(source.value, 'duration'));
+  const closures = childOf(casino, 'closures');
+  if (runMs === undefined || !Array.isArray(closures)) return;
+  closures.forEach((closure: unknown, position) => {
+    const fromMs = durationOf(childOf(closure, 'from'));
+    const forMs = durationOf(childOf(closure, 'for'));
+    if (fromMs !== undefined && fromMs >= runMs) {
+      errors.push(errorAt(source, ['casino', 'closures', position, 'from'], `closure starts at ${formatDuration(fromMs)}, not inside the run (duration ${formatDuration(runMs)})`));
+    } else if (fromMs !== undefined && forMs !== undefined && fromMs + forMs > runMs) {
+      errors.push(errorAt(source, ['casino', 'closures', position, 'for'], `closure ends at ${formatDuration(fromMs + forMs)}, after the run ends (duration ${formatDuration(runMs)})`));
     }
   });
 }
@@ -255,6 +303,10 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
     invariants: file.invariants ?? [...INVARIANT_NAMES],
     reports: file.reports ?? [...REPORT_NAMES],
     platform: outcome === undefined ? {} : { disputeOutcome: outcome },
+    casino: {
+      startingDepositMicro: file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
+      closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),
+    },
     limits: {
       maxAgents: file.limits?.max_agents ?? SCENARIO_LIMITS.maxAgents.default,
       maxRequests: file.limits?.max_requests ?? SCENARIO_LIMITS.maxRequests.default,

@@ -7,8 +7,12 @@
  * requests of one agent are attributed exactly), counts it per agent and per endpoint, runs the
  * response checkers and feeds the optional recorder. Once the run is stopped (first violation,
  * a limit), every further request rejects with RunStopped.
- * Time: platform timers and hourly audits run at their exact instants (`advanceTo`), before any
- * agent event at or after them.
+ * Time: platform timers, the scenario's casino closures (casino-closures.ts) and hourly audits
+ * run at their exact instants (`advanceTo`), in that order, before any agent event at or after
+ * them; bankroll samples (casino-run-log.ts) are read at theirs, before anything due then, and
+ * never move the clock or count as checks.
+ * Casino: with `casino.starting_deposit`, every agent gets a simulated Base deposit when it learns
+ * its key (`onKey`), credited on the clock by the platform's deposit timer.
  * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -22,6 +26,8 @@ import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
+import { ClosureSchedule } from './casino-closures.ts';
+import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
@@ -62,9 +68,11 @@ export class Simulation implements AgentHost {
   readonly events: DomainEvent[] = [];
   readonly agents: SimAgent[] = [];
   readonly endMs: number;
+  readonly casinoLog: CasinoRunLog;
   stop: StopReason | null = null;
   requestsThisStep = 0;
   private nextAuditMs: number;
+  private readonly closures: ClosureSchedule;
   private readonly inner: Transport;
   private readonly routesById: ReadonlyMap<string, Route>;
   private readonly recorder: ExchangeRecorder | undefined;
@@ -85,16 +93,25 @@ export class Simulation implements AgentHost {
     this.platform.onEvent((event) => this.onDomainEvent(event));
     this.platform.ledger.onTransfer((transfer) => this.monitor.onTransfer(transfer));
     this.createAgents(options.agents);
+    this.closures = new ClosureSchedule(scenario.casino.closures, scenario.startMs);
+    this.casinoLog = new CasinoRunLog({ platform: this.platform, scenario, agents: this.agents });
   }
 
   /** Runs platform timers and hourly audits due at or before `targetMs`, each at its instant. */
   advanceTo(targetMs: number): void {
     while (this.stop === null) {
       const timerMs = this.platform.nextTimerMs() ?? Number.MAX_SAFE_INTEGER;
-      const atMs = Math.min(timerMs, this.nextAuditMs);
+      const closureMs = this.closures.nextMs() ?? Number.MAX_SAFE_INTEGER;
+      const atMs = Math.min(timerMs, closureMs, this.nextAuditMs);
+      const sampleMs = this.casinoLog.nextSampleMs();
+      if (sampleMs !== undefined && sampleMs <= atMs && sampleMs <= targetMs) {
+        this.casinoLog.sample(sampleMs);
+        continue;
+      }
       if (atMs > targetMs) return;
       this.clock.set(atMs);
       if (timerMs === atMs) this.platform.advanceTo(atMs);
+      if (closureMs === atMs) this.closures.applyDue(atMs, this.platform.casino);
       if (this.nextAuditMs === atMs) {
         this.monitor.onHour(atMs);
         this.nextAuditMs += HOUR_MS;
@@ -130,6 +147,11 @@ export class Simulation implements AgentHost {
     found.tier = agent.tier;
     if (agent.tier !== 'free') this.recorder?.onTier?.(found.id, agent.tier);
     this.directory.add(agent.archetype, found.id);
+    const depositMicro = this.scenario.casino.startingDepositMicro;
+    if (depositMicro !== null) {
+      const deposit = this.platform.casino.account.simulateDeposit({ agentId: found.id, chain: 'base', amountMicro: depositMicro }, this.clock.nowMs());
+      assert(deposit.ok, `the starting deposit of agent ${found.id} is accepted`);
+    }
   }
 
   report(agent: SimAgent, message: string, event: unknown): void {
@@ -170,6 +192,7 @@ export class Simulation implements AgentHost {
     } else {
       this.events.push(event);
     }
+    if (event.type === 'casino.bet') this.casinoLog.onBet(event.betId);
     this.monitor.onEvent(event);
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
   }

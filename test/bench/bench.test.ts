@@ -1,6 +1,6 @@
 // Smoke test of `npm run bench` (bench/main.ts): the CI-sized run completes and reports sane
 // numbers, and the replays it times are faithful (no status or outcome differs from the
-// captured run). No timing assertions: speed targets are judged in benchmark runs, never in tests.
+// captured run); the casino part's bets are all accepted. No timing assertions: speed targets are judged in benchmark runs, never in tests.
 // Plus the two pure pieces the numbers rest on: the small variant's population scaling and the
 // HTTP plan's dependencies and identifier rebinding.
 import { spawnSync } from 'node:child_process';
@@ -32,6 +32,7 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
       mix: { requests: number };
       phases: { in_process: { best: { requests: number } }; bare: { best: { requests: number; ops: number } }; http: unknown };
       target: { verdict: string };
+      casino: { agents: number; style: string; phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } }; ratios: { bets_over_hmac: { best: number } }; target: { bets_over_hmac_min: number; verdict: string } };
       checks: Record<string, unknown>;
     };
     const numbers = numbersOf(report, '', []);
@@ -44,14 +45,41 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(['PASS', 'MISS']).toContain(report.target.verdict);
     expect(report.checks['in_process_status_mismatches']).toBe(0);
     expect(report.checks['bare_outcome_mismatches']).toBe(0);
+    // The casino part: the small population's bets all accepted (no rate or Kelly limit binds),
+    // within the --small bound, and the ratio against the raw HMAC rate with its verdict.
+    expect(report.casino.agents).toBe(100);
+    expect(report.casino.style).toBe('A');
+    expect(report.casino.phases.bets.best.requests).toBe(20_000);
+    expect(report.casino.phases.bets.best.ops).toBe(20_000);
+    expect(report.casino.phases.hmac.best.ops).toBe(100_000);
+    expect(report.casino.target.bets_over_hmac_min).toBe(0.3);
+    expect(['PASS', 'MISS']).toContain(report.casino.target.verdict);
+    expect(report.checks['casino_refused_bets']).toBe(0);
+  });
+
+  test('--only casino runs the casino part alone; style B bettors stay within their limits too', () => {
+    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--only', 'casino', '--rounds', '1', '--json', '--casino-style', 'mixed', '--casino-agents', '10', '--casino-bets', '3000', '--hmac-count', '1000'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(run.stderr).not.toContain('crash');
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as { phases: unknown; casino: { style: string; phases: { bets: { best: { ops: number; requests: number } } } }; checks: Record<string, unknown> };
+    expect(report.phases).toBeNull();
+    expect(report.casino.style).toBe('mixed');
+    expect(report.casino.phases.bets.best).toMatchObject({ ops: 3_000, requests: 3_000 });
+    expect(report.checks['casino_refused_bets']).toBe(0);
+    expect(report.checks['in_process_status_mismatches']).toBeNull();
   });
 
   test('bad flags exit 2 and name every problem', () => {
-    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix', 'nope', '--bogus'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix', 'nope', '--bogus', '--only', 'http', '--casino-style', 'C'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--rounds');
     expect(run.stderr).toContain('--mix');
     expect(run.stderr).toContain('--bogus');
+    expect(run.stderr).toContain('--only');
+    expect(run.stderr).toContain('--casino-style');
+    const capped = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--casino-style', 'B', '--casino-agents', '1', '--casino-bets', '20000'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(capped.status).toBe(2);
+    expect(capped.stderr).toContain('daily cap');
   });
 });
 

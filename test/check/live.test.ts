@@ -111,6 +111,8 @@ describe('runCheck against a target that is not an afp server', () => {
       'style-A commands skipped: the target announces no faucet and escrow mounts (GET /_afp/mounts); balances are read through GET /status',
       'advance-time commands disabled: the target has no GET /_afp/clock (answered 404)',
       'time fields compared within ±5 min and escrows shorter than 1 h not created: the target\'s time is estimated',
+      'casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone',
+      'casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run',
     ]);
     expect(result.ok).toBe(false);
     expect(result.failure?.commands.at(-1)).toMatch(/^createEscrowB\(/);

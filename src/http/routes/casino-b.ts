@@ -19,10 +19,9 @@ import type { StatsView } from '../../services/casino/stats-views.ts';
 import { moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../route.ts';
 import { knownQuery, NO_KEYS, objectBody, queryLimit, type Fields } from '../validate.ts';
-import { clientSeedField } from './casino-bet-fields.ts';
+import { amountField, clientSeedField } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { betB, historyLineB, verificationView } from './casino-render.ts';
-import { requiredAmount } from '../validate.ts';
 import type { ParsedBet } from './casino-bet-fields.ts';
 
 const B_GAMES = ['dice', 'slots', 'roulette', 'blackjack', 'coinflip'] as const;
@@ -31,10 +30,12 @@ const GAME_OF_B: Readonly<Record<GameB, GameId>> = { dice: 'dice', slots: 'slots
 const B_OF_GAME = (game: GameId): string => (game === 'coin_flip' ? 'coinflip' : game);
 const LIMITS = { serviceRowB: true } as const;
 
+const PARAMS_OF_B: Readonly<Record<GameB, readonly string[]>> = { dice: ['target', 'over'], slots: [], roulette: ['bet'], blackjack: ['action'], coinflip: ['side'] };
+
 /** The `params` of a B bet as the game module's own parameters. */
 function paramsOfB(game: GameB, params: Fields): JsonObject | Failure {
-  const allowed: Record<GameB, readonly string[]> = { dice: ['target', 'over'], slots: [], roulette: ['bet'], blackjack: ['action'], coinflip: ['side'] };
-  const unknown = Object.keys(params).filter((key) => !allowed[game].includes(key));
+  const allowed = PARAMS_OF_B[game];
+  const unknown = Object.keys(params).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) return fail('BAD_REQUEST', `unknown params for ${game}: ${unknown.sort().join(', ')}`);
   switch (game) {
     case 'dice': {
@@ -67,7 +68,7 @@ function parseBet(input: RouteInput): ParsedBet | Failure {
   if (typeof name !== 'string' || !(B_GAMES as readonly string[]).includes(name)) return fail('BAD_REQUEST', `game must be one of: ${B_GAMES.join(', ')}`);
   const gameB = name as GameB;
   const game = gameById(GAME_OF_B[gameB]) as GameModule;
-  const amountMicro = requiredAmount(fields, 'amount', 'number-or-decimal-string');
+  const amountMicro = amountField(fields, 'number-or-decimal-string');
   if (isFailure(amountMicro)) return amountMicro;
   const rawParams = fields['params'] ?? {};
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) return fail('BAD_REQUEST', 'params must be an object');

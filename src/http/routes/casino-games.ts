@@ -15,7 +15,7 @@ import { findGame, GAMES } from '../../services/casino/games/index.ts';
 import { kellyInputs } from '../../services/casino/kelly/kelly-inputs.ts';
 import { moneyA } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody } from '../validate.ts';
+import { knownQuery, NO_KEYS, objectBody, type Fields } from '../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
 import { betA } from './casino-render.ts';
 
@@ -80,10 +80,11 @@ function gameRow(game: GameModule): Route {
 function parseGameBody(input: RouteInput, game: GameModule): ParsedBet | Failure {
   const unknownQuery = knownQuery(input.query, NO_KEYS);
   if (unknownQuery !== null) return unknownQuery;
-  if (input.body === undefined || input.body === null) return fail('BAD_REQUEST', 'request body must be a JSON object with amount');
-  const fields = objectBody(input.body, Object.keys(input.body as object));
-  if (isFailure(fields)) return fields;
-  return parseBetFields(fields, game, 'number');
+  const body = input.body;
+  if (body === undefined || body === null) return fail('BAD_REQUEST', 'request body must be a JSON object with amount');
+  // objectBody's check with every key allowed (parseBetFields refuses the unknown ones).
+  if (typeof body !== 'object' || Array.isArray(body)) return fail('BAD_REQUEST', 'request body must be a JSON object');
+  return parseBetFields(body as Fields, game, 'number');
 }
 
 interface BatchCommand {

@@ -4,32 +4,31 @@
  * object, seeds and verifications. Money: style A and short as JSON numbers, B as decimal
  * strings. Multipliers are exact ratios rendered as numbers rounded to 6 decimals.
  * Every function builds a fresh object (the dispatcher adds `_info` in place) and copies stored
- * details, so a client cannot mutate platform state through a response.
+ * details (casino-json-copy.ts: structuredClone's copy, faster), so a client cannot mutate
+ * platform state through a response. The style A `kelly` object comes from kelly-rule.ts's memos.
  */
 import type { JsonObject } from '../../core/errors.ts';
 import type { BetRecord } from '../../services/casino/bet-record.ts';
 import type { CasinoState } from '../../services/casino/casino-state.ts';
 import type { Verification } from '../../services/casino/fairness.ts';
 import { gameById } from '../../services/casino/games/index.ts';
-import { riskFactorOf, variantInputs } from '../../services/casino/kelly-rule.ts';
+import { betKellySummary } from '../../services/casino/kelly-rule.ts';
 import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
-import { kellyBetSummary } from '../../services/casino/kelly/kelly-view.ts';
 import type { ServerSeed } from '../../services/casino/seed-book.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
+import { jsonCopy } from './casino-json-copy.ts';
 
 export function proofOf(bet: BetRecord): JsonObject {
   return { server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash };
 }
 
-const detailCopy = (bet: BetRecord): JsonObject => structuredClone(bet.detail);
+const detailCopy = (bet: BetRecord): JsonObject => jsonCopy(bet.detail);
 
 /** Style A: `{ bet_id, game, amount_bet, result, won, payout_multiplier, amount_won, new_balance, proof, kelly }`. */
 export function betA(bet: BetRecord, state: CasinoState): JsonObject {
   const game = gameById(bet.game);
   const params = game.parse(bet.params);
-  const kelly = params.ok
-    ? kellyBetSummary({ bankrollMicro: bet.balanceAfterMicro, riskFactor: riskFactorOf(state, bet.agentId), inputs: variantInputs(game, params.value), bounds: game })
-    : null;
+  const kelly = params.ok ? betKellySummary(state, bet.agentId, game, params.value, bet.balanceAfterMicro) : null;
   return {
     bet_id: bet.id,
     game: bet.game,
@@ -90,7 +89,7 @@ export function verificationView(verification: Verification): JsonObject {
     result_hash: bet.resultHash,
     hmac_messages: [...verification.messages],
     recorded: { payout_multiplier: fixedNumber(bet.multiplier), result: detailCopy(bet) },
-    recomputed: verification.recomputed === null ? null : { multiplier: verification.recomputed.multiplier, result: structuredClone(verification.recomputed.detail) },
+    recomputed: verification.recomputed === null ? null : { multiplier: verification.recomputed.multiplier, result: jsonCopy(verification.recomputed.detail) },
     revealed_at: verification.revealedAtMs === null ? null : isoTime(verification.revealedAtMs),
   };
 }

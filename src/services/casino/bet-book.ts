@@ -6,6 +6,9 @@
  *
  * Invariants: an agent's retained bets are in (atMs, placement) order, so "since" queries are a
  * binary search; ids are unique; eviction is oldest-first.
+ * Cost: eviction is amortised O(1): an agent's list keeps its evicted prefix (`head`, already
+ * dropped from the id index) until the prefix is as long as the retained part, then drops it in
+ * one copy — a splice per bet made a long house-edge run quadratic in bets per agent.
  */
 import { assert } from '../../core/assert.ts';
 import type { BetRecord } from './bet-record.ts';
@@ -14,7 +17,8 @@ export const BETS_RETAINED_PER_AGENT = 10_000;
 
 export class BetBook {
   private readonly byId = new Map<string, BetRecord>();
-  private readonly byAgent = new Map<string, BetRecord[]>();
+  /** Per agent: its bets, of which `items[head..]` are retained (the prefix is evicted). */
+  private readonly byAgent = new Map<string, { items: BetRecord[]; head: number }>();
   private readonly retainedPerAgent: number;
   private total = 0;
 
@@ -27,15 +31,16 @@ export class BetBook {
     this.byId.set(bet.id, bet);
     let list = this.byAgent.get(bet.agentId);
     if (list === undefined) {
-      list = [];
+      list = { items: [], head: 0 };
       this.byAgent.set(bet.agentId, list);
     }
-    const last = list[list.length - 1];
+    const last = list.items[list.items.length - 1];
     assert(last === undefined || last.atMs <= bet.atMs, 'an agent bets in time order');
-    list.push(bet);
-    if (list.length > this.retainedPerAgent) {
-      const evicted = list.splice(0, list.length - this.retainedPerAgent);
-      for (const old of evicted) this.byId.delete(old.id);
+    list.items.push(bet);
+    if (list.items.length - list.head > this.retainedPerAgent) {
+      this.byId.delete((list.items[list.head] as BetRecord).id);
+      list.head += 1;
+      if (list.head >= this.retainedPerAgent) compact(list);
     }
     this.total += 1;
   }
@@ -46,7 +51,10 @@ export class BetBook {
 
   /** The agent's retained bets, oldest first. */
   ofAgent(agentId: string): readonly BetRecord[] {
-    return this.byAgent.get(agentId) ?? [];
+    const list = this.byAgent.get(agentId);
+    if (list === undefined) return [];
+    compact(list);
+    return list.items;
   }
 
   /** The agent's retained bets placed at or after `fromMs`, oldest first. */
@@ -69,6 +77,13 @@ export class BetBook {
 
   /** Every retained bet, agents in first-bet order (invariant checkers, reports). */
   *all(): IterableIterator<BetRecord> {
-    for (const list of this.byAgent.values()) yield* list;
+    for (const list of this.byAgent.values()) for (let index = list.head; index < list.items.length; index++) yield list.items[index] as BetRecord;
   }
+}
+
+/** Drops an agent's evicted prefix (one copy of the retained part). */
+function compact(list: { items: BetRecord[]; head: number }): void {
+  if (list.head === 0) return;
+  list.items = list.items.slice(list.head);
+  list.head = 0;
 }

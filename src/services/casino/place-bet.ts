@@ -24,7 +24,7 @@ import type { CasinoState } from './casino-state.ts';
 import { DrawStream } from './fair/draw-stream.ts';
 import type { GameModule, GameResult } from './games/game.ts';
 import { kenoPlayDefective, type KenoParams } from './games/keno.ts';
-import { kellyMaxBetMicro } from './kelly-rule.ts';
+import { kellyMaxBetMicro, variantNameOf } from './kelly-rule.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
 
 export interface BetCommand<P = unknown> {
@@ -50,13 +50,30 @@ export const CLIENT_SEED_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,64}$/;
 
 const PAYOUT_SHORT: Ratio = ratio(99, 100);
 
+const ACCOUNT_NAMES_MAX = 65_536;
+const accountNames = new Map<string, string>();
+
+/**
+ * `agentAccount(agentId)`, one string per agent: a name concatenated afresh on every bet would be
+ * flattened and hashed again by each ledger lookup (the bet path's busiest map). Bounded.
+ */
+function accountOf(agentId: string): string {
+  let name = accountNames.get(agentId);
+  if (name === undefined) {
+    if (accountNames.size >= ACCOUNT_NAMES_MAX) accountNames.clear();
+    name = agentAccount(agentId);
+    accountNames.set(agentId, name);
+  }
+  return name;
+}
+
 /** Everything but the draw: game open, amount range, balance, Kelly. */
 export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome<null> {
   const { game, amountMicro } = command;
   if (state.closedGames.has(game.id)) return fail('GAME_CLOSED', `${game.id} is temporarily closed`);
   if (amountMicro < game.minBetMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, { min_bet: Number(formatDecimal(game.minBetMicro)) });
   if (amountMicro > game.maxBetMicro) return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, { max_bet: Number(formatDecimal(game.maxBetMicro)) });
-  const balanceMicro = state.ctx.ledger.balance(agentAccount(command.agentId));
+  const balanceMicro = state.ctx.ledger.balance(accountOf(command.agentId));
   const skipBalance = state.ctx.defects.has('casino-skip-balance-check');
   if (!skipBalance && balanceMicro < amountMicro) {
     return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`);
@@ -110,7 +127,7 @@ export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Dra
   let multiplier = drawn.result.multiplier;
   if (ctx.defects.has('casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
   const payoutMicro = applyToMicro(amountMicro, multiplier);
-  const account = agentAccount(agentId);
+  const account = accountOf(agentId);
   if (command.stakeHeld === true) {
     // Moved to the house when the bet was taken.
   } else if (ctx.defects.has('casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
@@ -123,7 +140,7 @@ export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Dra
     id: betId,
     agentId,
     game: game.id,
-    variant: command.variant ?? game.variantName(command.params),
+    variant: command.variant ?? variantNameOf(game, command.params),
     params: command.paramsJson,
     amountMicro,
     multiplier,

@@ -3,6 +3,10 @@
  * (`invariants: [conservation, ...]`). A new invariant is a new file and a new row.
  */
 import type { InvariantName } from '../scenario.ts';
+import { casinoBetLimits } from './casino-bet-limits.ts';
+import { casinoBetsVerify } from './casino-bets-verify.ts';
+import { casinoConservation } from './casino-conservation.ts';
+import { casinoReferralLevels } from './casino-referral-levels.ts';
 import type { InvariantDefinition } from './checker.ts';
 import { conservation } from './conservation.ts';
 import { errorShape } from './error-shape.ts';
@@ -20,6 +24,10 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'escrow-expiry-exact': escrowExpiryExact,
   'rate-limit-headers': rateLimitHeaders,
   'error-shape': errorShape,
+  'casino-bet-limits': casinoBetLimits,
+  'casino-bets-verify': casinoBetsVerify,
+  'casino-conservation': casinoConservation,
+  'casino-referral-levels': casinoReferralLevels,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';

@@ -1,0 +1,96 @@
+/**
+ * Challenge commands of `afp check`: create (the challenged agent named by id, address or
+ * referral code; coin_flip, dice, or a game challenges do not offer), accept (the winner paid both
+ * stakes minus 2%) and decline (refund), by the challenged agent or, for the 403s, by another.
+ * Expiry after 24 h happens on the clock. Challenges are named by creation index.
+ */
+import { toNumber } from '../core/money.ts';
+import { describeRef, referenceText, type AgentRef, type CheckModel } from './check-model.ts';
+import { field } from './model-casino-expect.ts';
+import { predictAccept, predictCreateChallenge, predictDecline, resolveChallenge, UNKNOWN_CHALLENGE_ID, type ChallengeRef } from './model-casino-challenges.ts';
+import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
+import { SCOPES } from './model-limits.ts';
+
+const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.agents[slot] !== undefined;
+
+/** Stake kinds: 0.01 (the minimum), 0.50, 2.00, just below the minimum (400), one micro above the balance (422). */
+export type StakeKind = 'min' | 'half' | 'two' | 'below-min' | 'balance+1';
+
+function stakeMicro(model: Readonly<CheckModel>, slot: number, kind: StakeKind): bigint {
+  const balanceMicro = model.agents[slot]?.balanceMicro ?? 0n;
+  const byKind: Record<StakeKind, bigint> = { min: 10_000n, half: 500_000n, two: 2_000_000n, 'below-min': 9_999n, 'balance+1': (balanceMicro < 0n ? 0n : balanceMicro) + 1n };
+  return byKind[kind];
+}
+
+export interface CreateChallengeInput {
+  readonly slot: number;
+  readonly challenged: AgentRef;
+  readonly game: 'coin_flip' | 'dice' | 'roulette';
+  readonly stake: StakeKind;
+  readonly message: string | null;
+}
+
+export function createChallengeCommand(input: CreateChallengeInput): CommandSpec {
+  const { slot } = input;
+  const label = `createChallenge(a${slot} challenges ${describeRef(input.challenged)}, ${input.game}, ${input.stake}${input.message === null ? '' : ', with message'})`;
+  return {
+    label,
+    applicable: (model) => ready(model, slot),
+    charges: () => [{ slot, scopes: SCOPES.styleA }],
+    parties: () => [slot],
+    execute: async (model, system) => {
+      const amountMicro = stakeMicro(model, slot, input.stake);
+      const prediction = predictCreateChallenge(model, { challengerSlot: slot, challenged: input.challenged, game: input.game, amountMicro, message: input.message });
+      const body = { challenged_agent_id: referenceText(model, input.challenged), game: input.game, amount: toNumber(amountMicro), ...(input.message === null ? {} : { message: input.message }) };
+      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.challenges.create', { body }), prediction);
+    },
+  };
+}
+
+/** Who acts: the challenged agent (the rule) or the challenger and an outsider (403). */
+export type ChallengeActor = 'challenged' | 'challenger' | 'outsider';
+
+export interface ChallengeActionInput {
+  readonly action: 'accept' | 'decline';
+  readonly actor: ChallengeActor;
+  readonly ref: ChallengeRef;
+}
+
+function actorSlot(model: Readonly<CheckModel>, input: ChallengeActionInput): number | undefined {
+  const challenge = resolveChallenge(model, input.ref);
+  if (challenge === undefined) return model.agents.findIndex((agent) => agent !== undefined);
+  if (input.actor === 'challenged') return challenge.challengedSlot;
+  if (input.actor === 'challenger') return challenge.challengerSlot;
+  const outsider = model.agents.findIndex((agent, slot) => agent !== undefined && slot !== challenge.challengerSlot && slot !== challenge.challengedSlot);
+  return outsider < 0 ? undefined : outsider;
+}
+
+export function challengeActionCommand(input: ChallengeActionInput): CommandSpec {
+  const label = `${input.action}Challenge(${input.actor}, ${input.ref === 'unknown' ? 'unknown challenge' : `challenge#${input.ref.index}`})`;
+  const slotOf = (model: Readonly<CheckModel>): number => actorSlot(model, input) ?? 0;
+  return {
+    label,
+    applicable: (model) => {
+      const slot = actorSlot(model, input);
+      return model.capabilities.casino && slot !== undefined && slot >= 0 && (input.ref === 'unknown' || model.casino.challenges.length > 0);
+    },
+    charges: (model) => [{ slot: slotOf(model), scopes: SCOPES.styleA }],
+    parties: (model) => {
+      const challenge = resolveChallenge(model, input.ref);
+      return challenge === undefined ? [slotOf(model)] : [slotOf(model), challenge.challengerSlot, challenge.challengedSlot];
+    },
+    execute: async (model, system) => {
+      const slot = slotOf(model);
+      const challenge = resolveChallenge(model, input.ref);
+      const params = { id: challenge?.id ?? UNKNOWN_CHALLENGE_ID };
+      const client = keyed(model, system, slot).casino;
+      if (input.action === 'decline') {
+        const prediction = predictDecline(model, slot, challenge);
+        expectAnswer(label, model, await client.call('casino.A.challenges.decline', { params }), prediction);
+        return;
+      }
+      const answer = await client.call('casino.A.challenges.accept', { params });
+      expectAnswer(label, model, answer, predictAccept(model, slot, challenge, field(answer.body, 'winner')));
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * `afp audit house-edge [--games LIST] [--bets N] [--seed N] [--json | --csv] [--out DIR]
+ * [--workers N] [--defect NAME]` — and, with `--target URL [--key KEY] [--max-seconds S]
+ * [--concurrency C]`, the live audit (audit-house-edge-live.ts).
+ *
+ * In-process: `--bets` per game, split evenly across its variants, at least
+ * minimumBetsPerGame(games) (exit 2 below it); the simulator runs in `--workers` threads (default
+ * min(2, cores); the rows do not depend on it). Output contract: `seed: N` first (on stderr with
+ * --json/--csv, whose stdout is the document alone); the edge table (edge-table.ts), or the JSON,
+ * or the CSV; then the verdict summary; `edges.csv`, `edges.json` and `report.html` go to --out
+ * (default reports/audit-<seed>/). Exit codes: 0 the model check holds — at most
+ * allowedMisses(K) of the K rows' 99% intervals exclude the theoretical edge, the number chance
+ * alone gives; 3 it fails beyond that (the rows, the seed and the exact reproduce command are
+ * printed); 2 invalid flags; 1 crash. Verdicts against the advertised edges (coin flip's 2%
+ * against an advertised 0.5% is "inconsistent") are findings about the documents: printed, never
+ * an exit code. `--defect` (tests and demos) applies a deliberate edge defect to the simulated
+ * games (defective-games.ts); the non-edge defects are refused, naming the audit that catches them.
+ */
+import { availableParallelism } from 'node:os';
+import { randomInt } from 'node:crypto';
+import { defectGameSource, defectShortName, EDGE_DEFECTS, isEdgeDefect, NON_EDGE_DEFECTS, type EdgeDefect } from '../audit/defective-games.ts';
+import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
+import { MAX_WORKERS, REGISTRY_SOURCE, loadGameSource, selectGames, simulateHouseEdgeInWorkers } from '../audit/edge-simulation-workers.ts';
+import { MAX_BETS_PER_GAME, minimumBetsPerGame, simulateHouseEdge, type EdgeRow, type EdgeSimulation } from '../audit/edge-simulation.ts';
+import { allowedMisses } from '../audit/edge-statistics.ts';
+import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/edge-table.ts';
+import { LIVE_BETS, LIVE_BETS_MAX } from '../audit/live-house-edge.ts';
+import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { targetUrlError } from '../client/target.ts';
+import { ratioToNumber } from '../core/ratio.ts';
+import { percentText } from '../report/html/report-format.ts';
+import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
+import { GAMES } from '../services/casino/games/index.ts';
+import { DEFECT_NAMES } from '../services/shared/context.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+export const HOUSE_EDGE_USAGE =
+  'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--workers N] [--defect NAME]\n' +
+  '       afp audit house-edge --target URL [--key KEY] [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--max-seconds S] [--concurrency C]';
+
+export const BETS_DEFAULT = 100_000;
+export const LIVE_BETS_DEFAULT = 2_000;
+export const MAX_SECONDS_DEFAULT = 600;
+export const CONCURRENCY_DEFAULT = 4;
+export const CONCURRENCY_MAX = 16;
+
+export interface HouseEdgeFlags {
+  readonly gameIds: readonly GameId[];
+  /** --games as given (for the reproduce command), or null. */
+  readonly gamesText: string | null;
+  readonly bets: number;
+  readonly seed: string;
+  readonly format: 'table' | 'json' | 'csv';
+  readonly out: string;
+  readonly workers: number;
+  readonly defect: EdgeDefect | null;
+  readonly target: string | null;
+  readonly key: string | null;
+  readonly maxSeconds: number;
+  readonly concurrency: number;
+}
+
+const FLAGS = { games: 'string', bets: 'string', seed: 'string', json: 'boolean', csv: 'boolean', out: 'string', workers: 'string', defect: 'string', target: 'string', key: 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
+
+/** A directory name from a seed: path separators and the like become '_'. */
+export const defaultOutDir = (seed: string): string => `reports/audit-${seed.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+
+function parseGames(text: string | undefined, live: boolean, errors: string[]): GameId[] {
+  const allowed: readonly string[] = live ? LIVE_BETS.map((bet) => bet.game) : GAME_IDS;
+  if (text === undefined) return [...allowed] as GameId[];
+  const ids = text.split(',').map((id) => id.trim());
+  for (const id of ids) if (!allowed.includes(id)) errors.push(`--games: unknown${live ? ' or not live-audited' : ''} game '${id}'; known: ${allowed.join(', ')}`);
+  if (new Set(ids).size !== ids.length) errors.push('--games names a game twice');
+  return ids.filter((id) => allowed.includes(id)) as GameId[];
+}
+
+function parseDefect(text: string | undefined, live: boolean, errors: string[]): EdgeDefect | null {
+  if (text === undefined) return null;
+  const name = defectShortName(text);
+  if (live) errors.push('--defect is for the in-process simulation only; start the target with `afp serve --defect NAME` instead');
+  else if (NON_EDGE_DEFECTS[name] !== undefined) errors.push(`--defect ${text} changes no house edge; it is caught by ${NON_EDGE_DEFECTS[name]}`);
+  else if (!isEdgeDefect(name)) errors.push(`unknown --defect '${text}'; house-edge defects: ${EDGE_DEFECTS.join(', ')} (all platform defects: ${DEFECT_NAMES.join(', ')})`);
+  return isEdgeDefect(name) && !live ? name : null;
+}
+
+function checkNumber(value: number | string, errors: string[]): number {
+  if (typeof value === 'string') errors.push(value);
+  return typeof value === 'number' ? value : 0;
+}
+
+/** The flags, or every error found (exit 2). */
+export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => string): HouseEdgeFlags | { errors: string[] } {
+  const args = parseArgs(argv, FLAGS);
+  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
+  const target = stringFlag(args, 'target') ?? null;
+  const live = target !== null;
+  const targetError = target === null ? null : targetUrlError(target);
+  if (targetError !== null) errors.push(targetError);
+  const key = stringFlag(args, 'key') ?? null;
+  if (key !== null && !live) errors.push('--key goes with --target');
+  if (args.flags['json'] === true && args.flags['csv'] === true) errors.push('--json and --csv exclude each other');
+  for (const name of live ? ['workers'] : ['max-seconds', 'concurrency']) if (args.flags[name] !== undefined) errors.push(`--${name} is for ${live ? 'in-process' : '--target'} runs only`);
+  const gameIds = parseGames(stringFlag(args, 'games'), live, errors);
+  const defect = parseDefect(stringFlag(args, 'defect'), live, errors);
+  const games = GAMES.filter((game) => gameIds.includes(game.id));
+  const minimum = live ? 2 * Math.max(1, gameIds.length) : minimumBetsPerGame(games);
+  const bets = checkNumber(wholeFlag(stringFlag(args, 'bets'), 'bets', live ? LIVE_BETS_DEFAULT : BETS_DEFAULT, minimum, live ? LIVE_BETS_MAX : MAX_BETS_PER_GAME), errors);
+  const workers = checkNumber(wholeFlag(stringFlag(args, 'workers'), 'workers', Math.min(2, availableParallelism()), 1, MAX_WORKERS), errors);
+  const maxSeconds = checkNumber(wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT), errors);
+  const concurrency = checkNumber(wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX), errors);
+  const seedText = stringFlag(args, 'seed');
+  if (seedText !== undefined && !SEED_PATTERN.test(seedText)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedText.slice(0, 40)}'`);
+  if (errors.length > 0) return { errors };
+  const seed = seedText ?? drawSeed();
+  const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
+  const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
+  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency };
+}
+
+export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
+  const words = ['npx', 'afp', 'audit', 'house-edge'];
+  if (flags.target !== null) words.push('--target', flags.target, ...(flags.key === null ? [] : ['--key', '<KEY>']));
+  if (flags.gamesText !== null) words.push('--games', flags.gamesText);
+  words.push('--bets', String(flags.bets), '--seed', flags.seed);
+  if (flags.defect !== null) words.push('--defect', flags.defect);
+  return commandLine(words);
+}
+
+export async function simulateForFlags(flags: HouseEdgeFlags): Promise<EdgeSimulation> {
+  const source = flags.defect === null ? REGISTRY_SOURCE : defectGameSource(flags.defect);
+  if (flags.workers > 1) return simulateHouseEdgeInWorkers({ source, gameIds: flags.gameIds, betsPerGame: flags.bets, seed: flags.seed, workers: flags.workers });
+  const games = selectGames(await loadGameSource(source), flags.gameIds);
+  return simulateHouseEdge({ games, betsPerGame: flags.bets, seed: flags.seed });
+}
+
+/** The verdict summary lines and whether the model check failed beyond chance. */
+export function modelCheckLines(rows: readonly EdgeRow[]): { lines: string[]; failed: boolean } {
+  const misses = rows.filter((row) => row.judgement.model === 'fail');
+  const allowed = allowedMisses(rows.length);
+  const count = (verdict: string): number => rows.filter((row) => row.judgement.verdict === verdict).length;
+  const lines = [`verdicts: ${count('consistent')} consistent, ${count('inconsistent')} inconsistent, ${count('unresolved')} unresolved against the advertised edges (findings about the documents, not failures)`];
+  const failed = misses.length > allowed;
+  lines.push(`${failed ? 'FAILED: ' : ''}model check: ${misses.length} of ${rows.length} 99% intervals exclude the theoretical edge (at most ${allowed} by chance)${failed ? '' : ' — ok'}`);
+  if (failed) for (const row of misses) lines.push(`  ${row.variant}: theoretical ${percentText(ratioToNumber(row.theory.edge))}, empirical ${percentText(row.interval.edge)} [${percentText(row.interval.low)}, ${percentText(row.interval.high)}] over ${row.interval.bets} bets`);
+  return { lines, failed };
+}
+
+export async function runHouseEdgeInProcess(flags: HouseEdgeFlags, io: AuditIo): Promise<number> {
+  const simulation = await simulateForFlags(flags);
+  const subtitle = `seed ${flags.seed} · ${flags.bets} bets per game${flags.defect === null ? '' : ` · deliberate defect ${flags.defect}`}`;
+  const files = writeEdgeAuditFiles(flags.out, {
+    'edges.csv': renderEdgeCsv(simulation),
+    'edges.json': renderEdgeJson(simulation),
+    'report.html': renderEdgeReportHtml(simulation.rows, 'afp audit house-edge', subtitle),
+  });
+  const document = flags.format === 'json' ? renderEdgeJson(simulation) : flags.format === 'csv' ? renderEdgeCsv(simulation) : renderEdgeTable(simulation);
+  io.out(document);
+  const say = flags.format === 'table' ? io.out : io.err;
+  const check = modelCheckLines(simulation.rows);
+  const lines = [...check.lines, `files: ${files.join(', ')}`];
+  if (check.failed) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
+  say(`${lines.join('\n')}\n`);
+  return check.failed ? EXIT.checkFailed : EXIT.ok;
+}
+
+export const drawSeed = (): string => String(randomInt(0, 0x7fffffff));

@@ -1,0 +1,37 @@
+/**
+ * What the `afp audit` subcommands share: their output doors (stdout/stderr, replaceable in
+ * tests), the real clock and sleep the live audits wait with (src/cli is a door for wall time),
+ * strict whole-number flags, and the shell quoting of reproduce commands.
+ */
+import type { LiveClock } from '../audit/live-target.ts';
+
+export interface AuditIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+
+export const SYSTEM_LIVE_CLOCK: LiveClock = {
+  nowMs: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Seeds: 1 to 128 printable characters without spaces (as `afp run`). */
+export const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
+
+/** A whole-number flag in [min, max], the fallback when absent, or an error message. */
+export function wholeFlag(text: string | undefined, name: string, fallback: number, min: number, max: number): number | string {
+  if (text === undefined) return fallback;
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : `--${name} must be a whole number from ${min} to ${max}, got '${text.slice(0, 40)}'`;
+}
+
+/** POSIX shell quoting, only where needed, so a reproduce line pastes as is. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+export function commandLine(words: readonly string[]): string {
+  return words.map(shellWord).join(' ');
+}

@@ -1,0 +1,72 @@
+/**
+ * `afp audit house-edge ...` and `afp audit fairness ...`: the auditor's commands (DESIGN.md), a
+ * table of two subcommands. Each parses its flags strictly (every error at once, exit 2) and
+ * returns its exit code; house-edge prints its seed first (audit-house-edge.ts), fairness draws
+ * no randomness and prints none (audit-fairness.ts).
+ * A crash (a bug or an unexpected transport failure) is exit 1 with the seed and the error.
+ */
+import { parseFairnessArgs, runFairness, FAIRNESS_USAGE } from './audit-fairness.ts';
+import { runHouseEdgeLive } from './audit-house-edge-live.ts';
+import { drawSeed, HOUSE_EDGE_USAGE, parseHouseEdgeArgs, runHouseEdgeInProcess } from './audit-house-edge.ts';
+import { PROCESS_IO, type AuditIo } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}`;
+
+const HELP = `${USAGE}
+  house-edge   per game and variant: advertised edge, exact theoretical edge, empirical edge over
+               --bets simulated bets per game (default 100000) with its 99% interval, bets needed,
+               verdict; files edges.csv, edges.json, report.html in --out (default reports/audit-<seed>/).
+               With --target: minimum bets on a live casino (default 2000), every proof verified,
+               SPRT against the advertised edge; without --key the target must be an afp serve.
+  fairness     rotates the account's seed, then recomputes every bet of its history client-side.
+  --defect     (in-process house-edge, tests and demos) payout-short, biased-draw or keno-8.
+exit codes: 0 ok · 1 crash or target trouble · 2 invalid input · 3 check failed · 4 --max-seconds reached
+`;
+
+const crashMessage = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
+async function houseEdge(argv: readonly string[], io: AuditIo): Promise<number> {
+  const flags = parseHouseEdgeArgs(argv, drawSeed);
+  if ('errors' in flags) {
+    io.err(`${flags.errors.map((error) => `afp audit house-edge: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  (flags.format === 'table' ? io.out : io.err)(`seed: ${flags.seed}\n`);
+  try {
+    return flags.target === null ? await runHouseEdgeInProcess(flags, io) : await runHouseEdgeLive(flags, io);
+  } catch (error) {
+    io.err(`afp audit house-edge: crash: ${crashMessage(error)}\nseed: ${flags.seed}\n`);
+    return EXIT.crash;
+  }
+}
+
+async function fairness(argv: readonly string[], io: AuditIo): Promise<number> {
+  const flags = parseFairnessArgs(argv);
+  if ('errors' in flags) {
+    io.err(`${flags.errors.map((error) => `afp audit fairness: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await runFairness(flags, io);
+  } catch (error) {
+    io.err(`afp audit fairness: crash: ${crashMessage(error)}\n`);
+    return EXIT.crash;
+  }
+}
+
+const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { 'house-edge': houseEdge, fairness };
+
+export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    io.out(HELP);
+    return EXIT.ok;
+  }
+  const run = name === undefined ? undefined : SUBCOMMANDS[name];
+  if (run === undefined) {
+    io.err(`afp audit: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  return run(rest, io);
+}

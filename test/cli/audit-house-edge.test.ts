@@ -1,0 +1,115 @@
+// `afp audit house-edge` in-process: the seed first, the table, exit 0 over several seeds on the
+// faithful games; edges.csv / edges.json / report.html byte-stable for a seed whatever the worker
+// count; --json and --csv print the documents alone; each deliberate edge defect fails the model
+// check (exit 3, the rows, the seed and the reproduce command); invalid flags exit 2.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/audit.ts';
+import type { AuditIo } from '../../src/cli/audit-io.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-edge-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+interface Ran {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+async function audit(argv: readonly string[]): Promise<Ran> {
+  let out = '';
+  let err = '';
+  const io: AuditIo = { out: (text) => void (out += text), err: (text) => void (err += text) };
+  const code = await main(['house-edge', ...argv], io);
+  return { code, out, err };
+}
+
+const CORE = 'coin_flip,dice,multiplier,roulette,custom,crash';
+const read = (dir: string, name: string): string => readFileSync(join(DIR, dir, name), 'utf8');
+
+describe('afp audit house-edge (in-process)', () => {
+  test('prints the seed first, then the table, and exits 0 on the faithful games over several seeds', async () => {
+    for (const seed of ['1', '2', '3', '4', '5']) {
+      const ran = await audit(['--games', CORE, '--bets', '3000', '--seed', seed, '--workers', '1', '--out', join(DIR, `seeds-${seed}`)]);
+      expect(ran.code, ran.out + ran.err).toBe(0);
+      const lines = ran.out.split('\n');
+      expect(lines[0]).toBe(`seed: ${seed}`);
+      expect(lines[1]).toBe(`house edge: seed ${seed}, 3,000 bets per game, 99% intervals`);
+      expect(ran.out).toMatch(/^coin_flip:heads +0\.500% +2\.000% /m);
+      expect(ran.out).toMatch(/model check: \d+ of 17 99% intervals exclude the theoretical edge \(at most 2 by chance\) — ok/);
+      expect(ran.out).toContain('findings about the documents, not failures');
+    }
+  });
+
+  test('every game runs (55 variants) in worker threads; the report charts every game', async () => {
+    const ran = await audit(['--bets', '2000', '--seed', '9', '--workers', '2', '--out', join(DIR, 'all')]);
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    expect(read('all', 'edges.csv').trim().split('\n')).toHaveLength(56);
+    const html = read('all', 'report.html');
+    expect(html).toContain('15 of 55 variants not charted');
+    for (const game of ['baccarat:player', 'mines:1:1', 'wheel', 'video_poker:optimal', 'keno:1']) expect(html).toContain(game);
+  });
+
+  test('edges.csv, edges.json and report.html are byte-stable for a seed, whatever the worker count', async () => {
+    const argv = ['--games', 'coin_flip,dice,keno', '--bets', '6000', '--seed', 'stable'];
+    const one = await audit([...argv, '--workers', '1', '--out', join(DIR, 'one')]);
+    const two = await audit([...argv, '--workers', '2', '--out', join(DIR, 'two')]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    for (const name of ['edges.csv', 'edges.json', 'report.html']) expect(read('two', name), name).toBe(read('one', name));
+    expect(two.out.replace(/files: .*/, '')).toBe(one.out.replace(/files: .*/, ''));
+    const json = JSON.parse(read('one', 'edges.json')) as { seed: string; rows: Array<{ variant: string; points: unknown[] }> };
+    expect(json.seed).toBe('stable');
+    expect(json.rows.map((row) => row.variant)).toContain('keno:10');
+    expect(json.rows[0]?.points.length).toBeGreaterThan(3);
+  });
+
+  test('--json and --csv print the document alone on stdout, the seed and verdicts on stderr', async () => {
+    const json = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--json', '--workers', '1', '--out', join(DIR, 'json')]);
+    expect(json.code).toBe(0);
+    expect(json.out).toBe(read('json', 'edges.json'));
+    expect(json.err.split('\n')[0]).toBe('seed: 4');
+    const csv = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--csv', '--workers', '1', '--out', join(DIR, 'csv')]);
+    expect(csv.out).toBe(read('csv', 'edges.csv'));
+    expect(csv.out.split('\n')[0]).toMatch(/^game,variant,advertised_text,/);
+  });
+
+  test('--defect keno-8 fails the model check on keno: exit 3 with the rows, the seed and the reproduce command', async () => {
+    const ran = await audit(['--games', 'keno', '--bets', '20000', '--seed', '11', '--defect', 'keno-8', '--workers', '1', '--out', join(DIR, 'keno')]);
+    expect(ran.code, ran.out).toBe(3);
+    expect(ran.out).toMatch(/FAILED: model check: \d+ of 10 99% intervals exclude the theoretical edge \(at most 2 by chance\)/);
+    expect(ran.out).toMatch(/^ {2}keno:1: theoretical 12\.500%, empirical/m);
+    expect(ran.out).toContain('seed: 11\nreproduce: npx afp audit house-edge --games keno --bets 20000 --seed 11 --defect keno-8\n');
+    const faithful = await audit(['--games', 'keno', '--bets', '20000', '--seed', '11', '--workers', '1', '--out', join(DIR, 'keno-faithful')]);
+    expect(faithful.code).toBe(0);
+  });
+
+  test('--defect biased-draw and casino-payout-short are caught too', async () => {
+    const biased = await audit(['--games', 'coin_flip,dice', '--bets', '2000', '--seed', '5', '--defect', 'casino-biased-draw', '--workers', '1', '--out', join(DIR, 'biased')]);
+    expect(biased.code).toBe(3);
+    expect(biased.out).toMatch(/FAILED: model check: 4 of 4/);
+    const short = await audit(['--games', 'coin_flip,custom', '--bets', '300000', '--seed', '5', '--defect', 'payout-short', '--out', join(DIR, 'short')]);
+    expect(short.code, short.out).toBe(3);
+    expect(short.out).toMatch(/^ {2}coin_flip:heads: theoretical 2\.000%/m);
+  });
+
+  test('invalid flags exit 2 with every error; non-edge defects name the audit that catches them', async () => {
+    const nonce = await audit(['--defect', 'casino-replayable-nonce']);
+    expect(nonce.code).toBe(2);
+    expect(nonce.err).toContain('--defect casino-replayable-nonce changes no house edge; it is caught by afp audit fairness --target URL --key KEY');
+    const balance = await audit(['--defect', 'skip-balance-check']);
+    expect(balance.err).toContain('caught by afp check');
+    const many = await audit(['--games', 'keno,nope', '--bets', '19', '--defect', 'mint-on-claim', '--workers', '0', '--json', '--csv', 'extra']);
+    expect(many.code).toBe(2);
+    for (const text of ["unknown game 'nope'", '--bets must be a whole number from 20 to', "unknown --defect 'mint-on-claim'", '--workers must be', '--json and --csv exclude each other', "unexpected argument 'extra'"]) {
+      expect(many.err).toContain(text);
+    }
+    expect(many.out).toBe('');
+    const live = await audit(['--target', 'http://127.0.0.1:9', '--defect', 'keno-8', '--workers', '2', '--games', 'keno']);
+    expect(live.err).toContain('--defect is for the in-process simulation only');
+    expect(live.err).toContain('--workers is for in-process runs only');
+    expect(live.err).toContain("not live-audited game 'keno'");
+    expect((await audit(['--key', 'k'])).err).toContain('--key goes with --target');
+  });
+});
