@@ -69,7 +69,7 @@ function gameRow(game: GameModule): Route {
     method: 'POST',
     path: `/api/v1/games/${game.path}`,
     auth: 'bearer',
-    summary: `Play ${game.name} (${game.paramFields.length === 0 ? 'no parameters' : game.paramFields.join(', ')}); house edge ${game.advertisedEdgeText}.`,
+    summary: `Play ${game.name} (${game.paramFields.length === 0 ? 'no parameters' : game.paramFields.join(', ')}); advertised house edge ${game.advertisedEdgeText}.`,
     parse: (input) => parseGameBody(input, game),
     run: (context, parsed) => context.platform.casino.bet(betCommand(context, parsed, 'A'), context.nowMs),
     successStatus: 200,
