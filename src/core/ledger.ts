@@ -10,6 +10,11 @@
  *
  * Account names: `agent:<id>`, `escrow:<id>`, `fee-income`, `faucet-pool`,
  * `referral:<agentId>` (referral payable), `external`.
+ *
+ * Storage: one mutable slot per account that ever moved money, so a transfer looks each side up
+ * once (the casino makes two transfers per bet); listeners also receive both balances after the
+ * transfer (one reused object, valid during the call), so they need not look them up again.
+ * `accounts()` builds its map on demand (tests and audits read it, no hot path does).
  */
 import { assert } from './assert.ts';
 import type { Micro } from './money.ts';
@@ -32,16 +37,65 @@ export interface Transfer {
   readonly reference: string;
 }
 
-export type TransferListener = (transfer: Transfer) => void;
+/** Both balances right after a transfer, as a listener sees them (one object, rewritten per transfer). */
+export interface BalancesAfter {
+  fromMicro: Micro;
+  toMicro: Micro;
+}
+
+export type TransferListener = (transfer: Transfer, after: Readonly<BalancesAfter>) => void;
+
+interface AccountSlot {
+  balanceMicro: Micro;
+}
 
 export class Ledger {
-  private readonly balances = new Map<AccountName, Micro>();
+  private readonly slots = new Map<AccountName, AccountSlot>();
   private sum: Micro = 0n;
   private transferCount = 0;
   private readonly listeners: TransferListener[] = [];
+  private readonly after: BalancesAfter = { fromMicro: 0n, toMicro: 0n };
+  /**
+   * The two accounts found last, most recent first: a bet reads and moves the same two (the agent
+   * and the house) five times, so most lookups end here. Slots are never removed: never stale.
+   */
+  private recentName: AccountName = '';
+  private recentSlot: AccountSlot | undefined = undefined;
+  private olderName: AccountName = '';
+  private olderSlot: AccountSlot | undefined = undefined;
 
   balance(account: AccountName): Micro {
-    return this.balances.get(account) ?? 0n;
+    return this.find(account)?.balanceMicro ?? 0n;
+  }
+
+  private find(account: AccountName): AccountSlot | undefined {
+    if (account === this.recentName && this.recentSlot !== undefined) return this.recentSlot;
+    if (account === this.olderName && this.olderSlot !== undefined) {
+      const slot = this.olderSlot;
+      this.olderName = this.recentName;
+      this.olderSlot = this.recentSlot;
+      this.recentName = account;
+      this.recentSlot = slot;
+      return slot;
+    }
+    const slot = this.slots.get(account);
+    if (slot !== undefined) {
+      this.olderName = this.recentName;
+      this.olderSlot = this.recentSlot;
+      this.recentName = account;
+      this.recentSlot = slot;
+    }
+    return slot;
+  }
+
+  /** The account's slot, created at zero on its first movement. */
+  private slot(account: AccountName): AccountSlot {
+    let slot = this.find(account);
+    if (slot === undefined) {
+      slot = { balanceMicro: 0n };
+      this.slots.set(account, slot);
+    }
+    return slot;
   }
 
   get sumMicro(): Micro {
@@ -58,17 +112,30 @@ export class Ledger {
 
   transfer(transfer: Transfer): void {
     const { from, to, amountMicro } = transfer;
-    assert(amountMicro > 0n, `transfer amount is positive (${transfer.reason})`);
-    assert(from !== to, `transfer between two accounts (${transfer.reason})`);
-    const fromAfter = this.balance(from) - amountMicro;
-    assert(from === EXTERNAL || fromAfter >= 0n, `${from} stays non-negative (${transfer.reason})`);
-    this.balances.set(from, fromAfter);
-    this.balances.set(to, this.balance(to) + amountMicro);
-    this.transferCount++;
+    // The messages are built only when a check fails (a template per check and transfer was most
+    // of what a transfer allocated).
+    if (!(amountMicro > 0n)) assert(false, `transfer amount is positive (${transfer.reason})`);
+    if (from === to) assert(false, `transfer between two accounts (${transfer.reason})`);
+    const fromSlot = this.slot(from);
+    const fromAfter = fromSlot.balanceMicro - amountMicro;
+    if (!(from === EXTERNAL || fromAfter >= 0n)) assert(false, `${from} stays non-negative (${transfer.reason})`);
+    fromSlot.balanceMicro = fromAfter;
+    this.move(transfer, fromSlot, this.slot(to));
     // A transfer cannot change `sum`; the global conservation check (sum === 0) belongs to the
     // invariant checker after each operation, so that a deliberate fault is reported as a failed
     // check (exit 3) naming the event, not as a crash on some later, innocent transfer.
-    for (const listener of this.listeners) listener(transfer);
+  }
+
+  /** Credits `to` (the debit of `from` is done), counts the transfer, tells the listeners. */
+  private move(transfer: Transfer, fromSlot: AccountSlot, toSlot: AccountSlot): void {
+    toSlot.balanceMicro += transfer.amountMicro;
+    this.transferCount++;
+    const after = this.after;
+    for (const listener of this.listeners) {
+      after.fromMicro = fromSlot.balanceMicro;
+      after.toMicro = toSlot.balanceMicro;
+      listener(transfer, after);
+    }
   }
 
   /**
@@ -77,7 +144,7 @@ export class Ledger {
    * Nothing but the `mint-on-claim` defect calls this.
    */
   faultMint(account: AccountName, amountMicro: Micro): void {
-    this.balances.set(account, this.balance(account) + amountMicro);
+    this.slot(account).balanceMicro += amountMicro;
     this.sum += amountMicro;
   }
 
@@ -87,28 +154,29 @@ export class Ledger {
    * balance for the invariant checker to report. Nothing else calls this.
    */
   faultOverdraft(transfer: Transfer): void {
-    const { from, to, amountMicro } = transfer;
-    this.balances.set(from, this.balance(from) - amountMicro);
-    this.balances.set(to, this.balance(to) + amountMicro);
-    this.transferCount++;
-    for (const listener of this.listeners) listener(transfer);
+    const fromSlot = this.slot(transfer.from);
+    fromSlot.balanceMicro -= transfer.amountMicro;
+    this.move(transfer, fromSlot, this.slot(transfer.to));
   }
 
   /** Recomputes the sum of all balances; equals `sumMicro` unless the ledger itself is broken. */
   auditSum(): Micro {
     let total = 0n;
-    for (const value of this.balances.values()) total += value;
+    for (const slot of this.slots.values()) total += slot.balanceMicro;
     return total;
   }
 
   /** Accounts below zero, `external` excepted. */
   negativeAccounts(): AccountName[] {
     const found: AccountName[] = [];
-    for (const [account, value] of this.balances) if (account !== EXTERNAL && value < 0n) found.push(account);
+    for (const [account, slot] of this.slots) if (account !== EXTERNAL && slot.balanceMicro < 0n) found.push(account);
     return found.sort();
   }
 
+  /** Every account that ever moved money and its balance, in first-movement order (a fresh map). */
   accounts(): ReadonlyMap<AccountName, Micro> {
-    return this.balances;
+    const balances = new Map<AccountName, Micro>();
+    for (const [account, slot] of this.slots) balances.set(account, slot.balanceMicro);
+    return balances;
   }
 }

@@ -8,7 +8,7 @@
  * number amounts are memoised (bounded), parameters are copied by jsonCopy (structuredClone's
  * copy, faster): the answers are those of the plain reading, as a pinned test shows.
  */
-import { fail, isFailure, type Failure, type JsonObject, type JsonValue } from '../../core/errors.ts';
+import { fail, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import type { GameModule } from '../../services/casino/games/game.ts';
 import { CLIENT_SEED_PATTERN } from '../../services/casino/place-bet.ts';
@@ -66,6 +66,21 @@ export function clientSeedField(fields: Fields): string | null | Failure {
 }
 
 /**
+ * The parameters of the last bet parsed, as sent (the object kept on its record) and as the game
+ * read them: the answer of that bet needs them again (the `kelly` object), and reading them twice
+ * gives the same value (`parse` is pure), so it is not done twice.
+ */
+let lastParamsJson: JsonObject | null = null;
+let lastParamsGame: GameModule | null = null;
+let lastParams: unknown = null;
+
+/** `game.parse(paramsJson)`, from the memo when these are the last parameters parsed. */
+export function parsedParamsOf(game: GameModule, paramsJson: JsonObject): Outcome<unknown> {
+  if (paramsJson === lastParamsJson && game === lastParamsGame) return { ok: true, value: lastParams };
+  return game.parse(paramsJson);
+}
+
+/**
  * `fields` holds amount, client_seed and the game's parameters (plus `extraKeys`, already read by
  * the caller, e.g. batch's `game`).
  */
@@ -79,8 +94,15 @@ export function parseBetFields(fields: Fields, game: GameModule, syntax: AmountS
   const clientSeed = clientSeedField(fields);
   if (isFailure(clientSeed)) return clientSeed;
   const paramsJson: JsonObject = {};
-  for (const key of game.paramFields) if (fields[key] !== undefined) paramsJson[key] = jsonCopy(fields[key]) as JsonValue;
+  for (const key of game.paramFields) {
+    const value = fields[key];
+    // A string, number or boolean is its own copy; anything else goes through jsonCopy, as before.
+    if (value !== undefined) paramsJson[key] = (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : jsonCopy(value)) as JsonValue;
+  }
   const params = game.parse(paramsJson);
   if (!params.ok) return params;
+  lastParamsJson = paramsJson;
+  lastParamsGame = game;
+  lastParams = params.value;
   return { game, params: params.value, paramsJson, amountMicro, clientSeed };
 }

@@ -16,6 +16,7 @@ import { betKellySummary } from '../../services/casino/kelly-rule.ts';
 import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
 import type { ServerSeed } from '../../services/casino/seed-book.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
+import { parsedParamsOf } from './casino-bet-fields.ts';
 import { jsonCopy } from './casino-json-copy.ts';
 
 export function proofOf(bet: BetRecord): JsonObject {
@@ -27,7 +28,7 @@ const detailCopy = (bet: BetRecord): JsonObject => jsonCopy(bet.detail);
 /** Style A: `{ bet_id, game, amount_bet, result, won, payout_multiplier, amount_won, new_balance, proof, kelly }`. */
 export function betA(bet: BetRecord, state: CasinoState): JsonObject {
   const game = gameById(bet.game);
-  const params = game.parse(bet.params);
+  const params = parsedParamsOf(game, bet.params);
   const kelly = params.ok ? betKellySummary(state, bet.agentId, game, params.value, bet.balanceAfterMicro) : null;
   return {
     bet_id: bet.id,

@@ -11,7 +11,10 @@ import { BetBook } from './bet-book.ts';
 import { BetStats } from './bet-stats.ts';
 import type { CasinoConfig } from './casino-config.ts';
 import type { GameId } from './games/game.ts';
-import { BankrollCurve, type BankrollPoint } from './kelly/kelly-history.ts';
+import { BankrollCurves } from './bankroll-curves.ts';
+import { CasinoAgent } from './casino-agent.ts';
+import type { BetRecord } from './bet-record.ts';
+import type { BankrollPoint } from './kelly/kelly-history.ts';
 import { ReferralCommissions } from './referral-commission.ts';
 import { SeedBook } from './seed-book.ts';
 
@@ -40,13 +43,15 @@ export class CasinoState {
   /** Kelly risk factors set through PUT /kelly/config; absent = the default. */
   readonly riskFactors = new Map<string, Ratio>();
   /** Bankroll after each bet, per agent, the last `kellyHistoryMax` points. */
-  readonly kellyHistory = new Map<string, BankrollCurve>();
+  readonly kellyHistory: BankrollCurves;
   /** Simulations run per agent: each POST /kelly/simulate without a seed draws a fresh stream. */
   readonly simulationsRun = new Map<string, number>();
   /** Video-poker hands dealt and not yet drawn, per agent, keyed by nonce. */
   readonly hands = new Map<string, Map<number, DealtHand>>();
   /** Games a scenario closed (GAME_CLOSED) until further notice. */
   readonly closedGames = new Set<GameId>();
+  /** Per agent: where its parts of this state are (casino-agent.ts). */
+  private readonly agents = new Map<string, CasinoAgent>();
 
   constructor(ctx: ServiceContext, config: CasinoConfig) {
     this.ctx = ctx;
@@ -56,14 +61,21 @@ export class CasinoState {
     this.seeds = new SeedBook({ rng: this.rng.fork('server-seeds'), rotateAfterNonces: config.rotateAfterNonces });
     this.stats = new BetStats(config.leaderboardSize);
     this.commissions = new ReferralCommissions(config.referralLevelsBps);
+    this.kellyHistory = new BankrollCurves(this.bets, config.kellyHistoryMax);
   }
 
-  recordBankroll(agentId: string, point: KellyPoint): void {
-    let curve = this.kellyHistory.get(agentId);
-    if (curve === undefined) {
-      curve = new BankrollCurve(this.config.kellyHistoryMax);
-      this.kellyHistory.set(agentId, curve);
+  /** The agent's record, created on first use (one per agent that bet or asked for a seed). */
+  agent(agentId: string): CasinoAgent {
+    let agent = this.agents.get(agentId);
+    if (agent === undefined) {
+      agent = new CasinoAgent(agentId);
+      this.agents.set(agentId, agent);
     }
-    curve.add(point);
+    return agent;
+  }
+
+  /** A settled bet's point of the agent's bankroll curve (after the bet book has the bet). */
+  recordBankroll(bet: BetRecord): void {
+    this.kellyHistory.record(bet);
   }
 }

@@ -103,9 +103,8 @@ export class CasinoService {
     const found = this.state.seeds.byCommitment(seedHash);
     if (found === undefined) return fail('NOT_FOUND', `seed ${seedHash} not found`);
     if (found.agentId !== agentId) return fail('FORBIDDEN', 'the seed belongs to another agent');
-    for (const bet of this.state.bets.ofAgent(agentId)) {
-      if (bet.seedHash === seedHash && bet.nonce === nonce) return verifyBet(this.state, agentId, bet.id);
-    }
+    const bet = this.state.bets.findByDraw(agentId, seedHash, nonce);
+    if (bet !== undefined) return verifyBet(this.state, agentId, bet.id);
     return fail('NOT_FOUND', `no retained bet with seed ${seedHash.slice(0, 12)}… and nonce ${nonce}`);
   }
 
@@ -129,12 +128,7 @@ export class CasinoService {
 
   /** The agent's retained bets, newest first, `limit` per page (page 1 = the newest). */
   history(agentId: string, options: { limit: number; game: GameId | null; fromMs: number | null; page?: number }): { bets: BetRecord[]; total: number } {
-    const source = options.fromMs === null ? this.state.bets.ofAgent(agentId) : this.state.bets.ofAgentSince(agentId, options.fromMs);
-    const matching = options.game === null ? source : source.filter((bet) => bet.game === options.game);
-    const bets: BetRecord[] = [];
-    const skip = ((options.page ?? 1) - 1) * options.limit;
-    for (let index = matching.length - 1 - skip; index >= 0 && bets.length < options.limit; index--) bets.push(matching[index] as BetRecord);
-    return { bets, total: matching.length };
+    return this.state.bets.newest(agentId, { limit: options.limit, skip: ((options.page ?? 1) - 1) * options.limit, game: options.game, fromMs: options.fromMs });
   }
 
   findBet(betId: string): BetRecord | undefined {

@@ -16,10 +16,11 @@
  * draws keno's numbers from 8 instead of 20 (the real platform's defect).
  */
 import { fail, succeed, type JsonObject, type Outcome } from '../../core/errors.ts';
-import { agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { applyToMicro, compare, mul, ratio, type Ratio } from '../../core/ratio.ts';
+import { betIdOfWords } from './bet-id-index.ts';
 import type { BetRecord, BetSource } from './bet-record.ts';
+import type { CasinoAgent } from './casino-agent.ts';
 import type { CasinoState } from './casino-state.ts';
 import { DrawStream } from './fair/draw-stream.ts';
 import type { GameModule, GameResult } from './games/game.ts';
@@ -49,31 +50,21 @@ export interface BetCommand<P = unknown> {
 export const CLIENT_SEED_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,64}$/;
 
 const PAYOUT_SHORT: Ratio = ratio(99, 100);
-
-const ACCOUNT_NAMES_MAX = 65_536;
-const accountNames = new Map<string, string>();
-
-/**
- * `agentAccount(agentId)`, one string per agent: a name concatenated afresh on every bet would be
- * flattened and hashed again by each ledger lookup (the bet path's busiest map). Bounded.
- */
-function accountOf(agentId: string): string {
-  let name = accountNames.get(agentId);
-  if (name === undefined) {
-    if (accountNames.size >= ACCOUNT_NAMES_MAX) accountNames.clear();
-    name = agentAccount(agentId);
-    accountNames.set(agentId, name);
-  }
-  return name;
-}
+/** checkBet's success, one frozen object (callers only read `ok`). */
+const CHECKED: Outcome<null> = Object.freeze(succeed(null));
 
 /** Everything but the draw: game open, amount range, balance, Kelly. */
 export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome<null> {
+  return checkFor(state, state.agent(command.agentId), command);
+}
+
+/** `checkBet` with the agent's record at hand (placeBet looks it up once per bet). */
+function checkFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>): Outcome<null> {
   const { game, amountMicro } = command;
   if (state.closedGames.has(game.id)) return fail('GAME_CLOSED', `${game.id} is temporarily closed`);
   if (amountMicro < game.minBetMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, { min_bet: Number(formatDecimal(game.minBetMicro)) });
   if (amountMicro > game.maxBetMicro) return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, { max_bet: Number(formatDecimal(game.maxBetMicro)) });
-  const balanceMicro = state.ctx.ledger.balance(accountOf(command.agentId));
+  const balanceMicro = state.ctx.ledger.balance(agent.account);
   const skipBalance = state.ctx.defects.has('casino-skip-balance-check');
   if (!skipBalance && balanceMicro < amountMicro) {
     return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`);
@@ -82,23 +73,28 @@ export function checkBet<P>(state: CasinoState, command: BetCommand<P>): Outcome
   if (!skipBalance && amountMicro > maxBetMicro) {
     return fail('BAD_REQUEST', `amount exceeds the Kelly limit ${formatDecimal(maxBetMicro)} for this bankroll`, { max_bet: Number(formatDecimal(maxBetMicro)) });
   }
-  return succeed(null);
+  return CHECKED;
 }
 
 export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: number): Outcome<BetRecord> {
-  const checked = checkBet(state, command);
+  const agent = state.agent(command.agentId);
+  const checked = checkFor(state, agent, command);
   if (!checked.ok) return checked;
-  const { seed, nonce } = takeNonce(state, command.agentId, nowMs);
+  const { seed, nonce } = takeNonceFor(state, agent, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
-  const draws = new DrawStream(seed.hex, clientSeed, nonce);
+  const draws = new DrawStream(seed.hex, clientSeed, nonce, seed.keyBytes);
   let result = state.ctx.defects.has('casino-keno-8') && command.game.id === 'keno' ? kenoPlayDefective(command.params as KenoParams, draws) : command.game.play(command.params, draws);
   if (state.ctx.defects.has('casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
-  return succeed(settle(state, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex }, nowMs));
+  return succeed(settleFor(state, agent, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex, resultBytes: draws.firstBlock }, nowMs));
 }
 
 /** The next nonce; the `casino-replayable-nonce` defect hands out the same nonce again. */
-export function takeNonce(state: CasinoState, agentId: string, nowMs: number): { seed: { hex: string; hash: string }; nonce: number } {
-  const taken = state.seeds.take(agentId, nowMs);
+export function takeNonce(state: CasinoState, agentId: string, nowMs: number): { seed: { hex: string; keyBytes: Buffer; hash: string }; nonce: number } {
+  return takeNonceFor(state, state.agent(agentId), nowMs);
+}
+
+function takeNonceFor(state: CasinoState, agent: CasinoAgent, nowMs: number): { seed: { hex: string; keyBytes: Buffer; hash: string }; nonce: number } {
+  const taken = state.seeds.takeFrom((agent.seeds ??= state.seeds.seedsOf(agent.agentId, nowMs)), agent.agentId, nowMs);
   if (state.ctx.defects.has('casino-replayable-nonce') && taken.nonce > 0) {
     taken.seed.nonces -= 1;
     return { seed: taken.seed, nonce: taken.nonce - 1 };
@@ -117,17 +113,30 @@ interface Drawn {
   readonly clientSeed: string;
   readonly nonce: number;
   readonly resultHash: string;
+  /** The 32 bytes `resultHash` is the hex of, when at hand (the bet book keeps bytes, not text). */
+  readonly resultBytes?: Uint8Array;
+}
+
+/** `ids.next('bet_', 16)`: the same two draws, the same text, its words remembered (bet-id-index.ts). */
+function newBetId(state: CasinoState): string {
+  const high = state.ctx.ids.word();
+  const low = state.ctx.ids.word();
+  return betIdOfWords(high, low);
 }
 
 /** Moves the money and records the bet; the checks have passed. */
 export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Drawn, nowMs: number): BetRecord {
+  return settleFor(state, state.agent(command.agentId), command, drawn, nowMs);
+}
+
+function settleFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>, drawn: Drawn, nowMs: number): BetRecord {
   const { ctx } = state;
   const { agentId, amountMicro, game } = command;
-  const betId = command.betId ?? ctx.ids.next('bet_', 16);
+  const betId = command.betId ?? newBetId(state);
   let multiplier = drawn.result.multiplier;
   if (ctx.defects.has('casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
   const payoutMicro = applyToMicro(amountMicro, multiplier);
-  const account = accountOf(agentId);
+  const account = agent.account;
   if (command.stakeHeld === true) {
     // Moved to the house when the bet was taken.
   } else if (ctx.defects.has('casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
@@ -156,10 +165,11 @@ export function settle<P>(state: CasinoState, command: BetCommand<P>, drawn: Dra
     source: command.source,
     tournamentId: command.tournamentId ?? null,
   };
-  state.bets.add(bet);
-  state.stats.record(bet);
-  state.recordBankroll(agentId, { atMs: nowMs, bankrollMicro: bet.balanceAfterMicro, betId, game: game.id });
-  state.commissions.settle({ agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId });
+  state.bets.addTo((agent.bets ??= state.bets.agentBets(agentId)), bet, drawn.resultBytes ?? null);
+  state.stats.recordTo((agent.stats ??= state.stats.entryOf(agentId, nowMs)), bet);
+  state.recordBankroll(bet);
+  const commission = (agent.commission ??= state.commissions.stateOf(agentId));
+  state.commissions.settleFor(commission, { agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId });
   ctx.emit({ type: 'casino.bet', atMs: nowMs, betId, agentId, game: game.id, variant: bet.variant, amountMicro, payoutMicro, source: command.source });
   return bet;
 }

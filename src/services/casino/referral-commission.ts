@@ -18,7 +18,7 @@ import type { ReferralBook } from '../shared/referral.ts';
 
 export const CASINO_HOUSE = 'casino-house';
 
-interface CommissionState {
+export interface CommissionState {
   netLossMicro: Micro;
   highWaterMicro: Micro;
   /** Paid so far per level (index 0 = level 1). */
@@ -29,6 +29,15 @@ export interface LevelEarnings {
   /** Per level: commissions earned from agents at that depth below the referrer. */
   readonly earnedMicro: Micro[];
   readonly referredCount: number[];
+}
+
+export interface SettleOptions {
+  readonly agents: AgentRegistry;
+  readonly referrals: ReferralBook;
+  readonly agentId: string;
+  readonly stakeMicro: Micro;
+  readonly payoutMicro: Micro;
+  readonly reference: string;
 }
 
 export class ReferralCommissions {
@@ -42,12 +51,22 @@ export class ReferralCommissions {
   }
 
   /** Settles one bet's effect: `stakeMicro` in, `payoutMicro` back. */
-  settle(options: { agents: AgentRegistry; referrals: ReferralBook; agentId: string; stakeMicro: Micro; payoutMicro: Micro; reference: string }): void {
-    let state = this.states.get(options.agentId);
+  settle(options: SettleOptions): void {
+    this.settleFor(this.stateOf(options.agentId), options);
+  }
+
+  /** The agent's commission state, created at zero on first use. */
+  stateOf(agentId: string): CommissionState {
+    let state = this.states.get(agentId);
     if (state === undefined) {
       state = { netLossMicro: 0n, highWaterMicro: 0n, paidMicro: this.levelsBps.map(() => 0n) };
-      this.states.set(options.agentId, state);
+      this.states.set(agentId, state);
     }
+    return state;
+  }
+
+  /** `settle` with the agent's state at hand (`state` is `stateOf(options.agentId)`). */
+  settleFor(state: CommissionState, options: SettleOptions): void {
     state.netLossMicro += options.stakeMicro - options.payoutMicro;
     if (state.netLossMicro <= state.highWaterMicro) return;
     state.highWaterMicro = state.netLossMicro;

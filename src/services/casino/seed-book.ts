@@ -20,6 +20,8 @@ import type { Rng } from '../../core/rng.ts';
 
 export interface ServerSeed {
   readonly hex: string;
+  /** The HMAC key: the bytes of `hex` as UTF-8, made once (a text key is converted on every HMAC). */
+  readonly keyBytes: Buffer;
   readonly hash: string;
   readonly createdAtMs: number;
   /** Nonces used so far (the next nonce to hand out). */
@@ -27,7 +29,7 @@ export interface ServerSeed {
   revealedAtMs: number | null;
 }
 
-interface AgentSeeds {
+export interface AgentSeeds {
   active: ServerSeed;
   readonly all: ServerSeed[];
 }
@@ -51,7 +53,8 @@ export class SeedBook {
     this.rotateAfterNonces = options.rotateAfterNonces;
   }
 
-  private seedsOf(agentId: string, nowMs: number): AgentSeeds {
+  /** The agent's seeds, its first seed created now on first use. */
+  seedsOf(agentId: string, nowMs: number): AgentSeeds {
     let seeds = this.agents.get(agentId);
     if (seeds === undefined) {
       const active = this.fresh(agentId, nowMs);
@@ -63,7 +66,7 @@ export class SeedBook {
 
   private fresh(agentId: string, nowMs: number): ServerSeed {
     const hex = this.rng.hex(32);
-    const seed: ServerSeed = { hex, hash: seedCommitment(hex), createdAtMs: nowMs, nonces: 0, revealedAtMs: null };
+    const seed: ServerSeed = { hex, keyBytes: Buffer.from(hex, 'utf8'), hash: seedCommitment(hex), createdAtMs: nowMs, nonces: 0, revealedAtMs: null };
     assert(!this.byHash.has(seed.hash), 'server seeds never repeat');
     this.byHash.set(seed.hash, { agentId, seed });
     return seed;
@@ -76,7 +79,11 @@ export class SeedBook {
 
   /** Takes the next nonce of the agent's active seed; rotates first when the seed is used up. */
   take(agentId: string, nowMs: number): { readonly seed: ServerSeed; readonly nonce: number } {
-    const seeds = this.seedsOf(agentId, nowMs);
+    return this.takeFrom(this.seedsOf(agentId, nowMs), agentId, nowMs);
+  }
+
+  /** `take` with the agent's seeds at hand (`seeds` is `seedsOf(agentId)`). */
+  takeFrom(seeds: AgentSeeds, agentId: string, nowMs: number): { readonly seed: ServerSeed; readonly nonce: number } {
     if (seeds.active.nonces >= this.rotateAfterNonces) this.rotate(agentId, nowMs);
     const seed = seeds.active;
     const nonce = seed.nonces;

@@ -24,12 +24,23 @@ const WORDS_PER_BLOCK = 8;
 /** A bet may draw at most this many blocks (256 words): far above any game's need, a bound on work. */
 export const MAX_BLOCKS_PER_BET = 32;
 
+/**
+ * The same number, as a small integer where it is one. A word of 2^31 or more is a boxed double,
+ * and so is its remainder until optimised code runs: stored in a game's detail, such a value
+ * turns the field into a boxed double for every later detail of that shape (one more object kept
+ * per retained bet). `value | 0` is exact below 2^30.
+ */
+function smallInteger(value: number): number {
+  return value < 0x4000_0000 ? value | 0 : value;
+}
+
 export function blockMessage(clientSeed: string, nonce: number, block: number): string {
   return block === 0 ? `${clientSeed}:${nonce}` : `${clientSeed}:${nonce}:${block}`;
 }
 
-export function hmacBlock(serverSeedHex: string, clientSeed: string, nonce: number, block: number): Buffer {
-  return createHmac('sha256', serverSeedHex).update(blockMessage(clientSeed, nonce, block)).digest();
+/** `key`: the server seed's text, or the same text's UTF-8 bytes (the HMAC is the same; bytes spare a conversion per call). */
+export function hmacBlock(key: string | Buffer, clientSeed: string, nonce: number, block: number): Buffer {
+  return createHmac('sha256', key).update(blockMessage(clientSeed, nonce, block)).digest();
 }
 
 export class DrawStream {
@@ -39,22 +50,29 @@ export class DrawStream {
   private block = -1;
   private bytes: Buffer = NO_BYTES;
   private word = WORDS_PER_BLOCK;
+  /** Block 0 (32 bytes): the bet's `result_hash`, kept as bytes by the bet book. */
+  readonly firstBlock: Buffer;
   /** The hex of block 0: the bet's `result_hash`. */
   readonly firstBlockHex: string;
 
-  constructor(serverSeedHex: string, clientSeed: string, nonce: number) {
+  /** The HMAC key: the seed's text, or its UTF-8 bytes when the caller has them (seed-book.ts `keyBytes`). */
+  private readonly key: string | Buffer;
+
+  constructor(serverSeedHex: string, clientSeed: string, nonce: number, keyBytes?: Buffer) {
     assert(Number.isSafeInteger(nonce) && nonce >= 0, 'nonce is a non-negative integer');
     this.serverSeedHex = serverSeedHex;
+    this.key = keyBytes ?? serverSeedHex;
     this.clientSeed = clientSeed;
     this.nonce = nonce;
     this.nextBlock();
+    this.firstBlock = this.bytes;
     this.firstBlockHex = this.bytes.toString('hex');
   }
 
   private nextBlock(): void {
     this.block += 1;
     assert(this.block < MAX_BLOCKS_PER_BET, 'a bet draws at most MAX_BLOCKS_PER_BET blocks');
-    this.bytes = hmacBlock(this.serverSeedHex, this.clientSeed, this.nonce, this.block);
+    this.bytes = hmacBlock(this.key, this.clientSeed, this.nonce, this.block);
     this.word = 0;
   }
 
@@ -77,7 +95,7 @@ export class DrawStream {
     const limit = TWO_POW_32 - (TWO_POW_32 % n);
     for (;;) {
       const word = this.uint32();
-      if (word < limit) return word % n;
+      if (word < limit) return smallInteger(word % n);
     }
   }
 

@@ -1,0 +1,188 @@
+/**
+ * JournalRing: one agent's journal entries (account-journal.ts), the newest `capacity` of them, as
+ * fixed-size rows in a ring that grows fourfold up to its capacity and then overwrites its
+ * oldest entry.
+ *
+ * Why rows: the casino journals one or two entries per bet, and an entry kept as an object (with
+ * its boxed time and two bigints) lived long enough to be copied by the young-generation collector
+ * and then collected from the old generation. Here an entry's numbers (sequence, time, the words
+ * of a bet-id reference, amount, balance after) sit side by side in one buffer, seen through a
+ * Float64Array and a BigInt64Array, so appending touches one or two cache lines; its texts are
+ * three references in one array (reasons and counterparties are a few shared names; a reference
+ * that is a bet id, `bet_` + 16 hex, is kept as its two words). Entries are rebuilt as JournalEntry
+ * objects only when read, equal field for field.
+ *
+ * Invariants: sequences ascend from the oldest to the newest entry (the journal's counter only
+ * grows), so paging by `before` is a binary search. Amounts beyond signed 64 bits (never reached by
+ * real balances) keep their exact value in a side map keyed by sequence.
+ */
+import { assert } from '../../../core/assert.ts';
+import type { Transfer } from '../../../core/ledger.ts';
+import type { Micro } from '../../../core/money.ts';
+import { readIdWords, type IdWords } from '../bet-id-index.ts';
+import type { JournalEntry } from './account-journal.ts';
+
+const INITIAL_CAPACITY = 8;
+/** The ring grows fourfold: fewer copies of a growing ring. */
+const GROWTH = 4;
+/** Row layout, in 8-byte cells. */
+const SEQUENCE = 0;
+const AT_MS = 1;
+const REFERENCE_HIGH = 2;
+const REFERENCE_LOW = 3;
+const AMOUNT = 4; // int64
+const BALANCE = 5; // int64
+const CELLS = 6;
+/** References per row. */
+const REASON = 0;
+const COUNTERPARTY = 1;
+/** The reference text, or null when it is a bet id kept as words. */
+const REFERENCE = 2;
+const REFS = 3;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Stored in an amount cell when the exact value is in `wide`. */
+const WIDE = INT64_MIN;
+
+function hex8(word: number): string {
+  return word.toString(16).padStart(8, '0');
+}
+
+export class JournalRing {
+  private readonly capacityMax: number;
+  private capacity: number;
+  private start = 0;
+  private count = 0;
+  private cells: Float64Array;
+  private amounts: BigInt64Array;
+  /** `capacity` rows of REFS references, allocated whole (appending one by one would copy the array as it grows). */
+  private refs: Array<string | null>;
+  private wide: Map<number, Micro> | null = null;
+  private newestSequence = -1;
+  private readonly words: IdWords = { high: 0, low: 0 };
+
+  constructor(capacityMax: number) {
+    assert(Number.isSafeInteger(capacityMax) && capacityMax >= 1, 'a journal ring holds at least one entry');
+    this.capacityMax = capacityMax;
+    this.capacity = Math.min(INITIAL_CAPACITY, capacityMax);
+    this.cells = new Float64Array(this.capacity * CELLS);
+    this.amounts = new BigInt64Array(this.cells.buffer);
+    this.refs = new Array<string | null>(this.capacity * REFS).fill(null);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Appends the entry of `transfer` for this agent: `counterparty` the other side, `amountMicro`
+   * signed (negative when the agent pays). Positional, no entry object: this runs for every
+   * transfer that touches an agent.
+   */
+  push(sequence: number, atMs: number, transfer: Transfer, counterparty: string, amountMicro: Micro, balanceAfterMicro: Micro): void {
+    if (this.count === this.capacity) {
+      if (this.capacity < this.capacityMax) this.grow();
+      else this.dropOldest();
+    }
+    const slot = this.slotAt(this.count);
+    const at = slot * CELLS;
+    const cells = this.cells;
+    assert(sequence > this.newestSequence, 'journal sequences ascend');
+    this.newestSequence = sequence;
+    cells[at + SEQUENCE] = sequence;
+    cells[at + AT_MS] = atMs;
+    this.setAmount(at + AMOUNT, sequence, amountMicro);
+    this.setAmount(at + BALANCE, sequence, balanceAfterMicro);
+    const row = slot * REFS;
+    const refs = this.refs;
+    refs[row + REASON] = transfer.reason;
+    refs[row + COUNTERPARTY] = counterparty;
+    if (readIdWords(transfer.reference, this.words)) {
+      cells[at + REFERENCE_HIGH] = this.words.high;
+      cells[at + REFERENCE_LOW] = this.words.low;
+      refs[row + REFERENCE] = null;
+    } else {
+      refs[row + REFERENCE] = transfer.reference;
+    }
+    this.count += 1;
+  }
+
+  /** Entries newest first, at most `limit`, only those with sequence < `beforeSequence`. */
+  newest(limit: number, beforeSequence: number | null): JournalEntry[] {
+    let end = this.count; // exclusive, in positions from the oldest
+    if (beforeSequence !== null) {
+      let low = 0;
+      while (low < end) {
+        const middle = (low + end) >>> 1;
+        if ((this.cells[this.slotAt(middle) * CELLS + SEQUENCE] as number) < beforeSequence) low = middle + 1;
+        else end = middle;
+      }
+    }
+    const found: JournalEntry[] = [];
+    for (let position = end - 1; position >= 0 && found.length < limit; position--) found.push(this.entryAt(this.slotAt(position)));
+    return found;
+  }
+
+  private entryAt(slot: number): JournalEntry {
+    const at = slot * CELLS;
+    const row = slot * REFS;
+    const sequence = this.cells[at + SEQUENCE] as number;
+    return {
+      sequence,
+      atMs: this.cells[at + AT_MS] as number,
+      reason: this.refs[row + REASON] as string,
+      reference: this.refs[row + REFERENCE] ?? `bet_${hex8(this.cells[at + REFERENCE_HIGH] as number)}${hex8(this.cells[at + REFERENCE_LOW] as number)}`,
+      counterparty: this.refs[row + COUNTERPARTY] as string,
+      amountMicro: this.amountAt(at + AMOUNT, sequence),
+      balanceAfterMicro: this.amountAt(at + BALANCE, sequence),
+    };
+  }
+
+  /** Slot of the entry `position` places after the oldest. */
+  private slotAt(position: number): number {
+    const slot = this.start + position;
+    return slot >= this.capacity ? slot - this.capacity : slot;
+  }
+
+  private dropOldest(): void {
+    if (this.wide !== null) {
+      const sequence = this.cells[this.start * CELLS + SEQUENCE] as number;
+      this.wide.delete(sequence * CELLS + AMOUNT);
+      this.wide.delete(sequence * CELLS + BALANCE);
+    }
+    this.start = this.slotAt(1);
+    this.count -= 1;
+  }
+
+  private setAmount(cell: number, sequence: number, value: Micro): void {
+    if (value > INT64_MIN && value <= INT64_MAX) {
+      this.amounts[cell] = value;
+      return;
+    }
+    this.amounts[cell] = WIDE;
+    this.wide ??= new Map();
+    this.wide.set(sequence * CELLS + (cell % CELLS), value);
+  }
+
+  private amountAt(cell: number, sequence: number): Micro {
+    const value = this.amounts[cell] as bigint;
+    return value === WIDE ? (this.wide?.get(sequence * CELLS + (cell % CELLS)) as Micro) : value;
+  }
+
+  /** Grows the ring (up to capacityMax), unrolled so the oldest entry is at slot 0. */
+  private grow(): void {
+    const capacity = Math.min(this.capacity * GROWTH, this.capacityMax);
+    const cells = new Float64Array(capacity * CELLS);
+    cells.set(this.cells.subarray(this.start * CELLS), 0);
+    cells.set(this.cells.subarray(0, this.start * CELLS), (this.capacity - this.start) * CELLS);
+    // The ring is full: its rows from `start` to the end, then from 0 to `start`, then empty rows.
+    const split = this.start * REFS;
+    const refs = this.refs.slice(split).concat(this.refs.slice(0, split), new Array<string | null>((capacity - this.capacity) * REFS).fill(null));
+    this.cells = cells;
+    this.amounts = new BigInt64Array(cells.buffer);
+    this.refs = refs;
+    this.capacity = capacity;
+    this.start = 0;
+  }
+}
