@@ -116,9 +116,11 @@ export class Ledger {
     // of what a transfer allocated).
     if (!(amountMicro > 0n)) assert(false, `transfer amount is positive (${transfer.reason})`);
     if (from === to) assert(false, `transfer between two accounts (${transfer.reason})`);
-    const fromSlot = this.slot(from);
-    const fromAfter = fromSlot.balanceMicro - amountMicro;
+    const found = this.find(from);
+    const fromAfter = (found?.balanceMicro ?? 0n) - amountMicro;
     if (!(from === EXTERNAL || fromAfter >= 0n)) assert(false, `${from} stays non-negative (${transfer.reason})`);
+    // Slots are created only once the checks pass: a refused transfer leaves no trace.
+    const fromSlot = found ?? this.slot(from);
     fromSlot.balanceMicro = fromAfter;
     this.move(transfer, fromSlot, this.slot(to));
     // A transfer cannot change `sum`; the global conservation check (sum === 0) belongs to the

@@ -11,7 +11,7 @@
 import { fail, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import type { GameModule } from '../../services/casino/games/game.ts';
-import { CLIENT_SEED_PATTERN } from '../../services/casino/place-bet.ts';
+import { isClientSeed } from '../../services/casino/place-bet.ts';
 import { requiredAmount, type AmountSyntax, type Fields } from '../validate.ts';
 import { jsonCopy } from './casino-json-copy.ts';
 
@@ -38,6 +38,9 @@ function allKnown(fields: Fields, game: GameModule, extraKeys: readonly string[]
 const AMOUNTS_MEMO_MAX = 1_024;
 const numberAmounts = new Map<number, Micro>();
 const textAmounts = new Map<string, Micro>();
+/** The last JSON number accepted as an amount (NaN: none; an accepted amount is never NaN, 0 or -0). */
+let lastNumberAmount = Number.NaN;
+let lastNumberMicro: Micro = 0n;
 
 /**
  * validate.ts `requiredAmount(fields, 'amount', syntax)`, memoised: an amount accepted before is
@@ -46,14 +49,21 @@ const textAmounts = new Map<string, Micro>();
  */
 export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failure {
   const value = fields['amount'];
+  // The last accepted JSON number first (a population repeats one amount): no map lookup.
+  if (value === lastNumberAmount) return lastNumberMicro;
   const memo = typeof value === 'number' ? numberAmounts : typeof value === 'string' && syntax === 'number-or-decimal-string' ? textAmounts : null;
   if (memo === null) return requiredAmount(fields, 'amount', syntax);
-  const known = (memo as Map<unknown, Micro>).get(value);
-  if (known !== undefined) return known;
-  const amountMicro = requiredAmount(fields, 'amount', syntax);
-  if (!isFailure(amountMicro)) {
+  let amountMicro = (memo as Map<unknown, Micro>).get(value);
+  if (amountMicro === undefined) {
+    const read = requiredAmount(fields, 'amount', syntax);
+    if (isFailure(read)) return read;
     if (memo.size >= AMOUNTS_MEMO_MAX) memo.clear();
-    (memo as Map<unknown, Micro>).set(value, amountMicro);
+    (memo as Map<unknown, Micro>).set(value, read);
+    amountMicro = read;
+  }
+  if (typeof value === 'number') {
+    lastNumberAmount = value;
+    lastNumberMicro = amountMicro;
   }
   return amountMicro;
 }
@@ -61,7 +71,7 @@ export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failu
 export function clientSeedField(fields: Fields): string | null | Failure {
   const value = fields['client_seed'];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !CLIENT_SEED_PATTERN.test(value)) return fail('BAD_REQUEST', "client_seed must be 1 to 64 printable characters without ':'");
+  if (typeof value !== 'string' || !isClientSeed(value)) return fail('BAD_REQUEST', "client_seed must be 1 to 64 printable characters without ':'");
   return value;
 }
 
@@ -93,16 +103,75 @@ export function parseBetFields(fields: Fields, game: GameModule, syntax: AmountS
   if (isFailure(amountMicro)) return amountMicro;
   const clientSeed = clientSeedField(fields);
   if (isFailure(clientSeed)) return clientSeed;
+  const read = recentParamsOf(fields, game) ?? readParams(fields, game);
+  if (isFailure(read)) return read;
+  lastParamsJson = read.paramsJson;
+  lastParamsGame = game;
+  lastParams = read.params;
+  return { game, params: read.params, paramsJson: read.paramsJson, amountMicro, clientSeed };
+}
+
+/** Parameters as sent (a copy of the game's fields) and as the game read them. */
+interface ReadParams {
+  /** Per `game.paramFields`: the value sent, undefined when absent. */
+  readonly values: readonly unknown[];
+  readonly paramsJson: JsonObject;
+  readonly params: unknown;
+}
+
+/**
+ * Parameters read recently, per game, kept when every value is a string, number or boolean:
+ * bettors repeat their parameters bet after bet, and `parse` is pure, so equal values (same
+ * presence, `Object.is` equal) give the same reading. Shared objects are never changed (records
+ * keep their parameters as they are). Bounded per game.
+ */
+const RECENT_PARAMS_MAX = 16;
+const recentParams = new Map<GameModule, ReadParams[]>();
+
+/** The values of the fields being read, per paramFields index (one read of each field per bet). */
+const sentValues: unknown[] = [];
+
+function recentParamsOf(fields: Fields, game: GameModule): ReadParams | undefined {
+  const recent = recentParams.get(game);
+  if (recent === undefined) return undefined;
+  const keys = game.paramFields;
+  const sent = sentValues;
+  sent.length = keys.length;
+  for (let index = 0; index < keys.length; index++) sent[index] = fields[keys[index] as string];
+  for (const entry of recent) {
+    let same = true;
+    for (let index = 0; index < keys.length && same; index++) same = Object.is(sent[index], entry.values[index]);
+    if (same) return entry;
+  }
+  return undefined;
+}
+
+function readParams(fields: Fields, game: GameModule): ReadParams | Failure {
   const paramsJson: JsonObject = {};
+  const values: unknown[] = [];
+  let primitive = true;
   for (const key of game.paramFields) {
     const value = fields[key];
+    values.push(value);
+    if (value === undefined) continue;
     // A string, number or boolean is its own copy; anything else goes through jsonCopy, as before.
-    if (value !== undefined) paramsJson[key] = (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : jsonCopy(value)) as JsonValue;
+    const plain = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+    primitive &&= plain;
+    paramsJson[key] = (plain ? value : jsonCopy(value)) as JsonValue;
   }
   const params = game.parse(paramsJson);
   if (!params.ok) return params;
-  lastParamsJson = paramsJson;
-  lastParamsGame = game;
-  lastParams = params.value;
-  return { game, params: params.value, paramsJson, amountMicro, clientSeed };
+  const read: ReadParams = { values, paramsJson, params: params.value };
+  if (primitive) remember(game, read);
+  return read;
+}
+
+function remember(game: GameModule, read: ReadParams): void {
+  let recent = recentParams.get(game);
+  if (recent === undefined) {
+    recent = [];
+    recentParams.set(game, recent);
+  }
+  if (recent.length >= RECENT_PARAMS_MAX) recent.pop();
+  recent.unshift(read);
 }

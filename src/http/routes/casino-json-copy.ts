@@ -47,7 +47,9 @@ function copyPlain(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     // Assigning '__proto__' would set the prototype, not an own property: leave it to structuredClone.
     if (key === '__proto__') throw NOT_PLAIN;
-    copy[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+    const item = (value as Record<string, unknown>)[key];
+    // A string, number or boolean is its own copy (no call per value: details are mostly these).
+    copy[key] = typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean' ? item : copyPlain(item, depth + 1);
   }
   return copy;
 }

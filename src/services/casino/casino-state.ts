@@ -36,6 +36,8 @@ export class CasinoState {
   readonly ctx: ServiceContext;
   readonly config: CasinoConfig;
   readonly rng: Rng;
+  /** Whether any deliberate defect is on (fixed per platform): the bet path skips its defect checks when none is. */
+  readonly defective: boolean;
   readonly seeds: SeedBook;
   readonly bets = new BetBook();
   readonly stats: BetStats;
@@ -56,6 +58,7 @@ export class CasinoState {
   constructor(ctx: ServiceContext, config: CasinoConfig) {
     this.ctx = ctx;
     this.config = config;
+    this.defective = ctx.defects.size > 0;
     // A fork: the casino's draws never shift the faucet's or escrow's streams.
     this.rng = ctx.rng.fork('casino');
     this.seeds = new SeedBook({ rng: this.rng.fork('server-seeds'), rotateAfterNonces: config.rotateAfterNonces });

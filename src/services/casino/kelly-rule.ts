@@ -36,22 +36,32 @@ const variantsMemo = new Map<string, Map<string, VariantKelly>>();
 let variantsMemoSize = 0;
 
 /**
- * The last (game, parameters) asked about and its variant: a bet asks three times in a row (the
- * Kelly check, the record's variant name, the answer's summary) about the same parameters
- * object. Parameters are immutable (readonly, built by `parse`), so the object names its variant.
+ * The last (game, parameters) objects asked about and their variants: a bet asks three times in a
+ * row (the Kelly check, the record's variant name, the answer's summary) about the same parameters
+ * object, and the bet routes hand out one parameters object per recent distinct parameters
+ * (casino-bet-fields.ts), so a population's bets keep asking about a few objects. Parameters are
+ * immutable (readonly, built by `parse`), so the object names its variant. A ring of
+ * NAMES_REMEMBERED entries, compared by identity.
  */
-let lastGame: GameModule<never> | null = null;
-let lastParams: unknown = null;
-let lastName = '';
+const NAMES_REMEMBERED = 8;
+const namedGames: Array<GameModule<never> | null> = new Array<GameModule<never> | null>(NAMES_REMEMBERED).fill(null);
+const namedParams: unknown[] = new Array<unknown>(NAMES_REMEMBERED).fill(null);
+const names: string[] = new Array<string>(NAMES_REMEMBERED).fill('');
+let nextNamed = 0;
 
-/** `game.variantName(params)`, remembered for the last parameters object. */
+/** `game.variantName(params)`, remembered for the last NAMES_REMEMBERED parameters objects. */
 export function variantNameOf<P>(game: GameModule<P>, params: P): string {
-  if (params !== lastParams || game !== lastGame || params === null) {
-    lastName = game.variantName(params);
-    lastGame = game as GameModule<never>;
-    lastParams = params;
+  if (params !== null) {
+    for (let index = 0; index < NAMES_REMEMBERED; index++) {
+      if (namedParams[index] === params && namedGames[index] === game) return names[index] as string;
+    }
   }
-  return lastName;
+  const name = game.variantName(params);
+  namedGames[nextNamed] = game as GameModule<never>;
+  namedParams[nextNamed] = params;
+  names[nextNamed] = name;
+  nextNamed = (nextNamed + 1) % NAMES_REMEMBERED;
+  return name;
 }
 
 function variantKelly<P>(game: GameModule<P>, params: P): VariantKelly {
@@ -78,10 +88,18 @@ export function variantInputs<P>(game: GameModule<P>, params: P): KellyInputs {
   return variantKelly(game, params).inputs;
 }
 
+/** The last risk factor keyed and its key: a bet keys the same Ratio object three times (one shared object per default percent). */
+let lastRiskFactor: Ratio | null = null;
+let lastRiskKey = -1;
+
 /** A number naming a small risk factor exactly (num < 2^20, den < 2^20); -1 for any other. */
 function riskKey(riskFactor: Ratio): number {
+  if (riskFactor === lastRiskFactor) return lastRiskKey;
   const { num, den } = riskFactor;
-  return num >= 0n && num < 0x10_0000n && den < 0x10_0000n ? Number(num) * 0x10_0000 + Number(den) : -1;
+  const key = num >= 0n && num < 0x10_0000n && den < 0x10_0000n ? Number(num) * 0x10_0000 + Number(den) : -1;
+  lastRiskFactor = riskFactor;
+  lastRiskKey = key;
+  return key;
 }
 
 /** kelly-limit.ts `allowedFraction(riskFactor, inputs)`, memoised per variant. */

@@ -21,6 +21,7 @@ import { applyToMicro, compare, mul, ratio, type Ratio } from '../../core/ratio.
 import { betIdOfWords } from './bet-id-index.ts';
 import type { BetRecord, BetSource } from './bet-record.ts';
 import type { CasinoAgent } from './casino-agent.ts';
+import type { DefectName } from '../shared/context.ts';
 import type { CasinoState } from './casino-state.ts';
 import { DrawStream } from './fair/draw-stream.ts';
 import type { GameModule, GameResult } from './games/game.ts';
@@ -49,6 +50,21 @@ export interface BetCommand<P = unknown> {
 /** Client seeds: 1..64 printable characters without ':' (the HMAC message separator). */
 export const CLIENT_SEED_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,64}$/;
 
+/** `CLIENT_SEED_PATTERN.test(text)`, by a loop over the codes (every bet that sends a seed asks). */
+export function isClientSeed(text: string): boolean {
+  if (text.length < 1 || text.length > 64) return false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x21 || code > 0x7e || code === 0x3a) return false;
+  }
+  return true;
+}
+
+/** Whether the deliberate defect `name` is on (a set lookup only when some defect is). */
+function hasDefect(state: CasinoState, name: DefectName): boolean {
+  return state.defective && state.ctx.defects.has(name);
+}
+
 const PAYOUT_SHORT: Ratio = ratio(99, 100);
 /** checkBet's success, one frozen object (callers only read `ok`). */
 const CHECKED: Outcome<null> = Object.freeze(succeed(null));
@@ -65,7 +81,7 @@ function checkFor<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand
   if (amountMicro < game.minBetMicro) return fail('BAD_REQUEST', `amount must be at least ${formatDecimal(game.minBetMicro)} for ${game.id}`, { min_bet: Number(formatDecimal(game.minBetMicro)) });
   if (amountMicro > game.maxBetMicro) return fail('BAD_REQUEST', `amount must be at most ${formatDecimal(game.maxBetMicro)} for ${game.id}`, { max_bet: Number(formatDecimal(game.maxBetMicro)) });
   const balanceMicro = state.ctx.ledger.balance(agent.account);
-  const skipBalance = state.ctx.defects.has('casino-skip-balance-check');
+  const skipBalance = hasDefect(state, 'casino-skip-balance-check');
   if (!skipBalance && balanceMicro < amountMicro) {
     return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the bet ${formatDecimal(amountMicro)}`);
   }
@@ -83,8 +99,8 @@ export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: n
   const { seed, nonce } = takeNonceFor(state, agent, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
   const draws = new DrawStream(seed.hex, clientSeed, nonce, seed.keyBytes);
-  let result = state.ctx.defects.has('casino-keno-8') && command.game.id === 'keno' ? kenoPlayDefective(command.params as KenoParams, draws) : command.game.play(command.params, draws);
-  if (state.ctx.defects.has('casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
+  let result = hasDefect(state, 'casino-keno-8') && command.game.id === 'keno' ? kenoPlayDefective(command.params as KenoParams, draws) : command.game.play(command.params, draws);
+  if (hasDefect(state, 'casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
   return succeed(settleFor(state, agent, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex, resultBytes: draws.firstBlock }, nowMs));
 }
 
@@ -95,7 +111,7 @@ export function takeNonce(state: CasinoState, agentId: string, nowMs: number): {
 
 function takeNonceFor(state: CasinoState, agent: CasinoAgent, nowMs: number): { seed: { hex: string; keyBytes: Buffer; hash: string }; nonce: number } {
   const taken = state.seeds.takeFrom((agent.seeds ??= state.seeds.seedsOf(agent.agentId, nowMs)), agent.agentId, nowMs);
-  if (state.ctx.defects.has('casino-replayable-nonce') && taken.nonce > 0) {
+  if (hasDefect(state, 'casino-replayable-nonce') && taken.nonce > 0) {
     taken.seed.nonces -= 1;
     return { seed: taken.seed, nonce: taken.nonce - 1 };
   }
@@ -134,12 +150,12 @@ function settleFor<P>(state: CasinoState, agent: CasinoAgent, command: BetComman
   const { agentId, amountMicro, game } = command;
   const betId = command.betId ?? newBetId(state);
   let multiplier = drawn.result.multiplier;
-  if (ctx.defects.has('casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
+  if (hasDefect(state, 'casino-payout-short') && compare(multiplier, ratio(1)) > 0) multiplier = mul(multiplier, PAYOUT_SHORT);
   const payoutMicro = applyToMicro(amountMicro, multiplier);
   const account = agent.account;
   if (command.stakeHeld === true) {
     // Moved to the house when the bet was taken.
-  } else if (ctx.defects.has('casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
+  } else if (hasDefect(state, 'casino-skip-balance-check') && ctx.ledger.balance(account) < amountMicro) {
     ctx.ledger.faultOverdraft({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });
   } else {
     ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro, reason: 'casino.bet.stake', reference: betId });

@@ -41,6 +41,9 @@ export class AccountJournal {
   private readonly byAgent = new Map<string, JournalRing>();
   private readonly byAccount = new Map<AccountName, JournalRing>();
   private nextSequence = 0;
+  /** The ring found last and its account (a bet journals two entries for the same agent in a row). */
+  private lastAccount: AccountName | null = null;
+  private lastRing: JournalRing | null = null;
 
   constructor(options: { ledger: Ledger; nowMs: () => number; entriesPerAgentMax: number }) {
     assert(Number.isSafeInteger(options.entriesPerAgentMax) && options.entriesPerAgentMax >= 1, 'the journal keeps at least one entry per agent');
@@ -67,6 +70,7 @@ export class AccountJournal {
   }
 
   private ringOf(account: AccountName): JournalRing {
+    if (account === this.lastAccount && this.lastRing !== null) return this.lastRing;
     let ring = this.byAccount.get(account);
     if (ring === undefined) {
       const agentId = account.slice(AGENT_PREFIX.length);
@@ -77,6 +81,8 @@ export class AccountJournal {
       }
       this.byAccount.set(account, ring);
     }
+    this.lastAccount = account;
+    this.lastRing = ring;
     return ring;
   }
 }
