@@ -28,9 +28,42 @@ const NO_EXTRA_KEYS: readonly string[] = [];
 
 const known = (key: string, game: GameModule, extraKeys: readonly string[]): boolean => BET_KEYS.includes(key) || extraKeys.includes(key) || game.paramFields.includes(key);
 
+/**
+ * The keys of the last body found all known (all its own), in order, with its game and extra
+ * keys: bodies of a population repeat their keys, so a body whose keys walk in step with these is
+ * known without a lookup per key.
+ */
+let knownKeys: string[] = [];
+let knownGame: GameModule | null = null;
+let knownExtraKeys: readonly string[] = NO_EXTRA_KEYS;
+
 /** Whether every key `Object.keys(fields)` lists is known, without building that list (every bet). */
 function allKnown(fields: Fields, game: GameModule, extraKeys: readonly string[]): boolean {
-  for (const key in fields) if (Object.hasOwn(fields, key) && !known(key, game, extraKeys)) return false;
+  if (game === knownGame && extraKeys === knownExtraKeys) {
+    let index = 0;
+    let inStep = true;
+    for (const key in fields) {
+      if (key !== knownKeys[index++]) {
+        inStep = false;
+        break;
+      }
+    }
+    if (inStep && index === knownKeys.length) return true;
+  }
+  const keys: string[] = [];
+  let allOwn = true;
+  for (const key in fields) {
+    const own = Object.hasOwn(fields, key);
+    if (own && !known(key, game, extraKeys)) return false;
+    allOwn &&= own;
+    keys.push(key);
+  }
+  // Kept only when every key was its own and known: a key of the list is then known in any body.
+  if (allOwn) {
+    knownKeys = keys;
+    knownGame = game;
+    knownExtraKeys = extraKeys;
+  }
   return true;
 }
 

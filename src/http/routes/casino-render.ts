@@ -8,6 +8,7 @@
  * platform state through a response. The style A `kelly` object comes from kelly-rule.ts's memos.
  */
 import type { JsonObject } from '../../core/errors.ts';
+import type { Ratio } from '../../core/ratio.ts';
 import type { BetRecord } from '../../services/casino/bet-record.ts';
 import type { CasinoState } from '../../services/casino/casino-state.ts';
 import type { Verification } from '../../services/casino/fairness.ts';
@@ -25,6 +26,30 @@ export function proofOf(bet: BetRecord): JsonObject {
 
 const detailCopy = (bet: BetRecord): JsonObject => jsonCopy(bet.detail);
 
+/**
+ * `fixedNumber(multiplier)` for the last MULTIPLIERS_REMEMBERED distinct multipliers (a game pays
+ * a handful; losses pay ZERO): a bigint division and rounding per answer otherwise. Compared by
+ * value (a win's multiplier is often a fresh but equal ratio).
+ */
+const MULTIPLIERS_REMEMBERED = 8;
+const rememberedNums: bigint[] = new Array<bigint>(MULTIPLIERS_REMEMBERED).fill(-1n);
+const rememberedDens: bigint[] = new Array<bigint>(MULTIPLIERS_REMEMBERED).fill(0n);
+const rememberedNumbers: number[] = new Array<number>(MULTIPLIERS_REMEMBERED).fill(0);
+let nextRemembered = 0;
+
+function multiplierNumber(multiplier: Ratio): number {
+  const { num, den } = multiplier;
+  for (let index = 0; index < MULTIPLIERS_REMEMBERED; index++) {
+    if (rememberedNums[index] === num && rememberedDens[index] === den) return rememberedNumbers[index] as number;
+  }
+  const value = fixedNumber(multiplier);
+  rememberedNums[nextRemembered] = num;
+  rememberedDens[nextRemembered] = den;
+  rememberedNumbers[nextRemembered] = value;
+  nextRemembered = (nextRemembered + 1) % MULTIPLIERS_REMEMBERED;
+  return value;
+}
+
 /** Style A: `{ bet_id, game, amount_bet, result, won, payout_multiplier, amount_won, new_balance, proof, kelly }`. */
 export function betA(bet: BetRecord, state: CasinoState): JsonObject {
   const game = gameById(bet.game);
@@ -36,7 +61,7 @@ export function betA(bet: BetRecord, state: CasinoState): JsonObject {
     amount_bet: moneyA(bet.amountMicro),
     result: detailCopy(bet),
     won: bet.won,
-    payout_multiplier: fixedNumber(bet.multiplier),
+    payout_multiplier: multiplierNumber(bet.multiplier),
     amount_won: moneyA(bet.payoutMicro),
     new_balance: moneyA(bet.balanceAfterMicro),
     proof: proofOf(bet),

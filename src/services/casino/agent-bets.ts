@@ -5,16 +5,15 @@
  * Why rows of numbers: a settled bet used to stay alive as a dozen small objects (the record, its
  * id text, two bigints, a boxed time, the variant text...), each copied by every young-generation
  * collection it survived and traced by every full one; the bet path spent a fifth of its time
- * collecting them. Here a bet's numbers (id words, time, nonce, flags, its three amounts, the 32
- * bytes of its result hash) sit side by side in one 96-byte row of a buffer, seen through a
- * Float64Array, a BigInt64Array and a Uint8Array, so storing a bet touches two cache lines, not
- * one per field (a column per field measured slower: the bet path's allocations evict the
- * columns from the cache between two bets of an agent). The fields that repeat from bet to bet
- * (game, variant, parameters, client seed, server seed, source, tournament) are one shared
- * `BetShape` per run of equal values, the multiplier is shared with the agent's recent equal ones,
- * and only the detail is a new reference per bet. The hash is copied from the draw's bytes (reading
- * its hex text back into bytes cost more than keeping the text; without bytes the text is kept).
- * A BetRecord is rebuilt on demand, equal field for field to the one added.
+ * collecting them. Here a bet's numbers (id words, time, nonce, won flag, its three amounts, the
+ * 32 bytes of its result hash) sit side by side in one 96-byte row of a buffer, seen through a
+ * Float64Array, a BigInt64Array and a Uint8Array (a typed array per field measured slower). The
+ * fields that repeat from bet to bet (game, variant, parameters, client seed, server seed, source,
+ * tournament) are one shared `BetShape` per run of equal values, the multiplier is shared with the
+ * agent's recent equal ones, and only the detail is a new reference per bet. The hash is copied
+ * from the draw's bytes when the caller has them (parsing its hex text back cost more than keeping
+ * the text, which is kept otherwise). A BetRecord is rebuilt on demand, equal field for field to
+ * the one added.
  *
  * Sequence numbers: the agent's bets are numbered 0, 1, 2... in placement order; the retained
  * ones are `firstSequence .. firstSequence + size − 1`, at ring slots from `start`.

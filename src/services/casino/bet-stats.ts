@@ -41,6 +41,8 @@ function addTo(totals: Totals, bet: BetRecord): void {
   totals.bets += 1;
   if (bet.won) totals.wins += 1;
   totals.wageredMicro += bet.amountMicro;
+  // A lost bet pays nothing: no sum to make (half the bets of a population).
+  if (bet.payoutMicro === 0n) return;
   totals.wonMicro += bet.payoutMicro;
   if (bet.payoutMicro > totals.biggestWinMicro) totals.biggestWinMicro = bet.payoutMicro;
 }
