@@ -11,7 +11,7 @@
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--rounds` timed rounds,
  * in-process and bare interleaved so drift of the machine hits both alike; http after them; the
- * casino last, casino and HMAC rounds interleaved the same way.
+ * casino last, in a fresh child process (casino-child.ts), casino and HMAC rounds interleaved the same way.
  * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
  * reported, not an error: timing on a shared machine must not fail builds), 2 for bad flags,
  * 1 for a crash.
@@ -20,6 +20,7 @@ import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
 import { formatJson, formatTable, type BenchResult, type CasinoResult, type MixResult } from './bench-report.ts';
+import { casinoInChild, CHILD_ENV } from './casino-child.ts';
 import { casinoRound, type CasinoBenchOptions, type CasinoRound } from './casino-phase.ts';
 import { hmacRound, type HmacRound } from './hmac-phase.ts';
 import { planHttp } from './http-plan.ts';
@@ -164,7 +165,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
   }
-  const casino = flags.only === 'mix' ? null : await casinoAndHmac(flags);
+  if (process.env[CHILD_ENV] === 'casino') {
+    const own = await casinoAndHmac(flags);
+    process.stdout.write(`${JSON.stringify(own)}\n`);
+    return EXIT.ok;
+  }
+  // A full run measures the casino in a fresh process (casino-child.ts says why).
+  const casino = flags.only === 'mix' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     rounds: flags.rounds,
