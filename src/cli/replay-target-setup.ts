@@ -1,16 +1,17 @@
 /**
  * The I/O half of replay set-up (src/replay/replay-setup.ts is the pure half): reads the target's
- * `GET /_afp/platform` and compares it with the record, and sends `POST /_afp/tier` calls.
+ * `GET /_afp/platform` and compares it with the record, and sends `POST /_afp/tier` and
+ * `POST /_afp/casino/deposit` calls.
  * Both are afp serve admin endpoints on the api mount; a target without them (a real deployment,
  * an older afp serve) is noted, never an error; so is a platform check that gets no answer (the
- * target answered discovery already). A tier call that gets no answer is a liveness failure
+ * target answered discovery already). A tier or deposit call that gets no answer is a liveness failure
  * (LivenessError, exit 4), as for the exchanges and the clock moves.
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isObject } from '../replay/json-pointer.ts';
 import { recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
-import { PLATFORM_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
+import { DEPOSIT_ENDPOINT, PLATFORM_ENDPOINT, TIER_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
 import { LivenessError } from '../replay/replay-run.ts';
 import type { ReplaySession } from '../replay/replay-session.ts';
 
@@ -33,7 +34,8 @@ export async function checkTargetPlatform(options: { api: string; header: Record
   }
   const findings = platformFindings(recorded, answer.platform);
   session.fileSetup(0, PLATFORM_ENDPOINT, findings);
-  const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)`;
+  const closures = recorded.casino_closures?.length ?? 0;
+  const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)${closures > 0 ? `, ${closures} casino game closure(s)` : ''}`;
   if (findings.length === 0) return `setup: the target's platform settings match the record's (${described})`;
   const scenarioFile = await scenarioFileOf(header.scenario);
   const hint = setupCommand({ platform: recorded, startMs: header.start_ms, scenarioName: header.scenario, scenarioFile });
@@ -67,24 +69,33 @@ async function scenarioFileOf(name: string): Promise<string | null> {
 }
 
 /** Sends one `POST /_afp/tier`; 200 applied, 404 naming the agent refused, anything else unsupported. */
-export async function applyTier(api: string, call: TierCall, timeoutMs: number): Promise<TierOutcome> {
+export function applyTier(api: string, call: TierCall, timeoutMs: number): Promise<TierOutcome> {
+  return setupCall(api, TIER_ENDPOINT, call.agentId, { agent_id: call.agentId, tier: call.tier }, timeoutMs);
+}
+
+/** Sends one `POST /_afp/casino/deposit` (the agent's starting deposit); answers as `applyTier`. */
+export function applyDeposit(api: string, call: DepositCall, timeoutMs: number): Promise<SetupOutcome> {
+  return setupCall(api, DEPOSIT_ENDPOINT, call.agentId, { agent_id: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount }, timeoutMs);
+}
+
+async function setupCall(api: string, endpoint: string, agentId: string, body: Record<string, string>, timeoutMs: number): Promise<SetupOutcome> {
   let response: Response;
   try {
-    response = await fetch(`${api}/_afp/tier`, {
+    response = await fetch(`${api}/${endpoint}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_id: call.agentId, tier: call.tier }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(Math.min(timeoutMs, SETUP_TIMEOUT_MS)),
     });
   } catch (error) {
-    throw new LivenessError(`the target does not answer POST ${api}/_afp/tier: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LivenessError(`the target does not answer POST ${api}/${endpoint}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const text = await response.text();
   if (response.status === 200) return { kind: 'applied' };
-  const body = jsonOrNull(text);
+  const answer = jsonOrNull(text);
   // afp serve's own refusal names the agent; any other answer means the door is not there.
-  if (response.status === 404 && isObject(body) && body['agent_id'] === call.agentId) {
-    return { kind: 'refused', status: 404, message: typeof body['error'] === 'string' ? body['error'] : 'unknown agent' };
+  if (response.status === 404 && isObject(answer) && answer['agent_id'] === agentId) {
+    return { kind: 'refused', status: 404, message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent' };
   }
   return { kind: 'unsupported', status: response.status };
 }

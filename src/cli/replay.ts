@@ -10,7 +10,7 @@
  * its manual mode), check the target's platform settings against the record's (GET /_afp/platform;
  * differences are of kind `setup`, the printed hint names the afp serve command that fixes them),
  * replay (telling the target the tier of every pro/enterprise agent right after its registration,
- * POST /_afp/tier), write `diff.json` and `diff.txt` under --out, print the summary.
+ * POST /_afp/tier, and its casino starting deposit, POST /_afp/casino/deposit), write `diff.json` and `diff.txt` under --out, print the summary.
  * Exit 0 no difference · 2 bad input · 3 differences · 4 the target stopped answering.
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
@@ -24,11 +24,11 @@ import { httpTransport } from '../client/http-transport.ts';
 import { diffJson, diffText, headerLines, summaryLines, type ClockSyncState, type ReplayReportInput } from '../replay/diff-report.ts';
 import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
 import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
-import { recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
+import { recordedDepositsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { applyTier, checkTargetPlatform } from './replay-target-setup.ts';
+import { applyDeposit, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp replay FILE --target URL [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N]';
@@ -114,7 +114,7 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
-  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header) });
+  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header), deposits: recordedDepositsOf(checked.header) });
   io.out(`${await checkTargetPlatform({ api, header: checked.header, session, timeoutMs: flags.timeoutMs })}\n`);
   const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
   const stop = await runReplay(readExchanges(flags.file), session, deps);
@@ -286,6 +286,7 @@ function replayDeps(options: { flags: ReplayFlags; api: string; transport: Trans
     },
     send: (request) => sendWithRetries(transport, request),
     applyTier: (call) => applyTier(api, call, flags.timeoutMs),
+    applyDeposit: (call) => applyDeposit(api, call, flags.timeoutMs),
   };
 }
 

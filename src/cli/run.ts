@@ -22,7 +22,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
-import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
@@ -101,7 +101,7 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   const reproduce = reproduceCommand(flags, seed);
-  const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario) };
+  const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario) };
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
   const bar = io.errIsTty ? progressBar((text) => io.err(text)) : undefined;
   let result: SimulationResult;

@@ -21,9 +21,10 @@ import { readFile } from 'node:fs/promises';
 import type { DefectName } from '../services/shared/context.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { FaultWindow } from '../platform/platform.ts';
+import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { MOUNT_PORT_OFFSETS, DEFAULT_PORT, servedMounts, startServe, type ServeHandle } from '../server/listeners.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
@@ -83,16 +84,18 @@ export interface ScenarioServeSettings {
   readonly startMs: number;
   readonly config: PlatformConfig;
   readonly faults: readonly FaultWindow[];
+  readonly closures: readonly GameClosure[];
 }
 
 /**
  * The serve settings of a scenario: explicit seed and start win; a manual clock starts at the
- * scenario's start, a wall clock now (`wallNowMs`); fault windows keep their offsets from the
- * served start, so `afp serve --scenario F --clock manual` has exactly the windows `afp run F` had.
+ * scenario's start, a wall clock now (`wallNowMs`); fault windows and casino game closures keep
+ * their offsets from the served start, so `afp serve --scenario F --clock manual` has exactly the
+ * windows `afp run F` had.
  */
 export function scenarioServeSettings(scenario: Scenario, options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined }): ScenarioServeSettings {
   const startMs = options.startMs ?? (options.clockMode === 'manual' ? scenario.startMs : options.wallNowMs);
-  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs) };
+  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs), closures: scenarioClosures(scenario, startMs) };
 }
 
 /** The scenario file, parsed against the agents table; every error formatted with its line. */
@@ -190,6 +193,7 @@ interface ServedSettings {
   readonly startMs?: number;
   readonly config?: PlatformConfig;
   readonly faults?: readonly FaultWindow[];
+  readonly closures?: readonly GameClosure[];
 }
 
 type ResolvedSettings = { note?: string; options: ServedSettings } | { error: string };
@@ -204,14 +208,16 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const startMs = flags.startMs ?? stored?.startMs;
   if (flags.scenario === undefined) {
     const base = { seed: flags.seed ?? stored?.seed ?? '1', clockMode, defects, ...(startMs === undefined ? {} : { startMs }) };
-    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults } };
+    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults, closures: stored.closures } };
   }
   const scenario = await loadServeScenario(flags.scenario);
   if ('error' in scenario) return scenario;
   const settings = scenarioServeSettings(scenario, { clockMode, wallNowMs: Date.now(), seed: flags.seed, startMs });
   const windows = settings.faults.map((fault) => `${fault.service} ${fault.status} ${new Date(fault.fromMs).toISOString()}..${new Date(fault.untilMs).toISOString()}`);
   const wallStart = clockMode === 'wall' && startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
-  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}`;
+  const closures = settings.closures.map((closure) => `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`);
+  const closureText = closures.length > 0 ? `; ${closures.length} casino game closure(s): ${closures.join(', ')}` : '';
+  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}`;
   return { note, options: { ...settings, clockMode, defects } };
 }
 
@@ -225,6 +231,7 @@ function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings 
     wallOffsetMs: options.clockMode === 'wall' ? Math.max(0, startMs - wallNowMs) : 0,
     config: options.config ?? DEFAULT_CONFIG,
     faults: options.faults ?? [],
+    closures: options.closures ?? [],
     defects: options.defects,
   };
 }

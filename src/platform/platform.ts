@@ -19,6 +19,7 @@ import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
 import { EXTERNAL, FAUCET_POOL, Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
 import { Scheduler } from '../core/scheduler.ts';
+import { ClosureSchedule, type GameClosure } from '../services/casino/closure-schedule.ts';
 import { CasinoService } from '../services/casino/casino.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
@@ -74,6 +75,8 @@ export interface PlatformOptions {
   readonly config?: PlatformConfig;
   readonly defects?: readonly DefectName[];
   readonly faults?: readonly FaultWindow[];
+  /** Casino game closures at absolute instants (a scenario's `casino.closures`). */
+  readonly closures?: readonly GameClosure[];
   /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
   readonly authMemoMax?: number;
 }
@@ -91,6 +94,8 @@ export class Platform {
   readonly casino: CasinoService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
+  readonly closures: readonly GameClosure[];
+  private readonly closureSchedule: ClosureSchedule;
   private readonly listeners: ((event: DomainEvent) => void)[] = [];
   private readonly authMemo = new Map<string, AuthenticatedCaller>();
   private readonly authMemoMax: number;
@@ -100,6 +105,8 @@ export class Platform {
     this.seed = options.seed;
     this.config = options.config ?? DEFAULT_CONFIG;
     this.faults = options.faults ?? [];
+    this.closures = options.closures ?? [];
+    this.closureSchedule = new ClosureSchedule(this.closures);
     this.lastMs = options.startMs;
     this.authMemoMax = options.authMemoMax ?? AUTH_MEMO_MAX;
     assert(Number.isSafeInteger(this.authMemoMax) && this.authMemoMax >= 1, 'the auth memo holds at least one entry');
@@ -137,24 +144,39 @@ export class Platform {
     this.listeners.push(listener);
   }
 
-  /** The instant of the next timer, if any; the simulator wakes the platform exactly then. */
+  /**
+   * The instant of the next timer or game-closure change, if any: the simulator wakes the platform
+   * exactly then, and afp serve's timer pump arms for it.
+   */
   nextTimerMs(): number | undefined {
-    return this.timers.peek()?.atMs;
+    const timerMs = this.timers.peek()?.atMs;
+    const closureMs = this.closureSchedule.nextMs();
+    if (closureMs === undefined) return timerMs;
+    return timerMs === undefined ? closureMs : Math.min(timerMs, closureMs);
   }
 
-  /** Runs every timer due at or before `nowMs`, in (time, sequence) order. */
+  /**
+   * Runs every timer and game-closure change due at or before `nowMs`, in (time, sequence) order;
+   * at one instant the timers run first, then that instant's closure changes.
+   */
   advanceTo(nowMs: number): void {
     // The message is built only on failure: this runs on every request.
     if (nowMs < this.lastMs) assert(false, `platform time runs forward (${nowMs} < ${this.lastMs})`);
     this.lastMs = nowMs;
     for (;;) {
       const next = this.timers.peek();
-      if (next === undefined || next.atMs > nowMs) return;
-      this.timers.pop();
-      // During a timer, "now" is the timer's own instant (transaction history, events).
-      this.lastMs = next.atMs;
-      this.runTimer(next.payload, next.atMs);
-      this.lastMs = nowMs;
+      const closureMs = this.closureSchedule.nextMs();
+      const timerDue = next !== undefined && next.atMs <= nowMs;
+      if (timerDue && (closureMs === undefined || next.atMs <= closureMs)) {
+        this.timers.pop();
+        // During a timer, "now" is the timer's own instant (transaction history, events).
+        this.lastMs = next.atMs;
+        this.runTimer(next.payload, next.atMs);
+        this.lastMs = nowMs;
+        continue;
+      }
+      if (closureMs === undefined || closureMs > nowMs) return;
+      this.closureSchedule.applyDue(closureMs, this.casino);
     }
   }
 

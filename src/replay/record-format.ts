@@ -3,8 +3,10 @@
  * the order the simulator sent them. What `afp run --record FILE` writes and `afp replay` reads.
  *
  *   line 1:   { format, scenario, seed, start_ms, end_ms, exchanges, complete, identifier_rule,
- *               platform: { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] },
- *               dropped: { exchanges, index_values, bodies, sites }, tiers: { <agent_id>: tier } }
+ *               platform: { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
+ *                           casino_closures: [{ game, from_ms, until_ms }] },
+ *               dropped: { exchanges, index_values, bodies, sites }, tiers: { <agent_id>: tier },
+ *               deposits: { <agent_id>: { chain, amount } } }
  *   line n+1: exchange seq n (1-based): { seq, at_ms, agent, request, response, provenance, introduced }
  *
  * Invariants: the header is written last-known-complete (the recorder buffers and writes it at
@@ -16,13 +18,16 @@
  * A record cut short by a limit (`complete: false`) is a faithful prefix of the run.
  *
  * What the simulator sets outside HTTP travels in the header: `platform` (the scenario's dispute
- * outcome and fault windows, at absolute instants) and `tiers` (agents of pro and enterprise
- * populations; free is the default and not listed). Both are optional on disk — records written
- * before they existed lack them and read as the defaults (`recordedPlatformOf`, `recordedTiersOf`)
+ * outcome and fault windows, at absolute instants), `tiers` (agents of pro and enterprise
+ * populations; free is the default and not listed) and `deposits` (the casino starting deposit
+ * each agent got right after its registration, `casino.starting_deposit`). All are optional on disk — records written
+ * before they existed lack them and read as the defaults (`recordedPlatformOf`, `recordedTiersOf`,
+ * `recordedDepositsOf`)
  * — so the format stays `afp-record/1`; this afp always writes them.
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { FaultWindow, ServiceName } from '../platform/platform.ts';
+import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import { DEFAULT_CONFIG } from '../services/shared/config.ts';
 
 export const RECORD_FORMAT = 'afp-record/1';
@@ -31,9 +36,18 @@ export const RECORD_FAULTS_MAX = 100;
 /** Agents a header's `tiers` may list (a scenario has at most 1,000,000 agents). */
 export const RECORD_TIERS_MAX = 1_000_000;
 
+/** Agents a header's `deposits` may list (one starting deposit per agent). */
+export const RECORD_DEPOSITS_MAX = RECORD_TIERS_MAX;
+
 export type DisputeOutcome = 'refund' | 'release';
 /** The tiers a record lists; free is the default and never listed. */
 export type RecordedTier = 'pro' | 'enterprise';
+
+/** A casino starting deposit: the chain and the amount as a USDC decimal text ("100.000000"). */
+export interface RecordedDeposit {
+  readonly chain: string;
+  readonly amount: string;
+}
 
 export interface RecordedFault {
   readonly service: ServiceName;
@@ -42,10 +56,19 @@ export interface RecordedFault {
   readonly status: 500 | 503;
 }
 
+/** A casino game closure of the recorded run: bets on `game` answer 409 GAME_CLOSED in [from_ms, until_ms). */
+export interface RecordedClosure {
+  readonly game: string;
+  readonly from_ms: number;
+  readonly until_ms: number;
+}
+
 /** The platform settings of the recorded run (`GET /_afp/platform` of afp serve has the same shape). */
 export interface RecordedPlatform {
   readonly dispute_outcome: DisputeOutcome;
   readonly faults: readonly RecordedFault[];
+  /** Absent in records and serves from before closures were recorded: none. */
+  readonly casino_closures?: readonly RecordedClosure[];
 }
 
 /** What a record without `platform` was made with: the platform's defaults, no fault window. */
@@ -76,6 +99,8 @@ export interface RecordHeader {
   readonly dropped: DroppedCounts;
   /** Agent id → tier, for agents whose population is not free; absent in older records (none). */
   readonly tiers?: Readonly<Record<string, RecordedTier>>;
+  /** Agent id → the casino starting deposit it got after registering; absent in older records (none). */
+  readonly deposits?: Readonly<Record<string, RecordedDeposit>>;
 }
 
 export function recordedPlatformOf(header: RecordHeader): RecordedPlatform {
@@ -84,6 +109,15 @@ export function recordedPlatformOf(header: RecordHeader): RecordedPlatform {
 
 export function recordedTiersOf(header: RecordHeader): Readonly<Record<string, RecordedTier>> {
   return header.tiers ?? {};
+}
+
+/** The platform's casino game closures in the record's spelling. */
+export function recordedClosures(closures: readonly GameClosure[]): RecordedClosure[] {
+  return closures.map((closure) => ({ game: closure.game, from_ms: closure.fromMs, until_ms: closure.untilMs }));
+}
+
+export function recordedDepositsOf(header: RecordHeader): Readonly<Record<string, RecordedDeposit>> {
+  return header.deposits ?? {};
 }
 
 /** The platform's fault windows in the record's spelling (absolute instants, snake_case). */

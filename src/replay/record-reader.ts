@@ -7,15 +7,18 @@
  * collecting after `ERRORS_MAX` errors and says how many more there were.
  */
 import { SERVICE_NAMES } from '../platform/platform.ts';
+import { CLOSURES_MAX } from '../services/casino/closure-schedule.ts';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 import { isObject } from './json-pointer.ts';
-import { RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
+import { RECORD_DEPOSITS_MAX, RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
 import { isSiteName } from './request-sites.ts';
 
 export const READ_LINE_CHARS_MAX = 16 * 1024 * 1024;
 export const ERRORS_MAX = 50;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
-const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers'];
-const PLATFORM_KEYS = ['dispute_outcome', 'faults'];
+const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers', 'deposits'];
+const PLATFORM_KEYS = ['dispute_outcome', 'faults', 'casino_closures'];
+const CLOSURE_KEYS = ['game', 'from_ms', 'until_ms'];
 const FAULT_KEYS = ['service', 'from_ms', 'until_ms', 'status'];
 const AGENT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const DROPPED_KEYS = ['exchanges', 'index_values', 'bodies', 'sites'];
@@ -82,6 +85,7 @@ export function parseRecordHeader(text: string): Parsed<RecordHeader> {
   if (!isObject(dropped) || DROPPED_KEYS.some((key) => !isCount(dropped[key]))) problems.add(`dropped must be { ${DROPPED_KEYS.join(', ')} } of non-negative integers`);
   if (value['platform'] !== undefined) checkPlatform(value['platform'], problems);
   if (value['tiers'] !== undefined) checkTiers(value['tiers'], problems);
+  if (value['deposits'] !== undefined) checkDeposits(value['deposits'], problems);
   if (problems.list.length > 0) return { ok: false, errors: problems.list };
   return { ok: true, value: { ...(value as unknown as RecordHeader), seed: String(value['seed']) } };
 }
@@ -101,6 +105,16 @@ function checkPlatform(platform: unknown, problems: Problems): void {
     if (!isCount(fault['from_ms']) || !isCount(fault['until_ms']) || fault['until_ms'] <= fault['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
     if (fault['status'] !== 500 && fault['status'] !== 503) problems.add(`${where}.status must be 500 or 503`);
   });
+  const closures = platform['casino_closures'];
+  if (closures === undefined) return;
+  if (!Array.isArray(closures) || closures.length > CLOSURES_MAX) return problems.add(`platform.casino_closures must be a list of at most ${CLOSURES_MAX} game closures`);
+  closures.forEach((closure: unknown, index) => {
+    const where = `platform.casino_closures[${index}]`;
+    if (!isObject(closure)) return problems.add(`${where} must be { ${CLOSURE_KEYS.join(', ')} }`);
+    problems.unknownKeys(closure, CLOSURE_KEYS, where);
+    if (typeof closure['game'] !== 'string' || !(GAME_IDS as readonly string[]).includes(closure['game'])) problems.add(`${where}.game must be one of ${GAME_IDS.join(', ')}`);
+    if (!isCount(closure['from_ms']) || !isCount(closure['until_ms']) || closure['until_ms'] <= closure['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
+  });
 }
 
 /** The optional `tiers` header field: agent id → 'pro' | 'enterprise'. */
@@ -110,6 +124,24 @@ function checkTiers(tiers: unknown, problems: Problems): void {
   if (entries.length > RECORD_TIERS_MAX) return problems.add(`tiers lists ${entries.length} agents, more than ${RECORD_TIERS_MAX}`);
   const bad = entries.filter(([agentId, tier]) => !AGENT_ID.test(agentId) || (tier !== 'pro' && tier !== 'enterprise'));
   if (bad.length > 0) problems.add(`tiers must map agent ids to 'pro' or 'enterprise' (${bad.length} bad, first ${JSON.stringify(bad[0]?.[0])})`);
+}
+
+/** A USDC decimal text: digits, at most 6 decimals, above zero. */
+const DEPOSIT_AMOUNT = /^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,6})?$/;
+
+/** The optional `deposits` header field: agent id → { chain, amount } (a positive USDC decimal text). */
+function checkDeposits(deposits: unknown, problems: Problems): void {
+  if (!isObject(deposits)) return problems.add('deposits must be an object of agent id → { chain, amount }');
+  const entries = Object.entries(deposits);
+  if (entries.length > RECORD_DEPOSITS_MAX) return problems.add(`deposits lists ${entries.length} agents, more than ${RECORD_DEPOSITS_MAX}`);
+  const bad = entries.filter(([agentId, deposit]) => !AGENT_ID.test(agentId) || !isDeposit(deposit));
+  if (bad.length > 0) problems.add(`deposits must map agent ids to { chain, amount } with a positive USDC amount text (${bad.length} bad, first ${JSON.stringify(bad[0]?.[0])})`);
+}
+
+function isDeposit(value: unknown): boolean {
+  if (!isObject(value) || Object.keys(value).some((key) => key !== 'chain' && key !== 'amount')) return false;
+  const { chain, amount } = value;
+  return typeof chain === 'string' && chain !== '' && chain.length <= 32 && typeof amount === 'string' && DEPOSIT_AMOUNT.test(amount) && /[1-9]/.test(amount);
 }
 
 export interface LineContext {

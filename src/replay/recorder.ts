@@ -1,7 +1,8 @@
 /**
  * Recorder: what `afp run --record FILE` hands the simulator. The simulator calls `onExchange`
- * for every exchange, in order, and `onTier` when an agent of a pro or enterprise population gets
- * its tier (out of band, not over HTTP); `finish(path)` writes the `afp-record/1` file
+ * for every exchange, in order, `onTier` when an agent of a pro or enterprise population gets
+ * its tier and `onDeposit` when an agent gets its casino starting deposit (both out of band, not
+ * over HTTP, right after the agent's registration); `finish(path)` writes the `afp-record/1` file
  * (record-format.ts). The run's platform settings (dispute outcome, fault windows at absolute
  * instants) come with the header input and are written into the header as they are.
  *
@@ -20,17 +21,21 @@ import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
 import type { FaultWindow } from '../platform/platform.ts';
+import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
 import { IDENTIFIER_RULE } from './identifier-rule.ts';
 import { ProvenanceIndex } from './provenance.ts';
 import {
   DEFAULT_RECORDED_PLATFORM,
+  RECORD_DEPOSITS_MAX,
   RECORD_FAULTS_MAX,
   RECORD_FORMAT,
   RECORD_TIERS_MAX,
   isRecordedResponseHeader,
+  recordedClosures,
   recordedFaults,
   type DisputeOutcome,
   type DroppedCounts,
+  type RecordedDeposit,
   type RecordedPlatform,
   type RecordedTier,
   type RecordHeader,
@@ -48,7 +53,7 @@ export interface RecorderHeaderInput {
   readonly seed: string | number;
   readonly startMs: number;
   /** The run's platform settings; absent: the defaults (dispute outcome refund, no fault window). */
-  readonly platform?: { readonly disputeOutcome: DisputeOutcome; readonly faults: readonly FaultWindow[] };
+  readonly platform?: { readonly disputeOutcome: DisputeOutcome; readonly faults: readonly FaultWindow[]; readonly closures?: readonly GameClosure[] };
 }
 
 export interface RecorderLimits {
@@ -69,6 +74,8 @@ export interface Recorder {
   onExchange(exchange: ExchangeObservation): void;
   /** An agent's tier was set out of band (a pro or enterprise population); once per agent. */
   onTier(agentId: string, tier: RecordedTier): void;
+  /** An agent got its casino starting deposit out of band (`casino.starting_deposit`); once per agent. */
+  onDeposit(agentId: string, deposit: RecordedDeposit): void;
   /** Writes the record file (creating its directory). Call once, after the run. */
   finish(filePath: string): Promise<void>;
   /** The header the file will start with (counts so far). */
@@ -82,6 +89,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   const index = new ProvenanceIndex(limits.indexValuesMax === undefined ? {} : { indexValuesMax: limits.indexValuesMax });
   const platform = recordedPlatform(input);
   const tiers = new Map<string, RecordedTier>();
+  const deposits = new Map<string, RecordedDeposit>();
   const lines: string[] = [];
   const dropped: DroppedCounts = { exchanges: 0, index_values: 0, bodies: 0, sites: 0 };
   let recordBytes = 0;
@@ -100,8 +108,16 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     identifier_rule: IDENTIFIER_RULE,
     platform,
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
-    tiers: Object.fromEntries([...tiers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    tiers: Object.fromEntries([...tiers.entries()].sort(byAgentId)),
+    deposits: Object.fromEntries([...deposits.entries()].sort(byAgentId)),
   });
+
+  const onDeposit = (agentId: string, deposit: RecordedDeposit): void => {
+    assert(!finished, 'no deposit is recorded after finish');
+    assert(agentId !== '' && !deposits.has(agentId), `an agent's starting deposit is recorded once (${agentId})`);
+    assert(deposits.size < RECORD_DEPOSITS_MAX, `a record lists at most ${RECORD_DEPOSITS_MAX} deposits (the scenario agent limit)`);
+    deposits.set(agentId, { chain: deposit.chain, amount: deposit.amount });
+  };
 
   const onTier = (agentId: string, tier: RecordedTier): void => {
     assert(!finished, 'no tier is recorded after finish');
@@ -146,7 +162,11 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     await writeLines(filePath, JSON.stringify(header()), lines);
   };
 
-  return { onExchange, onTier, finish, header };
+  return { onExchange, onTier, onDeposit, finish, header };
+}
+
+function byAgentId([a]: [string, unknown], [b]: [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
@@ -154,7 +174,9 @@ function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
   const faults = recordedFaults(input.platform.faults);
   assert(faults.length <= RECORD_FAULTS_MAX, `a record lists at most ${RECORD_FAULTS_MAX} fault windows (the scenario limit)`);
   for (const fault of faults) assert(Number.isSafeInteger(fault.from_ms) && fault.from_ms >= 0 && fault.until_ms > fault.from_ms, 'a fault window is a non-empty span of instants');
-  return { dispute_outcome: input.platform.disputeOutcome, faults };
+  const closures = recordedClosures(input.platform.closures ?? []);
+  assert(closures.length <= CLOSURES_MAX, `a record lists at most ${CLOSURES_MAX} game closures (the scenario limit)`);
+  return { dispute_outcome: input.platform.disputeOutcome, faults, casino_closures: closures };
 }
 
 function recordRequest(request: TransportRequest): RecordedRequest {

@@ -4,12 +4,13 @@
  * the caller's retries could not overcome arrives as a `LivenessError` and stops the loop with
  * the seq it stopped at (exit 4); any other throw is a bug and propagates.
  * After an exchange whose recorded answer issued the key of an agent the record lists in `tiers`,
- * `applyTier` tells the target that agent's tier before the next exchange (replay-setup.ts).
- * No timers or clocks here: `beforeSend`, `send` and `applyTier` are injected (src/cli/replay.ts, tests).
+ * `applyTier` tells the target that agent's tier before the next exchange, and `applyDeposit`
+ * gives it its casino starting deposit when the record lists one (replay-setup.ts).
+ * No timers or clocks here: `beforeSend`, `send`, `applyTier` and `applyDeposit` are injected (src/cli/replay.ts, tests).
  */
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
 import type { RecordedExchange } from './record-format.ts';
-import type { TierCall, TierOutcome } from './replay-setup.ts';
+import type { DepositCall, SetupOutcome, TierCall, TierOutcome } from './replay-setup.ts';
 import type { ReplaySession } from './replay-session.ts';
 
 /** The target stopped answering (after bounded retries), or its clock could not be moved. */
@@ -24,6 +25,8 @@ export interface ReplayDeps {
   send(request: TransportRequest): Promise<TransportResponse>;
   /** Sets an agent's tier on the target; absent: tier calls are not sent. Throws LivenessError when the target does not answer. */
   applyTier?(call: TierCall): Promise<TierOutcome>;
+  /** Makes an agent's casino starting deposit on the target; absent: not sent. Throws LivenessError when the target does not answer. */
+  applyDeposit?(call: DepositCall): Promise<SetupOutcome>;
 }
 
 export type ReplayStop = { readonly seq: number; readonly reason: string } | null;
@@ -37,6 +40,8 @@ export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Ite
       session.observe(exchange, answer);
       const call = deps.applyTier === undefined ? null : session.tierCallAfter(exchange);
       if (call !== null && deps.applyTier !== undefined) session.observeTier(call, await deps.applyTier(call));
+      const deposit = deps.applyDeposit === undefined ? null : session.depositCallAfter(exchange);
+      if (deposit !== null && deps.applyDeposit !== undefined) session.observeDeposit(deposit, await deps.applyDeposit(deposit));
     } catch (error) {
       if (error instanceof LivenessError) return { seq: exchange.seq, reason: error.message };
       throw error;

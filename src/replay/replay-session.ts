@@ -5,7 +5,8 @@
  * provenance names, known in advance through `ReferenceIndex`), diffs the live answer against
  * the recorded one (response-diff.ts) and files every finding under its seq and endpoint.
  * Set-up (replay-setup.ts): the caller files the platform check (`fileSetup`, `countSetupCall`);
- * `tierCallAfter`/`observeTier` drive the tier calls. Set-up calls are counted apart from
+ * `tierCallAfter`/`observeTier` drive the tier calls, `depositCallAfter`/`observeDeposit` the
+ * casino starting deposits. Set-up calls are counted apart from
  * exchanges, their differences are of kind `setup`, and notes say what could not be set up.
  * No I/O, no clock: the caller sends, paces and syncs (src/cli/replay.ts).
  *
@@ -21,8 +22,8 @@ import { valueAt } from './json-pointer.ts';
 import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
 import { diffResponse, type LiveAnswer } from './response-diff.ts';
-import { TierPlan, TIER_ENDPOINT, type TierCall, type TierOutcome } from './replay-setup.ts';
-import type { RecordedTier } from './record-format.ts';
+import { DEPOSIT_ENDPOINT, DepositPlan, TierPlan, TIER_ENDPOINT, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from './replay-setup.ts';
+import type { RecordedDeposit, RecordedTier } from './record-format.ts';
 
 export const DIFFERENCES_MAX = 100_000;
 /** Notes kept (each says once what could not be set up or verified). */
@@ -77,13 +78,21 @@ export class ReplaySession {
   private readonly setupByEndpoint = new Map<string, number>();
   private readonly notes: string[] = [];
   private readonly tierPlan: TierPlan;
+  private readonly depositPlan: DepositPlan;
   private pending: { seq: number; endpoint: string } | null = null;
   private sent = 0;
   private total = 0;
 
-  constructor(options: { references: ReferenceIndex; exactTime: boolean; differencesMax?: number; tiers?: Readonly<Record<string, RecordedTier>> }) {
+  constructor(options: {
+    references: ReferenceIndex;
+    exactTime: boolean;
+    differencesMax?: number;
+    tiers?: Readonly<Record<string, RecordedTier>>;
+    deposits?: Readonly<Record<string, RecordedDeposit>>;
+  }) {
     this.references = options.references;
     this.tierPlan = new TierPlan(options.tiers ?? {});
+    this.depositPlan = new DepositPlan(options.deposits ?? {});
     this.exactTime = options.exactTime;
     this.differencesMax = options.differencesMax ?? DIFFERENCES_MAX;
   }
@@ -133,6 +142,18 @@ export class ReplaySession {
     this.countSetupCall(TIER_ENDPOINT);
     const { findings, note } = this.tierPlan.observe(call, outcome);
     this.file(call.seq, TIER_ENDPOINT, findings);
+    if (note !== null) this.note(note);
+  }
+
+  /** The casino starting-deposit call due right after `exchange` (after its tier call), if any. */
+  depositCallAfter(exchange: RecordedExchange): DepositCall | null {
+    return this.depositPlan.callAfter(exchange);
+  }
+
+  observeDeposit(call: DepositCall, outcome: SetupOutcome): void {
+    this.countSetupCall(DEPOSIT_ENDPOINT);
+    const { findings, note } = this.depositPlan.observe(call, outcome);
+    this.file(call.seq, DEPOSIT_ENDPOINT, findings);
     if (note !== null) this.note(note);
   }
 

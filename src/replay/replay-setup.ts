@@ -8,15 +8,19 @@
  *     `api_key` and `agent_id` in the body) for an agent the record lists in `tiers`, the target is
  *     told that agent's tier (`POST /_afp/tier`). The agent id is caller-chosen, so the live one is
  *     the same. A target without that endpoint is noted once and not asked again.
- * Invariants: one tier call per agent; the first unsupported answer stops all tier calls.
+ *   - casino starting deposits: right after the same exchange (and after its tier call, the
+ *     simulator's order), an agent the record lists in `deposits` gets its simulated chain deposit
+ *     (`POST /_afp/casino/deposit`), credited on the target's clock as it was in the run.
+ * Invariants: one call of each kind per agent; the first unsupported answer stops that kind.
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { Finding } from './difference.ts';
 import { isObject } from './json-pointer.ts';
-import { DEFAULT_RECORDED_PLATFORM, type RecordedExchange, type RecordedFault, type RecordedPlatform, type RecordedTier } from './record-format.ts';
+import { DEFAULT_RECORDED_PLATFORM, type RecordedClosure, type RecordedDeposit, type RecordedExchange, type RecordedFault, type RecordedPlatform, type RecordedTier } from './record-format.ts';
 
 export const PLATFORM_ENDPOINT = '_afp/platform';
 export const TIER_ENDPOINT = '_afp/tier';
+export const DEPOSIT_ENDPOINT = '_afp/casino/deposit';
 
 export interface TierCall {
   /** The exchange after which the call is sent. */
@@ -25,19 +29,30 @@ export interface TierCall {
   readonly tier: RecordedTier;
 }
 
-export type TierOutcome =
+export interface DepositCall {
+  /** The exchange after which the call is sent. */
+  readonly seq: number;
+  readonly agentId: string;
+  readonly deposit: RecordedDeposit;
+}
+
+/** The outcome of a set-up call (tier or deposit). */
+export type SetupOutcome =
   | { readonly kind: 'applied' }
   /** The target has no such endpoint (not afp serve, or an older one). */
   | { readonly kind: 'unsupported'; readonly status: number }
   /** The endpoint answered but did not apply it (the agent is unknown on the target). */
   | { readonly kind: 'refused'; readonly status: number; readonly message: string };
 
+export type TierOutcome = SetupOutcome;
+
 /** The target's `GET /_afp/platform` body as a RecordedPlatform, or null when it is not one. */
 export function parsePlatformView(body: unknown): RecordedPlatform | null {
   if (!isObject(body)) return null;
   const outcome = body['dispute_outcome'];
   const faults = body['faults'];
-  if ((outcome !== 'refund' && outcome !== 'release') || !Array.isArray(faults)) return null;
+  const closures = body['casino_closures'] ?? [];
+  if ((outcome !== 'refund' && outcome !== 'release') || !Array.isArray(faults) || !Array.isArray(closures)) return null;
   const parsed: RecordedFault[] = [];
   for (const fault of faults as unknown[]) {
     if (!isObject(fault)) return null;
@@ -45,7 +60,14 @@ export function parsePlatformView(body: unknown): RecordedPlatform | null {
     if (typeof service !== 'string' || !Number.isSafeInteger(fromMs) || !Number.isSafeInteger(untilMs) || (status !== 500 && status !== 503)) return null;
     parsed.push({ service, from_ms: fromMs, until_ms: untilMs, status } as RecordedFault);
   }
-  return { dispute_outcome: outcome, faults: parsed };
+  const parsedClosures: RecordedClosure[] = [];
+  for (const closure of closures as unknown[]) {
+    if (!isObject(closure)) return null;
+    const { game, from_ms: fromMs, until_ms: untilMs } = closure;
+    if (typeof game !== 'string' || !Number.isSafeInteger(fromMs) || !Number.isSafeInteger(untilMs)) return null;
+    parsedClosures.push({ game, from_ms: fromMs as number, until_ms: untilMs as number });
+  }
+  return { dispute_outcome: outcome, faults: parsed, casino_closures: parsedClosures };
 }
 
 /** One `setup` finding per differing setting: the dispute outcome, each fault window by position. */
@@ -60,7 +82,22 @@ export function platformFindings(expected: RecordedPlatform, actual: RecordedPla
     const have = faultJson(actual.faults[index]);
     if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `platform/faults/${index}`, expected: want, actual: have });
   }
+  const wanted = closuresOf(expected);
+  const served = closuresOf(actual);
+  for (let index = 0; index < Math.max(wanted.length, served.length); index++) {
+    const want = closureJson(wanted[index]);
+    const have = closureJson(served[index]);
+    if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `platform/casino_closures/${index}`, expected: want, actual: have });
+  }
   return findings;
+}
+
+function closuresOf(platform: RecordedPlatform): readonly RecordedClosure[] {
+  return platform.casino_closures ?? [];
+}
+
+function closureJson(closure: RecordedClosure | undefined): JsonValue {
+  return closure === undefined ? null : { game: closure.game, from_ms: closure.from_ms, until_ms: closure.until_ms };
 }
 
 function faultJson(fault: RecordedFault | undefined): JsonValue {
@@ -68,7 +105,7 @@ function faultJson(fault: RecordedFault | undefined): JsonValue {
 }
 
 export function isDefaultPlatform(platform: RecordedPlatform): boolean {
-  return platform.dispute_outcome === DEFAULT_RECORDED_PLATFORM.dispute_outcome && platform.faults.length === 0;
+  return platform.dispute_outcome === DEFAULT_RECORDED_PLATFORM.dispute_outcome && platform.faults.length === 0 && closuresOf(platform).length === 0;
 }
 
 /** The command line that sets a target up like the record (`scenarioFile`: the scenario's file, when known). */
@@ -81,49 +118,112 @@ export function setupCommand(options: { platform: RecordedPlatform; startMs: num
 export function unverifiableNote(platform: RecordedPlatform, why: string): string {
   const parts = [`the target's platform settings cannot be verified (${why})`];
   if (platform.faults.length > 0) parts.push(`the record has ${platform.faults.length} fault window(s): responses inside them will differ unless the target fails the same way`);
+  if (closuresOf(platform).length > 0) parts.push(`the record has ${closuresOf(platform).length} casino game closure(s): bets on those games inside them will differ unless the target closes them too`);
   if (platform.dispute_outcome !== DEFAULT_RECORDED_PLATFORM.dispute_outcome) parts.push(`disputes ended by their window resolve with '${platform.dispute_outcome}' in the record and will differ on a target with the default`);
   return parts.join('; ');
 }
 
-/** Decides the tier calls of a replay and turns their outcomes into findings and notes. */
-export class TierPlan {
-  private readonly tiers: Readonly<Record<string, RecordedTier>>;
+/** The agent whose key the exchange's recorded answer issued (a registration), else null. */
+export function issuedAgentId(exchange: RecordedExchange): string | null {
+  const body = exchange.response.body;
+  if (!isObject(body) || typeof body['api_key'] !== 'string' || typeof body['agent_id'] !== 'string') return null;
+  return body['agent_id'];
+}
+
+/**
+ * One kind of per-agent set-up call: which agents the record lists (with what), the call due right
+ * after an agent's registration, and the findings and note an outcome gives.
+ */
+class AgentSetupPlan<V> {
+  private readonly listed: Readonly<Record<string, V>>;
   private readonly applied = new Set<string>();
   private unsupported = false;
+  private readonly describe: { readonly pointer: string; readonly expected: (value: V) => JsonValue; readonly unsupportedNote: (listed: number, status: number) => string };
 
-  constructor(tiers: Readonly<Record<string, RecordedTier>>) {
-    this.tiers = tiers;
+  constructor(listed: Readonly<Record<string, V>>, describe: AgentSetupPlan<V>['describe']) {
+    this.listed = listed;
+    this.describe = describe;
   }
 
-  get listed(): number {
-    return Object.keys(this.tiers).length;
+  get count(): number {
+    return Object.keys(this.listed).length;
   }
 
-  /** The tier call due right after `exchange`, if its recorded answer issued a listed agent's key. */
-  callAfter(exchange: RecordedExchange): TierCall | null {
+  /** The listed value of the agent `exchange` registered, once per agent; null otherwise. */
+  dueAfter(exchange: RecordedExchange): { seq: number; agentId: string; value: V } | null {
     if (this.unsupported) return null;
-    const body = exchange.response.body;
-    if (!isObject(body) || typeof body['api_key'] !== 'string' || typeof body['agent_id'] !== 'string') return null;
-    const agentId = body['agent_id'];
-    const tier = Object.hasOwn(this.tiers, agentId) ? this.tiers[agentId] : undefined;
-    if (tier === undefined || this.applied.has(agentId)) return null;
+    const agentId = issuedAgentId(exchange);
+    if (agentId === null || !Object.hasOwn(this.listed, agentId) || this.applied.has(agentId)) return null;
     this.applied.add(agentId);
-    return { seq: exchange.seq, agentId, tier };
+    return { seq: exchange.seq, agentId, value: this.listed[agentId] as V };
   }
 
-  /** Findings (a refused call) and a note (the first unsupported answer) for one outcome. */
-  observe(call: TierCall, outcome: TierOutcome): { findings: Finding[]; note: string | null } {
+  observe(agentId: string, value: V, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
     switch (outcome.kind) {
       case 'applied':
         return { findings: [], note: null };
       case 'refused':
-        return { findings: [{ kind: 'setup', pointer: `tier/${call.agentId}`, expected: call.tier, actual: `not applied (HTTP ${outcome.status})`, note: outcome.message }], note: null };
+        return { findings: [{ kind: 'setup', pointer: `${this.describe.pointer}/${agentId}`, expected: this.describe.expected(value), actual: `not applied (HTTP ${outcome.status})`, note: outcome.message }], note: null };
       case 'unsupported':
         this.unsupported = true;
-        return {
-          findings: [],
-          note: `the target has no POST /${TIER_ENDPOINT} (answered ${outcome.status}): the record's ${this.listed} pro/enterprise agent(s) keep the target's default tier, so their rate-limit headers and 429s will differ`,
-        };
+        return { findings: [], note: this.describe.unsupportedNote(this.count, outcome.status) };
     }
+  }
+}
+
+/** Decides the tier calls of a replay and turns their outcomes into findings and notes. */
+export class TierPlan {
+  private readonly plan: AgentSetupPlan<RecordedTier>;
+
+  constructor(tiers: Readonly<Record<string, RecordedTier>>) {
+    this.plan = new AgentSetupPlan(tiers, {
+      pointer: 'tier',
+      expected: (tier) => tier,
+      unsupportedNote: (listed, status) =>
+        `the target has no POST /${TIER_ENDPOINT} (answered ${status}): the record's ${listed} pro/enterprise agent(s) keep the target's default tier, so their rate-limit headers and 429s will differ`,
+    });
+  }
+
+  get listed(): number {
+    return this.plan.count;
+  }
+
+  /** The tier call due right after `exchange`, if its recorded answer issued a listed agent's key. */
+  callAfter(exchange: RecordedExchange): TierCall | null {
+    const due = this.plan.dueAfter(exchange);
+    return due === null ? null : { seq: due.seq, agentId: due.agentId, tier: due.value };
+  }
+
+  /** Findings (a refused call) and a note (the first unsupported answer) for one outcome. */
+  observe(call: TierCall, outcome: TierOutcome): { findings: Finding[]; note: string | null } {
+    return this.plan.observe(call.agentId, call.tier, outcome);
+  }
+}
+
+/** Decides the casino starting-deposit calls of a replay, as TierPlan does the tier calls. */
+export class DepositPlan {
+  private readonly plan: AgentSetupPlan<RecordedDeposit>;
+
+  constructor(deposits: Readonly<Record<string, RecordedDeposit>>) {
+    this.plan = new AgentSetupPlan(deposits, {
+      pointer: 'deposit',
+      expected: (deposit) => ({ chain: deposit.chain, amount: deposit.amount }),
+      unsupportedNote: (listed, status) =>
+        `the target has no POST /${DEPOSIT_ENDPOINT} (answered ${status}): the record's ${listed} agent(s) with a casino starting deposit start with no casino funds, so their bets will differ`,
+    });
+  }
+
+  get listed(): number {
+    return this.plan.count;
+  }
+
+  /** The deposit call due right after `exchange`, if its recorded answer issued a listed agent's key. */
+  callAfter(exchange: RecordedExchange): DepositCall | null {
+    const due = this.plan.dueAfter(exchange);
+    return due === null ? null : { seq: due.seq, agentId: due.agentId, deposit: due.value };
+  }
+
+  observe(call: DepositCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
+    return this.plan.observe(call.agentId, call.deposit, outcome);
   }
 }

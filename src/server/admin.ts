@@ -182,6 +182,7 @@ function platformView(platform: Platform): JsonObject {
   return {
     dispute_outcome: platform.config.escrow.disputeOutcome,
     faults: platform.faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status })),
+    casino_closures: platform.closures.map((closure) => ({ game: closure.game, from_ms: closure.fromMs, until_ms: closure.untilMs })),
   };
 }
 

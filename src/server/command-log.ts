@@ -27,6 +27,8 @@ import type { Failure } from '../core/errors.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { Mount } from '../http/route.ts';
 import { SERVICE_NAMES, type Credential, type FaultWindow } from '../platform/platform.ts';
+import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -50,6 +52,8 @@ export interface LogSettings {
   readonly wallOffsetMs: number;
   readonly config: PlatformConfig;
   readonly faults: readonly FaultWindow[];
+  /** Casino game closures; logs written before they existed have none. */
+  readonly closures: readonly GameClosure[];
   readonly defects: readonly DefectName[];
 }
 
@@ -202,6 +206,7 @@ export function settingsDifferences(stored: LogSettings, wanted: LogSettings): s
   differ('defects', [...stored.defects].sort().join(', ') || 'none', [...wanted.defects].sort().join(', ') || 'none');
   for (const path of configDifferences(stored.config, wanted.config, 'config')) differences.push(`${path} differs (--scenario's platform settings)`);
   differ('fault windows', faultsText(stored.faults), faultsText(wanted.faults));
+  differ('casino game closures', closuresText(stored.closures), closuresText(wanted.closures));
   return differences;
 }
 
@@ -278,6 +283,7 @@ function encodeSettings(settings: LogSettings): Record<string, string> {
     wall_offset_ms: String(settings.wallOffsetMs),
     config: JSON.stringify(settings.config, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value)),
     faults: JSON.stringify(settings.faults),
+    closures: JSON.stringify(settings.closures),
     defects: JSON.stringify(settings.defects),
   };
 }
@@ -298,14 +304,16 @@ function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | str
     const clockMode = text('clock_mode');
     const config = JSON.parse(text('config'), (_key, value: unknown) => (isBigintTag(value) ? BigInt(value.$bigint) : value)) as unknown;
     const faults = JSON.parse(text('faults')) as unknown;
+    const closures = JSON.parse(meta.get('closures') ?? '[]') as unknown;
     const defects = JSON.parse(text('defects')) as unknown;
     if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) return `seed '${seed}'`;
     if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs)) return 'start_ms or wall_offset_ms is not a whole number';
     if (clockMode !== 'wall' && clockMode !== 'manual') return `clock_mode '${clockMode}'`;
     if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0) return 'config has another layout (written by another afp version)';
     if (!Array.isArray(faults) || !faults.every(isFaultWindow)) return 'faults';
+    if (!Array.isArray(closures) || closures.length > CLOSURES_MAX || !closures.every(isGameClosure)) return 'closures';
     if (!Array.isArray(defects) || !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))) return `defects ${JSON.stringify(defects)}`;
-    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, defects: defects as DefectName[] };
+    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, closures, defects: defects as DefectName[] };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -321,6 +329,17 @@ function isFaultWindow(value: unknown): value is FaultWindow {
   if (typeof value !== 'object' || value === null) return false;
   const fault = value as Record<string, unknown>;
   return (SERVICE_NAMES as readonly unknown[]).includes(fault['service']) && Number.isSafeInteger(fault['fromMs']) && Number.isSafeInteger(fault['untilMs']) && (fault['status'] === 500 || fault['status'] === 503);
+}
+
+function isGameClosure(value: unknown): value is GameClosure {
+  if (typeof value !== 'object' || value === null) return false;
+  const closure = value as Record<string, unknown>;
+  return (GAME_IDS as readonly unknown[]).includes(closure['game']) && Number.isSafeInteger(closure['fromMs']) && Number.isSafeInteger(closure['untilMs']) && (closure['fromMs'] as number) < (closure['untilMs'] as number);
+}
+
+function closuresText(closures: readonly GameClosure[]): string {
+  if (closures.length === 0) return 'none';
+  return closures.map((closure) => `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`).join(', ');
 }
 
 function faultsText(faults: readonly FaultWindow[]): string {

@@ -19,6 +19,7 @@ import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
 import { Platform, type FaultWindow } from '../platform/platform.ts';
+import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { adminIntercept } from './admin.ts';
@@ -46,10 +47,12 @@ export interface ServeOptions {
   readonly config?: PlatformConfig;
   /** Fault windows at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
   readonly faults?: readonly FaultWindow[];
+  /** Casino game closures at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
+  readonly closures?: readonly GameClosure[];
   readonly log?: (line: string) => void;
   /**
    * afp serve --data: the command log, opened and adopted (its settings checked against the
-   * flags). Its settings replace seed, startMs, clockMode, defects, config and faults above.
+   * flags). Its settings replace seed, startMs, clockMode, defects, config, faults and closures above.
    */
   readonly commandLog?: CommandLog;
 }
@@ -120,6 +123,7 @@ function servedPlatform(options: ServeOptions): { platform: Platform; dispatcher
     startMs: clock.nowMs(),
     defects: options.defects ?? [],
     faults: options.faults ?? [],
+    closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
   });
   return { platform, dispatcher: new Dispatcher(platform, options.routes), clock };

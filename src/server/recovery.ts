@@ -80,7 +80,7 @@ export interface Recovered {
 export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
-  const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults });
+  const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures });
   const dispatcher = new LoggedDispatcher(platform, routes, log);
   let commands = 0;
   let internalErrors = 0;

@@ -1,13 +1,14 @@
 /**
  * What a scenario sets on the platform besides its traffic: the config overrides
- * (`platform.dispute_outcome`) and the fault windows at absolute instants. One place, shared by
+ * (`platform.dispute_outcome`), the fault windows and the casino game closures at absolute instants. One place, shared by
  * the simulator, `afp run --record` (the record's header) and `afp serve --scenario`, so the
  * three always agree on what a scenario means.
  *
- * Fault windows are offsets from the start in the file; `startMs` anchors them (the scenario's own
+ * Fault windows and closures are offsets from the start in the file; `startMs` anchors them (the scenario's own
  * start unless the caller starts elsewhere, as `afp serve --start` or a wall clock does).
  */
 import type { FaultWindow } from '../platform/platform.ts';
+import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -23,4 +24,8 @@ export function scenarioFaultWindows(scenario: Scenario, startMs: number = scena
     untilMs: startMs + fault.fromMs + fault.forMs,
     status: fault.answer,
   }));
+}
+
+export function scenarioClosures(scenario: Scenario, startMs: number = scenario.startMs): GameClosure[] {
+  return scenario.casino.closures.map((closure) => ({ game: closure.game, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs }));
 }

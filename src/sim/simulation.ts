@@ -7,7 +7,7 @@
  * requests of one agent are attributed exactly), counts it per agent and per endpoint, runs the
  * response checkers and feeds the optional recorder. Once the run is stopped (first violation,
  * a limit), every further request rejects with RunStopped.
- * Time: platform timers, the scenario's casino closures (casino-closures.ts) and hourly audits
+ * Time: platform timers (the scenario's casino closures among them: Platform owns them) and hourly audits
  * run at their exact instants (`advanceTo`), in that order, before any agent event at or after
  * them; bankroll samples (casino-run-log.ts) are read at theirs, before anything due then, and
  * never move the clock or count as checks.
@@ -17,6 +17,7 @@
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
+import { formatDecimal } from '../core/money.ts';
 import { assert } from '../core/assert.ts';
 import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
@@ -26,14 +27,13 @@ import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
-import { ClosureSchedule } from './casino-closures.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
 import { EndpointCounts } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
-import { scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
+import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
@@ -43,11 +43,13 @@ export const HOUR_MS = 3_600_000;
 /** More requests than this in one agent step is a runaway agent (a liveness limit). */
 export const REQUESTS_PER_STEP_MAX = 20_000;
 
-/** Structurally the replay recorder's `onExchange` and `onTier` (src/replay/recorder.ts). */
+/** Structurally the replay recorder's `onExchange`, `onTier` and `onDeposit` (src/replay/recorder.ts). */
 export interface ExchangeRecorder {
   onExchange(exchange: { atMs: number; agentId: string | null; request: TransportRequest; response: TransportResponse }): void;
   /** Called when an agent of a pro or enterprise population gets its tier (free is the default). */
   onTier?(agentId: string, tier: 'pro' | 'enterprise'): void;
+  /** Called when an agent gets the scenario's casino starting deposit (amount as USDC decimal text). */
+  onDeposit?(agentId: string, deposit: { chain: string; amount: string }): void;
 }
 
 export interface SimulationOptions {
@@ -72,7 +74,6 @@ export class Simulation implements AgentHost {
   stop: StopReason | null = null;
   requestsThisStep = 0;
   private nextAuditMs: number;
-  private readonly closures: ClosureSchedule;
   private readonly inner: Transport;
   private readonly routesById: ReadonlyMap<string, Route>;
   private readonly recorder: ExchangeRecorder | undefined;
@@ -85,7 +86,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
-    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), defects: options.defects ?? [] });
+    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), defects: options.defects ?? [] });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });
@@ -93,7 +94,6 @@ export class Simulation implements AgentHost {
     this.platform.onEvent((event) => this.onDomainEvent(event));
     this.platform.ledger.onTransfer((transfer) => this.monitor.onTransfer(transfer));
     this.createAgents(options.agents);
-    this.closures = new ClosureSchedule(scenario.casino.closures, scenario.startMs);
     this.casinoLog = new CasinoRunLog({ platform: this.platform, scenario, agents: this.agents });
   }
 
@@ -101,8 +101,7 @@ export class Simulation implements AgentHost {
   advanceTo(targetMs: number): void {
     while (this.stop === null) {
       const timerMs = this.platform.nextTimerMs() ?? Number.MAX_SAFE_INTEGER;
-      const closureMs = this.closures.nextMs() ?? Number.MAX_SAFE_INTEGER;
-      const atMs = Math.min(timerMs, closureMs, this.nextAuditMs);
+      const atMs = Math.min(timerMs, this.nextAuditMs);
       const sampleMs = this.casinoLog.nextSampleMs();
       if (sampleMs !== undefined && sampleMs <= atMs && sampleMs <= targetMs) {
         this.casinoLog.sample(sampleMs);
@@ -111,7 +110,6 @@ export class Simulation implements AgentHost {
       if (atMs > targetMs) return;
       this.clock.set(atMs);
       if (timerMs === atMs) this.platform.advanceTo(atMs);
-      if (closureMs === atMs) this.closures.applyDue(atMs, this.platform.casino);
       if (this.nextAuditMs === atMs) {
         this.monitor.onHour(atMs);
         this.nextAuditMs += HOUR_MS;
@@ -151,6 +149,7 @@ export class Simulation implements AgentHost {
     if (depositMicro !== null) {
       const deposit = this.platform.casino.account.simulateDeposit({ agentId: found.id, chain: 'base', amountMicro: depositMicro }, this.clock.nowMs());
       assert(deposit.ok, `the starting deposit of agent ${found.id} is accepted`);
+      this.recorder?.onDeposit?.(found.id, { chain: 'base', amount: formatDecimal(depositMicro) });
     }
   }
 

@@ -74,7 +74,7 @@ describe('POST /_afp/casino/deposit', () => {
 
   test('with --data the deposit is logged and replayed: credited after a restart', async () => {
     const file = join(DIR, 'deposit.db');
-    const settings = { seed: '3', startMs: START_MS, clockMode: 'manual' as const, wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], defects: [] };
+    const settings = { seed: '3', startMs: START_MS, clockMode: 'manual' as const, wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
     const first = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
     if ('error' in first) throw new Error(first.error);
     first.adopt(settings);

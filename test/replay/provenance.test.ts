@@ -121,7 +121,7 @@ describe('createRecorder', () => {
       const path = join(directory, 'nested', 'run.jsonl');
       await recorder.finish(path);
       const lines = (await readFile(path, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines[0]).toEqual({ format: 'afp-record/1', scenario: 'unit', seed: '42', start_ms: 1_000, end_ms: 2_500, exchanges: 2, complete: true, identifier_rule: 'afp-identifier/1', platform: { dispute_outcome: 'refund', faults: [] }, dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 }, tiers: {} });
+      expect(lines[0]).toEqual({ format: 'afp-record/1', scenario: 'unit', seed: '42', start_ms: 1_000, end_ms: 2_500, exchanges: 2, complete: true, identifier_rule: 'afp-identifier/1', platform: { dispute_outcome: 'refund', faults: [] }, dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 }, tiers: {}, deposits: {} });
       const line2 = lines[2] as unknown as RecordedExchange;
       expect(line2.seq).toBe(2);
       expect(line2.request.headers).toEqual({ authorization: `Bearer ${KEY}` });

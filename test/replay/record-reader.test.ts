@@ -33,6 +33,19 @@ describe('parseRecordHeader', () => {
     }
     expect(parseRecordHeader('{')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^line 1 \(header\): not JSON/)] });
   });
+
+  test('casino starting deposits: agent id → { chain, amount } with a positive USDC text of at most 6 decimals', () => {
+    const deposits = { 'bettor-0-ab12': { chain: 'base', amount: '25.00' }, 'bettor-1-cd34': { chain: 'base', amount: '0.000001' } };
+    expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits }))).toEqual({ ok: true, value: { ...HEADER, deposits } });
+    for (const deposit of [{ chain: 'base', amount: '0' }, { chain: 'base', amount: '1.0000001' }, { chain: 'base', amount: -1 }, { chain: '', amount: '1' }, { chain: 'base' }, { chain: 'base', amount: '1', extra: 1 }, 'base:1']) {
+      const parsed = parseRecordHeader(JSON.stringify({ ...HEADER, deposits: { 'bettor-0-ab12': deposit } }));
+      expect(parsed, JSON.stringify(deposit)).toEqual({
+        ok: false,
+        errors: ['line 1 (header): deposits must map agent ids to { chain, amount } with a positive USDC amount text (1 bad, first "bettor-0-ab12")'],
+      });
+    }
+    expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits: [] }))).toMatchObject({ ok: false });
+  });
 });
 
 describe('parseExchangeLine', () => {

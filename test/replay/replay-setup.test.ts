@@ -10,7 +10,7 @@ import type { JsonValue } from '../../src/core/errors.ts';
 import { parseRecordHeader } from '../../src/replay/record-reader.ts';
 import { recordedPlatformOf, recordedTiersOf, type RecordedExchange, type RecordedPlatform } from '../../src/replay/record-format.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
-import { parsePlatformView, platformFindings, setupCommand, TierPlan, unverifiableNote, type TierCall, type TierOutcome } from '../../src/replay/replay-setup.ts';
+import { DepositPlan, parsePlatformView, platformFindings, setupCommand, TierPlan, unverifiableNote, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from '../../src/replay/replay-setup.ts';
 import { runReplay } from '../../src/replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../../src/replay/replay-session.ts';
 
@@ -44,7 +44,7 @@ describe('the record header', () => {
       const parsed = parseRecordHeader(line);
       expect(parsed.ok).toBe(true);
       if (parsed.ok) {
-        expect(recordedPlatformOf(parsed.value)).toEqual(RELEASE);
+        expect(recordedPlatformOf(parsed.value)).toEqual({ ...RELEASE, casino_closures: [] });
         expect(recordedTiersOf(parsed.value)).toEqual({ 'abe-2': 'pro', 'zed-1': 'enterprise' });
       }
     } finally {
@@ -96,7 +96,7 @@ describe('platform settings', () => {
   });
 
   test("the target's answer is read strictly", () => {
-    expect(parsePlatformView({ dispute_outcome: 'release', faults: [{ service: 'escrow', from_ms: 5_000, until_ms: 9_000, status: 503 }] })).toEqual(RELEASE);
+    expect(parsePlatformView({ dispute_outcome: 'release', faults: [{ service: 'escrow', from_ms: 5_000, until_ms: 9_000, status: 503 }] })).toEqual({ ...RELEASE, casino_closures: [] });
     expect(parsePlatformView({ dispute_outcome: 'release' })).toBeNull();
     expect(parsePlatformView({ dispute_outcome: 'refund', faults: [{ service: 'escrow', from_ms: '5', until_ms: 9, status: 503 }] })).toBeNull();
     expect(parsePlatformView('ok')).toBeNull();
@@ -143,5 +143,48 @@ describe('tier calls', () => {
     expect(totals.setupCalls).toBe(2);
     expect(totals.differences).toEqual([{ seq: 1, endpoint: '_afp/tier', kind: 'setup', pointer: 'tier/a-1', expected: 'pro', actual: 'not applied (HTTP 404)', note: "no agent 'a-1'" }]);
     expect(totals.notes).toEqual(["the target has no POST /_afp/tier (answered 404): the record's 3 pro/enterprise agent(s) keep the target's default tier, so their rate-limit headers and 429s will differ"]);
+  });
+});
+
+describe('casino starting-deposit calls', () => {
+  const DEPOSIT = { chain: 'base', amount: '25.00' };
+
+  test('one call per listed agent, right after the answer that issued its key', () => {
+    const plan = new DepositPlan({ 'bettor-1': DEPOSIT });
+    expect(plan.listed).toBe(1);
+    expect(plan.callAfter(registration(1, 'other-1'))).toBeNull();
+    expect(plan.callAfter(registration(2, 'bettor-1', 409))).toBeNull();
+    expect(plan.callAfter(registration(3, 'bettor-1'))).toEqual({ seq: 3, agentId: 'bettor-1', deposit: DEPOSIT });
+    expect(plan.callAfter(registration(4, 'bettor-1'))).toBeNull();
+  });
+
+  test('sent after the tier call of the same exchange; refused is a setup difference, unsupported is noted once and ends the calls', async () => {
+    const order: string[] = [];
+    const answers: SetupOutcome[] = [{ kind: 'refused', status: 404, message: "no agent 'a-1'" }, { kind: 'unsupported', status: 404 }];
+    const calls: DepositCall[] = [];
+    const session = new ReplaySession({ references: new ReferenceIndex(), exactTime: true, tiers: { 'a-1': 'pro' }, deposits: { 'a-1': DEPOSIT, 'b-2': DEPOSIT, 'c-3': DEPOSIT } });
+    const stop = await runReplay([registration(1, 'a-1'), registration(2, 'b-2'), registration(3, 'c-3')], session, {
+      beforeSend: () => Promise.resolve(),
+      send: (request) => Promise.resolve({ status: 201, headers: {}, body: { agent_id: (request.body as { agent_id: string }).agent_id, api_key: `sk_live_${'a'.repeat(48)}` } }),
+      applyTier: (call) => {
+        order.push(`tier ${call.agentId}`);
+        return Promise.resolve({ kind: 'applied' });
+      },
+      applyDeposit: (call) => {
+        order.push(`deposit ${call.agentId}`);
+        calls.push(call);
+        return Promise.resolve(answers[calls.length - 1] as SetupOutcome);
+      },
+    });
+    expect(stop).toBeNull();
+    expect(order).toEqual(['tier a-1', 'deposit a-1', 'deposit b-2']);
+    const totals = session.totals();
+    expect(totals.setupCalls).toBe(3);
+    expect(totals.differences).toEqual([
+      { seq: 1, endpoint: '_afp/casino/deposit', kind: 'setup', pointer: 'deposit/a-1', expected: DEPOSIT, actual: 'not applied (HTTP 404)', note: "no agent 'a-1'" },
+    ]);
+    expect(totals.notes).toEqual([
+      "the target has no POST /_afp/casino/deposit (answered 404): the record's 3 agent(s) with a casino starting deposit start with no casino funds, so their bets will differ",
+    ]);
   });
 });

@@ -14,35 +14,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main as replayMain } from '../../src/cli/replay.ts';
-import { main as runMain } from '../../src/cli/run.ts';
-import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
 import { START_MS, recordSmallRun } from './record-fixture.ts';
+import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
 
 const SCENARIO_FILE = join('scenarios', 'tiers-and-faults.yaml');
 const HOUR_MS = 3_600_000;
-
-interface Difference {
-  readonly seq: number;
-  readonly endpoint: string;
-  readonly kind: string;
-  readonly pointer: string;
-  readonly expected: unknown;
-  readonly actual: unknown;
-}
-
-interface Diff {
-  readonly sent: number;
-  readonly setup_calls: number;
-  readonly notes: string[];
-  readonly differences_total: number;
-  readonly by_kind: Record<string, number>;
-  readonly differences: Difference[];
-}
 
 let directory: string;
 let recordPath: string;
@@ -52,36 +32,18 @@ let exchanges: RecordedExchange[];
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'afp-replay-setup-'));
-  recordPath = join(directory, 'tiers-and-faults.jsonl');
-  const loaded = await loadServeScenario(SCENARIO_FILE);
-  if ('error' in loaded) throw new Error(loaded.error);
-  scenario = loaded;
-  const output: string[] = [];
-  const code = await runMain([SCENARIO_FILE, '--record', recordPath, '--out', join(directory, 'run')], { out: (text) => output.push(text), err: (text) => output.push(text), errIsTty: false });
-  expect(code, output.join('')).toBe(0);
-  const lines = (await readFile(recordPath, 'utf8')).trimEnd().split('\n');
-  header = JSON.parse(lines[0] as string) as RecordHeader;
-  exchanges = lines.slice(1).map((line) => JSON.parse(line) as RecordedExchange);
+  ({ scenario, recordPath, header, exchanges } = await recordScenario(SCENARIO_FILE, directory, 'tiers-and-faults.jsonl'));
 }, 60_000);
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-function serveFromScenario(): Promise<ServeHandle> {
-  return startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', log: () => undefined, ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }) });
-}
-
 function defaultServe(startMs: number): Promise<ServeHandle> {
   return startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs, log: () => undefined });
 }
 
-async function replay(file: string, target: string, name: string): Promise<{ code: number; output: string; diff: Diff }> {
-  const out = join(directory, name);
-  const chunks: string[] = [];
-  const code = await replayMain([file, '--target', target, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
-  return { code, output: chunks.join(''), diff: JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as Diff };
-}
+const replay = (file: string, target: string, name: string): ReturnType<typeof replayRecord> => replayRecord(file, target, directory, name);
 
 /** The record with its header changed by `edit`. */
 async function recordVariant(source: string, name: string, edit: (header: Record<string, unknown>) => void): Promise<string> {
@@ -104,6 +66,7 @@ describe('recording tiers-and-faults', () => {
         { service: 'escrow', from_ms: scenario.startMs + 12 * HOUR_MS, until_ms: scenario.startMs + 14 * HOUR_MS, status: 503 },
         { service: 'faucet', from_ms: scenario.startMs + 24 * HOUR_MS, until_ms: scenario.startMs + 25 * HOUR_MS, status: 500 },
       ],
+      casino_closures: [],
     });
     const tiers = Object.entries(header.tiers ?? {});
     expect(tiers.filter(([, tier]) => tier === 'enterprise').map(([agentId]) => agentId.replace(/-\d+-[0-9a-f]{4}$/, ''))).toEqual(Array(10).fill('escrow-seller'));
@@ -119,7 +82,7 @@ describe('recording tiers-and-faults', () => {
 
 describe('replaying tiers-and-faults', () => {
   test('against afp serve configured from the scenario: zero differences, every tier applied', async () => {
-    const handle = await serveFromScenario();
+    const handle = await serveFromScenario(scenario);
     try {
       const { code, output, diff } = await replay(recordPath, handle.urls.api as string, 'configured');
       expect(diff.differences_total, JSON.stringify(diff.differences.slice(0, 5))).toBe(0);
@@ -157,7 +120,7 @@ describe('replaying tiers-and-faults', () => {
 
   test('without the tier calls the pro agent keeps the free limit: x-ratelimit-limit 1000 recorded, 100 live', async () => {
     const noTiers = await recordVariant(recordPath, 'no-tiers.jsonl', (changed) => delete changed['tiers']);
-    const handle = await serveFromScenario();
+    const handle = await serveFromScenario(scenario);
     try {
       const { code, diff } = await replay(noTiers, handle.urls.api as string, 'no-tiers');
       expect(code).toBe(3);
@@ -173,7 +136,7 @@ describe('replaying tiers-and-faults', () => {
   }, 60_000);
 
   test('a target without the set-up endpoints: notes (settings unverifiable, tiers not applied) once, no setup difference', async () => {
-    const handle = await serveFromScenario();
+    const handle = await serveFromScenario(scenario);
     const proxy = await hidingProxy(handle.urls.api as string);
     try {
       const { code, output, diff } = await replay(recordPath, proxy.url, 'hidden');

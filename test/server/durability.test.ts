@@ -251,7 +251,7 @@ async function opened(file: string): Promise<CommandLog> {
 }
 
 function settings(overrides: Partial<LogSettings> = {}): LogSettings {
-  return { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], defects: [], ...overrides };
+  return { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [], ...overrides };
 }
 
 describe('recovery seams', () => {
@@ -279,6 +279,30 @@ describe('recovery seams', () => {
     expect(resumeAtMs(wall, stats(START_MS + 5_000, 86_400_000), START_MS + 60_000)).toBe(START_MS + 60_000 + 1_000 + 86_400_000);
     // The wall clock went backwards between runs: time stands at the last logged instant.
     expect(resumeAtMs(wall, stats(START_MS + 5_000), START_MS - 3_600_000)).toBe(START_MS + 5_000);
+  });
+
+  test('casino game closures are stored with the settings: a restart serves them, other closures are refused', async () => {
+    const file = join(DIR, 'closures.db');
+    const closures = [{ game: 'dice' as const, fromMs: START_MS + 60_000, untilMs: START_MS + 120_000 }];
+    const first = await opened(file);
+    first.adopt(settings({ closures }));
+    first.close();
+    const second = await opened(file);
+    expect(second.adopt(settings({ closures: [] }))).toEqual([
+      `casino game closures: the log has dice ${new Date(START_MS + 60_000).toISOString()}..${new Date(START_MS + 120_000).toISOString()}, the flags give none`,
+    ]);
+    second.close();
+    const third = await opened(file);
+    expect(third.adopt(settings({ closures }))).toEqual([]);
+    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: third, log: () => undefined });
+    try {
+      expect(served.platform.closures).toEqual(closures);
+      const platform = (await (await fetch(`${served.urls['api'] ?? ''}/_afp/platform`)).json()) as Record<string, unknown>;
+      expect(platform['casino_closures']).toEqual([{ game: 'dice', from_ms: START_MS + 60_000, until_ms: START_MS + 120_000 }]);
+    } finally {
+      await served.close();
+      third.close();
+    }
   });
 
   test('in-process startServe: a wall-clock run keeps its clock moves and its state across a restart', async () => {

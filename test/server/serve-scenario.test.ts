@@ -83,7 +83,7 @@ describe('set-up admin rows', () => {
     expect((await call(`${api}/register`, { method: 'POST', body: { agent_id: 'in-the-window' } })).status).toBe(500);
     const plain = await startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
     handles.push(plain);
-    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [] });
+    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [], casino_closures: [] });
   });
 
   test('POST /_afp/tier sets the tier the next request is limited by; bad bodies 400, unknown agents 404', async () => {

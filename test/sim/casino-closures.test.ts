@@ -3,7 +3,7 @@
 // game nesting; in a run, a game is refused from exactly `from` to exactly `from + for`.
 import { describe, expect, test } from 'vitest';
 import type { GameId } from '../../src/services/casino/games/game.ts';
-import { ClosureSchedule } from '../../src/sim/casino-closures.ts';
+import { ClosureSchedule } from '../../src/services/casino/closure-schedule.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 
@@ -23,10 +23,10 @@ describe('scenario casino settings', () => {
 describe('ClosureSchedule', () => {
   test('applies changes at their instants; overlapping windows of a game nest', () => {
     const schedule = new ClosureSchedule([
-      { game: 'dice', fromMs: 10, forMs: 20 },
-      { game: 'dice', fromMs: 20, forMs: 20 },
-      { game: 'crash', fromMs: 30, forMs: 5 },
-    ], START_MS);
+      { game: 'dice', fromMs: START_MS + 10, untilMs: START_MS + 30 },
+      { game: 'dice', fromMs: START_MS + 20, untilMs: START_MS + 40 },
+      { game: 'crash', fromMs: START_MS + 30, untilMs: START_MS + 35 },
+    ]);
     const closed = new Set<GameId>();
     const casino = { setGameClosed: (game: GameId, isClosed: boolean) => void (isClosed ? closed.add(game) : closed.delete(game)) };
     const seen: string[] = [];

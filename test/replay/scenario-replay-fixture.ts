@@ -1,0 +1,54 @@
+// For the tests that record a whole scenario with `afp run --record` and replay it with
+// `afp replay` against `afp serve` on 127.0.0.1: the recording (header and exchanges parsed), the
+// replay's exit code, printed text and diff.json, and a serve configured as `--scenario` does.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { main as replayMain } from '../../src/cli/replay.ts';
+import { main as runMain } from '../../src/cli/run.ts';
+import { loadServeScenario, scenarioServeSettings } from '../../src/cli/serve.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import type { RecordHeader, RecordedExchange } from '../../src/replay/record-format.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { Scenario } from '../../src/sim/scenario.ts';
+
+export interface Diff {
+  readonly sent: number;
+  readonly setup_calls: number;
+  readonly notes: string[];
+  readonly differences_total: number;
+  readonly by_kind: Record<string, number>;
+  readonly differences: { seq: number; endpoint: string; kind: string; pointer: string; expected: unknown; actual: unknown }[];
+}
+
+export interface ScenarioRecording {
+  readonly scenario: Scenario;
+  readonly recordPath: string;
+  readonly header: RecordHeader;
+  readonly exchanges: RecordedExchange[];
+}
+
+/** Runs `scenarioFile` with `--record` into `directory` (exit 0 expected) and reads the record back. */
+export async function recordScenario(scenarioFile: string, directory: string, recordName: string): Promise<ScenarioRecording> {
+  const loaded = await loadServeScenario(scenarioFile);
+  if ('error' in loaded) throw new Error(loaded.error);
+  const recordPath = join(directory, recordName);
+  const output: string[] = [];
+  const code = await runMain([scenarioFile, '--record', recordPath, '--out', join(directory, 'run')], { out: (text) => output.push(text), err: (text) => output.push(text), errIsTty: false });
+  expect(code, output.join('')).toBe(0);
+  const lines = (await readFile(recordPath, 'utf8')).trimEnd().split('\n');
+  return { scenario: loaded, recordPath, header: JSON.parse(lines[0] as string) as RecordHeader, exchanges: lines.slice(1).map((line) => JSON.parse(line) as RecordedExchange) };
+}
+
+/** `afp serve --clock manual --scenario` in-process, on ephemeral loopback ports. */
+export function serveFromScenario(scenario: Scenario): Promise<ServeHandle> {
+  return startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', log: () => undefined, ...scenarioServeSettings(scenario, { clockMode: 'manual', wallNowMs: Date.now() }) });
+}
+
+/** `afp replay FILE --target TARGET --speed max --out DIR/NAME`: exit code, printed text, diff.json. */
+export async function replayRecord(file: string, target: string, directory: string, name: string): Promise<{ code: number; output: string; diff: Diff }> {
+  const out = join(directory, name);
+  const chunks: string[] = [];
+  const code = await replayMain([file, '--target', target, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+  return { code, output: chunks.join(''), diff: JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as Diff };
+}
