@@ -10,7 +10,9 @@ import { usdc } from '../../src/core/money.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { DEFAULT_CASINO_CONFIG } from '../../src/services/casino/casino-config.ts';
 import { coinFlip } from '../../src/services/casino/games/coin-flip.ts';
+import { crashRoundAccount } from '../../src/services/casino/crash-rounds.ts';
 import { CASINO_HOUSE } from '../../src/services/casino/referral-commission.ts';
+import { dealHand } from '../../src/services/casino/video-poker-hands.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
 import type { DomainEvent } from '../../src/services/shared/events.ts';
@@ -133,6 +135,32 @@ describe('casino-conservation', () => {
     expect(world.check.onHour?.(START_MS)).toBeNull();
     world.platform.ledger.transfer({ from: EXTERNAL, to: `challenge:${created.ok ? created.value.id : ''}`, amountMicro: 1n, reason: 'test.leak', reference: 'x' });
     expect(world.check.onHour?.(START_MS)?.message).toMatch(/^challenge chl_[0-9a-f]{12} \(pending\) holds 2.000001, not 2.00$/);
+  });
+});
+
+describe('casino-conservation: crash-round and video-poker holds', () => {
+  test('a crash round holds its unsettled stakes and a dealt hand its stake; a leak into either is caught at the audit', () => {
+    const world = watched('casino-conservation');
+    const casino = world.platform.casino;
+    const placed = casino.crashRounds.bet(casino.state, { agentId: 'a', amountMicro: usdc(2), autoCashOutCents: 150 }, START_MS);
+    expect(placed.ok).toBe(true);
+    const dealt = dealHand(casino.state, { agentId: 'a', amountMicro: usdc(1), clientSeed: null }, START_MS);
+    expect(dealt.ok).toBe(true);
+    expect(world.check.onHour?.(START_MS)).toBeNull();
+    const roundAccount = crashRoundAccount(placed.ok ? placed.value.round.id : '');
+    expect(world.platform.ledger.balance(roundAccount)).toBe(usdc(2));
+    world.platform.ledger.transfer({ from: EXTERNAL, to: roundAccount, amountMicro: 1n, reason: 'test.leak', reference: 'x' });
+    expect(world.check.onHour?.(START_MS)?.message).toBe(`${roundAccount} holds 2.000001, its records say 2.00`);
+    world.platform.ledger.transfer({ from: roundAccount, to: EXTERNAL, amountMicro: 1n, reason: 'test.unleak', reference: 'x' });
+    expect(world.check.onHour?.(START_MS)).toBeNull();
+    world.platform.ledger.transfer({ from: 'video-poker:a', to: EXTERNAL, amountMicro: 1n, reason: 'test.leak', reference: 'x' });
+    expect(world.check.atEnd?.(START_MS)?.message).toBe('video-poker:a holds 0.999999, its records say 1.00');
+  });
+
+  test('money left in the hold of an agent with no dealt hand is unexplained', () => {
+    const world = watched('casino-conservation');
+    world.platform.ledger.transfer({ from: EXTERNAL, to: 'video-poker:a', amountMicro: 5n, reason: 'test.leak', reference: 'x' });
+    expect(world.check.onHour?.(START_MS)?.message).toBe('video-poker:a holds 0.000005, its records say 0.00');
   });
 });
 

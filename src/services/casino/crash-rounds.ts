@@ -184,6 +184,11 @@ export class CrashRounds {
     return record;
   }
 
+  /** Every round retained, in creation order (the conservation audit reads their holds). */
+  all(): IterableIterator<CrashRound> {
+    return this.rounds.values();
+  }
+
   round(roundId: string): CrashRound | undefined {
     return this.rounds.get(roundId);
   }
@@ -194,8 +199,12 @@ export class CrashRounds {
 }
 
 /** Stakes of a round wait here until their bets settle. */
+export function crashRoundAccount(roundId: string): string {
+  return `crash-round:${roundId}`;
+}
+
 function heldAccount(round: CrashRound): string {
-  return `crash-round:${round.id}`;
+  return crashRoundAccount(round.id);
 }
 
 function settleRecord(state: CasinoState, round: CrashRound, bet: CrashBet, multiplier: ReturnType<typeof ratio>, cents: number | null, nowMs: number): BetRecord {

@@ -32,7 +32,8 @@ export interface Dealt {
   readonly autoDrawn: BetRecord | null;
 }
 
-const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
+/** A dealt hand's stake waits here until the draw. */
+export const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
 
 export function dealHand(state: CasinoState, command: { agentId: string; amountMicro: Micro; clientSeed: string | null }, nowMs: number): Outcome<Dealt> {
   const { agentId, amountMicro } = command;

@@ -6,17 +6,21 @@
  * every virtual hour and at the end. Every transfer touching the house must carry one of the
  * casino's own reasons (an unexplained movement is caught at once). Holds: every virtual hour
  * and at the end, a challenge's hold is its stake while pending and zero after, a tournament's
- * is its prize pool until completion and zero after.
+ * is its prize pool until completion and zero after, a crash round's is the stakes of its bets not
+ * yet settled, and an agent's video-poker hold is the stake of its dealt, undrawn hand (zero with
+ * none); any other `crash-round:` or `video-poker:` balance is money no record explains.
  *
  * What it does not catch by design: a payout cut recorded as such (`casino-payout-short` pays
  * what its record says, so the money adds up) — casino-bets-verify catches that.
- * Cost: O(1) per bet (the commission book's figures for one agent); O(challenges + tournaments
- * retained) per hour.
+ * Cost: O(1) per bet (the commission book's figures for one agent); O(challenges + tournaments +
+ * crash rounds retained + ledger accounts) per hour.
  */
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import { CASINO_HOUSE } from '../../services/casino/referral-commission.ts';
 import { challengeAccount } from '../../services/casino/challenges/challenge-record.ts';
 import { tournamentAccount } from '../../services/casino/tournaments/tournament-record.ts';
+import { crashRoundAccount } from '../../services/casino/crash-rounds.ts';
+import { holdAccount as videoPokerHoldAccount } from '../../services/casino/video-poker-hands.ts';
 import { jsonText } from '../json-text.ts';
 import type { InvariantDefinition, Violation } from './checker.ts';
 
@@ -60,6 +64,32 @@ export const casinoConservation: InvariantDefinition = {
         const heldMicro = ledger.balance(tournamentAccount(tournament.id));
         const dueMicro = tournament.status === 'completed' ? 0n : tournament.prizePoolMicro;
         if (heldMicro !== dueMicro) return { atMs, event: jsonText({ audit: when, tournament }), message: `tournament ${tournament.id} (${tournament.status}) holds ${formatDecimal(heldMicro)}, not ${formatDecimal(dueMicro)}` };
+      }
+      const roundHolds = new Map<string, Micro>();
+      for (const round of casino.crashRounds.all()) {
+        let dueMicro = 0n;
+        for (const bet of round.bets) if (bet.settled === null) dueMicro += bet.amountMicro;
+        roundHolds.set(crashRoundAccount(round.id), dueMicro);
+      }
+      const handHolds = new Map<string, Micro>();
+      for (const [agentId, hands] of casino.state.hands) {
+        let dueMicro = 0n;
+        for (const hand of hands.values()) dueMicro += hand.amountMicro;
+        handHolds.set(videoPokerHoldAccount(agentId), dueMicro);
+      }
+      const unexplained = (account: string, heldMicro: Micro, dueMicro: Micro): Violation => ({
+        atMs,
+        event: jsonText({ audit: when, account }),
+        message: `${account} holds ${formatDecimal(heldMicro)}, its records say ${formatDecimal(dueMicro)}`,
+      });
+      for (const [account, heldMicro] of ledger.accounts()) {
+        if (!account.startsWith('crash-round:') && !account.startsWith('video-poker:')) continue;
+        const dueMicro = roundHolds.get(account) ?? handHolds.get(account) ?? 0n;
+        if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
+      }
+      for (const [account, dueMicro] of [...roundHolds, ...handHolds]) {
+        const heldMicro = ledger.balance(account);
+        if (heldMicro !== dueMicro) return unexplained(account, heldMicro, dueMicro);
       }
       return compare(atMs, () => jsonText({ audit: when, atMs }), `the ${when} audit`);
     };
