@@ -23,6 +23,7 @@
 import { assert } from '../../core/assert.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
+import { WideAmounts } from '../../core/wide-amounts.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { BetIdIndex } from './bet-id-index.ts';
 import type { BetRecord, BetSource } from './bet-record.ts';
@@ -51,10 +52,6 @@ const DETAIL = 2;
 const RESULT_HASH = 3;
 const REFS = 4;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-/** Stored in an amount cell when the exact value is in `wide`. */
-const WIDE = INT64_MIN;
 
 
 /** The fields a run of bets usually shares. */
@@ -120,7 +117,8 @@ export class AgentBets {
   private refs: unknown[];
   /** Ids that are not `bet_` + 16 lower-case hex (tests), by slot; null while there are none. */
   private otherIds: Array<string | undefined> | null = null;
-  private wide: Map<number, Micro> | null = null;
+  /** The amounts too large for int64, exactly. */
+  private readonly wide = new WideAmounts(CELLS);
   /** The two most recent distinct multipliers (a game pays a few; losses share ZERO). */
   private recentMultiplier: Ratio | null = null;
   private olderMultiplier: Ratio | null = null;
@@ -253,7 +251,9 @@ export class AgentBets {
       if (otherId === undefined) index.deleteWords(this.cells[slot * CELLS + ID_HIGH] as number, this.cells[slot * CELLS + ID_LOW] as number);
       else index.deleteOther(otherId);
     }
-    if (this.wide !== null) for (const cell of [AMOUNT, PAYOUT, BALANCE]) this.wide.delete(this.firstSequence * CELLS + cell);
+    this.wide.forget(this.firstSequence, AMOUNT);
+    this.wide.forget(this.firstSequence, PAYOUT);
+    this.wide.forget(this.firstSequence, BALANCE);
     this.start = this.start + 1 === this.capacity ? 0 : this.start + 1;
     this.firstSequence += 1;
     this.count -= 1;
@@ -323,18 +323,11 @@ export class AgentBets {
   }
 
   private setAmount(cell: number, sequence: number, value: Micro): void {
-    if (value > INT64_MIN && value <= INT64_MAX) {
-      this.amounts[cell] = value;
-      return;
-    }
-    this.amounts[cell] = WIDE;
-    this.wide ??= new Map();
-    this.wide.set(sequence * CELLS + (cell % CELLS), value);
+    this.wide.set(this.amounts, cell, sequence, value);
   }
 
   private amountAt(cell: number, sequence: number): Micro {
-    const value = this.amounts[cell] as bigint;
-    return value === WIDE ? (this.wide?.get(sequence * CELLS + (cell % CELLS)) as Micro) : value;
+    return this.wide.get(this.amounts, cell, sequence);
   }
 
   /** Grows the ring (up to `retained`), unrolled so the oldest bet is at slot 0. */

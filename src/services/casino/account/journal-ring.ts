@@ -19,6 +19,7 @@
 import { assert } from '../../../core/assert.ts';
 import type { Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
+import { WideAmounts } from '../../../core/wide-amounts.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
 import type { JournalEntry } from './account-journal.ts';
 
@@ -40,10 +41,6 @@ const COUNTERPARTY = 1;
 const REFERENCE = 2;
 const REFS = 3;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-/** Stored in an amount cell when the exact value is in `wide`. */
-const WIDE = INT64_MIN;
 
 function hex8(word: number): string {
   return word.toString(16).padStart(8, '0');
@@ -58,7 +55,8 @@ export class JournalRing {
   private amounts: BigInt64Array;
   /** `capacity` rows of REFS references, allocated whole (appending one by one would copy the array as it grows). */
   private refs: Array<string | null>;
-  private wide: Map<number, Micro> | null = null;
+  /** The amounts too large for int64, exactly. */
+  private readonly wide = new WideAmounts(CELLS);
   private newestSequence = -1;
   private readonly words: IdWords = { high: 0, low: 0 };
 
@@ -146,28 +144,19 @@ export class JournalRing {
   }
 
   private dropOldest(): void {
-    if (this.wide !== null) {
-      const sequence = this.cells[this.start * CELLS + SEQUENCE] as number;
-      this.wide.delete(sequence * CELLS + AMOUNT);
-      this.wide.delete(sequence * CELLS + BALANCE);
-    }
+    const sequence = this.cells[this.start * CELLS + SEQUENCE] as number;
+    this.wide.forget(sequence, AMOUNT);
+    this.wide.forget(sequence, BALANCE);
     this.start = this.slotAt(1);
     this.count -= 1;
   }
 
   private setAmount(cell: number, sequence: number, value: Micro): void {
-    if (value > INT64_MIN && value <= INT64_MAX) {
-      this.amounts[cell] = value;
-      return;
-    }
-    this.amounts[cell] = WIDE;
-    this.wide ??= new Map();
-    this.wide.set(sequence * CELLS + (cell % CELLS), value);
+    this.wide.set(this.amounts, cell, sequence, value);
   }
 
   private amountAt(cell: number, sequence: number): Micro {
-    const value = this.amounts[cell] as bigint;
-    return value === WIDE ? (this.wide?.get(sequence * CELLS + (cell % CELLS)) as Micro) : value;
+    return this.wide.get(this.amounts, cell, sequence);
   }
 
   /** Grows the ring (up to capacityMax), unrolled so the oldest entry is at slot 0. */
