@@ -17,7 +17,7 @@ import { parseAuditTrail } from '../src/audit/wire-bet.ts';
 import { verifyWireBet } from '../src/audit/verify-wire-bet.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
 import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../src/sim/casino-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../src/sim/casino-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 
 export const ROTATE_AFTER_MAX = 1_000;
@@ -104,15 +104,6 @@ export const fairnessChecker = defineAgent<Params>({
       if (checker.pending.length === 1) await checkNotRevealed(context, outcome.betId);
       if (checker.pending.length >= context.params.rotate_after) await rotateAndVerify(context, checker);
     }
-    switch (outcome.kind) {
-      case 'placed':
-      case 'over-limit':
-        return { wakeInMs: context.params.every };
-      case 'closed':
-        return { wakeInMs: context.params.closed_wait };
-      case 'broke':
-      case 'not-answered':
-        return { wakeInMs: Math.max(RETRY_MS, context.params.every) };
-    }
+    return nextPlayAfter(outcome, context.params);
   },
 });

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { usdc } from '../src/core/money.ts';
 import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
 import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, readBalance, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../src/sim/casino-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, readBalance, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../src/sim/casino-kit.ts';
 import { durationMs } from '../src/sim/duration.ts';
 
 const params = z
@@ -63,15 +63,6 @@ export const fixedBettor = defineAgent<Params>({
     }
     const outcome = await playA(context, choice, context.params.amount);
     if (tallyOutcome(bettor, outcome)) return 'done';
-    switch (outcome.kind) {
-      case 'placed':
-      case 'over-limit':
-        return { wakeInMs: context.params.every };
-      case 'closed':
-        return { wakeInMs: context.params.closed_wait };
-      case 'broke':
-      case 'not-answered':
-        return { wakeInMs: Math.max(RETRY_MS, context.params.every) };
-    }
+    return nextPlayAfter(outcome, context.params);
   },
 });

@@ -18,7 +18,7 @@ import type { Micro } from '../core/money.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { findGame } from '../services/casino/games/index.ts';
 import type { AgentContext } from './agent.ts';
-import { expectedRefusal, freshFaucetMemory, moneyIn, moneyOut, reportUnexpected, type FaucetMemory } from './agent-kit.ts';
+import { expectedRefusal, freshFaucetMemory, moneyIn, moneyOut, reportUnexpected, RETRY_MS, type FaucetMemory } from './agent-kit.ts';
 
 /** Games one call plays (video poker has two phases). */
 export const SINGLE_CALL_GAMES = GAME_IDS.filter((game) => game !== 'video_poker') as readonly GameId[];
@@ -170,6 +170,24 @@ export function tallyOutcome(memory: CasinoMemory, outcome: BetOutcome): boolean
     memory.broke += 1;
   }
   return memory.broke >= BROKE_MAX;
+}
+
+/**
+ * When an agent betting every `every` ms plays next after `outcome`: on schedule after a bet or a
+ * Kelly refusal, after `closed_wait` when the game is closed, and no sooner than RETRY_MS when
+ * broke or unanswered (the fixed bettor's and the fairness checker's rule).
+ */
+export function nextPlayAfter(outcome: BetOutcome, timing: { readonly every: number; readonly closed_wait: number }): { wakeInMs: number } {
+  switch (outcome.kind) {
+    case 'placed':
+    case 'over-limit':
+      return { wakeInMs: timing.every };
+    case 'closed':
+      return { wakeInMs: timing.closed_wait };
+    case 'broke':
+    case 'not-answered':
+      return { wakeInMs: Math.max(RETRY_MS, timing.every) };
+  }
 }
 
 /** The agent's balance as GET /auth/balance says (null when not answered). */
