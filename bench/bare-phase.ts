@@ -19,7 +19,7 @@ import { VirtualClock } from '../src/core/clock.ts';
 import { Dispatcher } from '../src/http/dispatcher.ts';
 import type { Route } from '../src/http/route.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
-import { measureRound, type RoundResult } from './measure.ts';
+import { measureRound, PreviousRound, type RoundResult } from './measure.ts';
 import { applyTierAfter, freshPlatform, type TrafficMix } from './traffic-mix.ts';
 
 export interface DomainCall {
@@ -59,6 +59,8 @@ export async function captureDomainCalls(mix: TrafficMix): Promise<DomainCall[]>
   return calls;
 }
 
+const previous = new PreviousRound();
+
 export async function bareRound(mix: TrafficMix, calls: readonly DomainCall[]): Promise<BareRound> {
   const platform = freshPlatform(mix);
   let outcomeMismatches = 0;
@@ -71,5 +73,6 @@ export async function bareRound(mix: TrafficMix, calls: readonly DomainCall[]): 
     }
     return Promise.resolve({ ops: calls.length, requests: mix.exchanges.length });
   });
+  previous.replace(platform);
   return { ...round, outcomeMismatches };
 }

@@ -29,7 +29,7 @@ import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { Platform } from '../src/platform/platform.ts';
 import { DAILY_GAME_CAP_B } from '../src/services/casino/daily-game-cap.ts';
 import { simulatedIp } from '../src/sim/simulated-ip.ts';
-import { measureRound, type RoundResult } from './measure.ts';
+import { measureRound, PreviousRound, type RoundResult } from './measure.ts';
 
 export type CasinoStyle = 'A' | 'B' | 'mixed';
 
@@ -120,9 +120,12 @@ function betBody(style: 'A' | 'B', choice: (typeof DICE_CHOICES)[number], agentI
     : { game: 'dice', amount: BET_AMOUNT_B, params: { target: choice.threshold, over: choice.direction === 'over' }, client_seed: agentId };
 }
 
+const previous = new PreviousRound();
+
 /** One timed round on a fresh population (the setup is not timed). */
 export async function casinoRound(options: CasinoBenchOptions): Promise<CasinoRound> {
-  const { clock, bettors } = await population(options);
+  const built = await population(options);
+  const { clock, bettors } = built;
   const round = await measureRound(async () => {
     const deadlineNs = process.hrtime.bigint() + BigInt(options.secondsMax) * 1_000_000_000n;
     let sent = 0;
@@ -138,5 +141,6 @@ export async function casinoRound(options: CasinoBenchOptions): Promise<CasinoRo
     }
     return { ops: ok, requests: sent };
   });
+  previous.replace(built);
   return { ...round, refused: round.requests - round.ops };
 }

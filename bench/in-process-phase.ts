@@ -12,12 +12,14 @@ import { inProcessTransport } from '../src/client/in-process.ts';
 import { VirtualClock } from '../src/core/clock.ts';
 import { Dispatcher } from '../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
-import { measureRound, type RoundResult } from './measure.ts';
+import { measureRound, PreviousRound, type RoundResult } from './measure.ts';
 import { applyTierAfter, freshPlatform, type TrafficMix } from './traffic-mix.ts';
 
 export interface InProcessRound extends RoundResult {
   readonly statusMismatches: number;
 }
+
+const previous = new PreviousRound();
 
 export async function inProcessRound(mix: TrafficMix): Promise<InProcessRound> {
   const clock = new VirtualClock(mix.startMs);
@@ -34,5 +36,6 @@ export async function inProcessRound(mix: TrafficMix): Promise<InProcessRound> {
     }
     return { ops: exchanges.length, requests: exchanges.length };
   });
+  previous.replace({ platform, transport });
   return { ...round, statusMismatches };
 }

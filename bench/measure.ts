@@ -4,6 +4,13 @@
  * force one (`--expose-gc`, or switched on here through V8 flags), so a round does not pay for
  * the previous round's garbage; the phase tables say whether it could.
  * Rounds aggregate into best (most mix requests per second) and median, plain data only.
+ *
+ * Each phase keeps what its previous round built (`PreviousRound`) until its next round has been
+ * measured. Why: the forced collection before a round would otherwise find the last platform
+ * garbage, and V8 then drops the hidden classes that no live object uses any more, and with them
+ * the optimized code of the request path that depends on them: every round would start with cold
+ * code (14-16% of an in-process round, measured by alternating the two in one process). A run of
+ * afp never loses them (its platform lives as long as the run); the bench must not either.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -45,6 +52,20 @@ function findGc(): (() => void) | null {
     return typeof gc === 'function' ? (gc as () => void) : null;
   } catch {
     return null;
+  }
+}
+
+/** What a phase's previous round built, kept reachable until the phase's next round has run (see the header). */
+export class PreviousRound {
+  private kept: object | null = null;
+
+  /** Keeps `built` (the round just measured) in place of the round before. */
+  replace(built: object): void {
+    this.kept = built;
+  }
+
+  get held(): boolean {
+    return this.kept !== null;
   }
 }
 

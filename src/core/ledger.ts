@@ -43,7 +43,13 @@ export interface BalancesAfter {
   toMicro: Micro;
 }
 
-export type TransferListener = (transfer: Transfer, after: Readonly<BalancesAfter>) => void;
+/**
+ * Told of every transfer. An object with a method, not a function: a closure per platform would be
+ * a constant in the ledger's optimized code, thrown away with each new platform (platform.ts says more).
+ */
+export interface TransferListener {
+  onTransfer(transfer: Transfer, after: Readonly<BalancesAfter>): void;
+}
 
 interface AccountSlot {
   balanceMicro: Micro;
@@ -136,7 +142,7 @@ export class Ledger {
     for (const listener of this.listeners) {
       after.fromMicro = fromSlot.balanceMicro;
       after.toMicro = toSlot.balanceMicro;
-      listener(transfer, after);
+      listener.onTransfer(transfer, after);
     }
   }
 

@@ -116,7 +116,7 @@ export class Dispatcher {
     const tier = caller === null ? 'free' : caller.tier;
 
     const limitRequest = this.limitRequest;
-    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.limiterIdentity;
+    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
     limitRequest.tier = tier;
     limitRequest.ip = ip;
     limitRequest.service = service;
@@ -130,7 +130,7 @@ export class Dispatcher {
     const routeId = route === null ? null : route.id;
 
     if (!decision.allowed) {
-      headers['retry-after'] = String(decision.retryAfterSeconds);
+      headers['retry-after'] = integerText(decision.retryAfterSeconds);
       return respond(headers, info, routeId, 429, platform.limiter.rejectionBody(decision, tier));
     }
     if (service !== null) {

@@ -15,7 +15,7 @@
  * costs its table and a hash probe (the misses of a first touch).
  * Non-goals: policy and arithmetic (rate-limiter.ts, token-bucket.ts).
  */
-import { BucketAndDay, type BucketShape, type DayCounter } from './token-bucket.ts';
+import { BucketAndDay, dayIndexOf, type BucketShape, type DayCounter } from './token-bucket.ts';
 
 /** A style-B per-service row: a minute bucket and an optional daily quota. */
 export interface ServiceRow {
@@ -40,28 +40,49 @@ export class ServiceEntry extends BucketAndDay {
 /** Everything held for one identity: its tier bucket and daily count inline, sub-maps on first use. */
 export class IdentityEntry extends BucketAndDay {
   readonly identity: string;
-  /** The limiter whose map holds this entry. */
-  readonly owner: object;
+  /** The limiter whose map holds (or may hold) this entry; null: none (a handle never adopted). */
+  readonly owner: object | null;
   /** True while the entry is in `owner`'s map (see the header). */
-  held = true;
+  held = false;
   /** The tier shape last applied to the bucket (null until a limited tier is seen). */
-  tierShape: BucketShape | null;
+  tierShape: BucketShape | null = null;
   /** Head of the chain of service entries, most recently used first (at most one per row). */
   services: ServiceEntry | null = null;
   endpoints: Map<string, DayCounter> | null = null;
 
-  constructor(options: { identity: string; owner: object; tierShape: BucketShape | null; nowMs: number }) {
-    super(options.tierShape === null ? 0 : options.tierShape.capacityUnits, options.nowMs);
-    this.identity = options.identity;
-    this.owner = options.owner;
-    this.tierShape = options.tierShape;
+  constructor(identity: string, owner: object | null) {
+    super(0, 0);
+    this.identity = identity;
+    this.owner = owner;
+  }
+
+  /** Makes this the identity's fresh entry as of `nowMs` (full tier bucket, no count), held by its owner. */
+  start(tierShape: BucketShape | null, nowMs: number): void {
+    this.units = tierShape === null ? 0 : tierShape.capacityUnits;
+    this.lastMs = nowMs;
+    this.dayIndex = dayIndexOf(nowMs);
+    this.count = 0;
+    this.tierShape = tierShape;
+    this.services = null;
+    this.endpoints = null;
+    this.held = true;
   }
 }
 
-/** A shortcut to one identity's entry, kept by the caller (one per authenticated key). */
-export class LimiterHandle {
-  /** Written by the limiter only. */
+/**
+ * A shortcut to one identity's entry, kept by the caller (one per authenticated key). Built for an
+ * identity and a limiter, a handle is itself an entry the limiter may adopt as that identity's
+ * (when none is held): the caller's record and the limiter's state are then one object, one
+ * memory access on every request where two objects cost two.
+ */
+export class LimiterHandle extends IdentityEntry {
+  /** The entry in use for the identity (possibly this one); written by the limiter only. */
   entry: IdentityEntry | null = null;
+
+  /** Without arguments: a handle the limiter never adopts (it only remembers the entry). */
+  constructor(identity = '', owner: object | null = null) {
+    super(identity, owner);
+  }
 }
 
 /** The identity's entry for `row`, moved to the head of its chain; undefined when never charged. */

@@ -15,6 +15,8 @@
  * SHA-256 hashes only; the memo holds the header texts callers sent, in memory, for this process.
  */
 import { assert } from '../core/assert.ts';
+import type { Clock } from '../core/clock.ts';
+import type { IdSource as IdSourceType } from '../core/ids.ts';
 import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
 import { EXTERNAL, FAUCET_POOL, Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
@@ -26,7 +28,7 @@ import { FaucetService } from '../services/faucet/faucet.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
-import type { DomainEvent } from '../services/shared/events.ts';
+import { EventBus, type DomainEvent } from '../services/shared/events.ts';
 import { ReferralBook } from '../services/shared/referral.ts';
 import { LimiterHandle, limiterIdentityOfAgent, RateLimiter } from './rate-limiter.ts';
 
@@ -48,13 +50,63 @@ export interface FaultWindow {
  */
 export class AuthenticatedCaller extends LimiterHandle {
   readonly agent: Agent;
-  /** `limiterIdentityOfAgent(agent.id)`, built once per key instead of per request. */
-  readonly limiterIdentity: string;
 
-  constructor(agent: Agent) {
-    super();
+  /** `limiter`: the platform's, which may adopt this record as the agent's limiter entry. */
+  constructor(agent: Agent, limiter: RateLimiter) {
+    super(limiterIdentityOfAgent(agent.id), limiter);
     this.agent = agent;
-    this.limiterIdentity = limiterIdentityOfAgent(agent.id);
+  }
+
+  /** `limiterIdentityOfAgent(agent.id)`, built once per key instead of per request. */
+  get limiterIdentity(): string {
+    return this.identity;
+  }
+}
+
+/**
+ * The services' context. Why a class: `emit` is a method (one function for every platform)
+ * where a closure per platform would be a constant in the optimized code of every service that
+ * emits, and each new platform (a bench round, a check run) would throw that code away (the same
+ * holds for PlatformInstant and for the ledger's observers).
+ */
+class PlatformContext implements ServiceContext {
+  readonly ledger: Ledger;
+  readonly agents: AgentRegistry;
+  readonly ids: IdSourceType;
+  readonly rng: Rng;
+  readonly config: PlatformConfig;
+  readonly timers: Scheduler<PlatformTimer>;
+  readonly referrals: ReferralBook;
+  readonly defects: ReadonlySet<DefectName>;
+  private readonly events: EventBus;
+
+  constructor(parts: Omit<ServiceContext, 'emit'> & { readonly events: EventBus }) {
+    this.ledger = parts.ledger;
+    this.agents = parts.agents;
+    this.ids = parts.ids;
+    this.rng = parts.rng;
+    this.config = parts.config;
+    this.timers = parts.timers;
+    this.referrals = parts.referrals;
+    this.defects = parts.defects;
+    this.events = parts.events;
+  }
+
+  emit(event: DomainEvent): void {
+    this.events.emit(event);
+  }
+}
+
+/** The platform's current instant as a Clock (the casino's journal timestamps its entries with it). */
+class PlatformInstant implements Clock {
+  private readonly platform: { readonly nowMs: number };
+
+  constructor(platform: { readonly nowMs: number }) {
+    this.platform = platform;
+  }
+
+  nowMs(): number {
+    return this.platform.nowMs;
   }
 }
 
@@ -96,7 +148,7 @@ export class Platform {
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
   private readonly closureSchedule: ClosureSchedule;
-  private readonly listeners: ((event: DomainEvent) => void)[] = [];
+  private readonly events = new EventBus();
   private readonly authMemo = new Map<string, AuthenticatedCaller>();
   private readonly authMemoMax: number;
   private lastMs: number;
@@ -111,21 +163,18 @@ export class Platform {
     this.authMemoMax = options.authMemoMax ?? AUTH_MEMO_MAX;
     assert(Number.isSafeInteger(this.authMemoMax) && this.authMemoMax >= 1, 'the auth memo holds at least one entry');
     const rng = new Rng(options.seed).fork('platform');
-    const emit = (event: DomainEvent): void => {
-      for (const listener of this.listeners) listener(event);
-    };
-    this.referrals = new ReferralBook({ ledger: this.ledger, emit });
-    this.context = {
+    this.referrals = new ReferralBook({ ledger: this.ledger, events: this.events });
+    this.context = new PlatformContext({
       ledger: this.ledger,
       agents: this.agents,
       ids: new IdSource(rng.fork('ids')),
       rng: rng.fork('services'),
       config: this.config,
       timers: this.timers,
-      emit,
       referrals: this.referrals,
       defects: new Set(options.defects ?? []),
-    };
+      events: this.events,
+    });
     this.ledger.transfer({
       from: EXTERNAL,
       to: FAUCET_POOL,
@@ -135,13 +184,13 @@ export class Platform {
     });
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
-    this.casino = new CasinoService(this.context, this.config.casino, () => this.lastMs);
+    this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
     this.limiter = new RateLimiter(this.config.limits);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
 
   onEvent(listener: (event: DomainEvent) => void): void {
-    this.listeners.push(listener);
+    this.events.add(listener);
   }
 
   /**
@@ -223,7 +272,7 @@ export class Platform {
     if (!key.startsWith(KEY_PREFIX)) return 'invalid';
     const agent = this.agents.byKey(hashKey(key));
     if (agent === undefined) return 'invalid';
-    const caller = new AuthenticatedCaller(agent);
+    const caller = new AuthenticatedCaller(agent, this.limiter);
     if (this.authMemo.size >= this.authMemoMax) {
       const oldest = this.authMemo.keys().next();
       if (oldest.done !== true) this.authMemo.delete(oldest.value);
@@ -241,7 +290,7 @@ export class Platform {
     if (credential === 'invalid') return 'invalid';
     const agent = this.agents.byKey(credential.keyHash);
     if (agent === undefined) return 'invalid';
-    return new AuthenticatedCaller(agent);
+    return new AuthenticatedCaller(agent, this.limiter);
   }
 
   /** Entries in the Authorization-header memo (at most `authMemoMax`). */

@@ -172,6 +172,37 @@ class DecisionRecord implements LimitDecision {
   atMs = 0;
 }
 
+/** The last 429 message and reset text, rebuilt only when what they say changes. */
+class RejectionTexts {
+  private limit = -1;
+  private window: Window = '1m';
+  private scope = '';
+  private retryAfterSeconds = -1;
+  private lastMessage = '';
+  private resetAtMs = -1;
+  private resetAtText = '';
+
+  message(decision: LimitDecision): string {
+    if (decision.limit !== this.limit || decision.window !== this.window || decision.scope !== this.scope || decision.retryAfterSeconds !== this.retryAfterSeconds) {
+      this.limit = decision.limit;
+      this.window = decision.window;
+      this.scope = decision.scope;
+      this.retryAfterSeconds = decision.retryAfterSeconds;
+      const per = decision.window === '1m' ? 'minute' : 'day';
+      this.lastMessage = `Rate limit exceeded: ${decision.limit} requests per ${per} (${decision.scope}). Retry in ${decision.retryAfterSeconds} s.`;
+    }
+    return this.lastMessage;
+  }
+
+  resetAt(atMs: number): string {
+    if (atMs !== this.resetAtMs) {
+      this.resetAtMs = atMs;
+      this.resetAtText = isoTime(atMs);
+    }
+    return this.resetAtText;
+  }
+}
+
 interface EndpointCap {
   readonly perDay: number;
   readonly scope: string;
@@ -192,6 +223,7 @@ export class RateLimiter {
   private readonly binding = new Binding();
   /** The decision `chargeReused` answers in, rewritten by every charge. */
   private readonly decision = new DecisionRecord();
+  private readonly rejectionTexts = new RejectionTexts();
 
   // Scratch: the buckets that apply to the request being charged or peeked (see `resolve`).
   private slotEntry: IdentityEntry | undefined = undefined;
@@ -314,12 +346,17 @@ export class RateLimiter {
     return entry;
   }
 
-  /** A new entry for the request's identity (makes room first), noted in its handle. */
+  /**
+   * A new entry for the request's identity (makes room first), noted in its handle: the handle
+   * itself when it was built for this identity and this limiter and is not held (limiter-entry.ts).
+   */
   private addEntry(request: LimitRequest, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
     this.admit(nowMs);
-    const entry = new IdentityEntry({ identity: request.identity, owner: this, tierShape, nowMs });
+    const handle = request.handle;
+    const entry = handle !== undefined && handle.owner === this && handle.identity === request.identity && !handle.held ? handle : new IdentityEntry(request.identity, this);
+    entry.start(tierShape, nowMs);
     this.identities.set(request.identity, entry);
-    if (request.handle !== undefined) request.handle.entry = entry;
+    if (handle !== undefined) handle.entry = entry;
     return entry;
   }
 
@@ -346,16 +383,20 @@ export class RateLimiter {
     return { limit: decision.limit, remaining: decision.remaining, resetAtSeconds: decision.resetAtSeconds };
   }
 
+  /**
+   * The spec's 429 body, fresh per call (the dispatcher adds `_info` to it). Its two texts are
+   * remembered from the last refusal: an abusive caller is refused many times a second with the
+   * same message and the same reset instant, and rebuilding them was most of a refusal's cost.
+   */
   rejectionBody(decision: LimitDecision, tier: Tier): JsonObject {
-    const per = decision.window === '1m' ? 'minute' : 'day';
     return {
       error: 'rate_limit_exceeded',
       code: 'RATE_LIMIT',
-      message: `Rate limit exceeded: ${decision.limit} requests per ${per} (${decision.scope}). Retry in ${decision.retryAfterSeconds} s.`,
+      message: this.rejectionTexts.message(decision),
       limit: decision.limit,
       window: decision.window,
       retry_after_seconds: decision.retryAfterSeconds,
-      reset_at: isoTime(decision.atMs + decision.retryAfterSeconds * 1000),
+      reset_at: this.rejectionTexts.resetAt(decision.atMs + decision.retryAfterSeconds * 1000),
       tier,
       upgrade_url: UPGRADE_URL,
     };

@@ -92,7 +92,7 @@ export class Simulation implements AgentHost {
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });
     this.monitor = new InvariantMonitor(scenario.invariants, { platform: this.platform, nowMs: () => this.clock.nowMs() });
     this.platform.onEvent((event) => this.onDomainEvent(event));
-    this.platform.ledger.onTransfer((transfer) => this.monitor.onTransfer(transfer));
+    this.platform.ledger.onTransfer(this.monitor);
     this.createAgents(options.agents);
     this.casinoLog = new CasinoRunLog({ platform: this.platform, scenario, agents: this.agents });
   }

@@ -6,7 +6,7 @@ describe('Ledger', () => {
   it('moves money between accounts and keeps the sum at zero', () => {
     const ledger = new Ledger();
     const seen: string[] = [];
-    ledger.onTransfer((transfer) => seen.push(transfer.reason));
+    ledger.onTransfer({ onTransfer: (transfer) => seen.push(transfer.reason) });
     ledger.transfer({ from: EXTERNAL, to: FAUCET_POOL, amountMicro: 1_000n, reason: 'fund', reference: 'genesis' });
     ledger.transfer({ from: FAUCET_POOL, to: agentAccount('a'), amountMicro: 400n, reason: 'claim', reference: 'a' });
     expect(ledger.balance(EXTERNAL)).toBe(-1_000n);
@@ -38,7 +38,7 @@ describe('Ledger slots', () => {
   it('gives listeners both balances after the transfer, and reads every balance right after many interleaved accounts', () => {
     const ledger = new Ledger();
     const seen: Array<[string, bigint, bigint]> = [];
-    ledger.onTransfer((transfer, after) => seen.push([transfer.reason, after.fromMicro, after.toMicro]));
+    ledger.onTransfer({ onTransfer: (transfer, after) => seen.push([transfer.reason, after.fromMicro, after.toMicro]) });
     ledger.transfer({ from: EXTERNAL, to: FAUCET_POOL, amountMicro: 1_000n, reason: 'fund', reference: 'genesis' });
     ledger.transfer({ from: FAUCET_POOL, to: agentAccount('a'), amountMicro: 400n, reason: 'claim', reference: 'a' });
     expect(seen).toEqual([['fund', -1_000n, 1_000n], ['claim', 600n, 400n]]);

@@ -42,7 +42,7 @@ function fixture(options: { config?: PlatformConfig; defects?: DefectName[]; see
     config,
     timers: new Scheduler<PlatformTimer>(),
     emit,
-    referrals: new ReferralBook({ ledger, emit }),
+    referrals: new ReferralBook({ ledger, events: { emit } }),
     defects: new Set(options.defects ?? []),
   };
   ledger.transfer({ from: EXTERNAL, to: FAUCET_POOL, amountMicro: config.faucet.poolFundingMicro, reason: 'faucet.pool-funding', reference: 'genesis' });

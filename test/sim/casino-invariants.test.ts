@@ -99,7 +99,7 @@ function watched(name: keyof typeof INVARIANTS, options: { referralLevelsBps?: r
   const keep = (violation: Violation | null | undefined): void => {
     if (violation !== null && violation !== undefined) violations.push(violation);
   };
-  platform.ledger.onTransfer((transfer: Transfer) => keep(check.onTransfer?.(transfer)));
+  platform.ledger.onTransfer({ onTransfer: (transfer: Transfer) => keep(check.onTransfer?.(transfer)) });
   platform.onEvent((event: DomainEvent) => keep(check.onEvent?.(event)));
   const bet = (amountMicro: bigint): void => {
     const placed = platform.casino.bet({ agentId: 'a', game: coinFlip, params: { side: 'heads' }, paramsJson: { side: 'heads' }, amountMicro, clientSeed: null, source: 'A' }, START_MS);
@@ -190,7 +190,7 @@ describe('casino-bet-limits', () => {
     addAgent(skipping, 'a', { fundMicro: usdc(100), createdAtMs: START_MS });
     const check = INVARIANTS['casino-bet-limits'].create({ platform: skipping, nowMs: () => START_MS });
     const seen: (Violation | null | undefined)[] = [];
-    skipping.ledger.onTransfer((transfer) => seen.push(check.onTransfer?.(transfer)));
+    skipping.ledger.onTransfer({ onTransfer: (transfer) => seen.push(check.onTransfer?.(transfer)) });
     skipping.onEvent((event) => seen.push(check.onEvent?.(event)));
     skipping.casino.bet({ agentId: 'a', game: coinFlip, params: { side: 'tails' }, paramsJson: { side: 'tails' }, amountMicro: usdc(13), clientSeed: null, source: 'A' }, START_MS);
     expect(seen.find((violation) => violation !== null && violation !== undefined)?.message).toMatch(/amount 13.00 exceeds the Kelly limit 12.50 of the balance 100.00 before the bet$/);

@@ -13,7 +13,7 @@ import type { Micro } from '../../core/money.ts';
 import type { GameModule } from '../../services/casino/games/game.ts';
 import { isClientSeed } from '../../services/casino/place-bet.ts';
 import { requiredAmount, type AmountSyntax, type Fields } from '../validate.ts';
-import { jsonCopy } from './casino-json-copy.ts';
+import { jsonCopy } from './json-copy.ts';
 
 export interface ParsedBet {
   readonly game: GameModule;

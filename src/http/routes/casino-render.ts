@@ -4,7 +4,7 @@
  * object, seeds and verifications. Money: style A and short as JSON numbers, B as decimal
  * strings. Multipliers are exact ratios rendered as numbers rounded to 6 decimals.
  * Every function builds a fresh object (the dispatcher adds `_info` in place) and copies stored
- * details (casino-json-copy.ts: structuredClone's copy, faster), so a client cannot mutate
+ * details (json-copy.ts: structuredClone's copy, faster), so a client cannot mutate
  * platform state through a response. The style A `kelly` object comes from kelly-rule.ts's memos.
  */
 import type { JsonObject } from '../../core/errors.ts';
@@ -18,7 +18,7 @@ import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
 import type { ServerSeed } from '../../services/casino/seed-book.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { parsedParamsOf } from './casino-bet-fields.ts';
-import { jsonCopy } from './casino-json-copy.ts';
+import { jsonCopy } from './json-copy.ts';
 
 export function proofOf(bet: BetRecord): JsonObject {
   return { server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash };

@@ -25,6 +25,7 @@ import {
   type EscrowStatus,
 } from '../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
+import { jsonCopy } from './json-copy.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
 import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
 
@@ -214,7 +215,7 @@ export function detailB(escrow: EscrowRecord): JsonObject {
 
 /** A copy, so that an in-process client cannot change stored conditions through a response. */
 function conditionsCopy(escrow: EscrowRecord): JsonValue {
-  return escrow.conditions === null ? null : structuredClone(escrow.conditions);
+  return escrow.conditions === null ? null : jsonCopy(escrow.conditions);
 }
 
 function settledAt(escrow: EscrowRecord): JsonValue {

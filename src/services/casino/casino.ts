@@ -7,6 +7,7 @@
  * Bets of every style go through `placeBet` (place-bet.ts); batches run it per element, an
  * error in one element not aborting the rest (NOTES.md "Batch").
  */
+import type { Clock } from '../../core/clock.ts';
 import { assert } from '../../core/assert.ts';
 import { fail, type Failure, type Outcome } from '../../core/errors.ts';
 import { EXTERNAL, agentAccount } from '../../core/ledger.ts';
@@ -42,10 +43,10 @@ export class CasinoService {
   readonly tournaments: Tournaments;
   readonly challenges: Challenges;
 
-  /** `nowMs`: the platform's current instant, for the transaction history's timestamps. */
-  constructor(ctx: ServiceContext, config: CasinoConfig, nowMs: () => number) {
+  /** `clock`: the platform's current instant, for the transaction history's timestamps. */
+  constructor(ctx: ServiceContext, config: CasinoConfig, clock: Clock) {
     this.state = new CasinoState(ctx, config);
-    this.account = new CasinoAccount(this.state, { nowMs });
+    this.account = new CasinoAccount(this.state, { clock });
     this.tournaments = new Tournaments(this.state);
     this.challenges = new Challenges(this.state);
     ctx.ledger.transfer({ from: EXTERNAL, to: CASINO_HOUSE, amountMicro: config.houseFundingMicro, reason: 'casino.house-funding', reference: 'genesis' });

@@ -25,3 +25,21 @@ export type DomainEvent =
 export type DomainEventType = DomainEvent['type'];
 
 export type EventSink = (event: DomainEvent) => void;
+
+/**
+ * The platform's event fan-out, an object with methods rather than a closure per platform: the
+ * services call `emit` on every operation, and optimized code that calls a closure keeps that
+ * one closure as a constant, so each new platform (a benchmark round, a check run) would throw
+ * that code away and compile it again. A method of a class is one function for every platform.
+ */
+export class EventBus {
+  private readonly listeners: EventSink[] = [];
+
+  add(listener: EventSink): void {
+    this.listeners.push(listener);
+  }
+
+  emit(event: DomainEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

@@ -10,7 +10,7 @@
 import { FEE_INCOME, agentAccount, referralAccount } from '../../core/ledger.ts';
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { Ledger } from '../../core/ledger.ts';
-import type { EventSink } from './events.ts';
+import type { DomainEvent } from './events.ts';
 
 export interface ReferralTotals {
   earnedMicro: Micro;
@@ -19,13 +19,13 @@ export interface ReferralTotals {
 
 export class ReferralBook {
   private readonly ledger: Ledger;
-  private readonly emit: EventSink;
+  private readonly events: { emit(event: DomainEvent): void };
   private readonly totals = new Map<string, ReferralTotals>();
   private readonly referred = new Map<string, string[]>();
 
-  constructor(options: { ledger: Ledger; emit: EventSink }) {
+  constructor(options: { ledger: Ledger; events: { emit(event: DomainEvent): void } }) {
     this.ledger = options.ledger;
-    this.emit = options.emit;
+    this.events = options.events;
   }
 
   /** Records that `agentId` was referred by `referrerId` (called at registration). */
@@ -92,7 +92,7 @@ export class ReferralBook {
       });
       const totals = this.totals.get(referrerId);
       if (totals !== undefined) totals.paidMicro += pending;
-      this.emit({ type: 'referral.paid', atMs: nowMs, referrerId, amountMicro: pending });
+      this.events.emit({ type: 'referral.paid', atMs: nowMs, referrerId, amountMicro: pending });
     }
   }
 }

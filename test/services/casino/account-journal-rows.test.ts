@@ -21,7 +21,7 @@ class ReferenceJournal {
     this.ledger = ledger;
     this.nowMs = nowMs;
     this.max = max;
-    ledger.onTransfer((transfer) => this.record(transfer));
+    ledger.onTransfer({ onTransfer: (transfer) => this.record(transfer) });
   }
   private record(transfer: Transfer): void {
     for (const [account, counterparty, sign] of [[transfer.from, transfer.to, -1n], [transfer.to, transfer.from, 1n]] as const) {
@@ -48,7 +48,7 @@ describe('AccountJournal rows', () => {
       fc.property(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 300 }), fc.integer(), (max, transfers, seed) => {
         const ledger = new Ledger();
         let clockMs = 1_767_225_600_000;
-        const journal = new AccountJournal({ ledger, nowMs: () => clockMs, entriesPerAgentMax: max });
+        const journal = new AccountJournal({ ledger, clock: { nowMs: () => clockMs }, entriesPerAgentMax: max });
         const reference = new ReferenceJournal(ledger, () => clockMs, max);
         const rng = new Rng(String(seed));
         const ids = new IdSource(rng.fork('ids'));

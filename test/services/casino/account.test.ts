@@ -36,7 +36,7 @@ function world(options: { seed?: string; defects?: DefectName[]; journalEntriesP
   const platform = new Platform({ seed: options.seed ?? 'x', startMs: 0, defects: options.defects });
   let clockMs = 0;
   const state = new CasinoState(platform.context, platform.config.casino);
-  const account = new CasinoAccount(state, { nowMs: () => clockMs, journalEntriesPerAgentMax: options.journalEntriesPerAgentMax });
+  const account = new CasinoAccount(state, { clock: { nowMs: () => clockMs }, journalEntriesPerAgentMax: options.journalEntriesPerAgentMax });
   const events: DomainEvent[] = [];
   platform.onEvent((event) => events.push(event));
   addAgent(platform, 'alice', { createdAtMs: 0, fundMicro: usdc(10) });

@@ -15,6 +15,7 @@
  * JournalEntry object is built only when a history is read.
  * Non-goals: persistence, other account kinds (escrow holds, house): the ledger is the truth.
  */
+import type { Clock } from '../../../core/clock.ts';
 import { assert } from '../../../core/assert.ts';
 import { agentAccount, type AccountName, type BalancesAfter, type Ledger, type Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
@@ -35,7 +36,7 @@ export interface JournalEntry {
 const AGENT_PREFIX = agentAccount('');
 
 export class AccountJournal {
-  private readonly nowMs: () => number;
+  private readonly clock: Clock;
   private readonly entriesPerAgentMax: number;
   /** Rings by agent id (reads) and by account name (every transfer: the bet path's names are interned, hashed once). */
   private readonly byAgent = new Map<string, JournalRing>();
@@ -45,11 +46,11 @@ export class AccountJournal {
   private lastAccount: AccountName | null = null;
   private lastRing: JournalRing | null = null;
 
-  constructor(options: { ledger: Ledger; nowMs: () => number; entriesPerAgentMax: number }) {
+  constructor(options: { ledger: Ledger; clock: Clock; entriesPerAgentMax: number }) {
     assert(Number.isSafeInteger(options.entriesPerAgentMax) && options.entriesPerAgentMax >= 1, 'the journal keeps at least one entry per agent');
-    this.nowMs = options.nowMs;
+    this.clock = options.clock;
     this.entriesPerAgentMax = options.entriesPerAgentMax;
-    options.ledger.onTransfer((transfer, after) => this.record(transfer, after));
+    options.ledger.onTransfer(this);
   }
 
   /** The agent's entries, newest first, at most `limit`, only those with sequence < `beforeSequence`. */
@@ -64,9 +65,10 @@ export class AccountJournal {
     return this.byAgent.get(agentId)?.size ?? 0;
   }
 
-  private record(transfer: Transfer, after: Readonly<BalancesAfter>): void {
-    if (transfer.from.startsWith(AGENT_PREFIX)) this.ringOf(transfer.from).push(this.nextSequence++, this.nowMs(), transfer, transfer.to, -transfer.amountMicro, after.fromMicro);
-    if (transfer.to.startsWith(AGENT_PREFIX)) this.ringOf(transfer.to).push(this.nextSequence++, this.nowMs(), transfer, transfer.from, transfer.amountMicro, after.toMicro);
+  /** The ledger's observer call: journals the movement for each agent account it touches. */
+  onTransfer(transfer: Transfer, after: Readonly<BalancesAfter>): void {
+    if (transfer.from.startsWith(AGENT_PREFIX)) this.ringOf(transfer.from).push(this.nextSequence++, this.clock.nowMs(), transfer, transfer.to, -transfer.amountMicro, after.fromMicro);
+    if (transfer.to.startsWith(AGENT_PREFIX)) this.ringOf(transfer.to).push(this.nextSequence++, this.clock.nowMs(), transfer, transfer.from, transfer.amountMicro, after.toMicro);
   }
 
   private ringOf(account: AccountName): JournalRing {

@@ -10,6 +10,7 @@
  * journal sees every movement; `nowMs` is the platform's clock (journal timestamps).
  * Failures: 400 bad input (limit, chain, cursor...), 404 unknown agent; each desk documents its own.
  */
+import type { Clock } from '../../../core/clock.ts';
 import { fail, succeed, type Failure, type Outcome } from '../../../core/errors.ts';
 import { agentAccount } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
@@ -52,7 +53,7 @@ export interface BalanceWithActivity {
 
 export interface CasinoAccountOptions {
   /** The platform's current instant, read when a transfer is journaled. */
-  readonly nowMs: () => number;
+  readonly clock: Clock;
   readonly journalEntriesPerAgentMax?: number;
 }
 
@@ -69,7 +70,7 @@ export class CasinoAccount {
     this.saltHex = state.rng.fork('deposit-addresses').hex(16);
     this.journal = new AccountJournal({
       ledger: state.ctx.ledger,
-      nowMs: options.nowMs,
+      clock: options.clock,
       entriesPerAgentMax: options.journalEntriesPerAgentMax ?? ACCOUNT_LIMITS.journalEntriesPerAgentMax,
     });
     this.deposits = new DepositDesk(state, (agentId, chain) => this.addressOf(agentId, chain));

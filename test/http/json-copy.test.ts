@@ -1,9 +1,9 @@
-// jsonCopy (the casino answers' deep copy) must be structuredClone's copy: equal values, the same
-// key order, nothing shared with the original; anything that is not plain JSON data goes to
-// structuredClone itself (its answer, or its error).
+// jsonCopy (the deep copy answers make of stored JSON: bet details, escrow conditions) must be
+// structuredClone's copy: equal values, the same key order, nothing shared with the original;
+// anything that is not plain JSON data goes to structuredClone itself (its answer, or its error).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { jsonCopy } from '../../src/http/routes/casino-json-copy.ts';
+import { jsonCopy } from '../../src/http/routes/json-copy.ts';
 
 /** Every object reachable from `value`. */
 function objectsOf(value: unknown, found = new Set<object>()): Set<object> {

@@ -1,8 +1,9 @@
 /**
  * jsonCopy: a deep copy of a JSON value, equal to `structuredClone(value)` (same values, same key
- * order, no shared objects), several times faster on the small plain objects of the casino's hot
- * path (a bet's detail and parameters, copied on every bet so that no answer shares state with
- * the platform; structuredClone serialises through the host's message format each time).
+ * order, no shared objects), several times faster on the small plain objects of the hot paths
+ * (a bet's detail and parameters, an escrow's conditions in every detail and list item: copied so
+ * that no answer shares state with the platform; structuredClone serialises through the host's
+ * message format each time).
  *
  * Only plain data takes the fast path: primitives, dense arrays and objects whose prototype is
  * Object.prototype, nested at most DEPTH_MAX deep. Anything else (a Date, a Map, a null-prototype
