@@ -9,10 +9,8 @@ import { toNumber } from '../core/money.ts';
 import type { CheckModel } from './check-model.ts';
 import { GOOD_ADDRESS, predictCasinoBalance, predictDeposit, predictWithdraw, predictWithdrawals, REVIEW_ABOVE_MICRO, WITHDRAW_FEE_MICRO } from './model-casino-account.ts';
 import { casinoMismatch } from './model-casino-expect.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
-import { SCOPES } from './model-limits.ts';
+import { agentStyleACommand, casinoAgentReady, type CommandSpec } from './model-command.ts';
 
-const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.agents[slot] !== undefined;
 
 export type WithdrawKind = 'below-min' | 'min' | 'all' | 'all+1' | 'review' | 'bad-address' | 'ethereum';
 
@@ -27,49 +25,28 @@ function withdrawAmount(model: Readonly<CheckModel>, slot: number, kind: Withdra
 }
 
 export function withdrawCommand(slot: number, kind: WithdrawKind): CommandSpec {
-  const label = `withdraw(a${slot}, ${kind})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const amountMicro = withdrawAmount(model, slot, kind);
-      const address = kind === 'bad-address' ? '0x1234' : GOOD_ADDRESS;
-      const chain = kind === 'ethereum' ? 'ethereum' : null;
-      const prediction = predictWithdraw(model, { slot, amountMicro, address, chain });
-      const body = { amount: toNumber(amountMicro), address, ...(chain === null ? {} : { chain }) };
-      expectAnswer(`${label} (amount ${toNumber(amountMicro)})`, model, await keyed(model, system, slot).casino.call('casino.A.withdraw', { body }), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `withdraw(a${slot}, ${kind})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const amountMicro = withdrawAmount(model, slot, kind);
+    const address = kind === 'bad-address' ? '0x1234' : GOOD_ADDRESS;
+    const chain = kind === 'ethereum' ? 'ethereum' : null;
+    const prediction = predictWithdraw(model, { slot, amountMicro, address, chain });
+    const body = { amount: toNumber(amountMicro), address, ...(chain === null ? {} : { chain }) };
+    return { prediction, answer: await client.casino.call('casino.A.withdraw', { body }), detail: `(amount ${toNumber(amountMicro)})` };
+  });
 }
 
 export function withdrawalsCommand(slot: number): CommandSpec {
-  const label = `withdrawals(a${slot})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const prediction = predictWithdrawals(model, slot);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.withdrawals', {}), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `withdrawals(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const prediction = predictWithdrawals(model, slot);
+    return { prediction, answer: await client.casino.call('casino.A.withdrawals', {}) };
+  });
 }
 
 export function casinoBalanceCommand(slot: number): CommandSpec {
-  const label = `casinoBalance(a${slot})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const prediction = predictCasinoBalance(model, slot);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.balance(), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `casinoBalance(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const prediction = predictCasinoBalance(model, slot);
+    return { prediction, answer: await client.casino.balance() };
+  });
 }
 
 export function depositCommand(slot: number, amountMicro: bigint): CommandSpec {

@@ -8,10 +8,9 @@ import { toNumber } from '../core/money.ts';
 import { describeRef, referenceText, type AgentRef, type CheckModel } from './check-model.ts';
 import { field } from './model-casino-expect.ts';
 import { predictAccept, predictCreateChallenge, predictDecline, resolveChallenge, UNKNOWN_CHALLENGE_ID, type ChallengeRef } from './model-casino-challenges.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
+import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
 import { SCOPES } from './model-limits.ts';
 
-const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.agents[slot] !== undefined;
 
 /** Stake kinds: 0.01 (the minimum), 0.50, 2.00, just below the minimum (400), one micro above the balance (422). */
 export type StakeKind = 'min' | 'half' | 'two' | 'below-min' | 'balance+1';
@@ -33,18 +32,12 @@ export interface CreateChallengeInput {
 export function createChallengeCommand(input: CreateChallengeInput): CommandSpec {
   const { slot } = input;
   const label = `createChallenge(a${slot} challenges ${describeRef(input.challenged)}, ${input.game}, ${input.stake}${input.message === null ? '' : ', with message'})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const amountMicro = stakeMicro(model, slot, input.stake);
-      const prediction = predictCreateChallenge(model, { challengerSlot: slot, challenged: input.challenged, game: input.game, amountMicro, message: input.message });
-      const body = { challenged_agent_id: referenceText(model, input.challenged), game: input.game, amount: toNumber(amountMicro), ...(input.message === null ? {} : { message: input.message }) };
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.challenges.create', { body }), prediction);
-    },
-  };
+  return agentStyleACommand(slot, label, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const amountMicro = stakeMicro(model, slot, input.stake);
+    const prediction = predictCreateChallenge(model, { challengerSlot: slot, challenged: input.challenged, game: input.game, amountMicro, message: input.message });
+    const body = { challenged_agent_id: referenceText(model, input.challenged), game: input.game, amount: toNumber(amountMicro), ...(input.message === null ? {} : { message: input.message }) };
+    return { prediction, answer: await client.casino.call('casino.A.challenges.create', { body }) };
+  });
 }
 
 /** Who acts: the challenged agent (the rule) or the challenger and an outsider (403). */

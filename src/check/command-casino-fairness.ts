@@ -11,38 +11,25 @@ import { eq, money, object, type Matcher, type Prediction } from './expectation.
 import { casinoAgent, type ModelBet } from './model-casino.ts';
 import { kellyLimitMicro } from './model-casino-games.ts';
 import { predictRotate, predictSeedHash, predictVerify, resolveBet, UNKNOWN_BET_ID, UNKNOWN_SEED_HASH, type BetRef } from './model-casino-fairness.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
+import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
 import { SCOPES } from './model-limits.ts';
 
-const casinoAgentReady = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.agents[slot] !== undefined;
 
 export function seedHashCommand(slot: number): CommandSpec {
-  const label = `seedHash(a${slot})`;
-  return {
-    label,
-    applicable: (model) => casinoAgentReady(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const prediction = predictSeedHash(model, slot);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.fairness.seed-hash', {}), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `seedHash(a${slot})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const prediction = predictSeedHash(model, slot);
+    return { prediction, answer: await client.casino.call('casino.A.fairness.seed-hash', {}) };
+  });
 }
 
 /** Rotation runs once the active seed has drawn something: that is what a reveal can be checked on. */
 export function rotateCommand(slot: number): CommandSpec {
   const label = `rotate(a${slot})`;
-  return {
-    label,
-    applicable: (model) => casinoAgentReady(model, slot) && (model.casino.agents.get(slot)?.seeds.at(-1)?.nonces ?? 0) > 0,
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const prediction = predictRotate(label, model, slot);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.rotate(), prediction);
-    },
-  };
+  const applicable = (model: Readonly<CheckModel>): boolean => casinoAgentReady(model, slot) && (model.casino.agents.get(slot)?.seeds.at(-1)?.nonces ?? 0) > 0;
+  return agentStyleACommand(slot, label, applicable, async (model, client) => {
+    const prediction = predictRotate(label, model, slot);
+    return { prediction, answer: await client.casino.rotate() };
+  });
 }
 
 export interface VerifyInput {
@@ -116,15 +103,8 @@ export function predictRiskFactor(model: Readonly<CheckModel>, slot: number, val
 }
 
 export function riskFactorCommand(slot: number, value: number): CommandSpec {
-  const label = `setRiskFactor(a${slot}, ${value})`;
-  return {
-    label,
-    applicable: (model) => casinoAgentReady(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const prediction = predictRiskFactor(model, slot, value);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.kelly.config', { body: { risk_factor: value } }), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `setRiskFactor(a${slot}, ${value})`, (model) => casinoAgentReady(model, slot), async (model, client) => {
+    const prediction = predictRiskFactor(model, slot, value);
+    return { prediction, answer: await client.casino.call('casino.A.kelly.config', { body: { risk_factor: value } }) };
+  });
 }

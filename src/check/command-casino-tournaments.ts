@@ -22,7 +22,7 @@ import {
   UNKNOWN_TOURNAMENT_ID,
   type TournamentRef,
 } from './model-casino-tournaments.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
+import { agentStyleACommand, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
 import { SCOPES } from './model-limits.ts';
 
 const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.capabilities.exactTime && model.agents[slot] !== undefined;
@@ -50,56 +50,38 @@ function poolMicro(model: Readonly<CheckModel>, slot: number, kind: PoolKind): b
 export function createTournamentCommand(input: CreateTournamentInput): CommandSpec {
   const { slot } = input;
   const label = `createTournament(a${slot}, ${input.game}, pool ${input.pool}, fee ${toNumber(input.entryFeeMicro)}, max ${input.maxAgents}, starts +${input.startsInMs / 60_000} min, lasts ${input.durationMs / 60_000} min)`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const startsAtMs = model.nowMs + input.startsInMs;
-      const command = {
-        creatorSlot: slot, name: `check cup ${model.casino.tournaments.length}`, game: input.game, entryFeeMicro: input.entryFeeMicro,
-        poolMicro: poolMicro(model, slot, input.pool), maxAgents: input.maxAgents, startsAtMs, endsAtMs: startsAtMs + input.durationMs,
-      };
-      const prediction = predictCreateTournament(model, command);
-      const body = {
-        name: command.name, game: command.game, entry_fee: toNumber(command.entryFeeMicro), prize_pool: toNumber(command.poolMicro),
-        max_agents: command.maxAgents, starts_at: isoAt(command.startsAtMs), ends_at: isoAt(command.endsAtMs),
-      };
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.tournaments.create', { body }), prediction);
-    },
-  };
+  return agentStyleACommand(slot, label, (model) => ready(model, slot), async (model, client) => {
+    const startsAtMs = model.nowMs + input.startsInMs;
+    const command = {
+      creatorSlot: slot, name: `check cup ${model.casino.tournaments.length}`, game: input.game, entryFeeMicro: input.entryFeeMicro,
+      poolMicro: poolMicro(model, slot, input.pool), maxAgents: input.maxAgents, startsAtMs, endsAtMs: startsAtMs + input.durationMs,
+    };
+    const prediction = predictCreateTournament(model, command);
+    const body = {
+      name: command.name, game: command.game, entry_fee: toNumber(command.entryFeeMicro), prize_pool: toNumber(command.poolMicro),
+      max_agents: command.maxAgents, starts_at: isoAt(command.startsAtMs), ends_at: isoAt(command.endsAtMs),
+    };
+    return { prediction, answer: await client.casino.call('casino.A.tournaments.create', { body }) };
+  });
 }
 
+/** Tournament commands by reference: `unknown` always applies, an index once a tournament exists. */
+const tournamentMet = (model: Readonly<CheckModel>, slot: number, ref: TournamentRef): boolean => ready(model, slot) && (ref === 'unknown' || model.casino.tournaments.length > 0);
+
 export function enterTournamentCommand(slot: number, ref: TournamentRef): CommandSpec {
-  const label = `enterTournament(a${slot}, ${refText(ref)})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot) && (ref === 'unknown' || model.casino.tournaments.length > 0),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const tournament = resolveTournament(model, ref);
-      const prediction = predictEnter(model, slot, tournament);
-      const answer = await keyed(model, system, slot).casino.call('casino.A.tournaments.enter', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } });
-      expectAnswer(label, model, answer, prediction);
-    },
-  };
+  return agentStyleACommand(slot, `enterTournament(a${slot}, ${refText(ref)})`, (model) => tournamentMet(model, slot, ref), async (model, client) => {
+    const tournament = resolveTournament(model, ref);
+    const prediction = predictEnter(model, slot, tournament);
+    return { prediction, answer: await client.casino.call('casino.A.tournaments.enter', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } }) };
+  });
 }
 
 export function tournamentDetailsCommand(slot: number, ref: TournamentRef): CommandSpec {
-  const label = `tournamentDetails(a${slot}, ${refText(ref)})`;
-  return {
-    label,
-    applicable: (model) => ready(model, slot) && (ref === 'unknown' || model.casino.tournaments.length > 0),
-    charges: () => [{ slot, scopes: SCOPES.styleA }],
-    parties: () => [slot],
-    execute: async (model, system) => {
-      const tournament = resolveTournament(model, ref);
-      const prediction = predictDetails(model, tournament);
-      expectAnswer(label, model, await keyed(model, system, slot).casino.call('casino.A.tournaments.get', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } }), prediction);
-    },
-  };
+  return agentStyleACommand(slot, `tournamentDetails(a${slot}, ${refText(ref)})`, (model) => tournamentMet(model, slot, ref), async (model, client) => {
+    const tournament = resolveTournament(model, ref);
+    const prediction = predictDetails(model, tournament);
+    return { prediction, answer: await client.casino.call('casino.A.tournaments.get', { params: { id: tournament?.id ?? UNKNOWN_TOURNAMENT_ID } }) };
+  });
 }
 
 /** Who plays: the k-th entrant of the tournament (modulo their count), or an agent by slot (403 unless entered). */

@@ -108,6 +108,42 @@ export function expectAnswer(label: string, model: Readonly<CheckModel>, answer:
 }
 
 /** A client carrying the key of the agent in `slot` (a precondition guarantees it is registered). */
+/** The target has the casino and the slot's agent is registered. */
+export function casinoAgentReady(model: Readonly<CheckModel>, slot: number): boolean {
+  return model.capabilities.casino && model.agents[slot] !== undefined;
+}
+
+/** What one agent's exchange gives back: the answer and what the model predicted before it was sent. */
+export interface AgentExchange {
+  readonly answer: ApiResult<unknown>;
+  readonly prediction: Prediction;
+  /** Appended to the label in a mismatch (values drawn at execution, such as an amount). */
+  readonly detail?: string;
+}
+
+/**
+ * A command one agent sends on style A, with only that agent's balance at stake. `exchange`
+ * predicts from the model and then sends through the agent's keyed client, in that order (the
+ * prediction reads the state the request meets).
+ */
+export function agentStyleACommand(
+  slot: number,
+  label: string,
+  applicable: (model: Readonly<CheckModel>) => boolean,
+  exchange: (model: CheckModel, client: AfpClient) => Promise<AgentExchange>,
+): CommandSpec {
+  return {
+    label,
+    applicable,
+    charges: () => [{ slot, scopes: SCOPES.styleA }],
+    parties: () => [slot],
+    execute: async (model, system) => {
+      const { answer, prediction, detail } = await exchange(model, keyed(model, system, slot));
+      expectAnswer(detail === undefined ? label : `${label} ${detail}`, model, answer, prediction);
+    },
+  };
+}
+
 export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: number): AfpClient {
   const agent = model.agents[slot];
   if (agent === undefined) throw new Error(`command precondition broken: a${slot} is not registered`);
