@@ -23,6 +23,7 @@
 import { assert } from '../../core/assert.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
+import { unrolledCells, unrolledRefs } from '../../core/ring-rows.ts';
 import { WideAmounts } from '../../core/wide-amounts.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { BetIdIndex } from './bet-id-index.ts';
@@ -333,13 +334,8 @@ export class AgentBets {
   /** Grows the ring (up to `retained`), unrolled so the oldest bet is at slot 0. */
   private grow(): void {
     const capacity = Math.min(this.capacity * GROWTH, this.retained);
-    const cells = new Float64Array(capacity * CELLS);
-    const firstPart = this.capacity - this.start;
-    cells.set(this.cells.subarray(this.start * CELLS), 0);
-    cells.set(this.cells.subarray(0, this.start * CELLS), firstPart * CELLS);
-    // The ring is full: its rows from `start` to the end, then from 0 to `start`, then empty rows.
-    const split = this.start * REFS;
-    const refs = this.refs.slice(split).concat(this.refs.slice(0, split), new Array<unknown>((capacity - this.capacity) * REFS).fill(null));
+    const cells = unrolledCells(this.cells, this.start, CELLS, capacity);
+    const refs = unrolledRefs<unknown>(this.refs, this.start, REFS, capacity, null);
     if (this.otherIds !== null) {
       const otherIds: Array<string | undefined> = [];
       for (let position = 0; position < this.count; position++) otherIds.push(this.otherIds[(this.start + position) % this.capacity]);

@@ -19,6 +19,7 @@
 import { assert } from '../../../core/assert.ts';
 import type { Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
+import { unrolledCells, unrolledRefs } from '../../../core/ring-rows.ts';
 import { WideAmounts } from '../../../core/wide-amounts.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
 import type { JournalEntry } from './account-journal.ts';
@@ -162,12 +163,8 @@ export class JournalRing {
   /** Grows the ring (up to capacityMax), unrolled so the oldest entry is at slot 0. */
   private grow(): void {
     const capacity = Math.min(this.capacity * GROWTH, this.capacityMax);
-    const cells = new Float64Array(capacity * CELLS);
-    cells.set(this.cells.subarray(this.start * CELLS), 0);
-    cells.set(this.cells.subarray(0, this.start * CELLS), (this.capacity - this.start) * CELLS);
-    // The ring is full: its rows from `start` to the end, then from 0 to `start`, then empty rows.
-    const split = this.start * REFS;
-    const refs = this.refs.slice(split).concat(this.refs.slice(0, split), new Array<string | null>((capacity - this.capacity) * REFS).fill(null));
+    const cells = unrolledCells(this.cells, this.start, CELLS, capacity);
+    const refs = unrolledRefs<string | null>(this.refs, this.start, REFS, capacity, null);
     this.cells = cells;
     this.amounts = new BigInt64Array(cells.buffer);
     this.refs = refs;
