@@ -25,7 +25,7 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 export function readJsonBody(text: string, contentType: string | undefined, maxBytes: number): BodyReadResult {
-  if (Buffer.byteLength(text, 'utf8') > maxBytes) return { failure: bodyTooLarge(maxBytes) };
+  if (utf8Exceeds(text, maxBytes)) return { failure: bodyTooLarge(maxBytes) };
   if (text.length === 0) return { body: undefined };
   if (!isJsonContentType(contentType)) {
     return { failure: failWithStatus(415, 'BAD_REQUEST', `request body must be sent with Content-Type: application/json (got ${contentType === undefined ? 'none' : `'${contentType.slice(0, 100)}'`})`) };
@@ -35,4 +35,16 @@ export function readJsonBody(text: string, contentType: string | undefined, maxB
   } catch (error) {
     return { failure: fail('BAD_REQUEST', `malformed JSON body: ${error instanceof Error ? error.message : String(error)}`) };
   }
+}
+
+/**
+ * True when `text` takes more than `maxBytes` bytes in UTF-8. A UTF-16 code unit takes 1 to 3
+ * bytes (a surrogate pair 4 for its 2 units), so the length bounds the byte count on both sides
+ * and only a text between the bounds is measured: an oversized bad-input body is refused without
+ * walking its megabytes.
+ */
+export function utf8Exceeds(text: string, maxBytes: number): boolean {
+  if (text.length > maxBytes) return true;
+  if (text.length * 3 <= maxBytes) return false;
+  return Buffer.byteLength(text, 'utf8') > maxBytes;
 }

@@ -25,10 +25,11 @@
  * rewrites it. Headers are one object literal; `_info` is added in place to the body a row just
  * rendered (rows return a fresh object per call, as their tests check), which gives the same keys
  * in the same order as copying it; the status is the row's `successStatus` field, so no wrapper
- * object either.
+ * object either. Bodies built here (failures, the 429) write `_info` in their literal instead: a
+ * property added to a finished object costs a transition and a separate property store.
  */
 import { fail, failWithStatus, type Failure, type JsonObject } from '../core/errors.ts';
-import { INFO, PLATFORM_INFO } from '../platform/info.ts';
+import { infoOf } from '../platform/info.ts';
 import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
 import { limiterIdentityOfIp, type LimitDecision, type LimiterHandle, type LimitRequest } from '../platform/rate-limiter.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
@@ -126,12 +127,12 @@ export class Dispatcher {
     // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
     const decision = platform.limiter.chargeReused(limitRequest, nowMs);
     const headers = rateLimitHeaders(decision);
-    const info = service === null ? PLATFORM_INFO : INFO[service];
+    const info = infoOf(service);
     const routeId = route === null ? null : route.id;
 
     if (!decision.allowed) {
       headers['retry-after'] = integerText(decision.retryAfterSeconds);
-      return respond(headers, info, routeId, 429, platform.limiter.rejectionBody(decision, tier));
+      return { status: 429, headers, body: platform.limiter.rejectionBody(decision, tier, info), routeId };
     }
     if (service !== null) {
       const fault = platform.activeFault(service, nowMs);
@@ -175,9 +176,10 @@ function respond(headers: Record<string, string>, info: Readonly<JsonObject>, ro
   return { status, headers, body, routeId };
 }
 
+/** A failure's answer: `_info` is written in the body's literal (no property added afterwards). */
 function failure(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, value: Failure): ApiResponse {
-  const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code } : { error: value.message, code: value.code, ...value.extra };
-  return respond(headers, info, routeId, value.status, body);
+  const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code, _info: info } : { error: value.message, code: value.code, ...value.extra, _info: info };
+  return { status: value.status, headers, body, routeId };
 }
 
 function isFailureValue(value: unknown): value is Failure {

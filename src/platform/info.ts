@@ -33,3 +33,29 @@ export const INFO: Readonly<Record<ServiceName, Readonly<JsonObject>>> = {
 
 /** `_info` for responses that belong to no service (unknown routes on the shared api_url). */
 export const PLATFORM_INFO: Readonly<JsonObject> = Object.freeze({ service: 'platform', docs: '/openapi.json', referral: REFERRAL_TEXT.faucet, version: 'v1' });
+
+/**
+ * `_info` of a service's responses, null for none (PLATFORM_INFO). The dispatcher's form, on every
+ * request: a switch over the names, where `INFO[service]` is a keyed load with six different keys
+ * (megamorphic).
+ */
+export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
+  switch (service) {
+    case 'faucet':
+      return FAUCET_INFO;
+    case 'escrow':
+      return ESCROW_INFO;
+    case 'casino':
+      return CASINO_INFO;
+    case 'trading':
+    case 'domains':
+    case 'wallet':
+      return INFO[service];
+    case null:
+      return PLATFORM_INFO;
+  }
+}
+
+const FAUCET_INFO = INFO.faucet;
+const ESCROW_INFO = INFO.escrow;
+const CASINO_INFO = INFO.casino;

@@ -203,6 +203,11 @@ class RejectionTexts {
   }
 }
 
+interface TierLimits {
+  readonly shape: BucketShape | null;
+  readonly perDay: number | null;
+}
+
 interface EndpointCap {
   readonly perDay: number;
   readonly scope: string;
@@ -211,6 +216,10 @@ interface EndpointCap {
 export class RateLimiter {
   private readonly tierShapes: Readonly<Record<Tier, BucketShape | null>>;
   private readonly tierDaily: Readonly<Record<Tier, number | null>>;
+  /** The tier records unrolled (see `limitsOfTier`): read on every request. */
+  private readonly freeTier: TierLimits;
+  private readonly proTier: TierLimits;
+  private readonly enterpriseTier: TierLimits;
   private readonly registerShape: BucketShape;
   private readonly serviceRows = new Map<string, ServiceRow>();
   private readonly endpointCaps = new Map<string, EndpointCap>();
@@ -244,6 +253,9 @@ export class RateLimiter {
     this.tierShapes = { free: tierShape(tiers.free.perMinute), pro: tierShape(tiers.pro.perMinute), enterprise: tierShape(tiers.enterprise.perMinute) };
     this.tierDaily = { free: tiers.free.perDay, pro: tiers.pro.perDay, enterprise: tiers.enterprise.perDay };
     for (const perDay of Object.values(this.tierDaily)) assertDailyCap(perDay, 'daily');
+    this.freeTier = { shape: this.tierShapes.free, perDay: this.tierDaily.free };
+    this.proTier = { shape: this.tierShapes.pro, perDay: this.tierDaily.pro };
+    this.enterpriseTier = { shape: this.tierShapes.enterprise, perDay: this.tierDaily.enterprise };
     // Capacity = the per-minute cap itself: "10 per minute per IP, no tier lifts it" (docs/decisions.md).
     this.registerShape = bucketShape(config.registerPerMinutePerIp, config.registerPerMinutePerIp, 'register-ip');
     for (const [service, row] of Object.entries(config.serviceB)) {
@@ -278,7 +290,7 @@ export class RateLimiter {
    */
   chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
-    const tierShape = this.tierShapes[request.tier];
+    const tierShape = this.limitsOfTier(request.tier).shape;
     const limits = request.limits;
     const binding = this.binding;
     binding.clear();
@@ -313,7 +325,7 @@ export class RateLimiter {
     entry.tierShape = tierShape;
     const service = row === null ? null : serviceEntryOf(entry, row, nowMs);
     const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
-    const perDay = this.tierDaily[request.tier];
+    const perDay = this.limitsOfTier(request.tier).perDay;
     const binding = this.binding;
     binding.clear();
     this.checkBucket(entry, tierShape, nowMs);
@@ -360,6 +372,14 @@ export class RateLimiter {
     return entry;
   }
 
+  /**
+   * The tier's bucket shape and daily quota. A comparison of the three names, where indexing a
+   * record by the tier is a keyed load with three keys (megamorphic), on every request.
+   */
+  private limitsOfTier(tier: Tier): TierLimits {
+    return tier === 'free' ? this.freeTier : tier === 'pro' ? this.proTier : this.enterpriseTier;
+  }
+
   private serviceRowOf(key: string | null): ServiceRow {
     assert(key !== null, 'a style-B service row needs a service');
     const row = this.serviceRows.get(key);
@@ -384,11 +404,12 @@ export class RateLimiter {
   }
 
   /**
-   * The spec's 429 body, fresh per call (the dispatcher adds `_info` to it). Its two texts are
-   * remembered from the last refusal: an abusive caller is refused many times a second with the
-   * same message and the same reset instant, and rebuilding them was most of a refusal's cost.
+   * The spec's 429 body, fresh per call, ending with the platform's `_info` (written in the literal,
+   * not added afterwards). Its two texts are remembered from the last refusal: an abusive caller is
+   * refused many times a second with the same message and the same reset instant, and rebuilding
+   * them was most of a refusal's cost.
    */
-  rejectionBody(decision: LimitDecision, tier: Tier): JsonObject {
+  rejectionBody(decision: LimitDecision, tier: Tier, info: Readonly<JsonObject>): JsonObject {
     return {
       error: 'rate_limit_exceeded',
       code: 'RATE_LIMIT',
@@ -399,14 +420,16 @@ export class RateLimiter {
       reset_at: this.rejectionTexts.resetAt(decision.atMs + decision.retryAfterSeconds * 1000),
       tier,
       upgrade_url: UPGRADE_URL,
+      _info: info,
     };
   }
 
   /** Fills the scratch slots with the buckets that apply; `create` adds missing entries. */
   private resolve(request: LimitRequest, nowMs: number, create: boolean): void {
     const limits = request.limits;
-    this.slotTierShape = this.tierShapes[request.tier];
-    this.slotTierDaily = this.tierDaily[request.tier];
+    const tier = this.limitsOfTier(request.tier);
+    this.slotTierShape = tier.shape;
+    this.slotTierDaily = tier.perDay;
     this.slotServiceRow = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
     this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     this.slotIpApplies = limits?.registerPerIp === true;

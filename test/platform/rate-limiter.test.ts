@@ -246,7 +246,7 @@ describe('429 body and retry', () => {
     const rl = limiter();
     burst(rl, request(), 300, T0);
     const decision = rl.charge(request(), T0 + 250);
-    const body = rl.rejectionBody(decision, 'free');
+    const body = rl.rejectionBody(decision, 'free', { service: 'faucet' });
     expect(body).toEqual({
       error: 'rate_limit_exceeded',
       code: 'RATE_LIMIT',
@@ -257,6 +257,7 @@ describe('429 body and retry', () => {
       reset_at: new Date(T0 + 1250).toISOString(),
       tier: 'free',
       upgrade_url: '/docs#upgrade',
+      _info: { service: 'faucet' },
     });
     expect(body['message']).toContain('100 requests per minute');
     expect(String(body['upgrade_url'])).toMatch(/^\/[^/]/); // relative: no host named
