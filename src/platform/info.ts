@@ -42,11 +42,11 @@ export const PLATFORM_INFO: Readonly<JsonObject> = Object.freeze({ service: 'pla
 export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
   switch (service) {
     case 'faucet':
-      return FAUCET_INFO;
+      return INFO.faucet;
     case 'escrow':
-      return ESCROW_INFO;
+      return INFO.escrow;
     case 'casino':
-      return CASINO_INFO;
+      return INFO.casino;
     case 'trading':
     case 'domains':
     case 'wallet':
@@ -55,7 +55,3 @@ export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
       return PLATFORM_INFO;
   }
 }
-
-const FAUCET_INFO = INFO.faucet;
-const ESCROW_INFO = INFO.escrow;
-const CASINO_INFO = INFO.casino;

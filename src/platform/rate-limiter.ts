@@ -214,9 +214,7 @@ interface EndpointCap {
 }
 
 export class RateLimiter {
-  private readonly tierShapes: Readonly<Record<Tier, BucketShape | null>>;
-  private readonly tierDaily: Readonly<Record<Tier, number | null>>;
-  /** The tier records unrolled (see `limitsOfTier`): read on every request. */
+  /** Each tier's bucket shape and daily quota, one field per tier (see `limitsOfTier`). */
   private readonly freeTier: TierLimits;
   private readonly proTier: TierLimits;
   private readonly enterpriseTier: TierLimits;
@@ -247,15 +245,15 @@ export class RateLimiter {
 
   constructor(config: PlatformConfig['limits'], options: RateLimiterOptions = {}) {
     const multiplier = config.burstMultiplier;
-    const tierShape = (perMinute: number | null): BucketShape | null =>
-      perMinute === null ? null : bucketShape(perMinute, perMinute * multiplier, 'tier');
+    const tierLimits = (tier: { readonly perMinute: number | null; readonly perDay: number | null }): TierLimits => {
+      assertDailyCap(tier.perDay, 'daily');
+      const shape = tier.perMinute === null ? null : bucketShape(tier.perMinute, tier.perMinute * multiplier, 'tier');
+      return { shape, perDay: tier.perDay };
+    };
     const tiers = config.tiers;
-    this.tierShapes = { free: tierShape(tiers.free.perMinute), pro: tierShape(tiers.pro.perMinute), enterprise: tierShape(tiers.enterprise.perMinute) };
-    this.tierDaily = { free: tiers.free.perDay, pro: tiers.pro.perDay, enterprise: tiers.enterprise.perDay };
-    for (const perDay of Object.values(this.tierDaily)) assertDailyCap(perDay, 'daily');
-    this.freeTier = { shape: this.tierShapes.free, perDay: this.tierDaily.free };
-    this.proTier = { shape: this.tierShapes.pro, perDay: this.tierDaily.pro };
-    this.enterpriseTier = { shape: this.tierShapes.enterprise, perDay: this.tierDaily.enterprise };
+    this.freeTier = tierLimits(tiers.free);
+    this.proTier = tierLimits(tiers.pro);
+    this.enterpriseTier = tierLimits(tiers.enterprise);
     // Capacity = the per-minute cap itself: "10 per minute per IP, no tier lifts it" (docs/decisions.md).
     this.registerShape = bucketShape(config.registerPerMinutePerIp, config.registerPerMinutePerIp, 'register-ip');
     for (const [service, row] of Object.entries(config.serviceB)) {
@@ -290,13 +288,14 @@ export class RateLimiter {
    */
   chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
-    const tierShape = this.limitsOfTier(request.tier).shape;
+    const tier = this.limitsOfTier(request.tier);
+    const tierShape = tier.shape;
     const limits = request.limits;
     const binding = this.binding;
     binding.clear();
     if (limits === undefined && tierShape === null) return binding.write(this.decision, request.tier, nowMs);
     if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) {
-      this.chargeIdentity(request, tierShape, nowMs);
+      this.chargeIdentity(request, tierShape, tier.perDay, nowMs);
       assert(binding.found, 'the tier bucket binds at least');
       return binding.write(this.decision, request.tier, nowMs);
     }
@@ -315,7 +314,7 @@ export class RateLimiter {
    * buckets — the same entries created in the same order, the same buckets offered in the same
    * order — without the scratch slots.
    */
-  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, nowMs: number): void {
+  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, perDay: number | null, nowMs: number): void {
     const limits = request.limits;
     const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
@@ -325,7 +324,6 @@ export class RateLimiter {
     entry.tierShape = tierShape;
     const service = row === null ? null : serviceEntryOf(entry, row, nowMs);
     const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
-    const perDay = this.limitsOfTier(request.tier).perDay;
     const binding = this.binding;
     binding.clear();
     this.checkBucket(entry, tierShape, nowMs);
