@@ -319,9 +319,12 @@ export class RateLimiter {
     const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     const entry = this.heldEntry(request) ?? this.addEntry(request, tierShape, nowMs);
-    // As in resolveIdentity: first limited request of an identity seen only as Enterprise.
-    if (entry.tierShape === null) entry.units = tierShape.capacityUnits;
-    entry.tierShape = tierShape;
+    // As in resolveIdentity: first limited request of an identity seen only as Enterprise. Written
+    // only on a change: a pointer store costs a write barrier while the collector marks.
+    if (entry.tierShape !== tierShape) {
+      if (entry.tierShape === null) entry.units = tierShape.capacityUnits;
+      entry.tierShape = tierShape;
+    }
     const service = row === null ? null : serviceEntryOf(entry, row, nowMs);
     const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
     const binding = this.binding;

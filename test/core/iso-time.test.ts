@@ -34,6 +34,20 @@ describe('isoTime', () => {
     expect(() => isoTime(8_640_000_000_000_001)).toThrow(RangeError);
   });
 
+  it('stays exact when instants repeat and share a slot of the recent-texts table', () => {
+    // Instants that differ by whole days, or by multiples of 1,024 ms, land in the same slot.
+    const pool = fc.record({ base: fc.integer({ min: 0, max: 4_000 * DAY_MS }), days: fc.integer({ min: 0, max: 3 }), blocks: fc.integer({ min: 0, max: 3 }) }).map(({ base, days, blocks }) => base + days * DAY_MS + blocks * 1_024);
+    fc.assert(
+      fc.property(fc.array(pool, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 80 }), (instants, picks) => {
+        for (const pick of picks) {
+          const ms = instants[pick % instants.length] as number;
+          expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('stays exact after the day memo has been filled past its bound', () => {
     for (let day = 0; day < 5_000; day++) expect(isoTime(day * DAY_MS + 45_296_789)).toBe(new Date(day * DAY_MS + 45_296_789).toISOString());
     expect(isoTime(12_345)).toBe('1970-01-01T00:00:12.345Z');

@@ -1,7 +1,7 @@
 // Money parsing and rendering at the HTTP edge: exact, no floats, named rounding.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { basisPoints, formatDecimal, formatDecimalPlain, mulDiv, parseDecimal, parseNumber, toNumber, usdc } from '../../src/core/money.ts';
+import { basisPoints, formatDecimal, formatDecimalPlain, mulDiv, parseDecimal, parseDecimalPlain, parseNumber, parseNumberPlain, toNumber, usdc } from '../../src/core/money.ts';
 
 describe('money', () => {
   it('parses decimal strings exactly', () => {
@@ -84,6 +84,31 @@ describe('money', () => {
           expect(Object.is(toNumber(micro), viaText(micro))).toBe(true);
         },
       ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('parseDecimal answers as its plain definition, on texts near and beyond the fast path', () => {
+    const digits = (min: number, max: number) => fc.array(fc.constantFrom('0', '1', '5', '9'), { minLength: min, maxLength: max }).map((list) => list.join(''));
+    const numeric = fc
+      .record({ sign: fc.constantFrom('', '-', '+'), whole: digits(0, 20), dot: fc.boolean(), fraction: digits(0, 20) })
+      .map(({ sign, whole, dot, fraction }) => `${sign}${whole}${dot ? '.' : ''}${fraction}`);
+    const texts = fc.oneof(numeric, fc.string({ maxLength: 24 }), fc.constantFrom('', '-', '.', '-.5', '1.', '0', '-0', '-0.000000', '999999999.999999', '1000000000', '1e3', ' 1', '1 ', '１'));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(parseDecimal(text)).toBe(parseDecimalPlain(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('parseNumber answers as its plain definition (the shortest decimal text, parsed)', () => {
+    const decimals = fc.record({ micro: fc.integer({ min: -(2 ** 53), max: 2 ** 53 }), places: fc.integer({ min: 0, max: 9 }) }).map(({ micro, places }) => micro / 10 ** places);
+    const edges = fc.constantFrom(0, -0, 1e-6, 5e-7, 1e-7, 0.1, 0.3, 2 ** 32, 2 ** 32 - 1e-6, -(2 ** 32), 4294967295.999999, 1e12, 1e12 + 1, Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity);
+    fc.assert(
+      fc.property(fc.oneof(decimals, fc.double(), fc.double({ min: -1e10, max: 1e10 }), edges), (value) => {
+        expect(parseNumber(value)).toBe(parseNumberPlain(value));
+      }),
       { numRuns: 20_000 },
     );
   });

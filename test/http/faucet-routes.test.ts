@@ -8,7 +8,7 @@ import type { JsonObject } from '../../src/core/errors.ts';
 import { FAUCET_POOL } from '../../src/core/ledger.ts';
 import { usdc } from '../../src/core/money.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
-import type { Mount } from '../../src/http/route.ts';
+import type { Mount, RouteLimits } from '../../src/http/route.ts';
 import { faucetRoutes } from '../../src/http/routes/faucet.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
@@ -83,7 +83,9 @@ function expectError(response: ApiResponse, status: number, code: string): void 
 
 describe('route table', () => {
   test('nine rows with the contract ids, mounts, paths, auth and limits', () => {
-    const rows = faucetRoutes.map((route) => [route.id, route.style, route.mount, route.method, route.path, route.auth, route.limits ?? null]);
+    // Rows' limits come normalized (every field present, one shape): compare what is set.
+    const declared = (limits: RouteLimits | undefined) => (limits === undefined ? null : Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined && value !== false)));
+    const rows = faucetRoutes.map((route) => [route.id, route.style, route.mount, route.method, route.path, route.auth, declared(route.limits)]);
     expect(rows).toEqual([
       ['faucet.A.register', 'A', 'faucet', 'POST', '/api/v1/agents/register', 'none', { registerPerIp: true }],
       ['faucet.A.claim', 'A', 'faucet', 'POST', '/api/v1/faucet/claim', 'bearer', null],
@@ -96,6 +98,7 @@ describe('route table', () => {
       ['faucet.B.referrals', 'B', 'api', 'GET', '/referrals', 'bearer', { serviceRowB: true }],
     ]);
     for (const route of faucetRoutes) {
+      if (route.limits !== undefined) expect(Object.keys(route.limits)).toEqual(['registerPerIp', 'serviceRowB', 'row', 'endpointDaily']);
       expect(route.service).toBe('faucet');
       expect(route.summary.length).toBeGreaterThan(10);
       expect(route.summary).not.toContain('\n');

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fail, type Failure } from '../../src/core/errors.ts';
-import { knownQuery, objectBody } from '../../src/http/validate.ts';
+import { knownQuery, objectBody, queryLimit } from '../../src/http/validate.ts';
 
 const KEYS = ['agent_id', 'amount', 'receiver', 'limit', 'role', '__proto__', 'constructor', '0', 'x'];
 const ALLOWED = ['agent_id', 'amount', 'receiver', 'limit'];
@@ -35,6 +35,23 @@ describe('validate key checks', () => {
         expect(knownQuery(value, ALLOWED)).toEqual(unknown.length === 0 ? null : fail('BAD_REQUEST', `unknown query parameter: ${unknown.sort().join(', ')}`));
       }),
       { numRuns: 2_000 },
+    );
+  });
+
+  it('queryLimit answers as its regular-expression definition', () => {
+    const definition = (text: string | undefined): number | Failure => {
+      if (text === undefined) return 20;
+      if (!/^\d{1,6}$/.test(text)) return fail('BAD_REQUEST', 'limit must be a whole number');
+      const value = Number(text);
+      return value < 1 || value > 100 ? fail('BAD_REQUEST', 'limit must be between 1 and 100') : value;
+    };
+    const texts = fc.oneof(fc.string({ maxLength: 8 }), fc.stringMatching(/^[0-9]{0,8}$/), fc.constantFrom('0', '1', '100', '101', '000100', '0000001', '-1', '1.5', '1e2', ' 5', '５'));
+    fc.assert(
+      fc.property(fc.option(texts, { nil: undefined }), (text) => {
+        const query: Record<string, string> = text === undefined ? {} : { limit: text };
+        expect(queryLimit(query, 20, 100)).toEqual(definition(text));
+      }),
+      { numRuns: 5_000 },
     );
   });
 

@@ -13,9 +13,9 @@
 import { assert } from '../../core/assert.ts';
 import { fail, isFailure, type Failure, type JsonObject, type JsonValue } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
+import { isReference } from '../../core/reference.ts';
 import { checkConditions } from '../../services/escrow/conditions.ts';
 import {
-  ESCROW_ID_PATTERN,
   ESCROW_LIMITS,
   ESCROW_ROLES,
   ESCROW_STATUSES,
@@ -69,7 +69,7 @@ function callerId(context: RouteContext): string {
 function escrowId(value: unknown, name: string): string | Failure {
   if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
   if (typeof value !== 'string') return fail('BAD_REQUEST', `${name} must be a string`);
-  if (!ESCROW_ID_PATTERN.test(value)) return fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'`);
+  if (!isReference(value)) return fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.' or '-'`);
   return value;
 }
 

@@ -12,10 +12,10 @@
  */
 import { assert } from '../../core/assert.ts';
 import { fail, isFailure, type Failure, type JsonObject } from '../../core/errors.ts';
+import { isReference } from '../../core/reference.ts';
 import type { Agent } from '../../services/shared/agents.ts';
 import { AGENT_LIST_LIMIT_MAX } from '../../services/faucet/agent-list.ts';
 import { FRAMEWORK_MAX_LENGTH } from '../../services/faucet/faucet-records.ts';
-import { AGENT_ID_PATTERN } from '../../services/faucet/registration.ts';
 import type { AgentList, ClaimResult, ReferralView, Registration, StatusB } from '../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
@@ -39,7 +39,7 @@ function callerOf(context: RouteContext): Agent {
 /** An agent id, address or referral code: 1..64 of [A-Za-z0-9_.-]. */
 function checkReference(value: string | Failure, name: string): string | Failure {
   if (isFailure(value)) return value;
-  return AGENT_ID_PATTERN.test(value) ? value : fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z a-z 0-9 _ . -`);
+  return isReference(value) ? value : fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z a-z 0-9 _ . -`);
 }
 
 function requiredAgentId(fields: Fields, name: string): string | Failure {

@@ -94,5 +94,3 @@ export const ESCROW_LIMITS = {
   escrowsMax: 10_000_000,
 } as const;
 
-/** Escrow ids as afp issues them and as accepted in requests (other deployments may differ). */
-export const ESCROW_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;

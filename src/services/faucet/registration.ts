@@ -13,12 +13,11 @@ import { fail, succeed, type JsonObject, type Outcome } from '../../core/errors.
 import { hashKey } from '../../core/ids.ts';
 import { FAUCET_POOL, agentAccount } from '../../core/ledger.ts';
 import type { Micro } from '../../core/money.ts';
+import { isReference } from '../../core/reference.ts';
 import type { Agent } from '../shared/agents.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { frameworkOf, type FaucetRecords } from './faucet-records.ts';
 
-/** Agent ids chosen by callers: 1..64 characters of [A-Za-z0-9_.-]. */
-export const AGENT_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Draws of a fresh address or referral code before a collision is treated as a bug. */
 const FRESH_DRAWS_MAX = 16;
 
@@ -44,7 +43,7 @@ export interface Registration {
 
 export function register(ctx: ServiceContext, records: FaucetRecords, command: RegisterCommand, nowMs: number): Outcome<Registration> {
   const { agentId, style } = command;
-  if (!AGENT_ID_PATTERN.test(agentId)) return fail('BAD_REQUEST', 'agent_id must be 1 to 64 characters of A-Z a-z 0-9 _ . -');
+  if (!isReference(agentId)) return fail('BAD_REQUEST', 'agent_id must be 1 to 64 characters of A-Z a-z 0-9 _ . -');
   if (ctx.agents.resolve(agentId) !== undefined) return fail('CONFLICT', `agent_id ${agentId} is already registered`);
   let referrer: Agent | undefined;
   if (command.referrer !== undefined) {
