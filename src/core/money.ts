@@ -155,7 +155,25 @@ export function formatDecimal(amount: Micro): string {
   const high = Math.floor(fraction / 1000);
   const low = fraction - high * 1000;
   const decimals = low === 0 ? (HIGH_GROUP_TRIMMED[high] as string) : (THREE_DIGITS[high] as string) + (LOW_GROUP_TRIMMED[low] as string);
-  return `${value < 0 ? '-' : ''}${whole}.${decimals}`;
+  const wholeText = whole < WHOLE_DOT_TEXTS_MAX ? wholeDotText(whole) : `${whole}.`;
+  return value < 0 ? '-' + wholeText + decimals : wholeText + decimals;
+}
+
+/**
+ * `<whole>.` for the whole parts below WHOLE_DOT_TEXTS_MAX, made on first use: most amounts a run
+ * renders are below 10,000 USDC, and a remembered text spares the number's conversion and one of
+ * the joins on every rendering.
+ */
+const WHOLE_DOT_TEXTS_MAX = 10_000;
+const wholeDotTexts: string[] = Array.from({ length: WHOLE_DOT_TEXTS_MAX }, () => '');
+
+function wholeDotText(whole: number): string {
+  let text = wholeDotTexts[whole] as string;
+  if (text === '') {
+    text = `${whole}.`;
+    wholeDotTexts[whole] = text;
+  }
+  return text;
 }
 
 /** The definition of `formatDecimal`, for any bigint. */

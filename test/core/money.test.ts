@@ -49,7 +49,7 @@ describe('money', () => {
   });
 
   it('formatDecimal is byte-identical to its plain definition, fast path and beyond', () => {
-    const edges = [0n, 1n, -1n, 10n, 100n, 1_000n, 999_999n, 1_000_000n, 1_000_001n, 1_230_000n, 1_000_100n, 5_000n, 120_000n];
+    const edges = [0n, 1n, -1n, 10n, 100n, 1_000n, 999_999n, 1_000_000n, 1_000_001n, 1_230_000n, 1_000_100n, 5_000n, 120_000n, 9_999_999_999n, 9_999_000_001n, 10_000_000_000n, 10_000_000_001n];
     const far = [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 10n ** 18n, 9_007_199_254_740_991n - 1n, 9_007_199_253_000_000n - 1n];
     for (const micro of [...edges, ...far]) {
       expect(formatDecimal(micro)).toBe(formatDecimalPlain(micro));
