@@ -16,9 +16,10 @@
  *
  * Hot path (every simulated request comes through here): no closures, copies or string building
  * per request on the normal path, and no object a request does not need to keep. The caller's
- * limiter identity comes memoized with its key (Platform.identify). The limiter is charged through
- * one scratch LimitRequest and answers in its one reused LimitDecision, which is turned into the
- * headers at once; rows parse from one scratch RouteInput and are called with one scratch
+ * limiter identity comes memoized with its key (Platform.identify). The limiter is charged with the
+ * request's fields as arguments (`chargeFields`: a kept scratch object would cost a write barrier
+ * per pointer stored into it) and answers in its one reused LimitDecision, which is turned into
+ * the headers at once; rows parse from one scratch RouteInput and are called with one scratch
  * RouteContext (they keep values from them, never the objects: route.ts states the rule for rows,
  * and a test shows a captured context changing). Scratch is safe because `dispatch` is synchronous
  * and not re-entrant (no row dispatches), and each piece is consumed before the next request
@@ -31,10 +32,10 @@
 import { fail, failWithStatus, type Failure, type JsonObject } from '../core/errors.ts';
 import { infoOf } from '../platform/info.ts';
 import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
-import { limiterIdentityOfIp, type LimitDecision, type LimiterHandle, type LimitRequest } from '../platform/rate-limiter.ts';
-import type { Agent, Tier } from '../services/shared/agents.ts';
+import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
+import type { Agent } from '../services/shared/agents.ts';
 import { Router } from './router.ts';
-import type { Mount, Route, RouteContext, RouteInput, RouteLimits, Style } from './route.ts';
+import type { Mount, Route, RouteContext, RouteInput } from './route.ts';
 
 /**
  * A request as the dispatcher takes it; header names are lower-case. The in-process transport's
@@ -82,8 +83,6 @@ const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 export class Dispatcher {
   readonly platform: Platform;
   readonly router: Router;
-  /** Scratch: what the limiter is charged with, rewritten per request (`charge` keeps none of it). */
-  private readonly limitRequest = new LimitRequestSlot();
   /** Scratch: a row's parse input, rewritten per request (rows read it and keep none of it). */
   private readonly routeInput = new RouteInputSlot();
   /** Scratch: the context rows are called with, rewritten per request (rows never retain it). */
@@ -116,16 +115,10 @@ export class Dispatcher {
     const caller: Agent | null = authenticated === null ? null : authenticated.agent;
     const tier = caller === null ? 'free' : caller.tier;
 
-    const limitRequest = this.limitRequest;
-    limitRequest.identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
-    limitRequest.tier = tier;
-    limitRequest.ip = ip;
-    limitRequest.service = service;
-    limitRequest.style = route === null ? null : route.style;
-    limitRequest.limits = route === null ? undefined : route.limits;
-    limitRequest.handle = authenticated ?? undefined;
     // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
-    const decision = platform.limiter.chargeReused(limitRequest, nowMs);
+    const identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
+    const limits = route === null ? undefined : route.limits;
+    const decision = platform.limiter.chargeFields(identity, tier, ip, service, limits, authenticated ?? undefined, nowMs);
     const info = infoOf(service);
     const routeId = route === null ? null : route.id;
     if (!decision.allowed) return { status: 429, headers: rejectionHeaders(decision), body: platform.limiter.rejectionBody(decision, tier, info), routeId };
@@ -150,13 +143,16 @@ export class Dispatcher {
     }
     if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
+    // The scratch objects are old: a pointer written into one costs a write barrier, so the fields
+    // that mostly repeat (the IP, no parameters, no query) are written only when they change.
     const context = this.routeContext;
     context.nowMs = nowMs;
     context.caller = matched.auth === 'none' ? null : caller;
-    context.ip = ip;
+    if (context.ip !== ip) context.ip = ip;
     const input = this.routeInput;
-    input.params = match.params;
-    input.query = request.query ?? NO_STRINGS;
+    if (input.params !== match.params) input.params = match.params;
+    const query = request.query ?? NO_STRINGS;
+    if (input.query !== query) input.query = query;
     input.body = request.body;
     const command = matched.parse(input, context);
     if (isFailureValue(command)) return failure(headers, info, routeId, command);
@@ -180,17 +176,6 @@ function failure(headers: Record<string, string>, info: Readonly<JsonObject>, ro
 
 function isFailureValue(value: unknown): value is Failure {
   return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
-}
-
-/** The dispatcher's one LimitRequest, its fields rewritten for each request. */
-class LimitRequestSlot implements LimitRequest {
-  identity = '';
-  tier: Tier = 'free';
-  ip = '';
-  service: ServiceName | null = null;
-  style: Style | null = null;
-  limits: RouteLimits | undefined = undefined;
-  handle: LimiterHandle | undefined = undefined;
 }
 
 /** The dispatcher's one RouteContext: its platform fixed, the other fields rewritten for each request. */

@@ -287,25 +287,34 @@ export class RateLimiter {
    * 429 body) and keeps nothing, which spares an allocation per request.
    */
   chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
+    return this.chargeFields(request.identity, request.tier, request.ip, request.service, request.limits, request.handle, nowMs);
+  }
+
+  /**
+   * `chargeReused` with the request's fields as arguments: the dispatcher's form. Why arguments:
+   * a request object the dispatcher kept and refilled would live in the old generation, and every
+   * pointer written into it costs a write barrier (a call, on every store while the collector
+   * marks); arguments cost none. The general path, rare, builds its own LimitRequest.
+   */
+  chargeFields(identity: string, tier: Tier, ip: string, service: ServiceName | null, limits: RouteLimits | undefined, handle: LimiterHandle | undefined, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
-    const tier = this.limitsOfTier(request.tier);
-    const tierShape = tier.shape;
-    const limits = request.limits;
+    const tierLimits = this.limitsOfTier(tier);
+    const tierShape = tierLimits.shape;
     const binding = this.binding;
     binding.clear();
-    if (limits === undefined && tierShape === null) return binding.write(this.decision, request.tier, nowMs);
+    if (limits === undefined && tierShape === null) return binding.write(this.decision, tier, nowMs);
     if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) {
-      this.chargeIdentity(request, tierShape, tier.perDay, nowMs);
+      this.chargeIdentity(identity, service, limits, handle, tierShape, tierLimits.perDay, nowMs);
       assert(binding.found, 'the tier bucket binds at least');
-      return binding.write(this.decision, request.tier, nowMs);
+      return binding.write(this.decision, tier, nowMs);
     }
-    this.resolve(request, nowMs, true);
+    this.resolve({ identity, tier, ip, service, style: null, limits, handle }, nowMs, true);
     this.visitAll('check', nowMs);
     if (!binding.refused) {
       binding.clear();
       this.visitAll('take', nowMs);
     }
-    return binding.write(this.decision, request.tier, nowMs);
+    return binding.write(this.decision, tier, nowMs);
   }
 
   /**
@@ -314,11 +323,13 @@ export class RateLimiter {
    * buckets — the same entries created in the same order, the same buckets offered in the same
    * order — without the scratch slots.
    */
-  private chargeIdentity(request: LimitRequest, tierShape: BucketShape, perDay: number | null, nowMs: number): void {
-    const limits = request.limits;
-    const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? request.service) : null;
+  private chargeIdentity(
+    identity: string, serviceName: ServiceName | null, limits: RouteLimits | undefined, handle: LimiterHandle | undefined,
+    tierShape: BucketShape, perDay: number | null, nowMs: number,
+  ): void {
+    const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? serviceName) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
-    const entry = this.heldEntry(request) ?? this.addEntry(request, tierShape, nowMs);
+    const entry = this.heldEntry(identity, handle) ?? this.addEntry(identity, handle, tierShape, nowMs);
     // As in resolveIdentity: first limited request of an identity seen only as Enterprise. Written
     // only on a change: a pointer store costs a write barrier while the collector marks.
     if (entry.tierShape !== tierShape) {
@@ -349,12 +360,11 @@ export class RateLimiter {
   }
 
   /** The identity's entry if held: through the request's handle when it is valid, else the map. */
-  private heldEntry(request: LimitRequest): IdentityEntry | undefined {
-    const handle = request.handle;
-    if (handle === undefined) return this.identities.get(request.identity);
+  private heldEntry(identity: string, handle: LimiterHandle | undefined): IdentityEntry | undefined {
+    if (handle === undefined) return this.identities.get(identity);
     const cached = handle.entry;
-    if (cached !== null && cached.held && cached.owner === this && cached.identity === request.identity) return cached;
-    const entry = this.identities.get(request.identity);
+    if (cached !== null && cached.held && cached.owner === this && cached.identity === identity) return cached;
+    const entry = this.identities.get(identity);
     handle.entry = entry ?? null;
     return entry;
   }
@@ -363,12 +373,11 @@ export class RateLimiter {
    * A new entry for the request's identity (makes room first), noted in its handle: the handle
    * itself when it was built for this identity and this limiter and is not held (limiter-entry.ts).
    */
-  private addEntry(request: LimitRequest, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
+  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
     this.admit(nowMs);
-    const handle = request.handle;
-    const entry = handle !== undefined && handle.owner === this && handle.identity === request.identity && !handle.held ? handle : new IdentityEntry(request.identity, this);
+    const entry = handle !== undefined && handle.owner === this && handle.identity === identity && !handle.held ? handle : new IdentityEntry(identity, this);
     entry.start(tierShape, nowMs);
-    this.identities.set(request.identity, entry);
+    this.identities.set(identity, entry);
     if (handle !== undefined) handle.entry = entry;
     return entry;
   }
@@ -447,8 +456,8 @@ export class RateLimiter {
     this.slotService = undefined;
     this.slotEndpoint = undefined;
     const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
-    let entry = needed ? this.heldEntry(request) : undefined;
-    if (create && needed && entry === undefined) entry = this.addEntry(request, this.slotTierShape, nowMs);
+    let entry = needed ? this.heldEntry(request.identity, request.handle) : undefined;
+    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs);
     this.slotEntry = entry;
     if (entry === undefined) return;
     if (create && this.slotTierShape !== null) {
