@@ -46,7 +46,10 @@ export interface MixResult {
 
 export interface BenchResult {
   readonly node: string;
+  /** Timed rounds of the HTTP and casino phases... */
   readonly rounds: number;
+  /** ...and of the in-process and bare phases. */
+  readonly mixRounds: number;
   readonly gcForced: boolean;
   readonly mixPart: MixResult | null;
   readonly casino: CasinoResult | null;
@@ -165,7 +168,7 @@ export function formatTable(result: BenchResult): string {
   const { checks } = result;
   const lines = [
     `afp bench  node ${result.node}`,
-    `${result.rounds} timed round(s) per phase after 1 warm-up; best = most requests/s; gc before each round: ${result.gcForced ? 'yes' : 'no (heap figures include garbage)'}`,
+    `${result.mixRounds} timed in-process and bare round(s), ${result.rounds} per other phase, after 1 warm-up; best = most requests/s; gc before each round: ${result.gcForced ? 'yes' : 'no (heap figures include garbage)'}`,
   ];
   if (result.mixPart !== null) lines.push('', ...mixLines(result.mixPart));
   if (result.casino !== null) lines.push('', ...casinoLines(result.casino));
@@ -230,6 +233,7 @@ export function formatJson(result: BenchResult): string {
   const body = {
     node: result.node,
     rounds: result.rounds,
+    mix_rounds: result.mixRounds,
     gc_forced: result.gcForced,
     ...mixPart,
     casino: result.casino === null ? null : casinoJson(result.casino),

@@ -9,7 +9,7 @@
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. `--only mix|casino` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
- * in an untimed pre-pass, then one warm-up round of each phase and `--rounds` timed rounds,
+ * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
  * in-process and bare interleaved so drift of the machine hits both alike; http after them; the
  * casino last, in a fresh child process (casino-child.ts), casino and HMAC rounds interleaved the same way.
  * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
@@ -125,7 +125,7 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
   if (typeof mix === 'string') return mix;
   log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
   if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
-  const { inProcess, bare } = await inProcessAndBare(mix, flags.rounds);
+  const { inProcess, bare } = await inProcessAndBare(mix, flags.mixRounds);
   const http = flags.http ? await httpRounds(mix, flags) : null;
   const httpSummary = http === null ? null : summarize(http.rounds);
   const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
@@ -175,6 +175,7 @@ async function main(argv: string[]): Promise<number> {
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     rounds: flags.rounds,
+    mixRounds: flags.mixRounds,
     gcForced,
     mixPart: mixRun === null ? null : mixRun.result,
     casino: casino === null ? null : casino.result,

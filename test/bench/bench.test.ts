@@ -38,6 +38,9 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     const numbers = numbersOf(report, '', []);
     expect(numbers.length).toBeGreaterThan(20);
     expect(numbers.filter(([, value]) => !(Number.isFinite(value) && value > 0))).toEqual([]);
+    // --rounds without --mix-rounds sets both.
+    expect(report['rounds']).toBe(1);
+    expect(report['mix_rounds']).toBe(1);
     expect(report.phases.in_process.best.requests).toBe(report.mix.requests);
     expect(report.phases.bare.best.requests).toBe(report.mix.requests);
     expect(report.phases.bare.best.ops).toBeLessThanOrEqual(report.mix.requests);
@@ -70,9 +73,10 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
   });
 
   test('bad flags exit 2 and name every problem', () => {
-    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix', 'nope', '--bogus', '--only', 'http', '--casino-style', 'C'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--rounds', '0', '--mix-rounds', '101', '--mix', 'nope', '--bogus', '--only', 'http', '--casino-style', 'C'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--rounds');
+    expect(run.stderr).toContain('--mix-rounds');
     expect(run.stderr).toContain('--mix');
     expect(run.stderr).toContain('--bogus');
     expect(run.stderr).toContain('--only');
