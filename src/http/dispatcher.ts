@@ -34,6 +34,7 @@ import { infoOf } from '../platform/info.ts';
 import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
 import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
 import type { Agent } from '../services/shared/agents.ts';
+import { integerText, resetText } from './header-texts.ts';
 import { Router } from './router.ts';
 import type { Mount, Route, RouteContext, RouteInput } from './route.ts';
 
@@ -220,24 +221,4 @@ function rejectionHeaders(decision: LimitDecision): Record<string, string> {
     'x-ratelimit-reset': resetText(decision.resetAtSeconds),
     'retry-after': integerText(decision.retryAfterSeconds),
   };
-}
-
-/**
- * Header values repeat: limits are a handful of numbers, remaining counts are small, and the
- * reset second is shared by every answer within that second. Interned texts spare two string
- * allocations per request on the hot path.
- */
-const SMALL_INTEGER_TEXT: readonly string[] = Array.from({ length: 4096 }, (_, index) => String(index));
-function integerText(value: number): string {
-  return value >= 0 && value < SMALL_INTEGER_TEXT.length ? (SMALL_INTEGER_TEXT[value] as string) : String(value);
-}
-
-let lastResetSeconds = -1;
-let lastResetText = '';
-function resetText(seconds: number): string {
-  if (seconds !== lastResetSeconds) {
-    lastResetSeconds = seconds;
-    lastResetText = String(seconds);
-  }
-  return lastResetText;
 }
