@@ -2,6 +2,10 @@
  * Request validation shared by every route row: bodies are JSON objects with known keys only,
  * every field is typed, amounts are exact (at most 6 decimals, positive, not huge). Each helper
  * returns the value or a Failure (400 BAD_REQUEST naming the field); nothing throws.
+ * The field helpers take the field's value and its name (`requiredString(fields['reason'],
+ * 'reason')`), not the body and a name: read at the call site, each field is a load with its own
+ * feedback (one body shape per row); read here, every row's fields met at one site, a megamorphic
+ * keyed load on every field of every request.
  */
 import { fail, isFailure, type Failure } from '../core/errors.ts';
 import { parseDecimal, parseNumber, type Micro, type ParseFailure } from '../core/money.ts';
@@ -48,14 +52,12 @@ export function emptyBody(body: unknown): Failure | null {
   return isFailure(fields) ? fields : null;
 }
 
-export function requiredString(fields: Fields, name: string, maxLength = MAX_STRING_LENGTH): string | Failure {
-  const value = fields[name];
+export function requiredString(value: unknown, name: string, maxLength = MAX_STRING_LENGTH): string | Failure {
   if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
   return checkString(value, name, maxLength);
 }
 
-export function optionalString(fields: Fields, name: string, maxLength = MAX_STRING_LENGTH): string | undefined | Failure {
-  const value = fields[name];
+export function optionalString(value: unknown, name: string, maxLength = MAX_STRING_LENGTH): string | undefined | Failure {
   if (value === undefined || value === null) return undefined;
   return checkString(value, name, maxLength);
 }
@@ -68,8 +70,7 @@ function checkString(value: unknown, name: string, maxLength: number): string | 
 }
 
 /** A JSON object field (metadata, conditions), at most `maxKeys` keys. */
-export function optionalObject(fields: Fields, name: string, maxKeys = 32): Readonly<Record<string, unknown>> | undefined | Failure {
-  const value = fields[name];
+export function optionalObject(value: unknown, name: string, maxKeys = 32): Readonly<Record<string, unknown>> | undefined | Failure {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) return fail('BAD_REQUEST', `${name} must be a JSON object`);
   if (Object.keys(value).length > maxKeys) return fail('BAD_REQUEST', `${name} has more than ${maxKeys} keys`);
@@ -77,8 +78,7 @@ export function optionalObject(fields: Fields, name: string, maxKeys = 32): Read
 }
 
 /** A whole number in [min, max]; numbers only (style A and B alike). */
-export function optionalInteger(fields: Fields, name: string, min: number, max: number): number | undefined | Failure {
-  const value = fields[name];
+export function optionalInteger(value: unknown, name: string, min: number, max: number): number | undefined | Failure {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) return fail('BAD_REQUEST', `${name} must be a whole number`);
   if (value < min || value > max) return fail('BAD_REQUEST', `${name} must be between ${min} and ${max}`);
@@ -91,8 +91,7 @@ export type AmountSyntax = 'number' | 'number-or-decimal-string';
  * A positive amount in micro-USDC. Style A sends JSON numbers; style B sends numbers and
  * accepts the decimal strings it renders (docs/decisions.md).
  */
-export function requiredAmount(fields: Fields, name: string, syntax: AmountSyntax): Micro | Failure {
-  const value = fields[name];
+export function requiredAmount(value: unknown, name: string, syntax: AmountSyntax): Micro | Failure {
   if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);
   let parsed: Micro | ParseFailure;
   if (typeof value === 'number') parsed = parseNumber(value);

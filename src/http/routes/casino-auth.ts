@@ -37,11 +37,11 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
     if (query !== null) return query;
     const fields = objectBody(input.body, REGISTER_KEYS);
     if (isFailure(fields)) return fields;
-    const agentId = optionalString(fields, 'agent_id', 64);
+    const agentId = optionalString(fields['agent_id'], 'agent_id', 64);
     if (isFailure(agentId)) return agentId;
-    const referrer = optionalString(fields, 'referrer', 128);
+    const referrer = optionalString(fields['referrer'], 'referrer', 128);
     if (isFailure(referrer)) return referrer;
-    const code = optionalString(fields, 'referral_code', 128);
+    const code = optionalString(fields['referral_code'], 'referral_code', 128);
     if (isFailure(code)) return code;
     if (referrer !== undefined && code !== undefined) return fail('BAD_REQUEST', 'send referrer or referral_code, not both');
     return { agentId: agentId ?? context.platform.context.ids.next('ag_', 12), referrer: referrer ?? code };
@@ -88,7 +88,7 @@ const depositAddress = defineRoute<string, DepositAddress>({
     if (query !== null) return query;
     const fields = objectBody(input.body, CHAIN_KEYS);
     if (isFailure(fields)) return fields;
-    const chain = optionalString(fields, 'chain', 32);
+    const chain = optionalString(fields['chain'], 'chain', 32);
     return isFailure(chain) ? chain : (chain ?? 'base');
   },
   run: (context, chain) => context.platform.casino.account.depositAddress(casinoCaller(context), chain),
@@ -141,13 +141,13 @@ const withdraw = defineRoute<{ amountMicro: bigint; address: string; chain: stri
     if (query !== null) return query;
     const fields = objectBody(input.body, WITHDRAW_KEYS);
     if (isFailure(fields)) return fields;
-    const amountMicro = requiredAmount(fields, 'amount', 'number');
+    const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
-    const address = requiredString(fields, 'address', 128);
+    const address = requiredString(fields['address'], 'address', 128);
     if (isFailure(address)) return address;
-    const chain = optionalString(fields, 'chain', 32);
+    const chain = optionalString(fields['chain'], 'chain', 32);
     if (isFailure(chain)) return chain;
-    const currency = optionalString(fields, 'currency', 16);
+    const currency = optionalString(fields['currency'], 'currency', 16);
     if (isFailure(currency)) return currency;
     if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
     return { amountMicro, address, chain: chain ?? null };

@@ -76,8 +76,8 @@ let lastNumberAmount = Number.NaN;
 let lastNumberMicro: Micro = 0n;
 
 /**
- * validate.ts `requiredAmount(fields, 'amount', syntax)`, memoised: an amount accepted before is
- * not read again. Only accepted amounts are kept (a failure is a fresh object per answer); a JSON
+ * validate.ts `requiredAmount(fields['amount'], 'amount', syntax)`, memoised: an amount accepted
+ * before is not read again. Only accepted amounts are kept (a failure is a fresh object per answer); a JSON
  * number reads alike in both syntaxes, a string is looked up only where strings are accepted.
  */
 export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failure {
@@ -85,10 +85,10 @@ export function amountField(fields: Fields, syntax: AmountSyntax): Micro | Failu
   // The last accepted JSON number first (a population repeats one amount): no map lookup.
   if (value === lastNumberAmount) return lastNumberMicro;
   const memo = typeof value === 'number' ? numberAmounts : typeof value === 'string' && syntax === 'number-or-decimal-string' ? textAmounts : null;
-  if (memo === null) return requiredAmount(fields, 'amount', syntax);
+  if (memo === null) return requiredAmount(value, 'amount', syntax);
   let amountMicro = (memo as Map<unknown, Micro>).get(value);
   if (amountMicro === undefined) {
-    const read = requiredAmount(fields, 'amount', syntax);
+    const read = requiredAmount(value, 'amount', syntax);
     if (isFailure(read)) return read;
     if (memo.size >= AMOUNTS_MEMO_MAX) memo.clear();
     (memo as Map<unknown, Micro>).set(value, read);

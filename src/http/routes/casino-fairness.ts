@@ -57,7 +57,7 @@ const verify = defineRoute<string, Verification>({
     const query = knownQuery(input.query, NO_KEYS);
     if (query !== null) return query;
     const fields = objectBody(input.body, VERIFY_KEYS);
-    return isFailure(fields) ? fields : betIdOf(requiredString(fields, 'bet_id', 64));
+    return isFailure(fields) ? fields : betIdOf(requiredString(fields['bet_id'], 'bet_id', 64));
   },
   run: (context, betId) => context.platform.casino.verify(casinoCaller(context), betId),
   successStatus: 200,

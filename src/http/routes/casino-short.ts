@@ -20,10 +20,10 @@ import { casinoShortLeaderboard } from './casino-stats.ts';
 
 /** `amount` with an optional `currency`, which must be USDC. */
 function usdcAmount(fields: Fields): bigint | Failure {
-  const currency = optionalString(fields, 'currency', 16);
+  const currency = optionalString(fields['currency'], 'currency', 16);
   if (isFailure(currency)) return currency;
   if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
-  return requiredAmount(fields, 'amount', 'number');
+  return requiredAmount(fields['amount'], 'amount', 'number');
 }
 
 const COINFLIP_KEYS = ['side', 'amount', 'currency', 'client_seed'];
@@ -97,7 +97,7 @@ const crashCashout = defineRoute<string, { round: CrashRound; record: BetRecord 
     const query = knownQuery(input.query, NO_KEYS);
     if (query !== null) return query;
     const fields = objectBody(input.body, CASHOUT_KEYS);
-    return isFailure(fields) ? fields : requiredString(fields, 'bet_id', 64);
+    return isFailure(fields) ? fields : requiredString(fields['bet_id'], 'bet_id', 64);
   },
   run: (context, betId) => context.platform.casino.crashRounds.cashOut(context.platform.casino.state, casinoCaller(context), betId, context.nowMs),
   successStatus: 200,

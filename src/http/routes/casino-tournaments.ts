@@ -52,15 +52,15 @@ const CREATE_KEYS = ['name', 'game', 'entry_fee', 'prize_pool', 'max_agents', 's
 function parseCreate(input: RouteInput): Failure | { name: string; game: string; entryFeeMicro: bigint; prizePoolMicro: bigint; maxAgents: number; startsAtMs: number; endsAtMs: number } {
   const fields = objectBody(input.body, CREATE_KEYS);
   if (isFailure(fields)) return fields;
-  const name = requiredString(fields, 'name', 64);
+  const name = requiredString(fields['name'], 'name', 64);
   if (isFailure(name)) return name;
-  const game = requiredString(fields, 'game', 32);
+  const game = requiredString(fields['game'], 'game', 32);
   if (isFailure(game)) return game;
-  const entryFee = fields['entry_fee'] === 0 ? 0n : fields['entry_fee'] === undefined ? 0n : requiredAmount(fields, 'entry_fee', 'number');
+  const entryFee = fields['entry_fee'] === 0 ? 0n : fields['entry_fee'] === undefined ? 0n : requiredAmount(fields['entry_fee'], 'entry_fee', 'number');
   if (isFailure(entryFee)) return entryFee;
-  const prizePoolMicro = requiredAmount(fields, 'prize_pool', 'number');
+  const prizePoolMicro = requiredAmount(fields['prize_pool'], 'prize_pool', 'number');
   if (isFailure(prizePoolMicro)) return prizePoolMicro;
-  const maxAgents = optionalInteger(fields, 'max_agents', 2, 1000);
+  const maxAgents = optionalInteger(fields['max_agents'], 'max_agents', 2, 1000);
   if (isFailure(maxAgents)) return maxAgents;
   const startsAtMs = instantField(fields, 'starts_at');
   if (isFailure(startsAtMs)) return startsAtMs;
@@ -158,13 +158,13 @@ const challenge = defineRoute<{ challengedRef: string; game: string; amountMicro
     if (query !== null) return query;
     const fields = objectBody(input.body, CHALLENGE_KEYS);
     if (isFailure(fields)) return fields;
-    const challengedRef = requiredString(fields, 'challenged_agent_id', 128);
+    const challengedRef = requiredString(fields['challenged_agent_id'], 'challenged_agent_id', 128);
     if (isFailure(challengedRef)) return challengedRef;
-    const game = optionalString(fields, 'game', 32);
+    const game = optionalString(fields['game'], 'game', 32);
     if (isFailure(game)) return game;
-    const amountMicro = requiredAmount(fields, 'amount', 'number');
+    const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
-    const message = optionalString(fields, 'message', 280);
+    const message = optionalString(fields['message'], 'message', 280);
     if (isFailure(message)) return message;
     return { challengedRef, game: game ?? 'coin_flip', amountMicro, message: message ?? null };
   },

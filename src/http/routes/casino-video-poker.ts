@@ -27,7 +27,7 @@ const dealRow = defineRoute<{ amountMicro: Micro; clientSeed: string | null }, D
     if (query !== null) return query;
     const fields = objectBody(input.body, DEAL_KEYS);
     if (isFailure(fields)) return fields;
-    const amountMicro = requiredAmount(fields, 'amount', 'number');
+    const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
     const clientSeed = clientSeedField(fields);
     return isFailure(clientSeed) ? clientSeed : { amountMicro, clientSeed };
@@ -57,7 +57,7 @@ const drawRow = defineRoute<{ nonce: number; holds: VideoPokerHolds; amountMicro
     const parsed = videoPoker.parse({ holds: fields['holds'] ?? [], nonce: fields['nonce'] });
     if (!parsed.ok) return parsed;
     if (parsed.value.nonce === null) return { ok: false, status: 400, code: 'BAD_REQUEST', message: 'nonce is required: the nonce of the deal' };
-    const amountMicro = fields['amount'] === undefined ? null : requiredAmount(fields, 'amount', 'number');
+    const amountMicro = fields['amount'] === undefined ? null : requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
     return { nonce: parsed.value.nonce, holds: parsed.value.holds, amountMicro };
   },

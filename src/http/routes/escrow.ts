@@ -104,9 +104,9 @@ function parseDispute(body: unknown, idFrom: { readonly param: string } | 'body'
   if (isFailure(fields)) return fields;
   const id = idFrom === 'body' ? escrowId(fields['escrow_id'], 'escrow_id') : escrowId(idFrom.param, 'escrow id');
   if (isFailure(id)) return id;
-  const reason = requiredString(fields, 'reason', ESCROW_LIMITS.reasonLengthMax);
+  const reason = requiredString(fields['reason'], 'reason', ESCROW_LIMITS.reasonLengthMax);
   if (isFailure(reason)) return reason;
-  const evidence = optionalString(fields, 'evidence', ESCROW_LIMITS.evidenceLengthMax);
+  const evidence = optionalString(fields['evidence'], 'evidence', ESCROW_LIMITS.evidenceLengthMax);
   if (isFailure(evidence)) return evidence;
   return { escrowId: id, reason, evidence: evidence ?? null };
 }
@@ -114,16 +114,16 @@ function parseDispute(body: unknown, idFrom: { readonly param: string } | 'body'
 function parseCreateA(body: unknown): CreateCommandA | Failure {
   const fields = objectBody(body, CREATE_FIELDS_A);
   if (isFailure(fields)) return fields;
-  const buyer = requiredString(fields, 'buyer', ESCROW_LIMITS.referenceLengthMax);
+  const buyer = requiredString(fields['buyer'], 'buyer', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(buyer)) return buyer;
-  const seller = requiredString(fields, 'seller', ESCROW_LIMITS.referenceLengthMax);
+  const seller = requiredString(fields['seller'], 'seller', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(seller)) return seller;
-  const amountMicro = requiredAmount(fields, 'amount', 'number');
+  const amountMicro = requiredAmount(fields['amount'], 'amount', 'number');
   if (isFailure(amountMicro)) return amountMicro;
-  const currency = optionalString(fields, 'currency', 16);
+  const currency = optionalString(fields['currency'], 'currency', 16);
   if (isFailure(currency)) return currency;
   if (currency !== undefined && currency !== 'USDC') return fail('BAD_REQUEST', 'currency must be USDC');
-  const memo = optionalString(fields, 'memo', ESCROW_LIMITS.descriptionLengthMax);
+  const memo = optionalString(fields['memo'], 'memo', ESCROW_LIMITS.descriptionLengthMax);
   if (isFailure(memo)) return memo;
   return { buyer, seller, amountMicro, memo: memo ?? null };
 }
@@ -131,15 +131,15 @@ function parseCreateA(body: unknown): CreateCommandA | Failure {
 function parseCreateB(body: unknown, context: RouteContext): CreateCommandB | Failure {
   const fields = objectBody(body, CREATE_FIELDS_B);
   if (isFailure(fields)) return fields;
-  const amountMicro = requiredAmount(fields, 'amount', 'number-or-decimal-string');
+  const amountMicro = requiredAmount(fields['amount'], 'amount', 'number-or-decimal-string');
   if (isFailure(amountMicro)) return amountMicro;
-  const receiver = requiredString(fields, 'receiver', ESCROW_LIMITS.referenceLengthMax);
+  const receiver = requiredString(fields['receiver'], 'receiver', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(receiver)) return receiver;
-  const description = optionalString(fields, 'description', ESCROW_LIMITS.descriptionLengthMax);
+  const description = optionalString(fields['description'], 'description', ESCROW_LIMITS.descriptionLengthMax);
   if (isFailure(description)) return description;
-  const expiresIn = optionalInteger(fields, 'expires_in', 1, context.platform.config.escrow.maxExpiresInSeconds);
+  const expiresIn = optionalInteger(fields['expires_in'], 'expires_in', 1, context.platform.config.escrow.maxExpiresInSeconds);
   if (isFailure(expiresIn)) return expiresIn;
-  const referrer = optionalString(fields, 'referrer', ESCROW_LIMITS.referenceLengthMax);
+  const referrer = optionalString(fields['referrer'], 'referrer', ESCROW_LIMITS.referenceLengthMax);
   if (isFailure(referrer)) return referrer;
   const rawConditions = fields['conditions'];
   const conditions = rawConditions === undefined || rawConditions === null ? null : checkConditions(rawConditions);

@@ -19,7 +19,7 @@ import { FRAMEWORK_MAX_LENGTH } from '../../services/faucet/faucet-records.ts';
 import type { AgentList, ClaimResult, ReferralView, Registration, StatusB } from '../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString, type Fields } from '../validate.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString } from '../validate.ts';
 
 const AGENT_REFERENCE_MAX_LENGTH = 64;
 // Allowed body fields and query parameters, shared (an array literal per request would be garbage).
@@ -42,13 +42,13 @@ function checkReference(value: string | Failure, name: string): string | Failure
   return isReference(value) ? value : fail('BAD_REQUEST', `${name} must be 1 to 64 characters of A-Z a-z 0-9 _ . -`);
 }
 
-function requiredAgentId(fields: Fields, name: string): string | Failure {
-  return checkReference(requiredString(fields, name, AGENT_REFERENCE_MAX_LENGTH), name);
+function requiredAgentId(value: unknown, name: string): string | Failure {
+  return checkReference(requiredString(value, name, AGENT_REFERENCE_MAX_LENGTH), name);
 }
 
-function optionalAgentId(fields: Fields, name: string): string | undefined | Failure {
-  const value = optionalString(fields, name, AGENT_REFERENCE_MAX_LENGTH);
-  return value === undefined ? undefined : checkReference(value, name);
+function optionalAgentId(value: unknown, name: string): string | undefined | Failure {
+  const text = optionalString(value, name, AGENT_REFERENCE_MAX_LENGTH);
+  return text === undefined ? undefined : checkReference(text, name);
 }
 
 /** A GET or body-less POST: no body fields, no query parameters beyond `allowedQuery`. */
@@ -67,14 +67,14 @@ function parseRegister(input: RouteInput, style: 'A' | 'B'): RegisterInput | Fai
   if (queryFailure !== null) return queryFailure;
   const fields = objectBody(input.body, style === 'A' ? REGISTER_FIELDS_A : REGISTER_FIELDS_B);
   if (isFailure(fields)) return fields;
-  const agentId = requiredAgentId(fields, 'agent_id');
+  const agentId = requiredAgentId(fields['agent_id'], 'agent_id');
   if (isFailure(agentId)) return agentId;
-  const referrer = optionalAgentId(fields, 'referrer');
+  const referrer = optionalAgentId(fields['referrer'], 'referrer');
   if (isFailure(referrer)) return referrer;
-  const metadata = optionalObject(fields, 'metadata', METADATA_KEYS_MAX);
+  const metadata = optionalObject(fields['metadata'], 'metadata', METADATA_KEYS_MAX);
   if (isFailure(metadata)) return metadata;
   if (metadata !== undefined) {
-    const framework = optionalString(metadata, 'framework', FRAMEWORK_MAX_LENGTH);
+    const framework = optionalString(metadata['framework'], 'framework', FRAMEWORK_MAX_LENGTH);
     if (isFailure(framework)) return fail('BAD_REQUEST', `metadata.${framework.message}`);
   }
   return { agentId, referrer, metadata: metadata as JsonObject | undefined };
@@ -203,7 +203,7 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
     if (queryFailure !== null) return queryFailure;
     const fields = objectBody(input.body, CLAIM_FIELDS_B);
     if (isFailure(fields)) return fields;
-    const agentId = optionalAgentId(fields, 'agent_id');
+    const agentId = optionalAgentId(fields['agent_id'], 'agent_id');
     return isFailure(agentId) ? agentId : { agentId: agentId ?? null };
   },
   run: (context, command) => context.platform.faucet.claimB({ callerId: context.caller?.id ?? null, agentId: command.agentId }, context.nowMs),
