@@ -54,10 +54,11 @@ export async function inProcessRound(mix: TrafficMix): Promise<InProcessRound> {
  * instance for every round); rounds run one after the other, never two at once.
  */
 class MixReplay {
+  // Set by `run` for each round.
   private exchanges: readonly MixExchange[] = [];
-  private clock: VirtualClock = new VirtualClock(0);
-  private platform: Platform | null = null;
-  private transport: Transport = () => Promise.reject(new Error('MixReplay: no transport yet'));
+  private clock!: VirtualClock;
+  private platform!: Platform;
+  private transport!: Transport;
   private index = -1;
   private mismatches = 0;
   private done: (mismatches: number) => void = () => undefined;
@@ -101,7 +102,7 @@ class MixReplay {
   private answered(response: TransportResponse): void {
     const exchange = this.exchanges[this.index] as MixExchange;
     if (response.status !== exchange.status) this.mismatches++;
-    if (exchange.tierAfter !== undefined) applyTierAfter(this.platform as Platform, exchange);
+    if (exchange.tierAfter !== undefined) applyTierAfter(this.platform, exchange);
     this.send();
   }
 }

@@ -84,7 +84,7 @@ export type Route = RouteSpec<unknown, unknown>;
  * `limits` the one shape every row's limits have (`LimitsRow`).
  */
 export function defineRoute<C, O>(spec: RouteSpec<C, O>): Route {
-  const row = spec.limits === undefined ? spec : { ...spec, limits: limitsRow(spec.limits) };
+  const row = spec.limits === undefined ? spec : { ...spec, limits: new LimitsRow(spec.limits) };
   return row as unknown as Route;
 }
 
@@ -107,6 +107,3 @@ class LimitsRow implements RouteLimits {
   }
 }
 
-function limitsRow(limits: RouteLimits): RouteLimits {
-  return limits instanceof LimitsRow ? limits : new LimitsRow(limits);
-}

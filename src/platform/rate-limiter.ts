@@ -19,7 +19,7 @@
  * the entry count doubles past the last sweep; `maxEntries` is a hard cap, asserted.
  * Hot path: integer math, no closures or arrays per request; the per-request state lives in
  * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
- * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An identity's tier bucket
+ * its answer in one reused decision object (`chargeFields`; `charge` hands out a copy). An identity's tier bucket
  * and daily count are one object; a `LimiterHandle` passed with the request (Platform keeps one
  * per key, with the identity string) skips the identity lookup (src/platform/limiter-entry.ts).
  * Requests of a limited tier without a per-IP bucket (nearly all) take `chargeIdentity`: the same
@@ -28,7 +28,7 @@
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
 import { isoTime } from '../core/iso-time.ts';
-import type { RouteLimits, Style } from '../http/route.ts';
+import type { RouteLimits } from '../http/route.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { ServiceName } from './platform.ts';
@@ -58,7 +58,6 @@ export interface LimitRequest {
   readonly ip: string;
   /** null for unknown routes on the shared api mount. */
   readonly service: ServiceName | null;
-  readonly style: Style | null;
   readonly limits: RouteLimits | undefined;
   /** The caller's shortcut to this identity's state, when it keeps one (same answers, faster). */
   readonly handle?: LimiterHandle;
@@ -159,7 +158,7 @@ class Binding {
   }
 }
 
-/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeReused`). */
+/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeFields`). */
 class DecisionRecord implements LimitDecision {
   allowed = true;
   limit = 0;
@@ -228,7 +227,7 @@ export class RateLimiter {
   private sweepAtEntries: number;
   private readonly fastPath: boolean;
   private readonly binding = new Binding();
-  /** The decision `chargeReused` answers in, rewritten by every charge. */
+  /** The decision `chargeFields` answers in, rewritten by every charge. */
   private readonly decision = new DecisionRecord();
   private readonly rejectionTexts = new RejectionTexts();
 
@@ -278,23 +277,17 @@ export class RateLimiter {
 
   /** Charges the request and answers a decision of its own (a copy of the reused one). */
   charge(request: LimitRequest, nowMs: number): LimitDecision {
-    return { ...this.chargeReused(request, nowMs) };
+    return { ...this.chargeFields(request.identity, request.tier, request.ip, request.service, request.limits, request.handle, nowMs) };
   }
 
   /**
-   * `charge`, answering in the one decision object this limiter reuses: valid until its next
-   * charge. The dispatcher's form (every request): it reads the decision at once (headers, the
-   * 429 body) and keeps nothing, which spares an allocation per request.
-   */
-  chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
-    return this.chargeFields(request.identity, request.tier, request.ip, request.service, request.limits, request.handle, nowMs);
-  }
-
-  /**
-   * `chargeReused` with the request's fields as arguments: the dispatcher's form. Why arguments:
-   * a request object the dispatcher kept and refilled would live in the old generation, and every
-   * pointer written into it costs a write barrier (a call, on every store while the collector
-   * marks); arguments cost none. The general path, rare, builds its own LimitRequest.
+   * `charge` with the request's fields as arguments, answering in the one decision object this
+   * limiter reuses: valid until its next charge. The dispatcher's form (every request): it reads
+   * the decision at once (headers, the 429 body) and keeps nothing, which spares an allocation
+   * per request. Why arguments: a request object the dispatcher kept and refilled would live in
+   * the old generation, and every pointer written into it costs a write barrier (a call, on every
+   * store while the collector marks); arguments cost none. The general path, rare, builds its own
+   * LimitRequest.
    */
   chargeFields(identity: string, tier: Tier, ip: string, service: ServiceName | null, limits: RouteLimits | undefined, handle: LimiterHandle | undefined, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
@@ -308,7 +301,7 @@ export class RateLimiter {
       assert(binding.found, 'the tier bucket binds at least');
       return binding.write(this.decision, tier, nowMs);
     }
-    this.resolve({ identity, tier, ip, service, style: null, limits, handle }, nowMs, true);
+    this.resolve({ identity, tier, ip, service, limits, handle }, nowMs, true);
     this.visitAll('check', nowMs);
     if (!binding.refused) {
       binding.clear();

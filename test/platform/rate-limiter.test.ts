@@ -18,7 +18,7 @@ const ROW_B: RouteLimits = { serviceRowB: true };
 const ESCROW_CREATE_B: RouteLimits = { serviceRowB: true, endpointDaily: 'escrow.create' };
 
 function request(overrides: Partial<LimitRequest> = {}): LimitRequest {
-  return { identity: 'ip:10.0.0.1', tier: 'free', ip: '10.0.0.1', service: null, style: null, limits: undefined, ...overrides };
+  return { identity: 'ip:10.0.0.1', tier: 'free', ip: '10.0.0.1', service: null, limits: undefined, ...overrides };
 }
 
 function agent(id: string, tier: Tier, extra: Partial<LimitRequest> = {}): LimitRequest {
@@ -26,7 +26,7 @@ function agent(id: string, tier: Tier, extra: Partial<LimitRequest> = {}): Limit
 }
 
 function serviceB(id: string, service: ServiceName, limits: RouteLimits, tier: Tier = 'free'): LimitRequest {
-  return agent(id, tier, { service, style: 'B', limits });
+  return agent(id, tier, { service, limits });
 }
 
 function limiter(options?: RateLimiterOptions, config: PlatformConfig['limits'] = DEFAULT_CONFIG.limits): RateLimiter {
@@ -390,7 +390,7 @@ describe('fast path', () => {
             nowMs += step.stepMs;
             const limits = LIMITS[step.limits];
             const service = SERVICES[step.service] ?? 'escrow';
-            const req = agent(`a${step.identity}`, TIERS[step.tier] ?? 'free', limits === undefined ? {} : { service, style: 'B', limits });
+            const req = agent(`a${step.identity}`, TIERS[step.tier] ?? 'free', limits === undefined ? {} : { service, limits });
             expect(fast.charge(req, nowMs)).toEqual(general.charge(req, nowMs));
             expect(fast.bucketCount).toBe(general.bucketCount);
             for (const tier of TIERS) {
@@ -420,7 +420,7 @@ describe('limiter handles', () => {
         const other = request({ identity: `ip:${atMs}-${fresh}` });
         expect(withHandle.charge(other, atMs)).toEqual(without.charge(other, atMs));
       }
-      expect(withHandle.charge(agent('a', 'free', { handle, limits: ROW_B, service: 'faucet', style: 'B' }), atMs)).toEqual(without.charge(agent('a', 'free', { limits: ROW_B, service: 'faucet', style: 'B' }), atMs));
+      expect(withHandle.charge(agent('a', 'free', { handle, limits: ROW_B, service: 'faucet' }), atMs)).toEqual(without.charge(agent('a', 'free', { limits: ROW_B, service: 'faucet' }), atMs));
       expect(withHandle.charge(agent('a', 'free', { handle }), atMs)).toEqual(without.charge(agent('a', 'free'), atMs));
       expect(withHandle.bucketCount).toBe(without.bucketCount);
       expect(withHandle.peek(agent('a', 'free', { handle }), atMs)).toEqual(without.peek(agent('a', 'free'), atMs));
@@ -442,7 +442,7 @@ describe('limiter handles', () => {
   });
 });
 
-describe('chargeReused (the dispatcher\'s form)', () => {
+describe('chargeFields (the dispatcher\'s form)', () => {
   test('answers what charge answers, in one object rewritten by every charge; charge hands out copies', () => {
     const reused = limiter();
     const copying = limiter();
@@ -451,7 +451,7 @@ describe('chargeReused (the dispatcher\'s form)', () => {
     for (let i = 0; i < 400; i += 1) {
       const req = requests[i % requests.length] as LimitRequest;
       const copy = copying.charge(req, T0 + i);
-      const answer = reused.chargeReused(req, T0 + i);
+      const answer = reused.chargeFields(req.identity, req.tier, req.ip, req.service, req.limits, req.handle, T0 + i);
       first ??= answer;
       expect(answer).toBe(first);
       expect({ ...answer }).toEqual(copy);

@@ -32,7 +32,6 @@ function limitRequestOf(context: CheckerContext, known: Map<string, Agent>, exch
     tier: caller?.tier ?? 'free',
     ip: request.ip,
     service: route?.service ?? (request.mount === 'api' ? null : request.mount),
-    style: route?.style ?? null,
     limits: route?.limits,
   };
 }
