@@ -97,6 +97,14 @@ const SWEEP_AT_ENTRIES_DEFAULT = 65_536;
 const MAX_ENTRIES_DEFAULT = 1_000_000;
 
 type Mode = 'check' | 'take' | 'peek';
+
+/** Which of an identity's buckets binds a request the fast path admits (see `chargeIdentity`). */
+const BOUND_TIER = 0;
+const BOUND_DAILY = 1;
+const BOUND_SERVICE = 2;
+const BOUND_SERVICE_DAILY = 3;
+const BOUND_ENDPOINT = 4;
+type Bound = typeof BOUND_TIER | typeof BOUND_DAILY | typeof BOUND_SERVICE | typeof BOUND_SERVICE_DAILY | typeof BOUND_ENDPOINT;
 type Window = LimitDecision['window'];
 
 /**
@@ -333,22 +341,103 @@ export class RateLimiter {
     const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
     const binding = this.binding;
     binding.clear();
-    this.checkBucket(entry, tierShape, nowMs);
-    if (perDay !== null) this.checkDay(entry, perDay, 'daily', nowMs);
-    if (service !== null) {
-      this.checkBucket(service, service.row.minute, nowMs);
-      if (service.row.perDay !== null) this.checkDay(service, service.row.perDay, service.row.dailyScope, nowMs);
+    // Check: every bucket refilled and every counter rolled to now; is any out of room?
+    refill(entry, tierShape, nowMs);
+    let lacking = entry.units < UNITS_PER_TOKEN;
+    if (perDay !== null) {
+      rollDay(entry, nowMs);
+      if (entry.count >= perDay) lacking = true;
     }
-    if (cap !== null && endpoint !== null) this.checkDay(endpoint, cap.perDay, cap.scope, nowMs);
-    if (!binding.refused) {
-      binding.clear();
-      this.takeBucket(entry, tierShape, nowMs);
-      if (perDay !== null) this.takeDay(entry, perDay, 'daily', nowMs);
-      if (service !== null) {
-        this.takeBucket(service, service.row.minute, nowMs);
-        if (service.row.perDay !== null) this.takeDay(service, service.row.perDay, service.row.dailyScope, nowMs);
+    if (service !== null) {
+      refill(service, service.row.minute, nowMs);
+      if (service.units < UNITS_PER_TOKEN) lacking = true;
+      const servicePerDay = service.row.perDay;
+      if (servicePerDay !== null) {
+        rollDay(service, nowMs);
+        if (service.count >= servicePerDay) lacking = true;
       }
-      if (cap !== null && endpoint !== null) this.takeDay(endpoint, cap.perDay, cap.scope, nowMs);
+    }
+    if (cap !== null && endpoint !== null) {
+      rollDay(endpoint, nowMs);
+      if (endpoint.count >= cap.perDay) lacking = true;
+    }
+    if (lacking) {
+      // Refused (rare): the refusals offered in the fixed order (refilling again changes nothing).
+      this.checkBucket(entry, tierShape, nowMs);
+      if (perDay !== null) this.checkDay(entry, perDay, 'daily', nowMs);
+      if (service !== null) {
+        this.checkBucket(service, service.row.minute, nowMs);
+        if (service.row.perDay !== null) this.checkDay(service, service.row.perDay, service.row.dailyScope, nowMs);
+      }
+      if (cap !== null && endpoint !== null) this.checkDay(endpoint, cap.perDay, cap.scope, nowMs);
+      assert(binding.refused, 'a bucket out of room refuses');
+      return;
+    }
+    // Take: one token or count from each. What `offer` would choose, kept in locals: the fewest
+    // remaining, then the lower limit, then the first visited; its reset instant is computed for
+    // the one that binds only.
+    entry.units -= UNITS_PER_TOKEN;
+    let limit = tierShape.perMinute;
+    let remaining = Math.floor(entry.units / UNITS_PER_TOKEN);
+    let bound: Bound = BOUND_TIER;
+    if (perDay !== null) {
+      entry.count += 1;
+      const left = perDay - entry.count;
+      if (bindsBefore(left, perDay, remaining, limit)) {
+        limit = perDay;
+        remaining = left;
+        bound = BOUND_DAILY;
+      }
+    }
+    if (service !== null) {
+      service.units -= UNITS_PER_TOKEN;
+      const minute = service.row.minute;
+      const left = Math.floor(service.units / UNITS_PER_TOKEN);
+      if (bindsBefore(left, minute.perMinute, remaining, limit)) {
+        limit = minute.perMinute;
+        remaining = left;
+        bound = BOUND_SERVICE;
+      }
+      const servicePerDay = service.row.perDay;
+      if (servicePerDay !== null) {
+        service.count += 1;
+        const dayLeft = servicePerDay - service.count;
+        if (bindsBefore(dayLeft, servicePerDay, remaining, limit)) {
+          limit = servicePerDay;
+          remaining = dayLeft;
+          bound = BOUND_SERVICE_DAILY;
+        }
+      }
+    }
+    if (cap !== null && endpoint !== null) {
+      endpoint.count += 1;
+      const left = cap.perDay - endpoint.count;
+      if (bindsBefore(left, cap.perDay, remaining, limit)) {
+        limit = cap.perDay;
+        remaining = left;
+        bound = BOUND_ENDPOINT;
+      }
+    }
+    assert(remaining >= 0, 'a checked bucket had room');
+    switch (bound) {
+      case BOUND_TIER:
+        binding.offer(limit, remaining, nowMs + msUntilFull(entry.units, tierShape), '1m', tierShape.scope);
+        return;
+      case BOUND_DAILY:
+        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', 'daily');
+        return;
+      case BOUND_SERVICE:
+        assert(service !== null, 'the service bucket bound');
+        binding.offer(limit, remaining, nowMs + msUntilFull(service.units, service.row.minute), '1m', service.row.minute.scope);
+        return;
+      case BOUND_SERVICE_DAILY:
+        assert(service !== null, 'the service counter bound');
+        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', service.row.dailyScope);
+        return;
+      case BOUND_ENDPOINT:
+        assert(cap !== null, 'the endpoint cap bound');
+        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', cap.scope);
+        return;
     }
   }
 
@@ -552,6 +641,14 @@ export class RateLimiter {
       }
     }
   }
+}
+
+/**
+ * Whether a bucket with `remaining` requests left under `limit` binds instead of the one chosen so
+ * far: what `Binding.offer` decides (fewer remaining; on a tie, the lower limit; else the first).
+ */
+function bindsBefore(remaining: number, limit: number, chosenRemaining: number, chosenLimit: number): boolean {
+  return remaining < chosenRemaining || (remaining === chosenRemaining && limit < chosenLimit);
 }
 
 /** The identity's state for a service row, created on first use. */
