@@ -98,13 +98,6 @@ const MAX_ENTRIES_DEFAULT = 1_000_000;
 
 type Mode = 'check' | 'take' | 'peek';
 
-/** Which of an identity's buckets binds a request the fast path admits (see `chargeIdentity`). */
-const BOUND_TIER = 0;
-const BOUND_DAILY = 1;
-const BOUND_SERVICE = 2;
-const BOUND_SERVICE_DAILY = 3;
-const BOUND_ENDPOINT = 4;
-type Bound = typeof BOUND_TIER | typeof BOUND_DAILY | typeof BOUND_SERVICE | typeof BOUND_SERVICE_DAILY | typeof BOUND_ENDPOINT;
 type Window = LimitDecision['window'];
 
 /**
@@ -373,39 +366,46 @@ export class RateLimiter {
       assert(binding.refused, 'a bucket out of room refuses');
       return;
     }
-    // Take: one token or count from each. What `offer` would choose, kept in locals: the fewest
-    // remaining, then the lower limit, then the first visited; its reset instant is computed for
-    // the one that binds only.
+    // Take: one token or count from each, the binding bucket chosen in locals as `offer` would
+    // choose it (the fewest remaining, then the lower limit, then the first visited), and offered once.
+    const midnightMs = nextMidnightMs(nowMs);
     entry.units -= UNITS_PER_TOKEN;
     let limit = tierShape.perMinute;
     let remaining = Math.floor(entry.units / UNITS_PER_TOKEN);
-    let bound: Bound = BOUND_TIER;
+    let resetAtMs = nowMs + msUntilFull(entry.units, tierShape);
+    let window: Window = '1m';
+    let scope = tierShape.scope;
     if (perDay !== null) {
       entry.count += 1;
       const left = perDay - entry.count;
       if (bindsBefore(left, perDay, remaining, limit)) {
         limit = perDay;
         remaining = left;
-        bound = BOUND_DAILY;
+        resetAtMs = midnightMs;
+        window = '1d';
+        scope = 'daily';
       }
     }
     if (service !== null) {
+      const { minute, perDay: servicePerDay, dailyScope } = service.row;
       service.units -= UNITS_PER_TOKEN;
-      const minute = service.row.minute;
       const left = Math.floor(service.units / UNITS_PER_TOKEN);
       if (bindsBefore(left, minute.perMinute, remaining, limit)) {
         limit = minute.perMinute;
         remaining = left;
-        bound = BOUND_SERVICE;
+        resetAtMs = nowMs + msUntilFull(service.units, minute);
+        window = '1m';
+        scope = minute.scope;
       }
-      const servicePerDay = service.row.perDay;
       if (servicePerDay !== null) {
         service.count += 1;
         const dayLeft = servicePerDay - service.count;
         if (bindsBefore(dayLeft, servicePerDay, remaining, limit)) {
           limit = servicePerDay;
           remaining = dayLeft;
-          bound = BOUND_SERVICE_DAILY;
+          resetAtMs = midnightMs;
+          window = '1d';
+          scope = dailyScope;
         }
       }
     }
@@ -415,30 +415,13 @@ export class RateLimiter {
       if (bindsBefore(left, cap.perDay, remaining, limit)) {
         limit = cap.perDay;
         remaining = left;
-        bound = BOUND_ENDPOINT;
+        resetAtMs = midnightMs;
+        window = '1d';
+        scope = cap.scope;
       }
     }
     assert(remaining >= 0, 'a checked bucket had room');
-    switch (bound) {
-      case BOUND_TIER:
-        binding.offer(limit, remaining, nowMs + msUntilFull(entry.units, tierShape), '1m', tierShape.scope);
-        return;
-      case BOUND_DAILY:
-        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', 'daily');
-        return;
-      case BOUND_SERVICE:
-        assert(service !== null, 'the service bucket bound');
-        binding.offer(limit, remaining, nowMs + msUntilFull(service.units, service.row.minute), '1m', service.row.minute.scope);
-        return;
-      case BOUND_SERVICE_DAILY:
-        assert(service !== null, 'the service counter bound');
-        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', service.row.dailyScope);
-        return;
-      case BOUND_ENDPOINT:
-        assert(cap !== null, 'the endpoint cap bound');
-        binding.offer(limit, remaining, nextMidnightMs(nowMs), '1d', cap.scope);
-        return;
-    }
+    binding.offer(limit, remaining, resetAtMs, window, scope);
   }
 
   /** The identity's entry if held: through the request's handle when it is valid, else the map. */
