@@ -27,14 +27,29 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-export interface Failure {
-  readonly ok: false;
+/**
+ * A refusal with its HTTP status. A class, not an interface: `isFailure` is then one prototype
+ * check (`instanceof`) instead of reading `ok` from whatever it is handed — parse results, bodies
+ * and commands of every shape meet at that one read, which made it a megamorphic load (a stub
+ * cache probe) on every request. The private brand makes the type nominal: only `fail` and
+ * `failWithStatus` make one, so no object literal passes for a failure that `isFailure` would miss.
+ */
+export class Failure {
+  declare private readonly brand: never;
+  readonly ok = false;
   /** HTTP status; defaults to the table's, overridden only for transport-level errors (405, 413, 415). */
   readonly status: number;
   readonly code: ErrorCode;
   readonly message: string;
-  /** Extra body fields (the 429 body, a `max_bet`...). */
-  readonly extra?: JsonObject;
+  /** Extra body fields (the 429 body, a `max_bet`...); undefined when none. */
+  readonly extra: JsonObject | undefined;
+
+  constructor(status: number, code: ErrorCode, message: string, extra: JsonObject | undefined) {
+    this.status = status;
+    this.code = code;
+    this.message = message;
+    this.extra = extra;
+  }
 }
 
 export interface Success<T> {
@@ -44,15 +59,21 @@ export interface Success<T> {
 
 export type Outcome<T> = Success<T> | Failure;
 
+/**
+ * One failure alive for as long as the process: a class's instance layout is reached from its
+ * constructor only weakly, so a full collection that finds no failure alive drops it, and with it
+ * the optimized code of every function that checked it (the dispatcher's included), which then
+ * runs unoptimized until compiled again. Failures are short-lived; this one keeps the layout.
+ */
+export const KEPT_FAILURE: Failure = new Failure(ERROR_STATUS.INTERNAL_ERROR, 'INTERNAL_ERROR', 'kept alive: see errors.ts', undefined);
+
 export function fail(code: ErrorCode, message: string, extra?: JsonObject): Failure {
-  return extra === undefined
-    ? { ok: false, status: ERROR_STATUS[code], code, message }
-    : { ok: false, status: ERROR_STATUS[code], code, message, extra };
+  return new Failure(ERROR_STATUS[code], code, message, extra);
 }
 
 /** A failure whose HTTP status differs from the code's table status (405, 413, 415). */
 export function failWithStatus(status: number, code: ErrorCode, message: string): Failure {
-  return { ok: false, status, code, message };
+  return new Failure(status, code, message, undefined);
 }
 
 export function succeed<T>(value: T): Success<T> {
@@ -60,5 +81,5 @@ export function succeed<T>(value: T): Success<T> {
 }
 
 export function isFailure(value: unknown): value is Failure {
-  return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
+  return value instanceof Failure;
 }

@@ -142,7 +142,7 @@ function plainDecimalText(value: number): string {
  * `formatDecimalPlain`, the definition (tested equal), which takes every other amount.
  */
 export function formatDecimal(amount: Micro): string {
-  if (amount >= EXACT_DOUBLE_LIMIT || amount <= -EXACT_DOUBLE_LIMIT) return formatDecimalPlain(amount);
+  if (amount >= EXACT_DOUBLE_LIMIT || amount <= EXACT_DOUBLE_FLOOR) return formatDecimalPlain(amount);
   const value = Number(amount);
   const magnitude = value < 0 ? -value : value;
   let whole = Math.floor(magnitude / 1e6);
@@ -201,6 +201,11 @@ function trimZeros(digits: string, keep: number): string {
 
 /** |amount| below 2^53: `Number(amount)` is exact there. */
 const EXACT_DOUBLE_LIMIT = 2n ** 53n;
+/**
+ * -2^53, kept as its own constant: the optimizing compiler does not fold `-EXACT_DOUBLE_LIMIT`,
+ * so writing it in the checks negated (allocated) a bigint on every rendered amount.
+ */
+const EXACT_DOUBLE_FLOOR = -EXACT_DOUBLE_LIMIT;
 
 /**
  * Renders micro-USDC as a JSON number for style A: the double nearest amount / 10^6, which is
@@ -209,7 +214,7 @@ const EXACT_DOUBLE_LIMIT = 2n ** 53n;
  * `Number(amount) / 1e6` is the same double without building text; beyond, the text path.
  */
 export function toNumber(amount: Micro): number {
-  if (amount < EXACT_DOUBLE_LIMIT && amount > -EXACT_DOUBLE_LIMIT) return Number(amount) / 1e6;
+  if (amount < EXACT_DOUBLE_LIMIT && amount > EXACT_DOUBLE_FLOOR) return Number(amount) / 1e6;
   return Number(formatDecimal(amount));
 }
 

@@ -23,7 +23,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Failure } from '../core/errors.ts';
+import { ERROR_STATUS, Failure, type ErrorCode, type JsonObject } from '../core/errors.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
 import type { Mount } from '../http/route.ts';
 import { SERVICE_NAMES, type Credential, type FaultWindow } from '../platform/platform.ts';
@@ -406,14 +406,25 @@ function decodeCommand(row: Record<string, unknown>): LoggedCommand {
   }
 }
 
+/** A logged `body_failure` (a Failure as JSON): undefined when absent, null when malformed. */
+function decodeFailure(value: unknown): Failure | undefined | null {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { ok, status, code, message, extra } = value as Record<string, unknown>;
+  const knownCode = typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
+  const extraOk = extra === undefined || (typeof extra === 'object' && extra !== null && !Array.isArray(extra));
+  if (ok !== false || typeof status !== 'number' || !knownCode || typeof message !== 'string' || !extraOk) return null;
+  return new Failure(status, code as ErrorCode, message, extra as JsonObject | undefined);
+}
+
 function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>, body: unknown): LoggedCommand {
   const { mount, method, path, query, ip } = entry;
   const credential = decodeCredential(entry['auth']);
-  const bodyFailure = entry['body_failure'] as Failure | undefined;
+  const bodyFailure = decodeFailure(entry['body_failure']);
   const knownMount = mount === 'api' || (SERVICE_NAMES as readonly unknown[]).includes(mount);
   const fieldsOk = typeof method === 'string' && typeof path === 'string' && typeof ip === 'string' && typeof query === 'object' && query !== null;
   if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string')) return { seq, kind: 'corrupt', reason: 'request entry' };
-  if (bodyFailure !== undefined && (typeof bodyFailure !== 'object' || bodyFailure === null || bodyFailure.ok !== false)) return { seq, kind: 'corrupt', reason: 'body_failure' };
+  if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
   const request: LoggedRequest = { mount: mount as Mount, method, path, query: query as Record<string, string>, ip, credential, bodyText: body, bodyFailure };
   return { seq, kind: 'request', atMs, request };
 }

@@ -6,12 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import { httpTransport } from '../../src/client/http-transport.ts';
+import { fail, failWithStatus, isFailure } from '../../src/core/errors.ts';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport.ts';
 import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -269,6 +271,27 @@ describe('recovery seams', () => {
       expect(typeof viaCredential === 'object' && viaCredential !== null ? viaCredential.agent : viaCredential, String(header)).toBe(typeof identified === 'object' && identified !== null ? identified.agent : identified);
       expect(replayed.identifyCredential(credential) === null).toBe(identified === null);
     }
+  });
+
+  test('a logged body failure comes back as the same Failure; a malformed one is reported corrupt', async () => {
+    const file = join(DIR, 'body-failure.db');
+    const log = await opened(file);
+    expect(log.adopt(settings())).toEqual([]);
+    const request = { mount: 'api', method: 'POST', path: '/claim', query: {}, headers: {}, ip: '127.0.0.1' } as const;
+    const tooLarge = failWithStatus(413, 'BAD_REQUEST', 'request body is larger than 1024 bytes');
+    log.appendRequest({ ...request, bodyFailure: tooLarge, bodyText: 'x'.repeat(10) }, 'none', START_MS);
+    log.appendRequest({ ...request, bodyFailure: fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }) }, 'none', START_MS);
+    log.close();
+    const db = new DatabaseSync(file);
+    db.prepare("INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, 'request', ?, NULL)").run(START_MS, JSON.stringify({ mount: 'api', method: 'POST', path: '/claim', query: {}, ip: '127.0.0.1', auth: null, body_failure: { ok: false, status: 400, code: 'NOPE', message: 'x' } }));
+    db.close();
+    const reopened = await opened(file);
+    const [first, second, third] = [...reopened.commands()];
+    reopened.close();
+    expect(first?.kind === 'request' && first.request.bodyFailure).toEqual(tooLarge);
+    expect(first?.kind === 'request' && isFailure(first.request.bodyFailure)).toBe(true);
+    expect(second?.kind === 'request' && second.request.bodyFailure).toEqual(fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }));
+    expect(third).toEqual({ seq: 3, kind: 'corrupt', reason: 'body_failure' });
   });
 
   test('the clock resumes at the last logged instant at least, and keeps a wall run’s offset', () => {

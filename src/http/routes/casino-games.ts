@@ -6,7 +6,7 @@
  * Video poker's two phases are their own rows (casino-video-poker.ts).
  */
 import { assert } from '../../core/assert.ts';
-import { fail, isFailure, type Failure, type JsonObject } from '../../core/errors.ts';
+import { fail, Failure, isFailure, type JsonObject } from '../../core/errors.ts';
 import { ratioToNumber } from '../../core/ratio.ts';
 import type { BetRecord } from '../../services/casino/bet-record.ts';
 import type { BetCommand } from '../../services/casino/place-bet.ts';
@@ -111,7 +111,7 @@ function parseBatchElement(element: unknown, index: number): ParsedBet | Failure
   const game = typeof gameId === 'string' ? findGame(gameId) : undefined;
   if (game === undefined || game.id === 'video_poker') return fail('BAD_REQUEST', `bets[${index}].game must be one of the single-call games`);
   const parsed = parseBetFields(fields, game, 'number', ['game']);
-  return isFailure(parsed) ? { ...parsed, message: `bets[${index}]: ${parsed.message}` } : parsed;
+  return isFailure(parsed) ? new Failure(parsed.status, parsed.code, `bets[${index}]: ${parsed.message}`, parsed.extra) : parsed;
 }
 
 const batchA = defineRoute<BatchCommand, { results: ReadonlyArray<{ ok: true; value: BetRecord } | Failure>; balanceAfterMicro: bigint }>({

@@ -4,7 +4,7 @@
  * ({ nonce, holds, amount? }: the bet, evaluated on the Jacks or Better table). Why the amount is
  * committed at the deal: src/services/casino/video-poker-hands.ts.
  */
-import { isFailure, type Failure } from '../../core/errors.ts';
+import { fail, isFailure, type Failure } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import type { BetRecord } from '../../services/casino/bet-record.ts';
 import { videoPoker, type VideoPokerHolds } from '../../services/casino/games/video-poker.ts';
@@ -56,7 +56,7 @@ const drawRow = defineRoute<{ nonce: number; holds: VideoPokerHolds; amountMicro
     if (isFailure(fields)) return fields;
     const parsed = videoPoker.parse({ holds: fields['holds'] ?? [], nonce: fields['nonce'] });
     if (!parsed.ok) return parsed;
-    if (parsed.value.nonce === null) return { ok: false, status: 400, code: 'BAD_REQUEST', message: 'nonce is required: the nonce of the deal' };
+    if (parsed.value.nonce === null) return fail('BAD_REQUEST', 'nonce is required: the nonce of the deal');
     const amountMicro = fields['amount'] === undefined ? null : requiredAmount(fields['amount'], 'amount', 'number');
     if (isFailure(amountMicro)) return amountMicro;
     return { nonce: parsed.value.nonce, holds: parsed.value.holds, amountMicro };
