@@ -13,7 +13,8 @@ export interface Clock {
 }
 
 export class VirtualClock implements Clock {
-  private currentMs: number;
+  /** Initialized where declared, as the platform's time (platform.ts): the clock moves on every request. */
+  private currentMs = 0;
 
   constructor(startMs: number) {
     assert(Number.isSafeInteger(startMs) && startMs >= 0, 'clock start is a non-negative integer');

@@ -6,8 +6,10 @@
  * range, `String` on it is a cache probe, a runtime call and a cache insert (a write barrier),
  * and in a simulation nearly every request has its own reset second. So the reset text is the
  * text of its high digits (remembered: it changes once a day or so) joined to its last five
- * digits, from a table filled on first use; and the last reset answered is remembered whole
- * (a burst of one caller repeats it).
+ * digits, from a table filled on first use. The last answer is not remembered whole: a
+ * module-level slot written with each new text (a young string stored in an old object) cost a
+ * write barrier and a remembered-set entry for the next scavenge on every miss, more than the
+ * joins it saved (about a quarter of resets repeat the previous one).
  * Memory: the five-digit table holds at most 100,000 short texts.
  */
 
@@ -24,30 +26,20 @@ const LOW_PART = 100_000;
 const lowTexts: string[] = Array.from({ length: LOW_PART }, () => '');
 let highPart = -1;
 let highText = '';
-let lastSeconds = -1;
-let lastText = '';
 
 /** `String(seconds)` for a reset instant (any number; the fast form for whole seconds >= 100,000). */
 export function resetText(seconds: number): string {
-  if (seconds === lastSeconds) return lastText;
-  let text: string;
-  if (Number.isSafeInteger(seconds) && seconds >= LOW_PART) {
-    const high = Math.floor(seconds / LOW_PART);
-    const low = seconds - high * LOW_PART;
-    if (high !== highPart) {
-      highPart = high;
-      highText = String(high);
-    }
-    let lowText = lowTexts[low] as string;
-    if (lowText === '') {
-      lowText = String(low).padStart(5, '0');
-      lowTexts[low] = lowText;
-    }
-    text = highText + lowText;
-  } else {
-    text = String(seconds);
+  if (!Number.isSafeInteger(seconds) || seconds < LOW_PART) return String(seconds);
+  const high = Math.floor(seconds / LOW_PART);
+  const low = seconds - high * LOW_PART;
+  if (high !== highPart) {
+    highPart = high;
+    highText = String(high);
   }
-  lastSeconds = seconds;
-  lastText = text;
-  return text;
+  let lowText = lowTexts[low] as string;
+  if (lowText === '') {
+    lowText = String(low).padStart(5, '0');
+    lowTexts[low] = lowText;
+  }
+  return highText + lowText;
 }

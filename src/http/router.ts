@@ -4,9 +4,6 @@
  * paths with `:name` parameters are matched segment by segment, in place (no split per request),
  * static segments before parameters, so `/api/v1/escrow/list` wins over `/api/v1/escrow/:id`. A
  * path known under another method answers 405 with the allowed methods (in table order).
- * Parameter rows are kept per mount and per segment count: a path can only match a row with as
- * many segments, so a request tries only those (counting the path's slashes is one pass over
- * its characters; trying a row of another length cost a few substring searches each).
  * Invariant: matches are shared and frozen; callers only read them.
  */
 import type { HttpMethod, Mount, Route } from './route.ts';
@@ -43,24 +40,20 @@ const NOT_FOUND: RouteMatch = Object.freeze({ kind: 'not-found' });
 
 export class Router {
   private readonly staticPaths = new Map<Mount, Map<string, StaticPath>>();
-  /** Per mount, the parameter rows by segment count (index), most specific first. */
-  private readonly patterns = new Map<Mount, (PatternRow[] | undefined)[]>();
+  private readonly patterns = new Map<Mount, PatternRow[]>();
   readonly routes: readonly Route[];
 
   constructor(routes: readonly Route[]) {
     this.routes = routes;
     const staticRows = new Map<Mount, Map<string, Route[]>>();
-    const patternRows = new Map<Mount, Map<number, PatternRow[]>>();
     for (const route of routes) {
       if (route.path.includes(':')) {
-        const byCount = patternRows.get(route.mount) ?? new Map<number, PatternRow[]>();
-        patternRows.set(route.mount, byCount);
+        const rows = this.patterns.get(route.mount) ?? [];
         const segments = route.path.split('/');
         const texts = segments.map((segment) => (segment.startsWith(':') ? null : segment));
         const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1) : null));
-        const rows = byCount.get(segments.length) ?? [];
         rows.push({ route, texts, names, specificity: specificity(segments) });
-        byCount.set(segments.length, rows);
+        this.patterns.set(route.mount, rows);
       } else {
         const byPath = staticRows.get(route.mount) ?? new Map<string, Route[]>();
         staticRows.set(route.mount, byPath);
@@ -82,18 +75,14 @@ export class Router {
       }
       this.staticPaths.set(mount, paths);
     }
-    for (const [mount, byCount] of patternRows) {
-      for (const rows of byCount.values()) rows.sort((a, b) => b.specificity - a.specificity);
-      const longest = Math.max(...byCount.keys());
-      this.patterns.set(mount, Array.from({ length: longest + 1 }, (_, count) => byCount.get(count)));
-    }
+    for (const rows of this.patterns.values()) rows.sort((a, b) => b.specificity - a.specificity);
   }
 
   match(mount: Mount, method: string, path: string): RouteMatch {
     // A static path owns its URL outright: parameter rows never answer for it.
     const known = this.staticPaths.get(mount)?.get(path);
     if (known !== undefined) return methodMatch(known, method) ?? known.notAllowed;
-    const rows = this.patterns.get(mount)?.[segmentCount(path)];
+    const rows = this.patterns.get(mount);
     if (rows === undefined) return NOT_FOUND;
     let allowed: HttpMethod[] | null = null;
     for (const row of rows) {
@@ -121,13 +110,6 @@ function methodMatch(known: StaticPath, method: string): RouteMatch | null {
     default:
       return null;
   }
-}
-
-/** The number of segments `path.split('/')` would give: one more than its slashes. */
-function segmentCount(path: string): number {
-  let count = 1;
-  for (let index = 0; index < path.length; index++) if (path.charCodeAt(index) === 0x2f) count++;
-  return count;
 }
 
 /** Static segments count more than parameters; longer paths before shorter. */

@@ -157,7 +157,8 @@ export class Platform {
   /** The last header the memo answered, and its caller (see the header). '' = none yet. */
   private lastAuthorization = '';
   private lastCaller: AuthenticatedCaller | null = null;
-  private lastMs: number;
+  /** Initialized where declared: a field declared bare starts as undefined and then holds every later time boxed (an allocation and a write barrier per request). */
+  private lastMs = 0;
 
   constructor(options: PlatformOptions) {
     this.seed = options.seed;

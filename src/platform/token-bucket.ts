@@ -10,6 +10,10 @@
  * The functions work on any object with the fields (`BucketLevel`, `DayCount`), so a bucket and
  * a counter that are always used together live in one object (`BucketAndDay`): the limiter runs
  * on every request, and one object is one memory access where two objects would be two.
+ * Fields are initialized where declared (`lastMs = 0`), not only in the constructor: a field
+ * declared bare is first defined as undefined, and V8 then keeps every number stored in it boxed,
+ * so each `lastMs = nowMs` (a time, beyond the small-integer range) allocated a number and paid a
+ * write barrier, on every request.
  * Non-goals: policy (which buckets apply, which one binds) lives in rate-limiter.ts.
  */
 import { assert } from '../core/assert.ts';
@@ -48,8 +52,8 @@ export interface DayCount {
 }
 
 export class TokenBucket implements BucketLevel {
-  units: number;
-  lastMs: number;
+  units = 0;
+  lastMs = 0;
 
   constructor(units: number, lastMs: number) {
     this.units = units;
@@ -85,8 +89,8 @@ export function msUntilToken(units: number, shape: BucketShape): number {
 
 /** Requests counted in one UTC calendar day; `dayIndex` = floor(ms / DAY_MS). */
 export class DayCounter implements DayCount {
-  dayIndex: number;
-  count: number;
+  dayIndex = 0;
+  count = 0;
 
   constructor(nowMs: number) {
     this.dayIndex = dayIndexOf(nowMs);
@@ -96,10 +100,10 @@ export class DayCounter implements DayCount {
 
 /** A token bucket and a daily counter that are always charged together, in one object. */
 export class BucketAndDay implements BucketLevel, DayCount {
-  units: number;
-  lastMs: number;
-  dayIndex: number;
-  count: number;
+  units = 0;
+  lastMs = 0;
+  dayIndex = 0;
+  count = 0;
 
   constructor(units: number, nowMs: number) {
     this.units = units;

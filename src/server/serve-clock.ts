@@ -11,7 +11,7 @@ export type ClockMode = 'wall' | 'manual';
 export class ServeClock implements Clock {
   readonly mode: ClockMode;
   private readonly inner: ManualOffsetClock;
-  private lastMs: number;
+  private lastMs = 0; // initialized where declared: see Platform.lastMs
 
   constructor(options: { mode: ClockMode; startMs?: number }) {
     this.mode = options.mode;
