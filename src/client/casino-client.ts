@@ -84,6 +84,21 @@ export type CasinoEndpointId = keyof typeof CASINO_ENDPOINTS;
 export type CasinoBody = Record<string, unknown>;
 export type CasinoCall = (endpoint: CasinoEndpointId, input: CallInput) => Promise<ApiResult<CasinoBody>>;
 
+/**
+ * The endpoint of a style A game path, "coin-flip" → `casino.A.game.coin_flip`; the table's own
+ * paths are named once and remembered (a bettor names its game on every bet), any other path is
+ * named each time (the map stays as small as the table).
+ */
+const GAME_ENDPOINTS = new Map<string, CasinoEndpointId>();
+
+function gameEndpoint(gamePath: string): CasinoEndpointId {
+  const known = GAME_ENDPOINTS.get(gamePath);
+  if (known !== undefined) return known;
+  const endpoint = `casino.A.game.${gamePath.replaceAll('-', '_')}` as CasinoEndpointId;
+  if (Object.hasOwn(CASINO_ENDPOINTS, endpoint)) GAME_ENDPOINTS.set(gamePath, endpoint);
+  return endpoint;
+}
+
 export class CasinoClient {
   readonly call: CasinoCall;
 
@@ -93,7 +108,7 @@ export class CasinoClient {
 
   /** A style A single-game bet: `path` is the game's path ("coin-flip", "dice"…). */
   play(gamePath: string, body: CasinoBody): Promise<ApiResult<CasinoBody>> {
-    return this.call(`casino.A.game.${gamePath.replaceAll('-', '_')}` as CasinoEndpointId, { body });
+    return this.call(gameEndpoint(gamePath), { body });
   }
 
   batch(bets: readonly CasinoBody[]): Promise<ApiResult<CasinoBody>> {

@@ -96,7 +96,9 @@ export function endpointPath(endpoint: EndpointId, params: Readonly<Record<strin
   return fillPath(ENDPOINTS[endpoint].path, endpoint, params);
 }
 
+/** The template with its `:name` parameters filled; a template without any is its own path (no regex per call). */
 function fillPath(template: string, endpoint: string, params: Readonly<Record<string, string>> = {}): string {
+  if (!template.includes(':')) return template;
   return template.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${endpoint}: path parameter '${name}' is missing`);
