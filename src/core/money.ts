@@ -143,7 +143,7 @@ function plainDecimalText(value: number): string {
  */
 export function formatDecimal(amount: Micro): string {
   if (amount >= EXACT_DOUBLE_LIMIT || amount <= EXACT_DOUBLE_FLOOR) return formatDecimalPlain(amount);
-  const value = Number(amount);
+  const value = exactDouble(amount);
   const magnitude = value < 0 ? -value : value;
   let whole = Math.floor(magnitude / 1e6);
   let fraction = magnitude - whole * 1e6; // exact: integers below 2^53
@@ -208,13 +208,30 @@ const EXACT_DOUBLE_LIMIT = 2n ** 53n;
 const EXACT_DOUBLE_FLOOR = -EXACT_DOUBLE_LIMIT;
 
 /**
+ * `Number(amount)` for |amount| < 2^53, without the runtime call `Number` makes on a bigint (a
+ * call into C++ on every rendered amount): the bigint is stored as a 64-bit word and read back as
+ * its two 32-bit halves, high (signed) × 2^32 + low (unsigned), exact below 2^53. The halves'
+ * order follows the platform's byte order.
+ */
+const WORD = new BigInt64Array(1);
+const HALVES = new Int32Array(WORD.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LOW_HALF = LITTLE_ENDIAN ? 0 : 1;
+const HIGH_HALF = 1 - LOW_HALF;
+
+function exactDouble(amount: Micro): number {
+  WORD[0] = amount;
+  return (HALVES[HIGH_HALF] as number) * 4_294_967_296 + ((HALVES[LOW_HALF] as number) >>> 0);
+}
+
+/**
  * Renders micro-USDC as a JSON number for style A: the double nearest amount / 10^6, which is
  * what `Number(formatDecimal(amount))` reads. Below 2^53 the bigint converts exactly and one IEEE
  * division rounds the same rational correctly (ties to even, as decimal parsing does), so
  * `Number(amount) / 1e6` is the same double without building text; beyond, the text path.
  */
 export function toNumber(amount: Micro): number {
-  if (amount < EXACT_DOUBLE_LIMIT && amount > EXACT_DOUBLE_FLOOR) return Number(amount) / 1e6;
+  if (amount < EXACT_DOUBLE_LIMIT && amount > EXACT_DOUBLE_FLOOR) return exactDouble(amount) / 1e6;
   return Number(formatDecimal(amount));
 }
 
