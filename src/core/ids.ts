@@ -9,7 +9,7 @@
  * `toString(16)` and padding cost several times more, and a concatenated string is flattened
  * again by the first map that hashes it).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Rng } from './rng.ts';
 
 export const KEY_PREFIX = 'sk_live_';
@@ -80,7 +80,11 @@ export class IdSource {
   }
 }
 
-/** Keys are stored as SHA-256 hex digests, never in plain text (spec/NOTES.md). */
+/**
+ * Keys are stored as SHA-256 hex digests, never in plain text (spec/NOTES.md). One-shot `hash`:
+ * no Hash object per key (a short-lived object whose class a full collection dropped, with the
+ * optimized code of its callers).
+ */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

@@ -133,9 +133,7 @@ export class Dispatcher {
     if (match.kind === 'not-found') return failure(headers, info, routeId, fail('NOT_FOUND', `no route for ${request.method} ${request.path}`));
     if (match.kind === 'method-not-allowed') {
       const allowed = match.allowed.join(', ');
-      const response = failure(headers, info, routeId, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
-      response.headers['allow'] = allowed;
-      return response;
+      return failure(withAllow(headers, allowed), info, routeId, failWithStatus(405, 'BAD_REQUEST', `${request.method} is not allowed on ${request.path}; allowed: ${allowed}`));
     }
     if (request.bodyFailure !== undefined) return failure(headers, info, routeId, request.bodyFailure);
     const matched = match.route;
@@ -209,6 +207,23 @@ export function rateLimitHeaders(decision: LimitDecision): Record<string, string
     'x-ratelimit-limit': integerText(decision.limit),
     'x-ratelimit-remaining': integerText(decision.remaining),
     'x-ratelimit-reset': resetText(decision.resetAtSeconds),
+  };
+}
+
+/**
+ * A 405's headers: the rate-limit headers and `Allow`, in one literal. Not `headers.allow = ...`
+ * on the finished object: the hidden class that adds a property is reached only weakly, so when
+ * a full collection finds no 405 answer alive it drops that class, and with it the dispatcher's
+ * optimized code, which had the store inlined (about one bench round in three started with
+ * `dispatch` deoptimized: --trace-deopt-verbose, "embedded weak objects cleared").
+ */
+function withAllow(headers: Record<string, string>, allow: string): Record<string, string> {
+  return {
+    'content-type': headers['content-type'] as string,
+    'x-ratelimit-limit': headers['x-ratelimit-limit'] as string,
+    'x-ratelimit-remaining': headers['x-ratelimit-remaining'] as string,
+    'x-ratelimit-reset': headers['x-ratelimit-reset'] as string,
+    allow,
   };
 }
 

@@ -91,7 +91,7 @@ const registerA = defineRoute<RegisterInput, Registration>({
   limits: { registerPerIp: true },
   summary: 'Register an agent: returns its address, API key (shown once) and referral code.',
   parse: (input) => parseRegister(input, 'A'),
-  run: (context, command) => context.platform.faucet.register({ style: 'A', ...command }, context.nowMs),
+  run: (context, command) => context.platform.faucet.register({ style: 'A', agentId: command.agentId, referrer: command.referrer, metadata: command.metadata }, context.nowMs),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,
@@ -171,7 +171,7 @@ const registerB = defineRoute<RegisterInput, Registration>({
   limits: { registerPerIp: true, serviceRowB: true },
   summary: 'Register an agent and receive the 10 USDC grant; the next claim opens 24 h later.',
   parse: (input) => parseRegister(input, 'B'),
-  run: (context, command) => context.platform.faucet.register({ style: 'B', ...command }, context.nowMs),
+  run: (context, command) => context.platform.faucet.register({ style: 'B', agentId: command.agentId, referrer: command.referrer, metadata: command.metadata }, context.nowMs),
   successStatus: 201,
   render: (registration) => {
     assert(registration.nextClaimAtMs !== null, 'a B registration starts the claim cooldown');

@@ -14,7 +14,7 @@
  * one. That makes a simulation reproducible — and makes `afp serve`'s seeds predictable to anyone
  * who knows its --seed: afp is a test target, not a casino.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { assert } from '../../core/assert.ts';
 import type { Rng } from '../../core/rng.ts';
 
@@ -38,7 +38,7 @@ export interface AgentSeeds {
 export const SEEDS_SHOWN_MAX = 100;
 
 export function seedCommitment(hex: string): string {
-  return createHash('sha256').update(hex).digest('hex');
+  return hash('sha256', hex, 'hex'); // one-shot: no Hash object per seed (see ids.ts hashKey)
 }
 
 export class SeedBook {
