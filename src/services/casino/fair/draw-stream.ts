@@ -121,3 +121,14 @@ export class DrawStream {
 }
 
 export const FRACTION52_DENOMINATOR = 1n << 52n;
+
+/**
+ * A stream and an HMAC kept alive for the life of the process. Every bet makes its own and drops
+ * it, and a class's instance layout is reached from its constructor only weakly: a full
+ * collection that found none alive dropped the layouts, and with them the optimized code of the
+ * bet path that had checked them (placeBet, the games' play, nextBlock, uint32: all invalidated at
+ * every collection, --trace-deopt-verbose "embedded weak objects cleared"). One live instance of
+ * each keeps the layouts.
+ */
+export const KEPT_STREAM = new DrawStream('00', 'kept', 0);
+export const KEPT_HMAC = createHmac('sha256', 'kept');
