@@ -169,8 +169,9 @@ function respond(headers: Record<string, string>, info: Readonly<JsonObject>, ro
 
 /**
  * A failure's answer: `_info` is written in the body's literal (no property added afterwards).
- * The rare body with extra fields is built apart: a spread literal here, met seldom, left too
- * little feedback, and the function (one answer in five) kept falling back to baseline code.
+ * A body with extra fields is built apart (`bodyWithExtra`): its spread makes the result's hidden
+ * class by transitions reached only weakly, and a full collection that dropped it invalidated this
+ * function's optimized code with it (one answer in five is a failure).
  */
 function failure(headers: Record<string, string>, info: Readonly<JsonObject>, routeId: string | null, value: Failure): ApiResponse {
   const body: JsonObject = value.extra === undefined ? { error: value.message, code: value.code, _info: info } : bodyWithExtra(value, value.extra, info);
