@@ -225,7 +225,7 @@ export class RateLimiter {
   private readonly registerByIp = new Map<string, TokenBucket>();
   private readonly sweepAtEntriesMin: number;
   private readonly maxEntries: number;
-  private sweepAtEntries: number;
+  private sweepAtEntries = 0;
   private readonly fastPath: boolean;
   private readonly binding = new Binding();
   /** The decision `chargeFields` answers in, rewritten by every charge. */
