@@ -73,7 +73,7 @@ export class Simulation implements AgentHost {
   readonly casinoLog: CasinoRunLog;
   stop: StopReason | null = null;
   requestsThisStep = 0;
-  private nextAuditMs: number;
+  private nextAuditMs = 0;
   private readonly inner: Transport;
   private readonly routesById: ReadonlyMap<string, Route>;
   private readonly recorder: ExchangeRecorder | undefined;

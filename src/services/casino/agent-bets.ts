@@ -101,7 +101,7 @@ export class AgentBets {
   /** The agent's number in the book (the id index refers to agents by it). */
   readonly number: number;
   private readonly retained: number;
-  private capacity: number;
+  private capacity = 0;
   private start = 0;
   private count = 0;
   private firstSequence = 0;

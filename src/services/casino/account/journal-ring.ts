@@ -49,7 +49,7 @@ function hex8(word: number): string {
 
 export class JournalRing {
   private readonly capacityMax: number;
-  private capacity: number;
+  private capacity = 0;
   private start = 0;
   private count = 0;
   private cells: Float64Array;
