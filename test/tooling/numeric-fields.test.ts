@@ -1,19 +1,17 @@
-// Mutable numeric class fields of the platform, its services, the server and the simulator are
-// initialized where they are declared.
+// Mutable numeric class fields are initialized where they are declared (all of src and agents).
 // Why: with type stripping, `lastMs: number;` stays a JS class field, defined as undefined before
 // the constructor runs, and V8 then keeps every number later stored in it boxed: a time (beyond
 // the small-integer range) stored on every request was a new heap number and a write barrier
 // (token-bucket.ts header). `lastMs = 0;` keeps the field an unboxed double.
-// Scope: everything a request or a simulated event runs through (src/core, http, platform,
-// client, services, sim, server); readonly fields (stored once) and `declare` fields (no JS field
-// at all) are exempt.
+// Scope: src and agents; readonly fields (stored once) and `declare` fields (no JS field at all)
+// are exempt.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const scanned = ['src/core', 'src/http', 'src/platform', 'src/client', 'src/services', 'src/sim', 'src/server'];
+const scanned = ['src', 'agents'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -43,7 +41,7 @@ function bareNumericFields(fileName: string, text: string): string[] {
   return found;
 }
 
-describe('numeric class fields of the platform, services, server and simulator', () => {
+describe('numeric class fields', () => {
   test('the check finds a bare field and accepts initialized, readonly and declare fields', () => {
     const sample = 'class A { a: number; b = 0; readonly c: number; declare d: number; e: string; constructor() { this.a = 1; this.c = 2; this.e = ""; } }';
     expect(bareNumericFields('sample.ts', sample)).toEqual(['A.a']);
