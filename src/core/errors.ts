@@ -6,6 +6,7 @@
  * the HTTP layer). The statuses of the three service-specific codes are not shown in the spec;
  * afp's choice is recorded in docs/decisions.md.
  */
+import { keepLayout } from './kept-layouts.ts';
 
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -59,13 +60,8 @@ export interface Success<T> {
 
 export type Outcome<T> = Success<T> | Failure;
 
-/**
- * One failure alive for as long as the process: a class's instance layout is reached from its
- * constructor only weakly, so a full collection that finds no failure alive drops it, and with it
- * the optimized code of every function that checked it (the dispatcher's included), which then
- * runs unoptimized until compiled again. Failures are short-lived; this one keeps the layout.
- */
-export const KEPT_FAILURE: Failure = new Failure(ERROR_STATUS.INTERNAL_ERROR, 'INTERNAL_ERROR', 'kept alive: see errors.ts', undefined);
+// Failures are short-lived: one is kept so that a full collection keeps their layout (kept-layouts.ts).
+keepLayout(new Failure(ERROR_STATUS.INTERNAL_ERROR, 'INTERNAL_ERROR', 'kept for its layout', undefined));
 
 export function fail(code: ErrorCode, message: string, extra?: JsonObject): Failure {
   return new Failure(ERROR_STATUS[code], code, message, extra);

@@ -21,7 +21,6 @@ const MEMO_DAYS_MAX = 4_096;
 
 const dayPrefixes = new Map<number, string>();
 
-
 function digits(count: number, width: number): readonly string[] {
   return Array.from({ length: count }, (_, value) => String(value).padStart(width, '0'));
 }

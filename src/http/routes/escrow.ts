@@ -20,9 +20,11 @@ import {
   ESCROW_ROLES,
   ESCROW_STATUSES,
   type CreateEscrowCommand,
+  type DisputeEscrowCommand,
   type EscrowRecord,
   type EscrowRole,
   type EscrowStatus,
+  type ListEscrowsCommand,
 } from '../../services/escrow/escrow-record.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { jsonCopy } from './json-copy.ts';
@@ -73,11 +75,11 @@ function callerId(context: RouteContext): string {
  * row and of the service functions that read it (--trace-deopt-verbose: "embedded weak objects
  * cleared"), which then ran unoptimized until compiled again.
  */
-function listInput(command: ListCommand, context: RouteContext): ListCommand & { readonly callerId: string } {
+function listInput(command: ListCommand, context: RouteContext): ListEscrowsCommand {
   return { role: command.role, status: command.status, limit: command.limit, callerId: callerId(context) };
 }
 
-function disputeInput(command: DisputeCommand, context: RouteContext): DisputeCommand & { readonly callerId: string } {
+function disputeInput(command: DisputeCommand, context: RouteContext): DisputeEscrowCommand {
   return { escrowId: command.escrowId, reason: command.reason, evidence: command.evidence, callerId: callerId(context) };
 }
 

@@ -16,7 +16,7 @@ import { isReference } from '../../core/reference.ts';
 import type { Agent } from '../../services/shared/agents.ts';
 import { AGENT_LIST_LIMIT_MAX } from '../../services/faucet/agent-list.ts';
 import { FRAMEWORK_MAX_LENGTH } from '../../services/faucet/faucet-records.ts';
-import type { AgentList, ClaimResult, ReferralView, Registration, StatusB } from '../../services/faucet/faucet.ts';
+import type { AgentList, ClaimResult, ReferralView, RegisterCommand, Registration, StatusB } from '../../services/faucet/faucet.ts';
 import { isoTime, moneyA, moneyB } from '../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
 import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString } from '../validate.ts';
@@ -62,6 +62,11 @@ interface RegisterInput {
   readonly metadata: JsonObject | undefined;
 }
 
+/** The service's command: one literal with its fields named, not a spread (see escrow.ts, listInput). */
+function registerCommand(style: 'A' | 'B', input: RegisterInput): RegisterCommand {
+  return { style, agentId: input.agentId, referrer: input.referrer, metadata: input.metadata };
+}
+
 function parseRegister(input: RouteInput, style: 'A' | 'B'): RegisterInput | Failure {
   const queryFailure = knownQuery(input.query, NO_KEYS);
   if (queryFailure !== null) return queryFailure;
@@ -91,7 +96,7 @@ const registerA = defineRoute<RegisterInput, Registration>({
   limits: { registerPerIp: true },
   summary: 'Register an agent: returns its address, API key (shown once) and referral code.',
   parse: (input) => parseRegister(input, 'A'),
-  run: (context, command) => context.platform.faucet.register({ style: 'A', agentId: command.agentId, referrer: command.referrer, metadata: command.metadata }, context.nowMs),
+  run: (context, command) => context.platform.faucet.register(registerCommand('A', command), context.nowMs),
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,
@@ -171,7 +176,7 @@ const registerB = defineRoute<RegisterInput, Registration>({
   limits: { registerPerIp: true, serviceRowB: true },
   summary: 'Register an agent and receive the 10 USDC grant; the next claim opens 24 h later.',
   parse: (input) => parseRegister(input, 'B'),
-  run: (context, command) => context.platform.faucet.register({ style: 'B', agentId: command.agentId, referrer: command.referrer, metadata: command.metadata }, context.nowMs),
+  run: (context, command) => context.platform.faucet.register(registerCommand('B', command), context.nowMs),
   successStatus: 201,
   render: (registration) => {
     assert(registration.nextClaimAtMs !== null, 'a B registration starts the claim cooldown');

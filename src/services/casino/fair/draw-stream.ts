@@ -16,6 +16,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { assert } from '../../../core/assert.ts';
+import { keepLayout } from '../../../core/kept-layouts.ts';
 
 const TWO_POW_32 = 0x1_0000_0000;
 /** The "no block yet" buffer, shared (never written): one allocation fewer per bet. */
@@ -122,13 +123,7 @@ export class DrawStream {
 
 export const FRACTION52_DENOMINATOR = 1n << 52n;
 
-/**
- * A stream and an HMAC kept alive for the life of the process. Every bet makes its own and drops
- * it, and a class's instance layout is reached from its constructor only weakly: a full
- * collection that found none alive dropped the layouts, and with them the optimized code of the
- * bet path that had checked them (placeBet, the games' play, nextBlock, uint32: all invalidated at
- * every collection, --trace-deopt-verbose "embedded weak objects cleared"). One live instance of
- * each keeps the layouts.
- */
-export const KEPT_STREAM = new DrawStream('00', 'kept', 0);
-export const KEPT_HMAC = createHmac('sha256', 'kept');
+// Every bet makes its own stream and HMACs and drops them: one of each is kept so that a full
+// collection keeps their layouts, and the bet path's optimized code (kept-layouts.ts).
+keepLayout(new DrawStream('00', 'kept', 0));
+keepLayout(createHmac('sha256', 'kept'));
