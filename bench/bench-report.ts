@@ -13,8 +13,12 @@
  * The casino figures (casino-phase.ts, hmac-phase.ts): dice bets/s in-process over the raw
  * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the best rounds too.
  * Either part is null when `--only` left it out.
+ * Steadiness: how far each phase's median round is above its best. Noise only slows rounds down,
+ * so a wide spread says the machine was busy during the run; the verdict is still printed, with
+ * that said beside it, and the machine's load average at the start and the end of the run.
  * JSON invariant: every number outside `checks` is positive and finite (but the HTTP CPU
- * figures, which read 0 on a round shorter than one 10 ms clock tick); `checks` holds counts of
+ * figures, which read 0 on a round shorter than one 10 ms clock tick, and the load averages,
+ * 0 on an idle machine); `checks` holds counts of
  * differences from the original run, expected 0 (HTTP ones excepted, see http-phase.ts).
  */
 import type { CasinoStyle } from './casino-phase.ts';
@@ -44,8 +48,16 @@ export interface MixResult {
   readonly http: (PhaseSummary & HttpDetails) | null;
 }
 
+/** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
+export interface MachineLoad {
+  readonly cpus: number;
+  readonly loadAverageStart: number;
+  readonly loadAverageEnd: number;
+}
+
 export interface BenchResult {
   readonly node: string;
+  readonly machine: MachineLoad;
   /** Timed rounds of the HTTP and casino phases... */
   readonly rounds: number;
   /** ...and of the in-process and bare phases. */
@@ -89,6 +101,24 @@ export function ratio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio
 export function opsRatio(numerator: PhaseSummary, denominator: PhaseSummary): Ratio {
   const opsRate = (round: RoundResult): number => (round.ops * 1000) / round.wallMs;
   return { best: opsRate(numerator.best) / opsRate(denominator.best), median: opsRate(numerator.median) / opsRate(denominator.median) };
+}
+
+/** A median round this much slower than the best one or more marks a busy run. */
+export const BUSY_SPREAD = 0.15;
+
+/** How much slower the median round was than the best one (0.24 = 24%). */
+export function spread(phase: PhaseSummary): number {
+  return phase.best.wallMs > 0 ? phase.median.wallMs / phase.best.wallMs - 1 : 0;
+}
+
+function steadinessLine(phases: readonly (readonly [string, PhaseSummary])[]): string {
+  const spreads = phases.map(([name, phase]) => `${name} +${fixed(spread(phase) * 100, 0)}%`).join(', ');
+  const busy = phases.some(([, phase]) => spread(phase) >= BUSY_SPREAD);
+  return `steadiness: median round over best ${spreads}${busy ? ` (${fixed(BUSY_SPREAD * 100, 0)}% or more: the machine was busy, the ratio is less sure; run again when it is quiet)` : ''}`;
+}
+
+function steadinessJson(phases: readonly (readonly [string, PhaseSummary])[]): Record<string, unknown> {
+  return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: phases.some(([, phase]) => spread(phase) >= BUSY_SPREAD) };
 }
 
 export function verdict(mix: MixResult): 'PASS' | 'MISS' {
@@ -141,6 +171,7 @@ function mixLines(mixPart: MixResult): string[] {
     `ops: requests for in-process and http, domain calls for bare (${mixPart.bare.best.ops} of the ${mix.requests} requests reach one)`,
     `in-process req/s / bare domain calls/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_IN_PROCESS_OVER_BARE, 2)}  ${verdict(mixPart)}`,
     `in-process / bare per mix request       best ${fixed(inOverBare.best, 3)}  median ${fixed(inOverBare.median, 3)}  (stricter: bare pays nothing for requests that reach no domain call)`,
+    steadinessLine([['in-process', mixPart.inProcess], ['bare', mixPart.bare]]),
   ];
   if (mixPart.http !== null) {
     const httpOverIn = ratio(mixPart.http, mixPart.inProcess);
@@ -161,6 +192,7 @@ function casinoLines(casino: CasinoResult): string[] {
     '',
     `ops: accepted bets (requests: bets sent) and HMACs computed; rounds alternate casino and HMAC`,
     `casino bets/s / raw HMAC-SHA256/s      best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_CASINO_OVER_HMAC, 2)}  ${casinoVerdict(casino)}`,
+    steadinessLine([['casino', casino.bets], ['hmac', casino.hmac]]),
   ];
 }
 
@@ -168,6 +200,7 @@ export function formatTable(result: BenchResult): string {
   const { checks } = result;
   const lines = [
     `afp bench  node ${result.node}`,
+    `machine: ${result.machine.cpus} CPUs, load average ${fixed(result.machine.loadAverageStart, 2)} at the start, ${fixed(result.machine.loadAverageEnd, 2)} at the end`,
     `${result.mixRounds} timed in-process and bare round(s), ${result.rounds} per other phase, after 1 warm-up; best = most requests/s; gc before each round: ${result.gcForced ? 'yes' : 'no (heap figures include garbage)'}`,
   ];
   if (result.mixPart !== null) lines.push('', ...mixLines(result.mixPart));
@@ -206,6 +239,7 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
       http_over_in_process: http === null ? null : ratio(http, mixPart.inProcess),
     },
     target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(mixPart) },
+    steadiness: steadinessJson([['in_process', mixPart.inProcess], ['bare', mixPart.bare]]),
   };
 }
 
@@ -220,6 +254,7 @@ function casinoJson(casino: CasinoResult): Record<string, unknown> {
     phases: { bets: phaseJson(casino.bets), hmac: phaseJson(casino.hmac) },
     ratios: { bets_over_hmac: casinoRatio(casino) },
     target: { bets_over_hmac_min: TARGET_CASINO_OVER_HMAC, verdict: casinoVerdict(casino) },
+    steadiness: steadinessJson([['bets', casino.bets], ['hmac', casino.hmac]]),
   };
 }
 
@@ -228,10 +263,11 @@ function casinoJson(casino: CasinoResult): Record<string, unknown> {
  * casino part; the casino part is under `casino`. Either is null when `--only` left it out.
  */
 export function formatJson(result: BenchResult): string {
-  const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null } : mixJson(result.mixPart);
+  const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null, steadiness: null } : mixJson(result.mixPart);
   const { checks } = result;
   const body = {
     node: result.node,
+    machine: { cpus: result.machine.cpus, load_average_start: result.machine.loadAverageStart, load_average_end: result.machine.loadAverageEnd },
     rounds: result.rounds,
     mix_rounds: result.mixRounds,
     gc_forced: result.gcForced,

@@ -12,10 +12,13 @@
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
  * in-process and bare interleaved so drift of the machine hits both alike; http after them; the
  * casino last, in a fresh child process (casino-child.ts), casino and HMAC rounds interleaved the same way.
+ * The report says how steady the rounds were and the machine's load average around the run
+ * (bench-report.ts), so a figure taken on a busy machine is seen as such.
  * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
  * reported, not an error: timing on a shared machine must not fail builds), 2 for bad flags,
  * 1 for a crash.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
@@ -160,6 +163,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.invalidInput;
   }
   const gcForced = collectGarbage();
+  const loadAverageStart = loadavg()[0] ?? 0;
   const mixRun = flags.only === 'casino' ? null : await mixPhases(flags);
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
@@ -174,6 +178,7 @@ async function main(argv: string[]): Promise<number> {
   const casino = flags.only === 'mix' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
+    machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
     rounds: flags.rounds,
     mixRounds: flags.mixRounds,
     gcForced,

@@ -1,12 +1,14 @@
 // Smoke test of `npm run bench` (bench/main.ts): the CI-sized run completes and reports sane
 // numbers, and the replays it times are faithful (no status or outcome differs from the
 // captured run); the casino part's bets are all accepted. No timing assertions: speed targets are judged in benchmark runs, never in tests.
-// Plus the two pure pieces the numbers rest on: the small variant's population scaling and the
-// HTTP plan's dependencies and identifier rebinding.
+// Plus the pure pieces the numbers rest on: the small variant's population scaling, the
+// HTTP plan's dependencies and identifier rebinding, and how the report judges steadiness.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { formatJson, formatTable, type BenchResult } from '../../bench/bench-report.ts';
 import { planHttp } from '../../bench/http-plan.ts';
+import type { PhaseSummary, RoundResult } from '../../bench/measure.ts';
 import { scaleCounts } from '../../bench/quickstart-mix.ts';
 import type { MixExchange } from '../../bench/traffic-mix.ts';
 import type { Population } from '../../src/sim/scenario.ts';
@@ -32,12 +34,18 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
       mix: { requests: number };
       phases: { in_process: { best: { requests: number } }; bare: { best: { requests: number; ops: number } }; http: unknown };
       target: { verdict: string };
+      machine: { cpus: number };
+      steadiness: { in_process_median_over_best: number; bare_median_over_best: number; busy: boolean };
       casino: { agents: number; style: string; phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } }; ratios: { bets_over_hmac: { best: number } }; target: { bets_over_hmac_min: number; verdict: string } };
       checks: Record<string, unknown>;
     };
     const numbers = numbersOf(report, '', []);
     expect(numbers.length).toBeGreaterThan(20);
-    expect(numbers.filter(([, value]) => !(Number.isFinite(value) && value > 0))).toEqual([]);
+    // The load averages read 0 on an idle machine: finite and not negative is all they promise.
+    const loads = numbers.filter(([path]) => path.startsWith('/machine/load_average'));
+    expect(loads.map(([path]) => path)).toEqual(['/machine/load_average_start', '/machine/load_average_end']);
+    expect(loads.filter(([, value]) => !(Number.isFinite(value) && value >= 0))).toEqual([]);
+    expect(numbers.filter(([path, value]) => !path.startsWith('/machine/load_average') && !(Number.isFinite(value) && value > 0))).toEqual([]);
     // --rounds without --mix-rounds sets both.
     expect(report['rounds']).toBe(1);
     expect(report['mix_rounds']).toBe(1);
@@ -46,6 +54,9 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(report.phases.bare.best.ops).toBeLessThanOrEqual(report.mix.requests);
     expect(report.phases.http).toBeNull();
     expect(['PASS', 'MISS']).toContain(report.target.verdict);
+    // One round: the median is the best, so the spread is nil and the run is not called busy.
+    expect(report.steadiness).toEqual({ in_process_median_over_best: 1, bare_median_over_best: 1, busy: false });
+    expect(report.machine.cpus).toBeGreaterThanOrEqual(1);
     expect(report.checks['in_process_status_mismatches']).toBe(0);
     expect(report.checks['bare_outcome_mismatches']).toBe(0);
     // The casino part: the small population's bets all accepted (no rate or Kelly limit binds),
@@ -129,5 +140,34 @@ describe('planHttp', () => {
     expect(lanes.flat().sort((a, b) => a - b)).toEqual([0, 1, 2]);
     expect(lanes.find((lane) => lane.includes(1))).toContain(2);
     for (const lane of lanes) expect([...lane].sort((a, b) => a - b)).toEqual(lane);
+  });
+});
+
+describe('the report says how steady the rounds were', () => {
+  const round = (wallMs: number, ops: number): RoundResult => ({ ops, requests: 1_000, wallMs, heapBeforeBytes: 1, heapAfterBytes: 2 });
+  const phase = (bestMs: number, medianMs: number, ops: number): PhaseSummary => {
+    const best = round(bestMs, ops);
+    const median = round(medianMs, ops);
+    return { rounds: [best, median], best, median, bestRequestsPerSecond: 1e6 / bestMs, medianRequestsPerSecond: 1e6 / medianMs };
+  };
+  const result = (inProcessMedianMs: number): BenchResult => ({
+    node: 'v24',
+    machine: { cpus: 2, loadAverageStart: 0, loadAverageEnd: 1.5 },
+    rounds: 2,
+    mixRounds: 2,
+    gcForced: true,
+    mixPart: { seed: '1', mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' }, inProcess: phase(100, inProcessMedianMs, 1_000), bare: phase(40, 42, 800), http: null },
+    casino: null,
+    checks: { inProcessStatusMismatches: 0, bareOutcomeMismatches: 0, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], casinoRefusedBets: null },
+  });
+
+  test('a median round 15% or more above the best marks the run busy, in the table and in JSON', () => {
+    const busy = formatTable(result(125));
+    expect(busy).toContain('machine: 2 CPUs, load average 0.00 at the start, 1.50 at the end');
+    expect(busy).toContain('steadiness: median round over best in-process +25%, bare +5% (15% or more: the machine was busy');
+    expect(JSON.parse(formatJson(result(125))).steadiness).toEqual({ in_process_median_over_best: 1.25, bare_median_over_best: 1.05, busy: true });
+    const steady = formatTable(result(105));
+    expect(steady).toContain('steadiness: median round over best in-process +5%, bare +5%\n');
+    expect(JSON.parse(formatJson(result(105))).steadiness.busy).toBe(false);
   });
 });
