@@ -111,14 +111,20 @@ export function spread(phase: PhaseSummary): number {
   return phase.best.wallMs > 0 ? phase.median.wallMs / phase.best.wallMs - 1 : 0;
 }
 
-function steadinessLine(phases: readonly (readonly [string, PhaseSummary])[]): string {
-  const spreads = phases.map(([name, phase]) => `${name} +${fixed(spread(phase) * 100, 0)}%`).join(', ');
-  const busy = phases.some(([, phase]) => spread(phase) >= BUSY_SPREAD);
-  return `steadiness: median round over best ${spreads}${busy ? ` (${fixed(BUSY_SPREAD * 100, 0)}% or more: the machine was busy, the ratio is less sure; run again when it is quiet)` : ''}`;
+type NamedPhases = readonly (readonly [string, PhaseSummary])[];
+
+/** Whether any phase's median round is BUSY_SPREAD or more above its best. */
+function busy(phases: NamedPhases): boolean {
+  return phases.some(([, phase]) => spread(phase) >= BUSY_SPREAD);
 }
 
-function steadinessJson(phases: readonly (readonly [string, PhaseSummary])[]): Record<string, unknown> {
-  return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: phases.some(([, phase]) => spread(phase) >= BUSY_SPREAD) };
+function steadinessLine(phases: NamedPhases): string {
+  const spreads = phases.map(([name, phase]) => `${name} +${fixed(spread(phase) * 100, 0)}%`).join(', ');
+  return `steadiness: median round over best ${spreads}${busy(phases) ? ` (${fixed(BUSY_SPREAD * 100, 0)}% or more: the machine was busy, the ratio is less sure; run again when it is quiet)` : ''}`;
+}
+
+function steadinessJson(phases: NamedPhases): Record<string, unknown> {
+  return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: busy(phases) };
 }
 
 export function verdict(mix: MixResult): 'PASS' | 'MISS' {
