@@ -1,6 +1,8 @@
 /**
- * Router: finds the row for (mount, method, path). Static paths are two Map lookups (mount, then
- * path) answering a match built once at construction, so the common request allocates nothing;
+ * Router: finds the row for (mount, method, path). A mount's table is found by comparing its name
+ * (a switch over the seven names, where a Map keyed by mount cost a hash lookup per request, two
+ * on parameter paths); static paths are then one Map lookup answering a match built once at
+ * construction, so the common request allocates nothing;
  * paths with `:name` parameters are matched segment by segment, in place (no split per request),
  * static segments before parameters, so `/api/v1/escrow/list` wins over `/api/v1/escrow/:id`. A
  * path known under another method answers 405 with the allowed methods (in table order).
@@ -38,22 +40,37 @@ interface StaticPath {
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NOT_FOUND: RouteMatch = Object.freeze({ kind: 'not-found' });
 
+/** What one mount serves: its static paths and its parameter rows (most specific first). */
+interface MountTable {
+  readonly staticPaths: ReadonlyMap<string, StaticPath>;
+  readonly patterns: readonly PatternRow[];
+}
+
+const EMPTY_MOUNT: MountTable = { staticPaths: new Map(), patterns: [] };
+
 export class Router {
-  private readonly staticPaths = new Map<Mount, Map<string, StaticPath>>();
-  private readonly patterns = new Map<Mount, PatternRow[]>();
+  private readonly api: MountTable;
+  private readonly faucet: MountTable;
+  private readonly escrow: MountTable;
+  private readonly trading: MountTable;
+  private readonly domains: MountTable;
+  private readonly wallet: MountTable;
+  private readonly casino: MountTable;
   readonly routes: readonly Route[];
 
   constructor(routes: readonly Route[]) {
     this.routes = routes;
+    const staticPaths = new Map<Mount, Map<string, StaticPath>>();
+    const patterns = new Map<Mount, PatternRow[]>();
     const staticRows = new Map<Mount, Map<string, Route[]>>();
     for (const route of routes) {
       if (route.path.includes(':')) {
-        const rows = this.patterns.get(route.mount) ?? [];
+        const rows = patterns.get(route.mount) ?? [];
         const segments = route.path.split('/');
         const texts = segments.map((segment) => (segment.startsWith(':') ? null : segment));
         const names = segments.map((segment) => (segment.startsWith(':') ? segment.slice(1) : null));
         rows.push({ route, texts, names, specificity: specificity(segments) });
-        this.patterns.set(route.mount, rows);
+        patterns.set(route.mount, rows);
       } else {
         const byPath = staticRows.get(route.mount) ?? new Map<string, Route[]>();
         staticRows.set(route.mount, byPath);
@@ -73,17 +90,32 @@ export class Router {
         const allowed = Object.freeze(rows.map((route) => route.method));
         paths.set(path, { get: found('GET'), post: found('POST'), put: found('PUT'), delete: found('DELETE'), notAllowed: Object.freeze({ kind: 'method-not-allowed', allowed }) });
       }
-      this.staticPaths.set(mount, paths);
+      staticPaths.set(mount, paths);
     }
-    for (const rows of this.patterns.values()) rows.sort((a, b) => b.specificity - a.specificity);
+    for (const rows of patterns.values()) rows.sort((a, b) => b.specificity - a.specificity);
+    const table = (mount: Mount): MountTable => {
+      const paths = staticPaths.get(mount);
+      const rows = patterns.get(mount);
+      return paths === undefined && rows === undefined ? EMPTY_MOUNT : { staticPaths: paths ?? new Map(), patterns: rows ?? [] };
+    };
+    this.api = table('api');
+    this.faucet = table('faucet');
+    this.escrow = table('escrow');
+    this.trading = table('trading');
+    this.domains = table('domains');
+    this.wallet = table('wallet');
+    this.casino = table('casino');
+    for (const route of routes) {
+      if (this.tableOf(route.mount) === EMPTY_MOUNT) throw new Error(`route ${route.id}: unknown mount ${route.mount}`);
+    }
   }
 
   match(mount: Mount, method: string, path: string): RouteMatch {
+    const table = this.tableOf(mount);
     // A static path owns its URL outright: parameter rows never answer for it.
-    const known = this.staticPaths.get(mount)?.get(path);
+    const known = table.staticPaths.get(path);
     if (known !== undefined) return methodMatch(known, method) ?? known.notAllowed;
-    const rows = this.patterns.get(mount);
-    if (rows === undefined) return NOT_FOUND;
+    const rows = table.patterns;
     let allowed: HttpMethod[] | null = null;
     for (const row of rows) {
       const params = matchSegments(row, path);
@@ -93,6 +125,28 @@ export class Router {
       if (!allowed.includes(row.route.method)) allowed.push(row.route.method);
     }
     return allowed !== null ? { kind: 'method-not-allowed', allowed } : NOT_FOUND;
+  }
+
+  /** The mount's table; a name that is no mount (a caller's bad input) serves nothing. */
+  private tableOf(mount: string): MountTable {
+    switch (mount) {
+      case 'api':
+        return this.api;
+      case 'faucet':
+        return this.faucet;
+      case 'escrow':
+        return this.escrow;
+      case 'trading':
+        return this.trading;
+      case 'domains':
+        return this.domains;
+      case 'wallet':
+        return this.wallet;
+      case 'casino':
+        return this.casino;
+      default:
+        return EMPTY_MOUNT;
+    }
   }
 }
 

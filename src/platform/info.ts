@@ -37,9 +37,11 @@ export const PLATFORM_INFO: Readonly<JsonObject> = Object.freeze({ service: 'pla
 /**
  * `_info` of a service's responses, null for none (PLATFORM_INFO). The dispatcher's form, on every
  * request: a switch over the names, where `INFO[service]` is a keyed load with six different keys
- * (megamorphic).
+ * (megamorphic). Null is answered before the switch, so the switch only ever compares strings:
+ * with null among its values its compares were generic (a builtin call per case).
  */
 export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
+  if (service === null) return PLATFORM_INFO;
   switch (service) {
     case 'faucet':
       return INFO.faucet;
@@ -51,7 +53,5 @@ export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
     case 'domains':
     case 'wallet':
       return INFO[service];
-    case null:
-      return PLATFORM_INFO;
   }
 }

@@ -1,5 +1,5 @@
 // The originating IP: the first X-Forwarded-For entry (from trusted loopback peers), else the peer.
-// firstForwarded's one-pass answer for a bare address must equal the general split-and-trim.
+// firstForwarded's fast answer for a bare address (no comma, nothing trim would cut) must equal the general split-and-trim.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { firstForwarded, originatingIp } from '../../src/http/client-ip.ts';
