@@ -18,11 +18,16 @@
  */
 import type { Failure, JsonObject, Outcome } from '../core/errors.ts';
 import type { Agent } from '../services/shared/agents.ts';
-import type { Platform, ServiceName } from '../platform/platform.ts';
+import { SERVICE_NAMES, type Platform, type ServiceName } from '../platform/platform.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Style = 'A' | 'B' | 'short' | 'primary';
 export type Mount = 'api' | ServiceName;
+
+/** Whether `value` names a mount: the shared `api`, or a service's own address. */
+export function isMount(value: unknown): value is Mount {
+  return value === 'api' || (SERVICE_NAMES as readonly unknown[]).includes(value);
+}
 
 /** What a row's `parse` sees: path parameters, query parameters and the parsed JSON body. */
 export interface RouteInput {

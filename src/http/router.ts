@@ -8,7 +8,7 @@
  * path known under another method answers 405 with the allowed methods (in table order).
  * Invariant: matches are shared and frozen; callers only read them.
  */
-import type { HttpMethod, Mount, Route } from './route.ts';
+import { isMount, type HttpMethod, type Mount, type Route } from './route.ts';
 
 export type RouteMatch =
   | { readonly kind: 'found'; readonly route: Route; readonly params: Readonly<Record<string, string>> }
@@ -64,6 +64,7 @@ export class Router {
     const patterns = new Map<Mount, PatternRow[]>();
     const staticRows = new Map<Mount, Map<string, Route[]>>();
     for (const route of routes) {
+      if (!isMount(route.mount)) throw new Error(`route ${route.id}: unknown mount ${route.mount}`);
       if (route.path.includes(':')) {
         const rows = patterns.get(route.mount) ?? [];
         const segments = route.path.split('/');
@@ -105,9 +106,6 @@ export class Router {
     this.domains = table('domains');
     this.wallet = table('wallet');
     this.casino = table('casino');
-    for (const route of routes) {
-      if (this.tableOf(route.mount) === EMPTY_MOUNT) throw new Error(`route ${route.id}: unknown mount ${route.mount}`);
-    }
   }
 
   match(mount: Mount, method: string, path: string): RouteMatch {

@@ -25,7 +25,7 @@ import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ERROR_STATUS, Failure, type ErrorCode, type JsonObject } from '../core/errors.ts';
 import type { ApiRequest } from '../http/dispatcher.ts';
-import type { Mount } from '../http/route.ts';
+import { isMount, type Mount } from '../http/route.ts';
 import { SERVICE_NAMES, type Credential, type FaultWindow } from '../platform/platform.ts';
 import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -421,7 +421,7 @@ function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>
   const { mount, method, path, query, ip } = entry;
   const credential = decodeCredential(entry['auth']);
   const bodyFailure = decodeFailure(entry['body_failure']);
-  const knownMount = mount === 'api' || (SERVICE_NAMES as readonly unknown[]).includes(mount);
+  const knownMount = isMount(mount);
   const fieldsOk = typeof method === 'string' && typeof path === 'string' && typeof ip === 'string' && typeof query === 'object' && query !== null;
   if (!knownMount || !fieldsOk || credential === undefined || !(body === null || typeof body === 'string')) return { seq, kind: 'corrupt', reason: 'request entry' };
   if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
