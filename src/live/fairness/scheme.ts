@@ -1,0 +1,82 @@
+/**
+ * FairnessScheme: how one casino target turns (server seed, client seed, nonce) into outcomes and
+ * payouts, as the target publishes it. Verification is pluggable: afp's own scheme (docs/fairness.md:
+ * HMAC blocks with a cursor, unbiased mapping, the documents' payout tables) and the deployed one
+ * (spec/DEPLOYED.md §2.3–§2.5: `parseInt(hash[0..8], 16) % 10000 / 100` rolls, sub-draw suffixes,
+ * extra nonces, the deployment's payout tables). Payout tables and draw mappings are data of the
+ * scheme, so the audit's exact edge of a target comes from the same rules its bets are checked by.
+ *
+ * A scheme checks four things for every bet, separately, so that an audit can say which one failed:
+ *   1. the commitment: SHA-256 of the revealed seed's hex text is the bet's `server_seed_hash`;
+ *   2. the result hash: the recorded `result_hash` is the scheme's first HMAC of (client seed, nonce);
+ *   3. the outcome follows the scheme's rule for the game and the parameters sent;
+ *   4. the amount paid is the stake times the rule's multiplier (as the scheme rounds it).
+ * A bet whose hashes verify but whose outcome or payout differs is a rule finding, never "unfair".
+ * Non-goals: fetching anything; deciding severities (the audits do).
+ */
+import type { JsonObject, JsonValue } from '../../core/errors.ts';
+import type { Micro } from '../../core/money.ts';
+import type { Ratio } from '../../core/ratio.ts';
+import type { Chance } from '../../services/casino/games/game.ts';
+
+export const FAIRNESS_SCHEME_NAMES = ['afp', 'deployed'] as const;
+export type FairnessSchemeName = (typeof FAIRNESS_SCHEME_NAMES)[number];
+
+/** One bet as read off the wire (through the target's dialect), with the parameters that were sent. */
+export interface SchemeBet {
+  readonly betId: string;
+  /** The game as afp names it (GameId: coin_flip, dice, … video_poker). */
+  readonly game: string;
+  /** The game's parameters as sent (without amount and client_seed). */
+  readonly params: JsonObject;
+  readonly amountMicro: Micro;
+  /** The gross return credited (stake included); null when the answer does not say. */
+  readonly paidMicro: Micro | null;
+  /** The recorded total-return multiplier as the wire shows it; null when absent. */
+  readonly multiplier: number | null;
+  /** The recorded `result` object. */
+  readonly result: JsonValue;
+  readonly clientSeed: string;
+  readonly nonce: number;
+  readonly seedHash: string;
+  readonly resultHash: string;
+}
+
+export interface FieldDifference {
+  /** A path into `result`, e.g. `roll`, `reels[1]`. */
+  readonly field: string;
+  readonly recorded: JsonValue;
+  readonly recomputed: JsonValue;
+}
+
+export type Check = { readonly status: 'ok' } | { readonly status: 'failed'; readonly detail: string } | { readonly status: 'not-checked'; readonly reason: string };
+
+export interface SchemeVerdict {
+  readonly commitment: Check;
+  readonly resultHash: Check;
+  readonly outcome: Check & { readonly differences?: readonly FieldDifference[] };
+  readonly payout: Check & { readonly dueMicro?: Micro };
+  /** The rule's total-return multiplier for this bet, or null where it could not be replayed. */
+  readonly multiplier: Ratio | null;
+}
+
+/** A named parameter set of a game (the audit plays each). */
+export interface SchemeVariant {
+  readonly name: string;
+  readonly params: JsonObject;
+}
+
+export interface SchemeGame {
+  readonly game: string;
+  readonly variants: readonly SchemeVariant[];
+}
+
+export interface FairnessScheme {
+  readonly name: FairnessSchemeName;
+  /** The games this scheme can replay, with the variants it has an exact law for. */
+  games(): readonly SchemeGame[];
+  /** Checks one bet against its revealed server seed (64 lowercase hex). */
+  verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict;
+  /** The exact distribution of the total-return multiplier; null where the scheme knows none. */
+  law(game: string, params: JsonObject): readonly Chance[] | null;
+}
