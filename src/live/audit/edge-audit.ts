@@ -1,0 +1,246 @@
+/**
+ * The live house-edge audit through a target's dialect and fairness scheme (`afp audit house-edge
+ * --target URL|FILE`): small bets on every planned variant, each bet verified against its revealed
+ * seed under the target's own published scheme, and a verdict per variant (edge-verdict.ts).
+ *
+ * Plan: bet i plays plan[i mod V] at its minimum bet with client seed `afp-<sha256(seed)>-<i>`.
+ * Bets go out in phases of PHASE_BETS: in batches of BATCH_BETS where the dialect offers a batch,
+ * else one by one, at most `concurrency` calls in flight, every call paced by the target's limits
+ * (LiveSession). A game whose bets a batch refuses is tried alone once; when that is accepted the
+ * game is played alone from then on (an info finding says so). After each phase the seed is
+ * rotated and the seed list read; every placed bet of the phase is verified in plan order, so
+ * tallies, findings and verdicts do not depend on arrival order.
+ * Budgets: `bets`, `usdcMicro` (stakes), and the deadline; whichever ends first stops placing, and
+ * what was placed is still rotated and verified. Money: the balance read before and after must
+ * differ by exactly the returns minus the stakes the answers reported (to the target's rounding).
+ * Limits: bets ≤ LIVE_BETS_MAX; listed problem examples ≤ 1 per finding (the collector counts).
+ */
+import type { Deadline, LiveClock } from '../../audit/live-target.ts';
+import { runBounded } from '../../audit/live-target.ts';
+import { ReturnTally } from '../../audit/edge-statistics.ts';
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import { ratio } from '../../core/ratio.ts';
+import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
+import type { FindingsCollector } from '../finding.ts';
+import type { LiveSession } from '../live-session.ts';
+import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
+import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
+import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
+import { recordVerification } from './verification-findings.ts';
+
+export const PHASE_BETS = 200;
+export const BATCH_BETS = 20;
+export const LIVE_BETS_MAX = 100_000;
+
+export interface EdgeAuditOptions {
+  readonly session: LiveSession;
+  readonly apiKey: string;
+  readonly scheme: FairnessScheme;
+  readonly plan: readonly PlannedVariant[];
+  readonly bets: number;
+  readonly usdcMicro: Micro;
+  readonly seed: string;
+  readonly concurrency: number;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+  readonly findings: FindingsCollector;
+}
+
+export interface VariantOutcome {
+  readonly variant: PlannedVariant;
+  readonly placed: number;
+  readonly verified: number;
+  readonly followedRule: number;
+  readonly refused: number;
+  readonly verdict: VariantVerdict;
+}
+
+export interface EdgeAuditResult {
+  readonly variants: readonly VariantOutcome[];
+  readonly placed: number;
+  readonly verified: number;
+  readonly refused: number;
+  readonly stakedMicro: Micro;
+  readonly stoppedBy: 'deadline' | 'usdc' | 'unreachable' | null;
+  readonly balanceBeforeMicro: Micro | null;
+  readonly balanceAfterMicro: Micro | null;
+}
+
+class VariantTrack {
+  readonly tally = new ReturnTally();
+  placed = 0;
+  verified = 0;
+  followedRule = 0;
+  refused = 0;
+}
+
+type Slot = { readonly bet: LiveBet; readonly index: number } | undefined;
+
+interface AuditRun {
+  readonly options: EdgeAuditOptions;
+  readonly tracks: VariantTrack[];
+  readonly aloneGames: Set<string>;
+  stakedMicro: Micro;
+  paidMicro: Micro;
+  stoppedBy: EdgeAuditResult['stoppedBy'];
+}
+
+export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
+  const run: AuditRun = { options, tracks: options.plan.map(() => new VariantTrack()), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, stoppedBy: null };
+  const before = await balanceOf(options);
+  for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
+    const count = Math.min(PHASE_BETS, options.bets - first);
+    const slots = await placePhase(run, first, count);
+    const seeds = await revealSeeds(options);
+    verifyPhase(run, slots, seeds);
+  }
+  const after = await balanceOf(options);
+  checkMoney(run, before, after);
+  const variants = options.plan.map((variant, index) => {
+    const track = run.tracks[index] as VariantTrack;
+    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, followedRule: track.followedRule, verified: track.verified });
+    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, refused: track.refused, verdict };
+  });
+  const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
+  return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
+}
+
+function betInput(run: AuditRun, index: number): BetInput {
+  const variant = run.options.plan[index % run.options.plan.length] as PlannedVariant;
+  return { game: variant.game, amountMicro: variant.amountMicro, clientSeed: clientSeedOf(run.options.seed, index), params: variant.params };
+}
+
+/** Reserves the stake of bet `index` under the USDC budget; false (and stop) when it would pass it. */
+function reserve(run: AuditRun, bet: BetInput): boolean {
+  if (run.stakedMicro + bet.amountMicro > run.options.usdcMicro) {
+    run.stoppedBy ??= 'usdc';
+    return false;
+  }
+  run.stakedMicro += bet.amountMicro;
+  return true;
+}
+
+async function placePhase(run: AuditRun, first: number, count: number): Promise<Slot[]> {
+  const { session, concurrency, deadline } = run.options;
+  const slots: Slot[] = new Array<Slot>(count);
+  const batched = session.offers('casino.batch') === null;
+  const groups: number[][] = [];
+  for (let offset = 0; offset < count; offset += 1) {
+    const index = first + offset;
+    const alone = !batched || run.aloneGames.has(betInput(run, index).game);
+    const last = groups.at(-1);
+    if (!alone && last !== undefined && last.length < BATCH_BETS && !run.aloneGames.has(betInput(run, last[0] as number).game)) last.push(index);
+    else groups.push([index]);
+  }
+  await runBounded(groups.length, concurrency, async (group) => {
+    const indexes = groups[group] as number[];
+    const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
+    if (bets.length === 0) return;
+    const answers = bets.length === 1 && (!batched || run.aloneGames.has((bets[0] as BetInput).game)) ? [await placeAlone(run, bets[0] as BetInput)] : await placeBatch(run, bets);
+    answers.forEach((answer, position) => {
+      const index = indexes[position] as number;
+      const track = run.tracks[index % run.options.plan.length] as VariantTrack;
+      if (answer === null) return;
+      if (isRefusal(answer)) {
+        track.refused += 1;
+        run.options.findings.add({ id: `rule:${(bets[position] as BetInput).game}:refused:${answer.name}`, severity: 'minor', kind: 'rule', title: `${(bets[position] as BetInput).game} bets refused: ${answer.name}`, expected: 'the bet accepted (minimum amount, funded account)', seen: answer.body, evidence: answer.message });
+        return;
+      }
+      track.placed += 1;
+      slots[index - first] = { bet: answer, index };
+    });
+  }, () => run.stoppedBy !== null || deadline.passed());
+  if (deadline.passed()) run.stoppedBy ??= 'deadline';
+  return slots;
+}
+
+/** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */
+async function placeAlone(run: AuditRun, bet: BetInput): Promise<LiveBet | Refusal | null> {
+  const outcome = await run.options.session.call('casino.bet', bet, run.options.apiKey);
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome.value;
+    case 'refused':
+      return outcome.refusal;
+    case 'unreadable':
+      return null;
+    case 'unsupported':
+    case 'unreachable':
+      run.stoppedBy ??= 'unreachable';
+      return null;
+    case 'deadline':
+      run.stoppedBy ??= 'deadline';
+      return null;
+  }
+}
+
+/** A batch; refused elements are retried alone once, and a game accepted alone is played alone from then on. */
+async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Array<LiveBet | Refusal | null>> {
+  const outcome = await run.options.session.call('casino.batch', { bets }, run.options.apiKey);
+  if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
+  if (outcome.kind === 'unreachable' || outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
+  if (outcome.kind !== 'ok' || outcome.value.results.length !== bets.length) {
+    return Promise.all(bets.map((bet) => placeAlone(run, bet)));
+  }
+  return Promise.all(outcome.value.results.map(async (answer, position) => {
+    if (!isRefusal(answer)) return answer;
+    const bet = bets[position] as BetInput;
+    const alone = await placeAlone(run, bet);
+    if (alone !== null && !isRefusal(alone) && !run.aloneGames.has(bet.game)) {
+      run.aloneGames.add(bet.game);
+      run.options.findings.add({ id: `rule:${bet.game}:not-in-batch`, severity: 'info', kind: 'rule', title: `${bet.game} is refused in a batch (${answer.name}) but accepted alone: played alone`, endpoint: 'casino.batch', expected: 'every game accepted in a batch (documents: each element processed like a single bet)', seen: answer.body, evidence: answer.message });
+    }
+    return alone;
+  }));
+}
+
+/** Rotates (revealing the phase's seed) and reads every revealed seed: hash → hex. */
+async function revealSeeds(options: EdgeAuditOptions): Promise<Map<string, string>> {
+  const seeds = new Map<string, string>();
+  const rotated = await options.session.call('casino.rotate', {}, options.apiKey);
+  if (rotated.kind === 'ok' && rotated.value.revealedSeed !== null && rotated.value.revealedSeedHash !== null) seeds.set(rotated.value.revealedSeedHash, rotated.value.revealedSeed);
+  const listed = await options.session.call('casino.seeds', {}, options.apiKey);
+  if (listed.kind === 'ok') for (const { seedHash, seed } of listed.value.seeds) if (seed !== null) seeds.set(seedHash, seed);
+  return seeds;
+}
+
+function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<string, string>): void {
+  const { scheme, plan, findings } = run.options;
+  for (const slot of slots) {
+    if (slot === undefined) continue;
+    const variant = plan[slot.index % plan.length] as PlannedVariant;
+    const track = run.tracks[slot.index % plan.length] as VariantTrack;
+    const bet = slot.bet;
+    run.paidMicro += bet.paidMicro ?? 0n;
+    const schemeBet: SchemeBet = { ...bet, game: variant.game, params: variant.params };
+    const seedHex = seeds.get(bet.seedHash) ?? null;
+    const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
+    recordVerification(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    if (verdict === null) continue;
+    track.verified += 1;
+    if (verdict.outcome.status === 'ok') track.followedRule += 1;
+    if (bet.paidMicro !== null && bet.amountMicro > 0n) track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
+  }
+}
+
+async function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
+  const outcome = await options.session.call('casino.balance', {}, options.apiKey);
+  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+}
+
+/** Balance after − before must be returns − stakes, within a cent plus half a cent per bet (answers round to 2 dp). */
+function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): void {
+  if (before === null || after === null) return;
+  const bets = run.tracks.reduce((total, track) => total + track.placed, 0);
+  const expected = run.paidMicro - run.stakedMicro;
+  const seen = after - before;
+  const allowance = 10_000n + 5_000n * BigInt(bets);
+  const difference = seen > expected ? seen - expected : expected - seen;
+  if (difference <= allowance) return;
+  run.options.findings.add({
+    id: 'money:edge-audit:balance-delta', severity: 'critical', kind: 'money',
+    title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
+    endpoint: 'casino.balance', expected: formatDecimal(expected), seen: formatDecimal(seen),
+    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.stakedMicro)}, paid ${formatDecimal(run.paidMicro)}`,
+  });
+}

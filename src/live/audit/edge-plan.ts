@@ -1,0 +1,49 @@
+/**
+ * What a live house-edge audit plays: every variant the fairness scheme has a rule for, of the
+ * games asked, each at its minimum bet, with the edge the documents advertise for it (casino.md,
+ * through afp's game modules: parsed by the documents' own parser, so a parameter the documents
+ * do not know leaves the variant without an advertised edge rather than guessing one).
+ * Client seeds come from the printed seed, so the auditor's side of every draw is reproducible.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../../core/errors.ts';
+import { ratioToNumber } from '../../core/ratio.ts';
+import { findGame } from '../../services/casino/games/index.ts';
+import type { FairnessScheme } from '../fairness/scheme.ts';
+import type { AdvertisedEdge } from './edge-verdict.ts';
+
+const DEFAULT_MIN_BET_MICRO = 10_000n;
+
+export interface PlannedVariant {
+  readonly game: string;
+  readonly variant: string;
+  readonly params: JsonObject;
+  readonly amountMicro: bigint;
+  readonly advertised: AdvertisedEdge | null;
+}
+
+export function advertisedEdgeOf(game: string, params: JsonObject): AdvertisedEdge | null {
+  const module = findGame(game);
+  if (module === undefined) return null;
+  const parsed = module.parse(params);
+  if (!parsed.ok) return null;
+  const edge = module.advertisedEdge(parsed.value);
+  return edge === null ? null : { edge: ratioToNumber(edge), text: module.advertisedEdgeText };
+}
+
+/** The variants of `games` (all the scheme knows when empty), in the scheme's order. */
+export function planVariants(scheme: FairnessScheme, games: readonly string[]): PlannedVariant[] {
+  return scheme.games()
+    .filter((entry) => games.length === 0 || games.includes(entry.game))
+    .flatMap((entry) => entry.variants.map((variant) => ({
+      game: entry.game,
+      variant: variant.name,
+      params: variant.params,
+      amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
+      advertised: advertisedEdgeOf(entry.game, variant.params),
+    })));
+}
+
+export function clientSeedOf(seed: string, index: number): string {
+  return `afp-${createHash('sha256').update(seed).digest('hex').slice(0, 12)}-${index}`;
+}

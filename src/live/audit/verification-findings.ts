@@ -1,0 +1,50 @@
+/**
+ * What one bet's verification says, as findings: each of a fairness scheme's four checks that
+ * failed is its own finding (one per game and check; the collector counts the bets), with the
+ * bet, its seed and the differences as evidence. Severities: a seed that does not hash to its
+ * commitment or a result hash that is not the HMAC is critical (the proof is broken); an outcome
+ * that does not follow the target's published rule is major (a rule finding, never "unfair": the
+ * hashes verified); a paid amount other than the rule's is critical (money); a seed never revealed
+ * after rotation is major.
+ */
+import type { JsonValue } from '../../core/errors.ts';
+import { formatDecimal } from '../../core/money.ts';
+import type { FindingsCollector } from '../finding.ts';
+import type { FairnessSchemeName, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+
+export interface VerificationInput {
+  readonly bet: SchemeBet;
+  readonly variant: string;
+  readonly seedHex: string | null;
+  readonly verdict: SchemeVerdict | null;
+  readonly scheme: FairnessSchemeName;
+}
+
+function evidenceOf(input: VerificationInput): string {
+  const { bet } = input;
+  return `bet ${bet.betId} (${input.variant}): server seed ${input.seedHex ?? 'not revealed'}, client seed ${bet.clientSeed}, nonce ${bet.nonce}`;
+}
+
+export function recordVerification(findings: FindingsCollector, input: VerificationInput): void {
+  const { bet, verdict } = input;
+  const game = bet.game;
+  const evidence = evidenceOf(input);
+  if (verdict === null) {
+    findings.add({ id: `fairness:${game}:not-revealed`, severity: 'major', kind: 'fairness', title: `${game}: the server seed was not revealed after rotation`, expected: 'the seed revealed by rotation or listed in the seeds', seen: bet.seedHash, evidence });
+    return;
+  }
+  if (verdict.commitment.status === 'failed') {
+    findings.add({ id: `fairness:${game}:commitment`, severity: 'critical', kind: 'fairness', title: `${game}: the revealed seed does not hash to the bet's commitment`, expected: bet.seedHash, seen: verdict.commitment.detail, evidence });
+  }
+  if (verdict.resultHash.status === 'failed') {
+    findings.add({ id: `fairness:${game}:result-hash`, severity: 'critical', kind: 'fairness', title: `${game}: the result hash is not the ${input.scheme} scheme's HMAC of (client seed, nonce)`, expected: verdict.resultHash.detail, seen: bet.resultHash, evidence });
+  }
+  if (verdict.outcome.status === 'failed') {
+    const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
+    findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
+  }
+  if (verdict.payout.status === 'failed') {
+    const due = verdict.payout.dueMicro;
+    findings.add({ id: `money:${game}:payout`, severity: 'critical', kind: 'money', title: `${game}: the amount paid is not the stake times the rule's multiplier`, field: 'amount_won', expected: due === undefined ? verdict.payout.detail : formatDecimal(due), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; ${verdict.payout.detail}` });
+  }
+}

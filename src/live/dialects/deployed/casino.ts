@@ -1,0 +1,98 @@
+/**
+ * The deployed casino (spec/DEPLOYED.md §2): the documents' style A paths and bet answers, with
+ * the deployment's own names where it differs — `balance_usd`, `previous_seed.{seed, seed_hash}`
+ * on rotation, `seeds[].{seed, seed_hash}` (an unrevealed seed reads "[active - not yet revealed]"),
+ * batch elements without `ok`, errors `{ error: snake_case, message }`. Each renamed field is read
+ * under the deployment's name and recorded as a documented deviation from the documents.
+ */
+import { toNumber } from '../../../core/money.ts';
+import { betBody } from '../bet-answer.ts';
+import { readBatchElements, readSummary } from '../batch-answer.ts';
+import { row, type DialectTable } from '../dialect.ts';
+import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
+import type { WireReader } from '../../wire-reader.ts';
+
+const HEX_SEED = /^[0-9a-f]{64}$/;
+
+/** A game list element's name: `id` as the documents have it, else the deployment's `game` or `name`. */
+function gameName(element: WireReader): string | null {
+  for (const name of ['id', 'game', 'name']) {
+    const value = element.any(name, { optional: true });
+    if (typeof value === 'string') return value;
+  }
+  return null;
+}
+
+export const CASINO_DEPLOYED: DialectTable = {
+  'casino.register': row('casino.register', {
+    request: registerRequest,
+    read: (reader) => {
+      const agentId = reader.string('agent_id');
+      const apiKey = reader.string('api_key');
+      reader.knows('referral_code', 'balance', 'tier', 'risk_factor', 'referral_commission', 'message', 'next_steps');
+      return agentId === null || apiKey === null ? null : { agentId, apiKey };
+    },
+  }),
+  'casino.balance': row('casino.balance', {
+    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
+    read: (reader) => {
+      const agentId = reader.string('agent_id', { optional: true });
+      const balanceMicro = reader.money('balance_usd', { documents: 'balance' });
+      reader.knows('tier', 'risk_factor', 'lifetime', 'recent_activity');
+      return balanceMicro === null ? null : { agentId, balanceMicro };
+    },
+  }),
+  'casino.games': row('casino.games', {
+    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/games', auth: false }),
+    read: (reader) => {
+      const games = reader.array('games');
+      if (games === null) return null;
+      return { games: games.map((game, index) => gameName(reader.nested(game, `games[${index}]`))).filter((id): id is string => id !== null) };
+    },
+  }),
+  // A single bet is the documents' request and answer (DEPLOYED.md §2.4).
+  'casino.bet': CASINO_A['casino.bet'],
+  'casino.batch': row('casino.batch', {
+    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
+    read: (reader) => {
+      const results = readBatchElements(reader, 'error', () => false);
+      if (results === null) return null;
+      reader.knows('kelly_max_next_bet', 'kelly_tip');
+      return { results, summary: readSummary(reader), balanceAfterMicro: reader.money('balance_after', { optional: true }) };
+    },
+  }),
+  'casino.rotate': row('casino.rotate', {
+    request: () => ({ service: 'casino', method: 'POST', path: '/api/v1/fairness/rotate', auth: true }),
+    read: (reader) => {
+      reader.knows('message', 'new_seed_hash');
+      if (reader.object('previous_seed', { documents: 'revealed', optional: true }) === null) return { revealedSeed: null, revealedSeedHash: null };
+      const seed = reader.string('previous_seed.seed', { documents: 'revealed.server_seed' });
+      const hash = reader.string('previous_seed.seed_hash', { documents: 'revealed.server_seed_hash' });
+      return { revealedSeed: seed !== null && HEX_SEED.test(seed) ? seed : null, revealedSeedHash: hash };
+    },
+  }),
+  'casino.seeds': row('casino.seeds', {
+    request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/fairness/seeds', auth: true }),
+    read: (reader) => {
+      const list = reader.array('seeds');
+      if (list === null) return null;
+      const seeds = list.flatMap((item, index) => {
+        const element = reader.nested(item, `seeds[${index}]`);
+        const seedHash = element.string('seed_hash', { documents: 'server_seed_hash' });
+        const seed = element.any('seed', { documents: 'server_seed', optional: true });
+        element.knows('id', 'active', 'bets_made', 'revealed_at', 'created_at');
+        return seedHash === null ? [] : [{ seedHash, seed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null }];
+      });
+      return { seeds };
+    },
+  }),
+  'casino.withdraw': row('casino.withdraw', {
+    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/auth/withdraw', body: { amount: toNumber(input.amountMicro), address: input.address }, auth: true }),
+    read: (reader) => {
+      const status = reader.string('status', { optional: true });
+      reader.knows('withdrawal_id', 'amount', 'fee', 'chain', 'token', 'address', 'tx_hash', 'explorer', 'message');
+      return { status, balanceAfterMicro: reader.money('new_balance', { optional: true }) };
+    },
+  }),
+};
+

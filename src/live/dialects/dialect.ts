@@ -1,0 +1,79 @@
+/**
+ * Dialect: how one addressing style puts afp's operations (src/live/operations.ts) on the wire and
+ * reads the answers back. A dialect is a table of rows, one per operation it offers; a new
+ * deployment shape is a new table, never an `if (dialect === …)` inside a command (DESIGN.md "The
+ * live-target seam"). The documents' styles A, B and short are dialects too.
+ *
+ * A row builds the request (service, method, path, query, body, whether it carries the key) from
+ * the operation's input, and reads a success answer through a WireReader, which records what
+ * differs from the documents. Error answers are read by one function for every row
+ * (`readRefusal`): the target's own error name is kept, and a body without `code` is a deviation.
+ * Non-goals: sending (src/live/live-session.ts), pacing, deciding severities.
+ */
+import type { JsonObject, JsonValue } from '../../core/errors.ts';
+import type { ServiceName } from '../../platform/platform.ts';
+import type { HttpMethod } from '../../http/route.ts';
+import type { OperationInput, OperationName, OperationResult, Refusal } from '../operations.ts';
+import type { DialectName } from '../target.ts';
+import type { WireReader } from '../wire-reader.ts';
+
+export interface WireRequest {
+  readonly service: ServiceName;
+  readonly method: HttpMethod;
+  /** Path below the service's base URL, parameters already encoded. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: JsonValue;
+  /** Whether the call carries the agent's key (Authorization: Bearer). */
+  readonly auth: boolean;
+}
+
+export interface OperationRow<O extends OperationName> {
+  readonly op: O;
+  request(input: OperationInput<O>): WireRequest;
+  /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */
+  read(reader: WireReader, input: OperationInput<O>): OperationResult<O> | null;
+}
+
+export type DialectTable = { readonly [O in OperationName]?: OperationRow<O> };
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** How the documents name errors on this style: `code` (documents) or `error` (deployed). */
+  readonly errorName: 'code' | 'error';
+  readonly rows: DialectTable;
+}
+
+/** A row typed by its operation (the table's keys and rows cannot disagree). */
+export function row<O extends OperationName>(op: O, spec: Omit<OperationRow<O>, 'op'>): OperationRow<O> {
+  return { op, ...spec };
+}
+
+/** The dialect's row for `op`, or null when the style does not offer the operation. */
+export function rowOf<O extends OperationName>(dialect: Dialect, op: O): OperationRow<O> | null {
+  return (dialect.rows[op] as OperationRow<O> | undefined) ?? null;
+}
+
+/**
+ * A non-2xx answer as a Refusal. The name is the target's own: `code` where it sends one, else
+ * `error`, else `http_<status>`; a body whose shape differs from the dialect's documented error
+ * shape is recorded on the reader (`error-shape`), documented when the dialect says so.
+ */
+export function readRefusal(dialect: Dialect, status: number, reader: WireReader): Refusal {
+  const body = reader.body;
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
+  const code = typeof fields['code'] === 'string' ? fields['code'] : null;
+  const error = typeof fields['error'] === 'string' ? fields['error'] : null;
+  const message = typeof fields['message'] === 'string' ? fields['message'] : (error ?? '');
+  if (dialect.errorName === 'code' && code === null) {
+    reader.record({ kind: 'error-shape', field: 'code', expected: '{ "error": message, "code": CODE }', seen: Object.keys(fields).sort().join(', ') || typeof body, documented: false, required: false });
+  }
+  if (dialect.errorName === 'error' && (error === null || typeof fields['message'] !== 'string')) {
+    reader.record({ kind: 'error-shape', field: 'error', expected: '{ "error": snake_case, "message": text }', seen: Object.keys(fields).sort().join(', ') || typeof body, documented: false, required: false });
+  }
+  if (dialect.errorName === 'error' && error !== null && code === null) {
+    // The deployment's documented shape: no `code`. Still a deviation from the documents, reported as info.
+    reader.record({ kind: 'error-shape', field: 'code', expected: '{ "error": message, "code": CODE }', seen: `{ "error": "${error}", "message": … } (no code)`, documented: true, required: false });
+  }
+  return { status, name: code ?? error ?? `http_${status}`, message, body: (body ?? null) as JsonValue };
+}

@@ -1,0 +1,129 @@
+/**
+ * The account a live command plays with, got the way the target says (its target file's `funding`):
+ *   - `--key KEY` given: that account as it is (its agent id from the balance answer);
+ *   - `keys`: the first pre-funded key of the file;
+ *   - `admin-deposit` (afp serve only): register, lift the tier to enterprise (POST /_afp/tier, so
+ *     the audit measures the casino, not afp's limiter), deposit by a simulated Solana deposit
+ *     (POST /_afp/casino/deposit) and bring a manual serve clock to the credit instant;
+ *   - `faucet`: register, then claim the target's faucet (small: 1 USDC on a deployment);
+ *   - `command`: register, then run the user's command with AFP_AGENT_ID, AFP_API_KEY and
+ *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
+ * Registration and funding go through the LiveSession (the target's dialect); only the afp serve
+ * admin doors are called directly. Every wait is bounded by the deadline.
+ * Failures are returned with the exit kind the CLI maps: 'invalid' (flags), 'trouble', 'deadline'.
+ */
+import { spawnSync } from 'node:child_process';
+import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { formatDecimal, type Micro } from '../core/money.ts';
+import type { LiveSession } from './live-session.ts';
+
+export const FUNDING_CHAIN = 'solana';
+const POLL_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 120_000;
+const ADMIN_TIMEOUT_MS = 10_000;
+
+export type LiveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble' | 'deadline'; readonly message: string };
+export type LiveOutcome<T> = { readonly ok: true; readonly value: T } | LiveFailure;
+
+export interface LiveAccount {
+  readonly apiKey: string;
+  readonly agentId: string;
+  /** How the account came to be, for the report. */
+  readonly note: string;
+}
+
+export interface AccountOptions {
+  readonly session: LiveSession;
+  readonly key: string | null;
+  readonly fundMicro: Micro;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+}
+
+const trouble = (message: string): LiveFailure => ({ ok: false, kind: 'trouble', message });
+
+export async function openLiveAccount(options: AccountOptions): Promise<LiveOutcome<LiveAccount>> {
+  const { session } = options;
+  const funding = session.target.funding;
+  const key = options.key ?? (funding.method === 'keys' ? (funding.keys[0] ?? null) : null);
+  if (key !== null) return existing(options, key);
+  if (funding.method === 'keys') return { ok: false, kind: 'invalid', message: `${session.target.name} is funded by pre-funded keys and none was given: pass --key KEY` };
+  if (session.target.register === null) return { ok: false, kind: 'invalid', message: `${session.target.name} offers no registration: pass --key KEY of a funded account` };
+  const registered = await session.call('casino.register', {}, null);
+  if (registered.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
+  if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`);
+  const { agentId, apiKey } = registered.value;
+  const funded = await fund(options, agentId, apiKey);
+  if (!funded.ok) return funded;
+  return { ok: true, value: { apiKey, agentId, note: `registered ${agentId} on ${session.target.name}, ${funded.value}` } };
+}
+
+function describe(outcome: { kind: string; refusal?: { status: number; name: string; message: string }; message?: string; reason?: string; status?: number }): string {
+  if (outcome.refusal !== undefined) return `${outcome.refusal.status} ${outcome.refusal.name}: ${outcome.refusal.message}`;
+  return outcome.message ?? outcome.reason ?? `${outcome.kind}${outcome.status === undefined ? '' : ` (${outcome.status})`}`;
+}
+
+async function existing(options: AccountOptions, apiKey: string): Promise<LiveOutcome<LiveAccount>> {
+  const balance = await options.session.call('casino.balance', {}, apiKey);
+  if (balance.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
+  if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`);
+  const agentId = balance.value.agentId ?? '(agent id not shown)';
+  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
+}
+
+async function fund(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
+  const funding = options.session.target.funding;
+  switch (funding.method) {
+    case 'admin-deposit':
+      return adminDeposit(options, agentId, apiKey);
+    case 'faucet': {
+      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey);
+      if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
+      return { ok: true, value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})` };
+    }
+    case 'command': {
+      const ran = spawnSync('/bin/sh', ['-c', funding.command], { env: { ...process.env, AFP_AGENT_ID: agentId, AFP_API_KEY: apiKey, AFP_AMOUNT: formatDecimal(options.fundMicro) }, timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8' });
+      if (ran.status !== 0) return trouble(`the funding command exited ${ran.status ?? ran.signal ?? 'abnormally'}: ${(ran.stderr || ran.stdout).slice(0, 300)}`);
+      const waited = await waitForBalance(options, apiKey);
+      return waited.ok ? { ok: true, value: `funded by the target file's command` } : waited;
+    }
+    case 'keys':
+      return { ok: false, kind: 'invalid', message: 'pre-funded keys are used as they are' };
+  }
+}
+
+async function admin(options: AccountOptions, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const url = `${options.session.target.adminUrl ?? ''}${path}`;
+  const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) });
+  const parsed = (await response.json().catch(() => ({}))) as unknown;
+  return { status: response.status, body: typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {} };
+}
+
+async function adminDeposit(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
+  if (!options.session.target.afpServe || options.session.target.adminUrl === null) return { ok: false, kind: 'invalid', message: 'admin-deposit funding needs an afp serve (its /_afp doors)' };
+  const tier = await admin(options, '/_afp/tier', { agent_id: agentId, tier: 'enterprise' });
+  if (tier.status !== 200) return trouble(`POST /_afp/tier answered ${tier.status}: ${JSON.stringify(tier.body)}`);
+  const deposit = await admin(options, '/_afp/casino/deposit', { agent_id: agentId, chain: FUNDING_CHAIN, amount: formatDecimal(options.fundMicro) });
+  const confirmAtMs = deposit.body['confirm_at_ms'];
+  if (deposit.status !== 200 || typeof confirmAtMs !== 'number') return trouble(`POST /_afp/casino/deposit answered ${deposit.status}: ${JSON.stringify(deposit.body)}`);
+  const clock = await admin(options, '/_afp/clock');
+  const nowMs = clock.body['now_ms'];
+  if (clock.body['mode'] === 'manual' && typeof nowMs === 'number' && nowMs < confirmAtMs) {
+    const moved = await admin(options, '/_afp/clock', { to_ms: confirmAtMs });
+    if (moved.status !== 200) return trouble(`POST /_afp/clock answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+  }
+  const waited = await waitForBalance(options, apiKey);
+  return waited.ok ? { ok: true, value: `tier enterprise, funded ${formatDecimal(options.fundMicro)} USDC by a simulated ${FUNDING_CHAIN} deposit` } : waited;
+}
+
+/** Polls the balance until it reaches the funding amount; at least one look, however late. */
+async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
+  for (;;) {
+    const balance = await options.session.call('casino.balance', {}, apiKey);
+    if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
+    if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`);
+    if (options.deadline.passed()) break;
+    await options.clock.sleep(Math.min(POLL_MS, options.deadline.remainingMs()));
+  }
+  return { ok: false, kind: 'deadline', message: `the funds did not arrive within the time budget` };
+}

@@ -1,0 +1,191 @@
+/**
+ * LiveSession: sends afp's operations to a target through each service's dialect, paced under the
+ * target's limits, and reads every answer tolerantly. It is the one door every live command uses
+ * to talk to a deployment (DESIGN.md "The live-target seam").
+ *
+ * - Pacing: an operation with a limit in the target file (`casino.batch: 10 per minute`) is sent at
+ *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace.
+ * - 429: waited out and sent again: Retry-After when the target sends it, else `reset_at` in the
+ *   body, else a doubling wait from 5 s up to 60 s (a fixed 60-second window is over by then);
+ *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline.
+ * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
+ *   error name; what differs from the documents is handed to `onDeviation` with the request that
+ *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
+ *   deviation too, never an exception. Only a network failure or a timeout is `unreachable`.
+ * Time and waiting come in through the LiveClock (src/live is no door for wall time).
+ * Non-goals: retrying anything but 429; choosing severities.
+ */
+import type { JsonValue } from '../core/errors.ts';
+import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { dialectByName } from './dialects/index.ts';
+import { readRefusal, rowOf, type WireRequest } from './dialects/dialect.ts';
+import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
+import type { Target } from './target.ts';
+import { WireReader, type Deviation } from './wire-reader.ts';
+
+export const MAX_RATE_LIMIT_RETRIES = 20;
+const FIRST_WAIT_MS = 5_000;
+const WAIT_MAX_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/** A request as it went out, for evidence and curl lines. */
+export interface SentRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly body?: JsonValue;
+  readonly auth: boolean;
+}
+
+export interface CallDeviation {
+  readonly op: OperationName;
+  /** `POST /api/v1/fairness/rotate`. */
+  readonly endpoint: string;
+  readonly request: SentRequest;
+  readonly status: number;
+  readonly deviation: Deviation;
+}
+
+export type CallOutcome<R> =
+  | { readonly kind: 'ok'; readonly status: number; readonly value: R; readonly request: SentRequest; readonly body: unknown }
+  | { readonly kind: 'refused'; readonly refusal: Refusal; readonly request: SentRequest }
+  /** A 2xx whose essential fields could not be read (the deviations say which). */
+  | { readonly kind: 'unreadable'; readonly status: number; readonly request: SentRequest; readonly body: unknown }
+  | { readonly kind: 'unsupported'; readonly reason: string }
+  | { readonly kind: 'unreachable'; readonly message: string; readonly request: SentRequest }
+  | { readonly kind: 'deadline' };
+
+export interface SessionOptions {
+  readonly target: Target;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+  readonly timeoutMs?: number;
+  readonly onDeviation?: (deviation: CallDeviation) => void;
+}
+
+interface RawAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+  readonly json: boolean;
+}
+
+export class LiveSession {
+  readonly target: Target;
+  private readonly options: SessionOptions;
+  private readonly nextSlotMs = new Map<string, number>();
+  /** 429s seen per operation, and how many carried Retry-After. */
+  readonly rateLimited = new Map<OperationName, { count: number; withRetryAfter: number }>();
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+    this.target = options.target;
+  }
+
+  /** Whether the target offers `op` (its service has a URL and its dialect a row). */
+  offers(op: OperationName): string | null {
+    const service = op.split('.')[0] as keyof Target['services'];
+    const entry = this.target.services[service];
+    if (entry === undefined) return `the target file names no ${service} service`;
+    return rowOf(dialectByName(entry.dialect), op) === null ? `dialect ${entry.dialect} does not offer ${op}` : null;
+  }
+
+  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null): Promise<CallOutcome<OperationResult<O>>> {
+    const service = op.split('.')[0] as keyof Target['services'];
+    const entry = this.target.services[service];
+    const dialect = entry === undefined ? null : dialectByName(entry.dialect);
+    const operation = dialect === null ? null : rowOf(dialect, op);
+    if (entry === undefined || dialect === null || operation === null) return { kind: 'unsupported', reason: this.offers(op) ?? op };
+    const wire = operation.request(input);
+    const request = sentRequest(entry.url, wire);
+    let waitMs = FIRST_WAIT_MS;
+    for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
+      if (!(await this.pace(op))) return { kind: 'deadline' };
+      let answer: RawAnswer;
+      try {
+        answer = await this.send(request, wire, apiKey);
+      } catch (error) {
+        return { kind: 'unreachable', message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, request };
+      }
+      if (answer.status === 429) {
+        const told = this.toldWaitMs(op, answer);
+        const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
+        waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
+        if (wait > this.options.deadline.remainingMs()) return { kind: 'deadline' };
+        await this.options.clock.sleep(wait);
+        continue;
+      }
+      return this.read(op, answer, request, wire, input);
+    }
+    return { kind: 'deadline' };
+  }
+
+  private read<O extends OperationName>(op: O, answer: RawAnswer, request: SentRequest, wire: WireRequest, input: OperationInput<O>): CallOutcome<OperationResult<O>> {
+    const entry = this.target.services[wire.service];
+    const dialect = dialectByName(entry?.dialect ?? 'A');
+    const reader = new WireReader(answer.body);
+    if (!answer.json) reader.record({ kind: 'not-json', field: '(body)', expected: 'a JSON answer', seen: answer.body as JsonValue, documented: false, required: true });
+    const endpoint = `${wire.method} ${wire.path}`;
+    const report = (): void => {
+      for (const deviation of reader.deviations()) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
+    };
+    if (answer.status < 200 || answer.status > 299) {
+      const refusal = readRefusal(dialect, answer.status, reader);
+      report();
+      return { kind: 'refused', refusal, request };
+    }
+    const value = answer.json ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;
+    report();
+    if (value === null) return { kind: 'unreadable', status: answer.status, request, body: answer.body };
+    return { kind: 'ok', status: answer.status, value, request, body: answer.body };
+  }
+
+  /** Waits for the operation's next paced slot; false when it lies past the deadline. */
+  private async pace(op: OperationName): Promise<boolean> {
+    const limit = this.target.limits[op];
+    if (limit === undefined) return !this.options.deadline.passed();
+    const spacingMs = Math.ceil(60_000 / limit.perMinute);
+    const nowMs = this.options.clock.nowMs();
+    const slotMs = Math.max(nowMs, this.nextSlotMs.get(op) ?? nowMs);
+    if (slotMs - nowMs > this.options.deadline.remainingMs()) return false;
+    this.nextSlotMs.set(op, slotMs + spacingMs);
+    if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
+    return true;
+  }
+
+  private toldWaitMs(op: OperationName, answer: RawAnswer): number | null {
+    const seen = this.rateLimited.get(op) ?? { count: 0, withRetryAfter: 0 };
+    seen.count += 1;
+    const retryAfter = Number(answer.headers.get('retry-after') ?? Number.NaN);
+    if (Number.isFinite(retryAfter) && retryAfter >= 0) seen.withRetryAfter += 1;
+    this.rateLimited.set(op, seen);
+    if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.max(1_000, retryAfter * 1_000);
+    const resetAt = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>)['reset_at'] : undefined;
+    const resetMs = typeof resetAt === 'string' ? Date.parse(resetAt) : Number.NaN;
+    return Number.isFinite(resetMs) ? Math.max(1_000, resetMs - this.options.clock.nowMs()) : null;
+  }
+
+  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null): Promise<RawAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (wire.body !== undefined) headers['content-type'] = 'application/json';
+    if (wire.auth && apiKey !== null) headers['authorization'] = `Bearer ${apiKey}`;
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body: wire.body === undefined ? undefined : JSON.stringify(wire.body),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+    const text = (await response.text()).slice(0, MAX_BODY_CHARS);
+    try {
+      return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown, json: true };
+    } catch {
+      return { status: response.status, headers: response.headers, body: text.length > 300 ? `${text.slice(0, 300)}…` : text, json: false };
+    }
+  }
+}
+
+function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {
+  const query = wire.query === undefined ? '' : new URLSearchParams(wire.query).toString();
+  const url = `${baseUrl}${wire.path}${query === '' ? '' : `?${query}`}`;
+  return wire.body === undefined ? { method: wire.method, url, auth: wire.auth } : { method: wire.method, url, body: wire.body, auth: wire.auth };
+}

@@ -1,0 +1,86 @@
+/**
+ * Operations: what afp's live commands ask of a target, by afp's own names, with inputs and results
+ * in afp's terms (bigint micro-USDC, afp game ids). A dialect (src/live/dialects/) maps each one to
+ * the wire of one addressing style and reads the answer back; commands never see a path or a field
+ * name. Every operation is one request.
+ * Non-goals: the whole API (only what audits, probes, replay and load need is an operation; the rest
+ * is reached through the route tables of afp's own client).
+ */
+import type { JsonObject, JsonValue } from '../core/errors.ts';
+import type { Micro } from '../core/money.ts';
+
+export interface BetInput {
+  /** afp's game id (coin_flip, dice, … baccarat). */
+  readonly game: string;
+  readonly amountMicro: Micro;
+  readonly clientSeed: string;
+  /** The game's parameters, by the documents' names (side, direction, threshold, …). */
+  readonly params: JsonObject;
+}
+
+/** One placed bet as the target answered it (enough for a fairness scheme to verify). */
+export interface LiveBet {
+  readonly betId: string;
+  readonly game: string;
+  readonly amountMicro: Micro;
+  /** Gross return credited (stake included); null when the answer does not say. */
+  readonly paidMicro: Micro | null;
+  readonly multiplier: number | null;
+  readonly won: boolean | null;
+  readonly result: JsonValue;
+  readonly clientSeed: string;
+  readonly nonce: number;
+  readonly seedHash: string;
+  readonly resultHash: string;
+  /** The balance after the bet, when the answer says. */
+  readonly balanceAfterMicro: Micro | null;
+}
+
+/** A refusal as the target said it: its own error name is kept, never relabelled. */
+export interface Refusal {
+  readonly status: number;
+  /** The target's error name: `code` where it sends one, else `error`. */
+  readonly name: string;
+  readonly message: string;
+  /** The whole body, for evidence. */
+  readonly body: JsonValue;
+}
+
+export interface BatchSummary {
+  readonly total: number | null;
+  readonly won: number | null;
+  readonly lost: number | null;
+  readonly errors: number | null;
+  readonly totalWageredMicro: Micro | null;
+  readonly totalWonMicro: Micro | null;
+  readonly netPnlMicro: Micro | null;
+}
+
+export interface Operations {
+  'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
+  'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
+  'casino.games': { input: Record<string, never>; result: { games: readonly string[] } };
+  'casino.bet': { input: BetInput; result: LiveBet };
+  'casino.batch': {
+    input: { bets: readonly BetInput[] };
+    result: { results: ReadonlyArray<LiveBet | Refusal>; summary: BatchSummary | null; balanceAfterMicro: Micro | null };
+  };
+  'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
+  'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
+  'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
+  'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
+  'escrow.create': {
+    input: { amountMicro: Micro; counterpartyId: string; description: string; timeoutHours: number };
+    result: { escrowId: string; status: string | null; amountMicro: Micro | null };
+  };
+  'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
+  'escrow.get': { input: { escrowId: string }; result: { escrowId: string; status: string | null; amountMicro: Micro | null } };
+}
+
+export type OperationName = keyof Operations;
+export type OperationInput<O extends OperationName> = Operations[O]['input'];
+export type OperationResult<O extends OperationName> = Operations[O]['result'];
+
+export function isRefusal(value: LiveBet | Refusal): value is Refusal {
+  return 'name' in value && 'status' in value && !('betId' in value);
+}
