@@ -65,6 +65,8 @@ export function readRefusal(dialect: Dialect, status: number, reader: WireReader
   const code = typeof fields['code'] === 'string' ? fields['code'] : null;
   const error = typeof fields['error'] === 'string' ? fields['error'] : null;
   const message = typeof fields['message'] === 'string' ? fields['message'] : (error ?? '');
+  // An error body's extra fields (max_bet, suggestion, docs…) are the error's own detail, not unknown fields.
+  reader.knows(...Object.keys(fields));
   if (dialect.errorName === 'code' && code === null) {
     reader.record({ kind: 'error-shape', field: 'code', expected: '{ "error": message, "code": CODE }', seen: Object.keys(fields).sort().join(', ') || typeof body, documented: false, required: false });
   }

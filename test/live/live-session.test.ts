@@ -1,0 +1,199 @@
+// LiveSession through the dialects, against real listeners on loopback: a real `afp serve` spoken
+// to in the documents' style A (a faithful target: no deviation at all), and a small node:http
+// server answering exactly as DEPLOYED.md says the deployed casino, faucet and escrow answer
+// (renamed fields read and reported as documented deviations, batch elements without `ok`, errors
+// without `code` keeping the target's own names). Pacing and 429 waits run on a fake LiveClock.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { openLiveAccount } from '../../src/live/live-account.ts';
+import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
+import { isRefusal } from '../../src/live/operations.ts';
+import type { Target } from '../../src/live/target.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { START_MS } from '../client/fixtures.ts';
+
+const handles: ServeHandle[] = [];
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+afterAll(async () => {
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+});
+
+/** Real time for the network, virtual time for waits: sleeps advance `nowMs` and are recorded. */
+function fakeClock(): LiveClock & { slept: number[] } {
+  let nowMs = 1_000_000;
+  const slept: number[] = [];
+  return { slept, nowMs: () => nowMs, sleep: async (ms) => { slept.push(ms); nowMs += ms; } };
+}
+
+function session(target: Target, clock: LiveClock, deviations: CallDeviation[] = []): LiveSession {
+  return new LiveSession({ target, clock, deadline: new Deadline(clock, 3600), onDeviation: (deviation) => deviations.push(deviation) });
+}
+
+function serveTarget(handle: ServeHandle): Target {
+  const urls = handle.urls;
+  return {
+    name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+  };
+}
+
+describe('a faithful afp serve in the documents style A', () => {
+  test('registers, funds, bets alone and in a batch, rotates and lists seeds with no deviation', async () => {
+    const handle = await startServe({ routes: ALL_ROUTES, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    handles.push(handle);
+    const clock = fakeClock();
+    const deviations: CallDeviation[] = [];
+    const live = session(serveTarget(handle), clock, deviations);
+    const account = await openLiveAccount({ session: live, key: null, fundMicro: 5_000_000n, clock, deadline: new Deadline(clock, 60) });
+    expect(account.ok).toBe(true);
+    if (!account.ok) return;
+    const key = account.value.apiKey;
+    const bet = await live.call('casino.bet', { game: 'dice', amountMicro: 10_000n, clientSeed: 'c1', params: { direction: 'over', threshold: 50 } }, key);
+    expect(bet.kind).toBe('ok');
+    if (bet.kind !== 'ok') return;
+    expect(bet.value).toMatchObject({ game: 'dice', amountMicro: 10_000n, clientSeed: 'c1', nonce: 0 });
+    const batch = await live.call('casino.batch', { bets: [{ game: 'coin_flip', amountMicro: 10_000n, clientSeed: 'c2', params: { side: 'heads' } }, { game: 'dice', amountMicro: -1n, clientSeed: 'c3', params: {} }] }, key);
+    expect(batch.kind).toBe('ok');
+    if (batch.kind !== 'ok') return;
+    const [first, second] = batch.value.results;
+    expect(first !== undefined && !isRefusal(first) && first.game === 'coin_flip').toBe(true);
+    expect(second !== undefined && isRefusal(second) && second.name === 'BAD_REQUEST').toBe(true);
+    expect(batch.value.summary?.total).toBe(2);
+    const rotated = await live.call('casino.rotate', {}, key);
+    expect(rotated.kind === 'ok' && rotated.value.revealedSeedHash === bet.value.seedHash && /^[0-9a-f]{64}$/.test(rotated.value.revealedSeed ?? '')).toBe(true);
+    const seeds = await live.call('casino.seeds', {}, key);
+    expect(seeds.kind === 'ok' && seeds.value.seeds.some((seed) => seed.seedHash === bet.value.seedHash && seed.seed !== null)).toBe(true);
+    const refused = await live.call('casino.withdraw', { amountMicro: 1_000_000_000n, address: `0x${'1'.repeat(40)}` }, key);
+    expect(refused.kind === 'refused' && refused.refusal.name === 'INSUFFICIENT_BALANCE').toBe(true);
+    expect(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}`)).toEqual([]);
+  });
+});
+
+// ---- a stand-in that answers as DEPLOYED.md describes the deployed services ----
+
+function deployedAnswer(request: IncomingMessage, body: Record<string, unknown>): [number, unknown] {
+  const info = { _info: { service: 'agent-casino', docs: 'https://casino.purpleflea.com/llms.txt', referral: '/api/v1/gossip', version: '1.0.0' } };
+  const bet = (game: string, nonce: number) => ({ bet_id: `bet_${nonce}`, game, amount_bet: 0.01, result: { roll: 12.34 }, won: false, payout_multiplier: 0, amount_won: 0, new_balance: 9.99, proof: { server_seed_hash: 'a'.repeat(64), client_seed: 'c', nonce, result_hash: 'b'.repeat(64) }, kelly: {} });
+  if (request.headers.authorization === undefined && request.url !== '/api/v1/auth/register' && request.url !== '/faucet/claim') return [401, { error: 'unauthorized', message: 'Missing or invalid Authorization header. Use: Bearer {api_key}' }];
+  switch (`${request.method} ${request.url}`) {
+    case 'POST /api/v1/auth/register':
+      return [201, { agent_id: 'ag_0123456789ab', api_key: `sk_live_${'0'.repeat(48)}`, referral_code: 'ref_01234567', balance: 0, tier: 'free', risk_factor: 0.25, referral_commission: {}, message: 'hi', next_steps: [], ...info }];
+    case 'GET /api/v1/auth/balance':
+      return [200, { agent_id: 'ag_0123456789ab', balance_usd: 10, tier: 'free', risk_factor: 0.25, lifetime: {}, recent_activity: [], ...info }];
+    case 'POST /api/v1/bets/batch':
+      return [200, { results: [bet('dice', 0), { error: 'kelly_limit_exceeded', message: 'too big', max_bet: 0.5 }], summary: { total: 2, won: 0, lost: 1, errors: 1, total_wagered: 0, total_won: 0, net_pnl: 0, win_rate_pct: 0 }, balance_after: 9.99, kelly_max_next_bet: 2.5, ...info }];
+    case 'POST /api/v1/fairness/rotate':
+      return [200, { message: 'rotated', previous_seed: { seed: 'c'.repeat(64), seed_hash: 'a'.repeat(64), bets_made: 1, note: 'verify' }, new_seed_hash: 'd'.repeat(64), ...info }];
+    case 'GET /api/v1/fairness/seeds':
+      return [200, { seeds: [{ id: 2, seed_hash: 'd'.repeat(64), seed: '[active - not yet revealed]', active: true, bets_made: 0, revealed_at: null, created_at: 'x' }, { id: 1, seed_hash: 'a'.repeat(64), seed: 'c'.repeat(64), active: false, bets_made: 1, revealed_at: 'x', created_at: 'x' }], ...info }];
+    case 'POST /api/v1/auth/withdraw':
+      return [400, { error: 'minimum_withdrawal', message: 'Minimum withdrawal is $1', ...info }];
+    case 'POST /faucet/claim':
+      return body['agent_casino_id'] === 'ag_0123456789ab' ? [200, { credited: 1, message: 'ok', casino_url: 'x', claim_id: 1, agent_id: 'ag_0123456789ab', referral_tracked: false }] : [404, { error: 'agent_not_found' }];
+    default:
+      return [404, { error: 'not_found', message: `${request.method} ${request.url} not found`, docs: '/api/v1/docs', openapi: '/openapi.json' }];
+  }
+}
+
+async function deployedStandIn(): Promise<string> {
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => {
+      const [status, body] = deployedAnswer(request, text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
+      response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function deployedTarget(url: string, limits: Target['limits'] = {}): Target {
+  return {
+    name: 'deployed stand-in', source: url, afpServe: false, adminUrl: null,
+    services: { casino: { url, dialect: 'deployed' }, faucet: { url, dialect: 'deployed' }, escrow: { url, dialect: 'deployed' } },
+    register: { service: 'casino' }, funding: { method: 'faucet' }, limits, fairness: 'deployed',
+  };
+}
+
+describe('a target speaking the deployed dialect', () => {
+  test('renamed fields are read and reported as documented deviations; batch errors keep the target\'s names', async () => {
+    const url = await deployedStandIn();
+    const clock = fakeClock();
+    const deviations: CallDeviation[] = [];
+    const live = session(deployedTarget(url), clock, deviations);
+    const account = await openLiveAccount({ session: live, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+    expect(account).toMatchObject({ ok: true, value: { agentId: 'ag_0123456789ab' } });
+    const balance = await live.call('casino.balance', {}, 'k');
+    expect(balance.kind === 'ok' && balance.value.balanceMicro).toBe(10_000_000n);
+    const batch = await live.call('casino.batch', { bets: [{ game: 'dice', amountMicro: 10_000n, clientSeed: 'c', params: {} }, { game: 'dice', amountMicro: 10_000_000n, clientSeed: 'c', params: {} }] }, 'k');
+    expect(batch.kind).toBe('ok');
+    if (batch.kind !== 'ok') return;
+    expect(batch.value.results.map((result) => (isRefusal(result) ? `refused ${result.name}` : `bet ${result.betId}`))).toEqual(['bet bet_0', 'refused kelly_limit_exceeded']);
+    expect(batch.value.summary?.totalWageredMicro).toBe(0n);
+    const rotated = await live.call('casino.rotate', {}, 'k');
+    expect(rotated.kind === 'ok' && rotated.value).toEqual({ revealedSeed: 'c'.repeat(64), revealedSeedHash: 'a'.repeat(64) });
+    const seeds = await live.call('casino.seeds', {}, 'k');
+    expect(seeds.kind === 'ok' && seeds.value.seeds).toEqual([{ seedHash: 'd'.repeat(64), seed: null }, { seedHash: 'a'.repeat(64), seed: 'c'.repeat(64) }]);
+    const refused = await live.call('casino.withdraw', { amountMicro: 10_000n, address: `0x${'1'.repeat(40)}` }, 'k');
+    expect(refused.kind === 'refused' && refused.refusal).toMatchObject({ status: 400, name: 'minimum_withdrawal', message: 'Minimum withdrawal is $1' });
+    const seen = new Set(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`));
+    expect([...seen].sort()).toEqual([
+      'casino.balance renamed balance_usd (documented)',
+      'casino.rotate renamed previous_seed (documented)',
+      'casino.rotate renamed previous_seed.seed (documented)',
+      'casino.rotate renamed previous_seed.seed_hash (documented)',
+      'casino.seeds renamed seeds[0].seed (documented)',
+      'casino.seeds renamed seeds[0].seed_hash (documented)',
+      'casino.seeds renamed seeds[1].seed (documented)',
+      'casino.seeds renamed seeds[1].seed_hash (documented)',
+      'casino.withdraw error-shape code (documented)',
+      'faucet.claim renamed credited (documented)',
+    ]);
+  });
+
+  test('a target that does not speak its declared dialect: missing and unknown fields, an unreadable answer, never a crash', async () => {
+    const url = await deployedStandIn();
+    const clock = fakeClock();
+    const deviations: CallDeviation[] = [];
+    const live = session({ ...deployedTarget(url), services: { casino: { url, dialect: 'A' } } }, clock, deviations);
+    const balance = await live.call('casino.balance', {}, 'k');
+    expect(balance.kind).toBe('unreadable');
+    expect(deviations.map((deviation) => [deviation.deviation.kind, deviation.deviation.field, deviation.deviation.required])).toEqual([
+      ['missing', 'balance', true],
+      ['unknown', 'balance_usd', false],
+      ['unknown', 'lifetime', false],
+      ['unknown', 'risk_factor', false],
+      ['unknown', 'tier', false],
+    ]);
+    const notFound = await live.call('casino.games', {}, 'k');
+    expect(notFound.kind === 'refused' && notFound.refusal.name).toBe('not_found');
+    expect(deviations.at(-1)?.deviation).toMatchObject({ kind: 'error-shape', field: 'code', documented: false });
+  });
+
+  test('a limit paces calls evenly; a 429 without Retry-After is waited out and sent again', async () => {
+    let calls = 0;
+    const server = createServer((_request, response) => {
+      calls += 1;
+      const [status, body] = calls === 2 ? [429, { error: 'rate_limited', message: 'Too many requests. Limit: 10 per 60s' }] : [200, { agent_id: 'ag_x', balance_usd: 1 }];
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clock = fakeClock();
+    const live = session(deployedTarget(url, { 'casino.balance': { perMinute: 10 } }), clock);
+    for (let index = 0; index < 3; index++) expect((await live.call('casino.balance', {}, 'k')).kind).toBe('ok');
+    expect(calls).toBe(4);
+    expect(clock.slept).toEqual([6_000, 5_000, 1_000, 6_000]);
+    expect(live.rateLimited.get('casino.balance')).toEqual({ count: 1, withRetryAfter: 0 });
+  });
+});
