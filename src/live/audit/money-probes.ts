@@ -1,0 +1,217 @@
+/**
+ * Money-path probes of a live target (`afp audit money --target`), each a small experiment whose
+ * result is findings with evidence and a reproducing request:
+ *   - overdraw: a withdrawal of more than the balance must be refused, and the balance must
+ *     neither rise nor fall. A withdrawal that is not refused sends funds, so against anything but
+ *     an afp serve the probe runs only with `--withdraw-address` (an address the user owns);
+ *   - batch summary: a batch's summary must agree with its own results (counts, wagered, won, net,
+ *     balance after);
+ *   - double spend: a second account holding about 1 USDC sends DOUBLE_SPEND_CALLS escrows of 60%
+ *     of its balance at once; at most one may be accepted, and the balance must not go negative;
+ *   - bets balance: single bets, each answer's new balance = previous − stake + return, and the
+ *     balance read after = before − Σ stakes + Σ returns;
+ *   - bad input: a negative amount, an unknown game, a malformed address: each refused with a 4xx,
+ *     and the balance unchanged (the refusal's error shape is checked on every refusal by the
+ *     session, as on every other call).
+ * A probe that cannot run (the dialect offers no such operation, no second account) says why and
+ * is reported as skipped, never as passed.
+ * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
+ */
+import type { JsonValue } from '../../core/errors.ts';
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import type { FindingsCollector, FindingInput } from '../finding.ts';
+import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
+import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
+
+export const DOUBLE_SPEND_CALLS = 5;
+const PROBE_BETS = 10;
+const MIN_BET_MICRO = 10_000n;
+/** Answers round amounts to 2 decimals on some targets: half a cent per figure. */
+const ROUNDING_MICRO = 5_000n;
+
+export interface ProbeContext {
+  readonly session: LiveSession;
+  readonly apiKey: string;
+  /** A second account with a small balance (about 1 USDC), for the double spend; null when none. */
+  readonly second: { readonly apiKey: string; readonly agentId: string } | null;
+  readonly agentId: string;
+  /** Where a withdrawal that is not refused would go; null: only an afp serve is probed. */
+  readonly withdrawAddress: string | null;
+  readonly findings: FindingsCollector;
+  readonly curlOf: (request: SentRequest) => string;
+}
+
+export interface ProbeResult {
+  readonly name: string;
+  readonly status: 'ran' | 'skipped';
+  readonly note: string;
+  /** The ids of the findings this probe raised (for the JUnit test case). */
+  readonly findingIds: readonly string[];
+}
+
+interface Probe {
+  readonly name: string;
+  run(context: ProbeContext, raise: (finding: FindingInput) => void): Promise<{ status: 'ran' | 'skipped'; note: string }>;
+}
+
+const abs = (value: bigint): bigint => (value < 0n ? -value : value);
+
+async function balance(context: ProbeContext, apiKey = context.apiKey): Promise<Micro | null> {
+  const outcome = await context.session.call('casino.balance', {}, apiKey);
+  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+}
+
+function requestOf(outcome: CallOutcome<unknown>): SentRequest | null {
+  return 'request' in outcome ? outcome.request : null;
+}
+
+const overdraw: Probe = {
+  name: 'overdraw-withdrawal',
+  async run(context, raise) {
+    const address = context.withdrawAddress ?? (context.session.target.afpServe ? `0x${'a1'.repeat(20)}` : null);
+    if (address === null) return { status: 'skipped', note: 'a withdrawal that is not refused sends funds: pass --withdraw-address with an address you own' };
+    if (context.session.offers('casino.withdraw') !== null) return { status: 'skipped', note: context.session.offers('casino.withdraw') ?? '' };
+    const before = await balance(context);
+    if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
+    const amountMicro = before + 1_000_000n;
+    const outcome = await context.session.call('casino.withdraw', { amountMicro, address }, context.apiKey);
+    const after = await balance(context);
+    const request = requestOf(outcome);
+    const reproduce = request === null ? undefined : context.curlOf(request);
+    if (outcome.kind === 'ok') {
+      raise({ id: 'money:withdraw:overdraw-accepted', severity: 'critical', kind: 'money', title: `a withdrawal of ${formatDecimal(amountMicro)} USDC was accepted on a balance of ${formatDecimal(before)}`, endpoint: 'casino.withdraw', expected: 'refused (insufficient balance)', seen: (outcome.body ?? null) as JsonValue, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...(reproduce === undefined ? {} : { reproduce }) });
+    }
+    if (after !== null && after !== before) {
+      raise({ id: `money:withdraw:overdraw-balance-${after > before ? 'rose' : 'fell'}`, severity: 'critical', kind: 'money', title: `after a refused-or-not overdraw withdrawal the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`, endpoint: 'casino.withdraw', expected: formatDecimal(before), seen: formatDecimal(after), evidence: `withdrawal answer: ${outcome.kind}`, ...(reproduce === undefined ? {} : { reproduce }) });
+    }
+    return { status: 'ran', note: `withdrawal of ${formatDecimal(amountMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.name})` : outcome.kind}` };
+  },
+};
+
+function bet(index: number, params: Record<string, string | number> = { side: 'heads' }, game = 'coin_flip', amountMicro = MIN_BET_MICRO): BetInput {
+  return { game, amountMicro, clientSeed: `afp-money-probe-${index}`, params };
+}
+
+const batchSummary: Probe = {
+  name: 'batch-summary',
+  async run(context, raise) {
+    if (context.session.offers('casino.batch') !== null) return { status: 'skipped', note: context.session.offers('casino.batch') ?? '' };
+    const bets = [...Array.from({ length: PROBE_BETS }, (_, index) => bet(index)), bet(PROBE_BETS, { side: 'heads' }, 'coin_flip', 0n)];
+    const outcome = await context.session.call('casino.batch', { bets }, context.apiKey);
+    if (outcome.kind !== 'ok') return { status: 'skipped', note: `the batch was not answered: ${outcome.kind}` };
+    const { results, summary } = outcome.value;
+    const placed = results.filter((result): result is LiveBet => !isRefusal(result));
+    const wagered = placed.reduce((total, one) => total + one.amountMicro, 0n);
+    const won = placed.reduce((total, one) => total + (one.paidMicro ?? 0n), 0n);
+    const reproduce = context.curlOf(outcome.request);
+    const compare = (field: string, seen: bigint | number | null, expected: bigint | number, tolerance: bigint): void => {
+      if (seen === null) return;
+      const differs = typeof seen === 'bigint' && typeof expected === 'bigint' ? abs(seen - expected) > tolerance : seen !== expected;
+      if (!differs) return;
+      const text = (value: bigint | number): string => (typeof value === 'bigint' ? formatDecimal(value) : String(value));
+      raise({ id: `money:batch:summary:${field}`, severity: 'major', kind: 'money', title: `the batch summary's ${field} (${text(seen)}) disagrees with its results (${text(expected)})`, endpoint: 'casino.batch', field: `summary.${field}`, expected: text(expected), seen: text(seen), evidence: `${results.length} elements, ${placed.length} placed`, reproduce });
+    };
+    if (summary === null) return { status: 'ran', note: 'the batch answer has no summary' };
+    compare('total', summary.total, results.length, 0n);
+    compare('errors', summary.errors, results.length - placed.length, 0n);
+    compare('total_wagered', summary.totalWageredMicro, wagered, ROUNDING_MICRO);
+    compare('total_won', summary.totalWonMicro, won, ROUNDING_MICRO * BigInt(placed.length));
+    compare('net_pnl', summary.netPnlMicro, won - wagered, ROUNDING_MICRO * BigInt(placed.length + 1));
+    const last = placed.at(-1)?.balanceAfterMicro ?? null;
+    if (last !== null) compare('balance_after', outcome.value.balanceAfterMicro, last, ROUNDING_MICRO);
+    return { status: 'ran', note: `${results.length} elements, ${placed.length} placed, summary compared` };
+  },
+};
+
+const doubleSpend: Probe = {
+  name: 'double-spend',
+  async run(context, raise) {
+    const second = context.second;
+    if (second === null) return { status: 'skipped', note: 'no second account could be opened (it holds the small balance the probe spends twice)' };
+    if (context.session.offers('escrow.create') !== null) return { status: 'skipped', note: context.session.offers('escrow.create') ?? '' };
+    const before = await balance(context, second.apiKey);
+    if (before === null || before < 200_000n) return { status: 'skipped', note: `the second account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below 0.20 USDC` };
+    const amountMicro = ((before * 6n) / 10n / 10_000n) * 10_000n;
+    const input = { amountMicro, counterpartyId: context.agentId, description: 'afp double-spend probe', timeoutHours: 1 };
+    const outcomes = await Promise.all(Array.from({ length: DOUBLE_SPEND_CALLS }, () => context.session.call('escrow.create', input, second.apiKey)));
+    const accepted = outcomes.filter((outcome) => outcome.kind === 'ok');
+    const after = await balance(context, second.apiKey);
+    const first = outcomes[0];
+    const reproduce = first !== undefined && requestOf(first) !== null ? context.curlOf(requestOf(first) as SentRequest) : undefined;
+    if (accepted.length > 1) {
+      raise({ id: 'money:escrow:double-spend', severity: 'critical', kind: 'money', title: `${accepted.length} of ${DOUBLE_SPEND_CALLS} simultaneous escrows of ${formatDecimal(amountMicro)} were accepted on a balance of ${formatDecimal(before)}`, endpoint: 'escrow.create', expected: 'at most one accepted', seen: accepted.length, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...(reproduce === undefined ? {} : { reproduce }) });
+    }
+    if (after !== null && after < 0n) {
+      raise({ id: 'money:escrow:negative-balance', severity: 'critical', kind: 'money', title: `the balance went negative (${formatDecimal(after)}) after simultaneous escrows`, endpoint: 'escrow.create', expected: '≥ 0', seen: formatDecimal(after), evidence: `${accepted.length} accepted` });
+    }
+    for (const outcome of accepted) if (outcome.kind === 'ok') await context.session.call('escrow.release', { escrowId: outcome.value.escrowId }, second.apiKey);
+    return { status: 'ran', note: `${accepted.length} of ${DOUBLE_SPEND_CALLS} escrows of ${formatDecimal(amountMicro)} accepted on ${formatDecimal(before)}` };
+  },
+};
+
+const betsBalance: Probe = {
+  name: 'bets-balance',
+  async run(context, raise) {
+    const before = await balance(context);
+    if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
+    let expected = before;
+    let placed = 0;
+    for (let index = 0; index < PROBE_BETS; index++) {
+      const outcome = await context.session.call('casino.bet', bet(100 + index), context.apiKey);
+      if (outcome.kind !== 'ok') continue;
+      placed += 1;
+      expected = expected - outcome.value.amountMicro + (outcome.value.paidMicro ?? 0n);
+      const said = outcome.value.balanceAfterMicro;
+      if (said !== null && abs(said - expected) > ROUNDING_MICRO * BigInt(placed)) {
+        raise({ id: 'money:bet:new-balance', severity: 'major', kind: 'money', title: `a bet's new_balance (${formatDecimal(said)}) is not the previous balance − stake + return (${formatDecimal(expected)})`, endpoint: 'casino.bet', field: 'new_balance', expected: formatDecimal(expected), seen: formatDecimal(said), evidence: `bet ${outcome.value.betId}`, reproduce: context.curlOf(outcome.request) });
+      }
+    }
+    const after = await balance(context);
+    if (after !== null && abs(after - expected) > ROUNDING_MICRO * BigInt(placed + 1)) {
+      raise({ id: 'money:bet:balance-delta', severity: 'critical', kind: 'money', title: `over ${placed} bets the balance moved to ${formatDecimal(after)}, but stakes and returns give ${formatDecimal(expected)}`, endpoint: 'casino.balance', expected: formatDecimal(expected), seen: formatDecimal(after), evidence: `balance before ${formatDecimal(before)}` });
+    }
+    return { status: 'ran', note: `${placed} bets, balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}` };
+  },
+};
+
+const badInput: Probe = {
+  name: 'bad-input',
+  async run(context, raise) {
+    const before = await balance(context);
+    const attempts: Array<[string, () => Promise<CallOutcome<unknown>>]> = [
+      ['negative amount', () => context.session.call('casino.bet', bet(900, { side: 'heads' }, 'coin_flip', -1_000_000n), context.apiKey)],
+      ['unknown game', () => context.session.call('casino.bet', bet(901, {}, 'no_such_game'), context.apiKey)],
+      ['malformed address', () => context.session.call('casino.withdraw', { amountMicro: 1_000_000n, address: 'not-an-address' }, context.apiKey)],
+    ];
+    for (const [what, send] of attempts) {
+      const outcome = await send();
+      if (outcome.kind === 'unsupported' || outcome.kind === 'deadline' || outcome.kind === 'unreachable') continue;
+      const status = outcome.kind === 'refused' ? outcome.refusal.status : outcome.status;
+      if (status < 400 || status > 499) {
+        const request = requestOf(outcome);
+        raise({ id: `rule:bad-input:${what.replaceAll(' ', '-')}`, severity: status >= 500 ? 'major' : 'critical', kind: 'rule', title: `a request with a ${what} was answered ${status}, not a 4xx refusal`, expected: '4xx with an error body', seen: status, evidence: what, ...(request === null ? {} : { reproduce: context.curlOf(request) }) });
+      }
+    }
+    const after = await balance(context);
+    if (before !== null && after !== null && before !== after) {
+      raise({ id: 'money:bad-input:balance-changed', severity: 'critical', kind: 'money', title: `bad input changed the balance from ${formatDecimal(before)} to ${formatDecimal(after)}`, expected: formatDecimal(before), seen: formatDecimal(after), evidence: attempts.map(([what]) => what).join(', ') });
+    }
+    return { status: 'ran', note: `${attempts.length} malformed requests` };
+  },
+};
+
+export const MONEY_PROBES: readonly Probe[] = [overdraw, batchSummary, doubleSpend, betsBalance, badInput];
+
+export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {
+  const results: ProbeResult[] = [];
+  for (const probe of MONEY_PROBES) {
+    const raised: string[] = [];
+    const raise = (finding: FindingInput): void => {
+      raised.push(finding.id);
+      context.findings.add(finding);
+    };
+    const outcome = await probe.run(context, raise);
+    results.push({ name: probe.name, status: outcome.status, note: outcome.note, findingIds: [...new Set(raised)] });
+  }
+  return results;
+}
