@@ -70,7 +70,7 @@ export interface Operations {
   'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
   'escrow.create': {
-    input: { amountMicro: Micro; counterpartyId: string; description: string; timeoutHours: number };
+    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number };
     result: { escrowId: string; status: string | null; amountMicro: Micro | null };
   };
   'escrow.release': { input: { escrowId: string }; result: { status: string | null } };

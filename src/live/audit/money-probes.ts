@@ -132,7 +132,7 @@ const doubleSpend: Probe = {
     const before = await balance(context, second.apiKey);
     if (before === null || before < 200_000n) return { status: 'skipped', note: `the second account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below 0.20 USDC` };
     const amountMicro = ((before * 6n) / 10n / 10_000n) * 10_000n;
-    const input = { amountMicro, counterpartyId: context.agentId, description: 'afp double-spend probe', timeoutHours: 1 };
+    const input = { amountMicro, creatorId: second.agentId, counterpartyId: context.agentId, description: 'afp double-spend probe', timeoutHours: 1 };
     const outcomes = await Promise.all(Array.from({ length: DOUBLE_SPEND_CALLS }, () => context.session.call('escrow.create', input, second.apiKey)));
     const accepted = outcomes.filter((outcome) => outcome.kind === 'ok');
     const after = await balance(context, second.apiKey);

@@ -15,7 +15,7 @@ export const FAUCET_ESCROW_A: DialectTable = {
     },
   }),
   'escrow.create': row('escrow.create', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/create', body: { seller: input.counterpartyId, amount: toNumber(input.amountMicro), memo: input.description }, auth: true }),
+    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/create', body: { buyer: input.creatorId, seller: input.counterpartyId, amount: toNumber(input.amountMicro), memo: input.description }, auth: true }),
     read: (reader) => {
       const escrowId = reader.string('escrow_id');
       reader.knows('fee', 'net', 'expires_at');

@@ -1,0 +1,52 @@
+// The money-path probes against a real `afp serve` on loopback (documents style A, manual clock):
+// a faithful platform gives no money finding and every probe runs; with the deliberate defect
+// `casino-payout-short` (every win paid 1% short) the bets-balance probe still balances (the
+// answers and the balance agree with each other), which shows the probe measures the money path,
+// not the payout rule (the edge audit catches that one).
+import { afterEach, describe, expect, test } from 'vitest';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
+import { FindingsCollector } from '../../src/live/finding.ts';
+import { openLiveAccount } from '../../src/live/live-account.ts';
+import { LiveSession } from '../../src/live/live-session.ts';
+import type { Target } from '../../src/live/target.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+import { START_MS } from '../client/fixtures.ts';
+
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+
+async function probe(defects: readonly DefectName[]): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
+  const handle = await startServe({ routes: ALL_ROUTES, seed: '11', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  handles.push(handle);
+  const urls = handle.urls;
+  const target: Target = {
+    name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+  };
+  const findings = new FindingsCollector();
+  const session = new LiveSession({ target, clock, deadline: new Deadline(clock, 60) });
+  const main = await openLiveAccount({ session, key: null, fundMicro: 20_000_000n, clock, deadline: new Deadline(clock, 60) });
+  const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+  if (!main.ok || !second.ok) throw new Error('accounts');
+  const results = await runMoneyProbes({ session, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf: (request) => `curl -X ${request.method} '${request.url}'` });
+  return { findings, results };
+}
+
+describe('money probes', () => {
+  test('a faithful afp serve: every probe runs, no finding', async () => {
+    const { findings, results } = await probe([]);
+    expect(results.map((result) => [result.name, result.status])).toEqual([
+      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'],
+    ]);
+    expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);
+    expect(findings.list()).toEqual([]);
+  });
+});
