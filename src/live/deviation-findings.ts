@@ -1,0 +1,47 @@
+/**
+ * A wire deviation (wire-reader.ts) seen on a call, as a finding: one per operation, kind of
+ * deviation and field, however many answers showed it (the collector counts them), with the first
+ * answer's request as a curl line.
+ * Severities: a difference the dialect documents (a field the deployment renames, its error bodies
+ * without `code`) and a field neither spelling knows are info; a target that answers in the
+ * documents' spelling where its dialect says otherwise (`fallback`), an optional field missing, or
+ * an error body of no known shape are minor; a required field missing or mistyped, or an answer
+ * that is not JSON, are major: the command could not read what it needed.
+ */
+import type { JsonValue } from '../core/errors.ts';
+import type { FindingInput, Severity } from './finding.ts';
+import type { CallDeviation, SentRequest } from './live-session.ts';
+
+const TITLES = {
+  renamed: (field: string, expected: JsonValue) => `\`${field}\` is what the documents call \`${String(expected)}\``,
+  fallback: (field: string, expected: JsonValue) => `answered \`${field}\` (the documents' name) where the dialect has \`${String(expected)}\``,
+  missing: (field: string) => `\`${field}\` is missing`,
+  type: (field: string, expected: JsonValue) => `\`${field}\` is not ${String(expected)}`,
+  unknown: (field: string) => `\`${field}\` is not in the documents`,
+  'error-shape': (field: string, expected: JsonValue) => `error body without \`${field}\` (documents: ${String(expected)})`,
+  'not-json': () => 'the answer is not JSON',
+} as const;
+
+function severityOf(call: CallDeviation): Severity {
+  const { kind, documented, required } = call.deviation;
+  if (documented || kind === 'unknown') return 'info';
+  if (kind === 'not-json' || ((kind === 'missing' || kind === 'type') && required)) return 'major';
+  return 'minor';
+}
+
+export function deviationFinding(call: CallDeviation, curlOf: (request: SentRequest) => string): FindingInput {
+  const { deviation } = call;
+  const field = deviation.field.replace(/\[\d+\]/g, '[]');
+  return {
+    id: `shape:${call.op}:${deviation.kind}:${field}`,
+    severity: severityOf(call),
+    kind: 'shape',
+    title: `${call.op}: ${TITLES[deviation.kind](field, deviation.expected)}`,
+    endpoint: `${call.op} (${call.endpoint})`,
+    field,
+    expected: deviation.expected,
+    seen: deviation.seen,
+    evidence: `${call.request.method} ${call.request.url} answered ${call.status}`,
+    reproduce: curlOf(call.request),
+  };
+}
