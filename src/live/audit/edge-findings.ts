@@ -12,34 +12,24 @@
  * Each says how many bets it rests on.
  */
 import { lawEdge } from './edge-verdict.ts';
-import type { EdgeAuditResult } from './edge-audit.ts';
+import { isDocumentsOwn, type EdgeAuditResult } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import { findGame } from '../../services/casino/games/index.ts';
 
 const percent = (value: number): string => `${(value * 100).toFixed(3)}%`;
 const NEGLIGIBLE = 1e-9;
-
-/** The exact edge of the documents' rule for the variant (by its parameters, or by name for video poker's strategy). */
-function documentsEdge(game: string, params: Readonly<Record<string, unknown>>, variantName: string): number | null {
-  const module = findGame(game);
-  if (module === undefined) return null;
-  const parsed = module.parse(params);
-  const moduleParams = parsed.ok ? parsed.value : module.variants().find((variant) => variant.name === variantName)?.params;
-  return moduleParams === undefined ? null : lawEdge(module.distribution(moduleParams));
-}
 
 export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAuditResult, scheme: FairnessScheme): void {
   for (const outcome of result.variants) {
     const { variant, verdict } = outcome;
     const name = variant.variant;
-    const documents = documentsEdge(variant.game, variant.params, name);
+    const documents = variant.documentsEdge;
     if (verdict.rule === 'differs' && verdict.advertised !== null) {
       const seen = verdict.exactEdge ?? verdict.interval?.edge ?? null;
       const how = verdict.exactEdge !== null ? `the exact edge of the target's rule (${scheme.name} scheme), which ${verdict.restsOnBets} verified bets followed` : `the empirical edge over ${verdict.restsOnBets} bets, outside its 99.9% interval`;
       // The target plays the documents' own payout table, whose edge is not the one they advertise:
       // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
-      const documentsOwn = verdict.exactEdge !== null && documents !== null && Math.abs(verdict.exactEdge - documents) <= NEGLIGIBLE;
+      const documentsOwn = isDocumentsOwn(outcome);
       findings.add({
         id: `edge:${name}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
         title: `${name}: edge ${seen === null ? '?' : percent(seen)} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
