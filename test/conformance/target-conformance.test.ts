@@ -1,0 +1,67 @@
+// The conformance suite against a Target (src/conformance/target-conformance.ts), on a real
+// `afp serve` on loopback: through the documents' style A every case passes (the documents' cases
+// as in conformance.test.ts, and the operation cases with no finding); a target of pre-funded keys
+// and no registration skips what needs registering or a second account, with the reason, and
+// still runs the rest — nothing aborts at set-up.
+import { afterAll, describe, expect, test } from 'vitest';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { CONFORMANCE_CASES } from '../../src/conformance/conformance-cases.ts';
+import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
+import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { openLiveAccount } from '../../src/live/live-account.ts';
+import { LiveSession } from '../../src/live/live-session.ts';
+import type { Target } from '../../src/live/target.ts';
+import { startServe } from '../../src/server/listeners.ts';
+
+const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
+const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const curlOf = (request: { method: string; url: string }): string => `curl -X ${request.method} '${request.url}'`;
+
+const serve = await startServe({ routes: ALL_ROUTES, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+afterAll(async () => {
+  await serve.close();
+});
+
+function styleATarget(): Target {
+  const urls = serve.urls;
+  return {
+    name: 'afp-serve', source: 'test', afpServe: true, adminUrl: urls.api as string,
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+  };
+}
+
+function outcomes(results: ReadonlyArray<{ name: string; outcome: string }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+  return counts;
+}
+
+describe('conformance through a target', () => {
+  test('afp serve in the documents style A: every case passes, no finding', async () => {
+    const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
+    const run = await runTargetConformance({ target: styleATarget(), clock, deadline: new Deadline(clock, 600), session: 'a0a0a0a0', curlOf }, cases);
+    const notPassed = run.results.filter((result) => result.outcome !== 'passed');
+    expect(notPassed).toEqual([]);
+    expect(run.results).toHaveLength(cases.length);
+    expect(run.findings.list()).toEqual([]);
+  }, 120_000);
+
+  test('pre-funded keys and no registration: what needs registering is skipped with the reason, the rest runs', async () => {
+    const setup = new LiveSession({ target: styleATarget(), clock, deadline: new Deadline(clock, 60) });
+    const funded = await openLiveAccount({ session: setup, key: null, fundMicro: 3_000_000n, clock, deadline: new Deadline(clock, 60) });
+    if (!funded.ok) throw new Error(funded.message);
+    const target: Target = { ...styleATarget(), name: 'keys-only', register: null, funding: { method: 'keys', keys: [funded.value.apiKey] } };
+    const cases: SuiteCase[] = [...CONFORMANCE_CASES.slice(0, 3), ...OPERATION_CASES];
+    const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'b0b0b0b0', curlOf }, cases);
+    const byName = new Map(run.results.map((result) => [result.name, result]));
+    for (const kase of CONFORMANCE_CASES.slice(0, 3)) {
+      expect(byName.get(kase.name)).toEqual({ name: kase.name, outcome: 'skipped', reason: 'keys-only offers no registration (register: none), and this case registers fresh agents' });
+    }
+    const escrow = run.results.find((result) => result.name.startsWith('operations: an escrow holds'));
+    expect(escrow?.outcome === 'skipped' ? escrow.reason : escrow).toBe('set-up could not be done: account 2 is needed and keys-only gives 1 pre-funded key(s) (funding: keys; accounts are not registered there)');
+    expect(run.results.find((result) => result.name.startsWith('operations: a registration'))).toMatchObject({ outcome: 'skipped', reason: 'keys-only offers no registration (register: none)' });
+    expect(outcomes(run.results)).toEqual({ skipped: 3 + 4, passed: OPERATION_CASES.length - 4 });
+  }, 60_000);
+});
