@@ -1,0 +1,60 @@
+// `afp check --target` through a target's dialects (src/check/dialect), against a real `afp serve`
+// on loopback spoken to in the documents' style A: a faithful platform holds over every run with
+// no finding; a platform that takes a 2% escrow fee or replays nonces is caught, shrunk and
+// reported with the command that reproduces it.
+import { afterEach, describe, expect, test } from 'vitest';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { curlOf } from '../../src/live/report/curl.ts';
+import type { Target } from '../../src/live/target.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
+const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+async function styleA(defects: readonly DefectName[] = []): Promise<Target> {
+  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  handles.push(handle);
+  const urls = handle.urls;
+  return {
+    name: 'afp-serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+  };
+}
+
+function check(target: Target, seed: number, runs: number) {
+  return runDialectCheck({ target, targetSpec: 'targets/afp-serve.yaml', seed, runs, maxCommands: 25, clock, deadline: new Deadline(clock, 600), curlOf });
+}
+
+describe('afp check through the documents style A dialect', () => {
+  test('a faithful afp serve: every run holds, every command row drawn, no finding', async () => {
+    const result = await check(await styleA(), 42, 8);
+    expect(result.failure).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.runs).toBe(8);
+    expect(result.commands).toEqual(['balance', 'bet', 'batch', 'betAboveBalance', 'rotate', 'seeds', 'balanceWithUnknownKey', 'escrowCreate', 'escrowAboveBalance', 'escrowGet', 'escrowRelease', 'withdrawAboveBalance']);
+    expect(result.notes.filter((note) => note.startsWith('command'))).toEqual([]);
+    expect(result.findings.list()).toEqual([]);
+  }, 60_000);
+
+  test('a 2% escrow fee is caught and shrunk to a short sequence ending where the counterparty money is read', async () => {
+    const result = await check(await styleA(['escrow-fee-2pct']), 42, 30);
+    expect(result.ok).toBe(false);
+    expect(result.failure?.kind).toBe('mismatch');
+    expect(result.failure?.commands.some((command) => command.startsWith('escrowRelease'))).toBe(true);
+    // The counterparty's money shows on its next balance read or bet answer: 0.01 of each 1.00 short.
+    expect(result.failure?.commands.at(-1)).toMatch(/^(balance|bet|batch)\(a\d/);
+    expect(result.failure?.error).toMatch(/expected/);
+    expect(result.failure?.commands.length).toBeLessThanOrEqual(4);
+    expect(result.failure?.reproduce).toMatch(/^npx afp check --target targets\/afp-serve.yaml --seed 42 --path '[0-9:]+@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*' --max-commands 25$/);
+    const replayed = await runDialectCheck({ target: await styleA(['escrow-fee-2pct']), targetSpec: 'x', seed: 42, runs: 30, maxCommands: 25, path: result.failure?.path ?? '', clock, deadline: new Deadline(clock, 600), curlOf });
+    expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([1, 'mismatch', result.failure?.commands]);
+  }, 120_000);
+});
