@@ -1,8 +1,13 @@
 // `afp check --target` through a target's dialects (src/check/dialect), against a real `afp serve`
 // on loopback spoken to in the documents' style A: a faithful platform holds over every run with
 // no finding; a platform that takes a 2% escrow fee or replays nonces is caught, shrunk and
-// reported with the command that reproduces it.
+// reported with the command that reproduces it; `afp check --target FILE` runs it and writes the
+// findings report.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/check.ts';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -57,4 +62,35 @@ describe('afp check through the documents style A dialect', () => {
     const replayed = await runDialectCheck({ target: await styleA(['escrow-fee-2pct']), targetSpec: 'x', seed: 42, runs: 30, maxCommands: 25, path: result.failure?.path ?? '', clock, deadline: new Deadline(clock, 600), curlOf });
     expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([1, 'mismatch', result.failure?.commands]);
   }, 120_000);
+});
+
+describe('afp check --target FILE', () => {
+  test('a target file of afp serve in style A: exit 0, the commands drawn, no finding, the report written', async () => {
+    const target = await styleA();
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
+    try {
+      const file = join(directory, 'serve.yaml');
+      const services = Object.entries(target.services).map(([service, entry]) => `  ${service}: { url: ${entry.url}, dialect: A }`);
+      await writeFile(file, ['name: serve-a', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: afp', `admin_url: ${target.adminUrl ?? ''}`, ''].join('\n'));
+      let out = '';
+      let err = '';
+      const code = await main(['--target', file, '--seed', '9', '--runs', '4', '--max-commands', '20', '--out', join(directory, 'report')], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+      expect([code, err]).toEqual([0, '']);
+      expect(out).toMatch(/^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/);
+      expect(out).toMatch(/^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, withdrawAboveBalance$/m);
+      expect(out).toMatch(/^findings: 0 \(0 critical, 0 major, 0 minor, 0 info\)$/m);
+      expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each\)$/m);
+      const junit = await readFile(join(directory, 'report', 'findings.junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testcase [^>]*name="model-based sequences \(4 runs, seed 9\)"/);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('a target file that does not load: exit 2 with its errors', async () => {
+    let err = '';
+    const code = await main(['--target', 'no/such/target.yaml', '--seed', '1'], { out: () => undefined, err: (text) => { err += text; } });
+    expect(code).toBe(2);
+    expect(err).toMatch(/no\/such\/target\.yaml: cannot read the target file/);
+  });
 });

@@ -1,9 +1,16 @@
 // The conformance suite against a Target (src/conformance/target-conformance.ts), on a real
-// `afp serve` on loopback: through the documents' style A every case passes (the documents' cases
-// as in conformance.test.ts, and the operation cases with no finding); a target of pre-funded keys
-// and no registration skips what needs registering or a second account, with the reason, and
-// still runs the rest — nothing aborts at set-up.
+// `afp serve` on loopback described by target files: through the documents' style A every case
+// passes (the documents' cases as in conformance.test.ts, and the operation cases with no
+// finding), one JUnit test case per case in the findings report; a target of pre-funded keys and
+// no registration skips what needs registering or a second account, with the reason, and still
+// runs the rest — nothing aborts at set-up.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { conformanceChecks } from '../../src/conformance/conformance-checks.ts';
+import { resolveTarget } from '../../src/live/resolve-target.ts';
+import { writeFindingsReports } from '../../src/live/report/write-findings.ts';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { CONFORMANCE_CASES } from '../../src/conformance/conformance-cases.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
@@ -19,17 +26,31 @@ const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
 const curlOf = (request: { method: string; url: string }): string => `curl -X ${request.method} '${request.url}'`;
 
 const serve = await startServe({ routes: ALL_ROUTES, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+const directory = await mkdtemp(join(tmpdir(), 'afp-target-conformance-'));
 afterAll(async () => {
   await serve.close();
+  await rm(directory, { recursive: true, force: true });
 });
 
-function styleATarget(): Target {
+/** A target file for the running serve in the documents' style A, with `register` and `funding` as given; loaded by resolveTarget. */
+async function targetFile(name: string, register: string, funding: string): Promise<Target> {
   const urls = serve.urls;
-  return {
-    name: 'afp-serve', source: 'test', afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
-    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
-  };
+  const path = join(directory, `${name}.yaml`);
+  await writeFile(path, [
+    `name: ${name}`,
+    'services:',
+    `  casino: { url: ${urls.casino as string}, dialect: A }`,
+    `  faucet: { url: ${urls.faucet as string}, dialect: A }`,
+    `  escrow: { url: ${urls.escrow as string}, dialect: A }`,
+    `register: ${register}`,
+    `funding: ${funding}`,
+    'fairness: afp',
+    `admin_url: ${urls.api as string}`,
+    '',
+  ].join('\n'));
+  const resolved = await resolveTarget(path);
+  if (!resolved.ok) throw new Error(resolved.message);
+  return resolved.value;
 }
 
 function outcomes(results: ReadonlyArray<{ name: string; outcome: string }>): Record<string, number> {
@@ -41,18 +62,24 @@ function outcomes(results: ReadonlyArray<{ name: string; outcome: string }>): Re
 describe('conformance through a target', () => {
   test('afp serve in the documents style A: every case passes, no finding', async () => {
     const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
-    const run = await runTargetConformance({ target: styleATarget(), clock, deadline: new Deadline(clock, 600), session: 'a0a0a0a0', curlOf }, cases);
+    const target = await targetFile('style-a', '{ service: casino }', '{ method: admin-deposit }');
+    const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'a0a0a0a0', curlOf }, cases);
     const notPassed = run.results.filter((result) => result.outcome !== 'passed');
     expect(notPassed).toEqual([]);
     expect(run.results).toHaveLength(cases.length);
     expect(run.findings.list()).toEqual([]);
+    const checks = conformanceChecks(cases, run.results);
+    const [, , junitPath] = await writeFindingsReports(join(directory, 'report'), { command: 'conformance', target: { name: target.name, source: target.source }, failOn: 'major', findings: [], dropped: 0, checks });
+    const junit = await readFile(junitPath as string, 'utf8');
+    expect(junit.match(/<testcase /g)?.length).toBe(cases.length);
+    expect(junit).not.toMatch(/<failure|<skipped/);
   }, 120_000);
 
   test('pre-funded keys and no registration: what needs registering is skipped with the reason, the rest runs', async () => {
-    const setup = new LiveSession({ target: styleATarget(), clock, deadline: new Deadline(clock, 60) });
+    const setup = new LiveSession({ target: await targetFile('setup', '{ service: casino }', '{ method: admin-deposit }'), clock, deadline: new Deadline(clock, 60) });
     const funded = await openLiveAccount({ session: setup, key: null, fundMicro: 3_000_000n, clock, deadline: new Deadline(clock, 60) });
     if (!funded.ok) throw new Error(funded.message);
-    const target: Target = { ...styleATarget(), name: 'keys-only', register: null, funding: { method: 'keys', keys: [funded.value.apiKey] } };
+    const target = await targetFile('keys-only', 'none', `{ method: keys, keys: [${funded.value.apiKey}] }`);
     const cases: SuiteCase[] = [...CONFORMANCE_CASES.slice(0, 3), ...OPERATION_CASES];
     const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'b0b0b0b0', curlOf }, cases);
     const byName = new Map(run.results.map((result) => [result.name, result]));

@@ -90,7 +90,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const findings = new FindingsCollector();
   const session = new LiveSession({ target: options.target, clock: options.clock, deadline: options.deadline, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)) });
   const pool = new AccountPool({ session, clock: options.clock, deadline: options.deadline, fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO });
-  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(options.target.services).map(([service, entry]) => `${service} ${entry.dialect}`).join(', ')}`;
+  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(options.target.services).map(([service, entry]) => `${service} ${entry.dialect}`).sort().join(', ')}`;
   const planned = await plan(session, pool);
   const base = { seed: options.seed, target: description, findings };
   if (typeof planned === 'string') {
