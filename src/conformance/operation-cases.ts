@@ -13,7 +13,7 @@
  */
 import { hash } from 'node:crypto';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { SHOWN_ROUNDING_MICRO } from '../live/documented-rules.ts';
+import { FAUCET_CLAIM_LIMIT, SHOWN_ROUNDING_MICRO } from '../live/documented-rules.ts';
 import type { LiveAccount } from '../live/live-account.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
@@ -183,6 +183,9 @@ export const OPERATION_CASES: readonly OperationCase[] = [
   },
   {
     kind: 'operations', name: 'operations: the faucet credits a fresh account once', operations: ['casino.register', 'faucet.claim', 'casino.balance'], accounts: 0, run: faucetOnce,
-    applies: (target) => (target.register === null ? `${target.name} offers no registration (register: none)` : target.funding.method === 'faucet' ? 'the target funds its accounts from the faucet, which allows one claim per IP address a day: a second fresh claim would meet that limit' : null),
+    applies: (target) => {
+      if (target.register === null) return `${target.name} offers no registration (register: none)`;
+      return target.services.faucet === undefined ? null : FAUCET_CLAIM_LIMIT[target.services.faucet.dialect];
+    },
   },
 ];

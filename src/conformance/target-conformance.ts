@@ -3,7 +3,8 @@
  * reported as passed, finding, failed or skipped, and the run never aborts at set-up.
  *   - The documents' cases (rejection and script cases) address the documents' endpoints; they run
  *     where the target's dialects serve them: a service in dialect A is its style-A mount, the
- *     style-B api is a service in dialect B or short, or an afp serve's api (its admin URL). They
+ *     style-B api is a service in dialect B or short, or the api (admin URL) of an afp serve of the
+ *     documents' styles. They
  *     register their own agents through the documents' registration, which they check too, so a
  *     target offering no registration skips them with that reason.
  *   - The operation cases (operation-cases.ts) go through a LiveSession in the target's dialects,
@@ -62,7 +63,9 @@ export async function documentsView(target: Target, timeoutMs = CONFORMANCE_TIME
     if (entry.dialect === 'A') urls[service] = entry.url;
     else if ((entry.dialect === 'B' || entry.dialect === 'short') && urls.api === undefined) urls.api = entry.url;
   }
-  if (urls.api === undefined && target.afpServe && target.adminUrl !== null) urls.api = target.adminUrl;
+  // An afp serve of the documents' styles answers style B (and /_afp) on its admin URL; one speaking another dialect does not.
+  const documentsServe = Object.values(target.services).every((entry) => entry.dialect !== 'deployed');
+  if (urls.api === undefined && target.afpServe && documentsServe && target.adminUrl !== null) urls.api = target.adminUrl;
   for (const mount of DOCUMENT_MOUNTS) {
     if (urls[mount] !== undefined) continue;
     const entry = mount === 'api' ? undefined : target.services[mount];

@@ -70,6 +70,18 @@ export const DOCUMENTED_RULES = {
 
 export type RuleName = keyof typeof DOCUMENTED_RULES;
 
+/**
+ * Why a dialect's faucet cannot be asked for a claim by a check (null: it can): the deployed one
+ * allows one claim per IP address a day and answers the next with 429 ip_rate_limited before any
+ * other check (DEPLOYED.md §3), which a session would wait out for the whole time budget.
+ */
+export const FAUCET_CLAIM_LIMIT: Readonly<Record<DialectName, string | null>> = {
+  A: null,
+  B: null,
+  short: null,
+  deployed: 'the deployed faucet allows one claim per IP address a day and answers any other with 429 ip_rate_limited (DEPLOYED.md §3)',
+};
+
 /** The amounts a dialect's answers round (a bet's amount_won and new_balance to 2 dp on the deployment). */
 export const SHOWN_ROUNDING_MICRO: Readonly<Record<DialectName, Micro>> = { A: 0n, B: 0n, short: 0n, deployed: 5_000n };
 

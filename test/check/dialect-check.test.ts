@@ -2,7 +2,8 @@
 // on loopback spoken to in the documents' style A: a faithful platform holds over every run with
 // no finding; a platform that takes a 2% escrow fee or replays nonces is caught, shrunk and
 // reported with the command that reproduces it; `afp check --target FILE` runs it and writes the
-// findings report.
+// findings report; against `afp serve --dialect deployed` (a target file, or its URL) it holds
+// with the documented differences as info findings only.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { main } from '../../src/cli/check.ts';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
@@ -93,4 +96,44 @@ describe('afp check --target FILE', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/no\/such\/target\.yaml: cannot read the target file/);
   });
+});
+
+describe('afp check against afp serve --dialect deployed', () => {
+  async function deployedServe(): Promise<ServeHandle> {
+    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    handles.push(handle);
+    return handle;
+  }
+
+  function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    return main(argv, { out: (text) => { out += text; }, err: (text) => { err += text; } }).then((code) => ({ code, out, err }));
+  }
+
+  test('through its target file: exit 0, every run holds, only info findings (the documented differences)', async () => {
+    const urls = (await deployedServe()).urls;
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
+    try {
+      const file = join(directory, 'deployed.yaml');
+      const services = (['casino', 'faucet', 'escrow'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
+      await writeFile(file, ['name: deployed-serve', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: deployed', `admin_url: ${urls.casino as string}`, ''].join('\n'));
+      // Few enough bets to stay inside the deployment's 60 game requests per agent per minute (no pacing, no 429 wait).
+      const { code, out, err } = await run(['--target', file, '--seed', '11', '--runs', '3', '--max-commands', '12', '--fail-on', 'minor']);
+      expect([code, err]).toEqual([0, '']);
+      expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
+      expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
+      expect(out).toMatch(/^ {2}info shape:casino.balance:renamed:balance_usd: /m);
+      expect(out).toMatch(/^ok: 3 runs held \(at most 12 commands each\)$/m);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('through its URL (the serve announces its dialect): the same check through the dialect', async () => {
+    const urls = (await deployedServe()).urls;
+    const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
+  }, 60_000);
 });

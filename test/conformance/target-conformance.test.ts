@@ -3,7 +3,9 @@
 // passes (the documents' cases as in conformance.test.ts, and the operation cases with no
 // finding), one JUnit test case per case in the findings report; a target of pre-funded keys and
 // no registration skips what needs registering or a second account, with the reason, and still
-// runs the rest — nothing aborts at set-up.
+// runs the rest — nothing aborts at set-up; `afp serve --dialect deployed` through its target file
+// fails nothing: the documents' cases are skipped (its dialect serves none of their endpoints) and
+// every operation case passes with findings, all of them the documented differences (info).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,8 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
 import type { Target } from '../../src/live/target.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe } from '../../src/server/listeners.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
@@ -26,9 +30,11 @@ const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
 const curlOf = (request: { method: string; url: string }): string => `curl -X ${request.method} '${request.url}'`;
 
 const serve = await startServe({ routes: ALL_ROUTES, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+const deployed = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
 const directory = await mkdtemp(join(tmpdir(), 'afp-target-conformance-'));
 afterAll(async () => {
   await serve.close();
+  await deployed.close();
   await rm(directory, { recursive: true, force: true });
 });
 
@@ -90,5 +96,40 @@ describe('conformance through a target', () => {
     expect(escrow?.outcome === 'skipped' ? escrow.reason : escrow).toBe('set-up could not be done: account 2 is needed and keys-only gives 1 pre-funded key(s) (funding: keys; accounts are not registered there)');
     expect(run.results.find((result) => result.name.startsWith('operations: a registration'))).toMatchObject({ outcome: 'skipped', reason: 'keys-only offers no registration (register: none)' });
     expect(outcomes(run.results)).toEqual({ skipped: 3 + 4, passed: OPERATION_CASES.length - 4 });
+  }, 60_000);
+});
+
+describe('conformance through a target file of afp serve --dialect deployed', () => {
+  test('no case fails: the documents\' cases are skipped with the dialect\'s reason, the operation cases pass with documented findings only', async () => {
+    const urls = deployed.urls;
+    const path = join(directory, 'deployed.yaml');
+    await writeFile(path, [
+      'name: deployed-serve',
+      'services:',
+      `  casino: { url: ${urls.casino as string}, dialect: deployed }`,
+      `  faucet: { url: ${urls.faucet as string}, dialect: deployed }`,
+      `  escrow: { url: ${urls.escrow as string}, dialect: deployed }`,
+      'register: { service: casino }',
+      'funding: { method: admin-deposit }',
+      'fairness: deployed',
+      `admin_url: ${urls.casino as string}`,
+      '',
+    ].join('\n'));
+    const resolved = await resolveTarget(path);
+    if (!resolved.ok) throw new Error(resolved.message);
+    const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
+    const run = await runTargetConformance({ target: resolved.value, clock, deadline: new Deadline(clock, 600), session: 'd0d0d0d0', curlOf }, cases);
+    expect(run.results.filter((result) => result.outcome === 'failed')).toEqual([]);
+    const documents = run.results.slice(0, CONFORMANCE_CASES.length);
+    expect(documents.every((result) => result.outcome === 'skipped' && /^deployed-serve(?:'s \w+ speaks dialect deployed, not the documents' style A this case sends| serves no documents' style-B api)/.test(result.reason))).toBe(true);
+    const operations = run.results.slice(CONFORMANCE_CASES.length);
+    expect(operations.map((result) => result.outcome)).toEqual(OPERATION_CASES.map((kase) => (kase.name.includes('faucet credits') ? 'skipped' : 'finding')));
+    expect(new Set(run.findings.list().map((finding) => finding.severity))).toEqual(new Set(['info']));
+    expect(run.findings.list().filter((finding) => finding.kind === 'rule').map((finding) => finding.id)).toEqual([
+      'rule:auth.refusal.unknown-key:deployed', 'rule:casino.refusal.over-balance:deployed', 'rule:casino.refusal.withdraw-over-balance:deployed',
+      'rule:escrow.refusal.over-balance:deployed', 'rule:escrow.refusal.released-again:deployed', 'rule:escrow.status.created:deployed',
+    ]);
+    const checks = conformanceChecks(cases, run.results);
+    expect(checks.filter((check) => check.status === 'finding').every((check) => check.findingIds.length > 0 && check.group === 'conformance: operations')).toBe(true);
   }, 60_000);
 });
