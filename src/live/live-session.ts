@@ -16,7 +16,7 @@
  * Non-goals: retrying anything but 429; choosing severities.
  */
 import type { JsonValue } from '../core/errors.ts';
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
 import { readRefusal, rowOf, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
@@ -28,6 +28,7 @@ const FIRST_WAIT_MS = 5_000;
 const WAIT_MAX_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
+const WIND_UP_SECONDS = 60;
 
 /** A request as it went out, for evidence and curl lines. */
 export interface SentRequest {
@@ -77,9 +78,20 @@ export class LiveSession {
   /** 429s seen per operation, and how many carried Retry-After. */
   readonly rateLimited = new Map<OperationName, { count: number; withRetryAfter: number }>();
 
+  private deadline: Deadline;
+
   constructor(options: SessionOptions) {
     this.options = options;
     this.target = options.target;
+    this.deadline = options.deadline;
+  }
+
+  /**
+   * Once the budget is spent, the calls that close a run (rotation, the seed list, the balance
+   * after) get `seconds` more: a budget ends the betting, never the verification of what was placed.
+   */
+  windUp(seconds = WIND_UP_SECONDS): void {
+    if (this.deadline.passed()) this.deadline = new Deadline(this.options.clock, seconds);
   }
 
   /** Whether the target offers `op` (its service has a URL and its dialect a row). */
@@ -111,7 +123,7 @@ export class LiveSession {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
-        if (wait > this.options.deadline.remainingMs()) return { kind: 'deadline' };
+        if (wait > this.deadline.remainingMs()) return { kind: 'deadline' };
         await this.options.clock.sleep(wait);
         continue;
       }
@@ -143,11 +155,11 @@ export class LiveSession {
   /** Waits for the operation's next paced slot; false when it lies past the deadline. */
   private async pace(op: OperationName): Promise<boolean> {
     const limit = this.target.limits[op];
-    if (limit === undefined) return !this.options.deadline.passed();
+    if (limit === undefined) return !this.deadline.passed();
     const spacingMs = Math.ceil(60_000 / limit.perMinute);
     const nowMs = this.options.clock.nowMs();
     const slotMs = Math.max(nowMs, this.nextSlotMs.get(op) ?? nowMs);
-    if (slotMs - nowMs > this.options.deadline.remainingMs()) return false;
+    if (slotMs - nowMs > this.deadline.remainingMs()) return false;
     this.nextSlotMs.set(op, slotMs + spacingMs);
     if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
     return true;

@@ -144,7 +144,9 @@ describe('the deployed wire: shapes', () => {
     expect((deal.body['cards'] as unknown[])[0]).toEqual({ rank: expect.any(String) as string, suit: expect.stringMatching(/^[♠♥♦♣]$/) as string });
     const draw = await call('POST', `${served.casino}/api/v1/games/video-poker/draw`, { key: agent.key, body: { holds: [true, false, true, false, false], nonce: deal.body['nonce'], amount: 0.01, client_seed: 'vp-seed' } });
     expect(draw.status).toBe(200);
-    expect(draw.body).toMatchObject({ game: 'video_poker', holds: [true, false, true, false, false], result: { holds: [true, false, true, false, false] } });
+    // The deployment's extras beside afp's own `result` record (the stand-in plays afp's rules).
+    expect(draw.body).toMatchObject({ game: 'video_poker', holds: [true, false, true, false, false], poker_hand: expect.any(String) as string });
+    expect((draw.body['final_cards'] as unknown[]).slice(0, 1)).toEqual([(deal.body['cards'] as unknown[])[0]]);
     const batch = await call('POST', `${served.casino}/api/v1/bets/batch`, { key: agent.key, body: { bets: [{ game: 'coin_flip', amount: 0.01 }, { game: 'dice', amount: 0.02 }, { game: 'baccarat', amount: 0.01 }] } });
     expect(batch.status).toBe(200);
     expect(batch.body['summary']).toMatchObject({ total: 3, errors: 1, total_wagered: 0.03 });

@@ -22,12 +22,14 @@ export interface PlannedVariant {
   readonly advertised: AdvertisedEdge | null;
 }
 
-export function advertisedEdgeOf(game: string, params: JsonObject): AdvertisedEdge | null {
+/** The advertised edge of the variant: its parameters parsed, or (video poker's strategy, no wire form) the variant of that name. */
+export function advertisedEdgeOf(game: string, params: JsonObject, variantName?: string): AdvertisedEdge | null {
   const module = findGame(game);
   if (module === undefined) return null;
   const parsed = module.parse(params);
-  if (!parsed.ok) return null;
-  const edge = module.advertisedEdge(parsed.value);
+  const moduleParams = parsed.ok ? parsed.value : module.variants().find((variant) => variant.name === variantName)?.params;
+  if (moduleParams === undefined) return null;
+  const edge = module.advertisedEdge(moduleParams);
   return edge === null ? null : { edge: ratioToNumber(edge), text: module.advertisedEdgeText };
 }
 
@@ -40,7 +42,7 @@ export function planVariants(scheme: FairnessScheme, games: readonly string[]): 
       variant: variant.name,
       params: variant.params,
       amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
-      advertised: advertisedEdgeOf(entry.game, variant.params),
+      advertised: advertisedEdgeOf(entry.game, variant.params, variant.name),
     })));
 }
 
