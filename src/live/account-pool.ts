@@ -4,6 +4,9 @@
  * accounts is what a deployment limits most (registrations per IP, one faucet claim per IP a
  * day), so a suite opens at most ACCOUNTS_MAX and every case or run that needs one reuses them.
  *   - funding `keys`: account i is the i-th pre-funded key (never a registration);
+ *   - funding `faucet` where the faucet pays one claim per IP address a day (the deployment's,
+ *     FAUCET_CLAIM_LIMIT): the first account is registered and funded, the others only registered
+ *     (a counterparty needs no funds; a second claim would meet a 429 until the time budget ends);
  *   - any other funding: a registration, then the funding (openLiveAccount).
  * A failure is kept and answered again (the reason), never retried: a suite goes on with the cases
  * that need fewer accounts, and the others are skipped with that reason.
@@ -11,6 +14,7 @@
  */
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import type { Micro } from '../core/money.ts';
+import { FAUCET_CLAIM_LIMIT } from './documented-rules.ts';
 import { openLiveAccount, type LiveAccount } from './live-account.ts';
 import type { LiveSession } from './live-session.ts';
 
@@ -54,7 +58,16 @@ export class AccountPool {
       key = funding.keys[index] ?? null;
       if (key === null) return `account ${index + 1} is needed and ${target.name} gives ${funding.keys.length} pre-funded key(s) (funding: keys; accounts are not registered there)`;
     }
+    const faucet = target.services.faucet;
+    const claimLimit = funding.method === 'faucet' && faucet !== undefined ? FAUCET_CLAIM_LIMIT[faucet.dialect] : null;
+    if (index > 0 && claimLimit !== null) return this.registerOnly(claimLimit);
     const outcome = await openLiveAccount({ session, key, fundMicro: this.options.fundMicro, clock: this.options.clock, deadline: this.options.deadline });
     return outcome.ok ? outcome.value : `account ${index + 1} could not be opened: ${outcome.message}`;
+  }
+
+  private async registerOnly(why: string): Promise<LiveAccount | string> {
+    const outcome = await this.options.session.call('casino.register', {}, null);
+    if (outcome.kind === 'ok') return { ...outcome.value, note: `registered ${outcome.value.agentId}, not funded: ${why}` };
+    return `a second account could not be registered: ${outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind}`;
   }
 }

@@ -99,26 +99,40 @@ describe('conformance through a target', () => {
   }, 60_000);
 });
 
+/** A target file for the deployed serve, funded as given; loaded by resolveTarget. */
+async function deployedFile(name: string, funding: string): Promise<Target> {
+  const urls = deployed.urls;
+  const path = join(directory, `${name}.yaml`);
+  await writeFile(path, [
+    `name: ${name}`,
+    'services:',
+    `  casino: { url: ${urls.casino as string}, dialect: deployed }`,
+    `  faucet: { url: ${urls.faucet as string}, dialect: deployed }`,
+    `  escrow: { url: ${urls.escrow as string}, dialect: deployed }`,
+    'register: { service: casino }',
+    `funding: ${funding}`,
+    'fairness: deployed',
+    `admin_url: ${urls.casino as string}`,
+    '',
+  ].join('\n'));
+  const resolved = await resolveTarget(path);
+  if (!resolved.ok) throw new Error(resolved.message);
+  return resolved.value;
+}
+
 describe('conformance through a target file of afp serve --dialect deployed', () => {
+  test('funded by its faucet (one claim per IP a day): the second account is registered unfunded, no case fails', async () => {
+    const target = await deployedFile('deployed-faucet', '{ method: faucet }');
+    const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'e0e0e0e0', curlOf }, OPERATION_CASES);
+    expect(run.results.filter((result) => result.outcome === 'failed')).toEqual([]);
+    expect(run.results.find((result) => result.name.startsWith('operations: an escrow holds'))?.outcome).toBe('finding');
+    expect(new Set(run.findings.list().map((finding) => finding.severity))).toEqual(new Set(['info']));
+  }, 60_000);
+
   test('no case fails: the documents\' cases are skipped with the dialect\'s reason, the operation cases pass with documented findings only', async () => {
-    const urls = deployed.urls;
-    const path = join(directory, 'deployed.yaml');
-    await writeFile(path, [
-      'name: deployed-serve',
-      'services:',
-      `  casino: { url: ${urls.casino as string}, dialect: deployed }`,
-      `  faucet: { url: ${urls.faucet as string}, dialect: deployed }`,
-      `  escrow: { url: ${urls.escrow as string}, dialect: deployed }`,
-      'register: { service: casino }',
-      'funding: { method: admin-deposit }',
-      'fairness: deployed',
-      `admin_url: ${urls.casino as string}`,
-      '',
-    ].join('\n'));
-    const resolved = await resolveTarget(path);
-    if (!resolved.ok) throw new Error(resolved.message);
+    const target = await deployedFile('deployed-serve', '{ method: admin-deposit }');
     const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
-    const run = await runTargetConformance({ target: resolved.value, clock, deadline: new Deadline(clock, 600), session: 'd0d0d0d0', curlOf }, cases);
+    const run = await runTargetConformance({ target, clock, deadline: new Deadline(clock, 600), session: 'd0d0d0d0', curlOf }, cases);
     expect(run.results.filter((result) => result.outcome === 'failed')).toEqual([]);
     const documents = run.results.slice(0, CONFORMANCE_CASES.length);
     expect(documents.every((result) => result.outcome === 'skipped' && /^deployed-serve(?:'s \w+ speaks dialect deployed, not the documents' style A this case sends| serves no documents' style-B api)/.test(result.reason))).toBe(true);
