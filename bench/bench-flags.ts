@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), or only the casino's (bets, raw HMAC). */
-export type PhaseChoice = 'all' | 'mix' | 'casino';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), or only the load part's (generator rate, coordinated omission). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -52,13 +52,18 @@ export interface BenchFlags {
   readonly casinoStyle: CasinoStyle;
   /** Raw HMAC phase: HMACs per round at most. */
   readonly hmacCount: number;
+  /** Load part: autocannon's connections, and afp's generator's max_in_flight (load-phase.ts)... */
+  readonly loadConnections: number;
+  /** ...and milliseconds per rate round (each of autocannon and afp). */
+  readonly loadRoundMs: number;
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--mix-rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch] [--only mix|casino]\n' +
-  '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]';
+  '                        [--http-client lean|fetch] [--only mix|casino|load]\n' +
+  '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
+  '                        [--load-connections N] [--load-seconds S]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -72,6 +77,8 @@ export const BENCH_LIMITS = {
   casinoBets: { min: 1, max: 10_000_000, default: 200_000, smallDefault: 20_000 },
   casinoSeconds: { min: 1, max: 3_600, default: 20 },
   hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
+  loadConnections: { min: 1, max: 1_000, default: 10 },
+  loadSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -98,6 +105,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'casino-seconds': 'string',
     'casino-style': 'string',
     'hmac-count': 'string',
+    'load-connections': 'string',
+    'load-seconds': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -115,7 +124,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino') errors.push(`--only must be mix or casino, got '${only}'`);
+  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load') errors.push(`--only must be mix, casino or load, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);
@@ -138,6 +147,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     casinoSeconds: int('casino-seconds', BENCH_LIMITS.casinoSeconds),
     casinoStyle: casinoStyle as CasinoStyle,
     hmacCount: int('hmac-count', BENCH_LIMITS.hmacCount, small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default),
+    loadConnections: int('load-connections', BENCH_LIMITS.loadConnections),
+    loadRoundMs: int('load-seconds', BENCH_LIMITS.loadSeconds, small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default) * 1000,
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

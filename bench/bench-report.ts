@@ -12,7 +12,11 @@
  * Both are judged on the best rounds: noise only ever slows a round down.
  * The casino figures (casino-phase.ts, hmac-phase.ts): dice bets/s in-process over the raw
  * HMAC-SHA256 rate of node:crypto in the same run, target ≥ 0.3, on the best rounds too.
- * Either part is null when `--only` left it out.
+ * The load part (load-phase.ts): afp's open-model generator at saturation over autocannon's raw
+ * loop on a trivial loopback target, target ≥ 0.9 on the best rounds; and the coordinated-omission
+ * runs against a server that stalls 1 s every 5 s: afp's open-model p99 must show the stall
+ * (≥ 500 ms), the closed loop's p99 is printed beside it.
+ * Any part is null when `--only` left it out.
  * Steadiness: how far each phase's median round is above its best. Noise only slows rounds down,
  * so a wide spread says the machine was busy during the run; the verdict is still printed, with
  * that said beside it, and the machine's load average at the start and the end of the run.
@@ -21,11 +25,14 @@
  * 0 on an idle machine); `checks` holds counts of
  * differences from the original run, expected 0 (HTTP ones excepted, see http-phase.ts).
  */
+import type { Percentiles } from '../src/load/load-recorder.ts';
 import type { CasinoStyle } from './casino-phase.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
+export const TARGET_GENERATOR_OVER_AUTOCANNON = 0.9;
+export const TARGET_OPEN_P99_MS = 500;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
 export interface CasinoResult {
@@ -37,6 +44,34 @@ export interface CasinoResult {
   readonly hmacCountMax: number;
   readonly bets: PhaseSummary;
   readonly hmac: PhaseSummary;
+}
+
+/** One run against the stalling server: latency from the intended start (open model) or the send (closed loop). */
+export interface StallRunResult {
+  readonly requests: number;
+  readonly failed: number;
+  readonly dropped: number;
+  readonly latency: Percentiles;
+}
+
+/** The load part of a run: the generator rate rounds and the coordinated-omission runs. */
+export interface LoadPartResult {
+  /** autocannon's connections = afp's max_in_flight in the rate rounds. */
+  readonly connections: number;
+  readonly roundMs: number;
+  readonly autocannon: PhaseSummary;
+  /** afp's open-model generator at saturation; null when this build has none (`missing` says why). */
+  readonly generator: PhaseSummary | null;
+  readonly missing: string | null;
+  readonly stalls: {
+    readonly periodMs: number;
+    readonly stallMs: number;
+    readonly runMs: number;
+    readonly openRate: number;
+    readonly openMaxInFlight: number;
+    readonly openModel: StallRunResult | null;
+    readonly closedLoop: StallRunResult;
+  };
 }
 
 /** The traffic mix's part of a run: in-process and bare always, http unless --no-http. */
@@ -65,6 +100,7 @@ export interface BenchResult {
   readonly gcForced: boolean;
   readonly mixPart: MixResult | null;
   readonly casino: CasinoResult | null;
+  readonly load: LoadPartResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -75,6 +111,10 @@ export interface BenchResult {
     readonly httpMismatchKinds: readonly (readonly [string, number])[];
     /** Casino bets answered with anything but 200, all rounds (expected 0: no limit binds); null without the casino part. */
     readonly casinoRefusedBets: number | null;
+    /** Failed requests of the load part's stall runs (expected 0: a stall delays, never refuses); null without the load part. */
+    readonly loadFailedRequests: number | null;
+    /** Arrivals afp's open model dropped under the stalls (expected 0: its in-flight cap holds a whole stall); null without it. */
+    readonly loadDroppedIterations: number | null;
   };
 }
 
@@ -140,6 +180,21 @@ export function casinoVerdict(casino: CasinoResult): 'PASS' | 'MISS' {
   return casinoRatio(casino).best >= TARGET_CASINO_OVER_HMAC ? 'PASS' : 'MISS';
 }
 
+/** afp's generator requests/s over autocannon's raw requests/s; null without the generator. */
+export function generatorRatio(load: LoadPartResult): Ratio | null {
+  return load.generator === null ? null : ratio(load.generator, load.autocannon);
+}
+
+export function generatorVerdict(load: LoadPartResult): 'PASS' | 'MISS' | null {
+  const target = generatorRatio(load);
+  return target === null ? null : target.best >= TARGET_GENERATOR_OVER_AUTOCANNON ? 'PASS' : 'MISS';
+}
+
+export function stallVerdict(load: LoadPartResult): 'PASS' | 'MISS' | null {
+  const open = load.stalls.openModel;
+  return open === null ? null : open.latency.p99Ms >= TARGET_OPEN_P99_MS ? 'PASS' : 'MISS';
+}
+
 const MIB = 1024 * 1024;
 const fixed = (value: number, digits: number): string => value.toFixed(digits);
 const rate = (round: RoundResult): number => (round.requests * 1000) / round.wallMs;
@@ -202,6 +257,36 @@ function casinoLines(casino: CasinoResult): string[] {
   ];
 }
 
+function stallLine(label: string, run: StallRunResult): string {
+  const { latency } = run;
+  return `${label}: ${run.requests} requests, p50 ${fixed(latency.p50Ms, 1)} ms, p90 ${fixed(latency.p90Ms, 1)} ms, p99 ${fixed(latency.p99Ms, 1)} ms, max ${fixed(latency.maxMs, 1)} ms`;
+}
+
+function loadLines(load: LoadPartResult): string[] {
+  const rows = [phaseRow('autocannon raw', load.autocannon)];
+  if (load.generator !== null) rows.push(phaseRow(`afp generator (open model)`, load.generator));
+  const target = generatorRatio(load);
+  const { stalls } = load;
+  const lines = [
+    `load: trivial loopback target (200 '{}' at once, in a child process); ${load.connections} connections = afp's max_in_flight; rounds of ${fixed(load.roundMs / 1000, 0)} s, alternated`,
+    '',
+    ...tableLines(HEADER, rows),
+    '',
+    target === null
+      ? `afp generator / autocannon raw req/s: not measured (${load.missing ?? 'no generator'})  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}`
+      : `afp generator / autocannon raw req/s   best ${fixed(target.best, 3)}  median ${fixed(target.median, 3)}  target >= ${fixed(TARGET_GENERATOR_OVER_AUTOCANNON, 2)}  ${generatorVerdict(load) ?? ''}`,
+    `  (afp: constant-arrival-rate far above the target's capacity, so it runs saturated; arrivals past max_in_flight are dropped)`,
+    steadinessLine(load.generator === null ? [['autocannon', load.autocannon]] : [['autocannon', load.autocannon], ['afp', load.generator]]),
+    '',
+    `coordinated omission: a server that stalls ${fixed(stalls.stallMs / 1000, 0)} s every ${fixed(stalls.periodMs / 1000, 0)} s; ${fixed(stalls.runMs / 1000, 0)} s per run (a whole stall in each)`,
+    stalls.openModel === null
+      ? `  afp open model: not measured (${load.missing ?? 'no generator'})`
+      : `${stallLine(`  afp open model (${stalls.openRate}/s, max_in_flight ${stalls.openMaxInFlight}, latency from the intended start)`, stalls.openModel)}  target p99 >= ${TARGET_OPEN_P99_MS} ms  ${stallVerdict(load) ?? ''}`,
+    `${stallLine(`  closed loop (autocannon, ${load.connections} connections, latency from the send)`, stalls.closedLoop)}  (what a closed loop reports: its senders wait out the stall)`,
+  ];
+  return lines;
+}
+
 export function formatTable(result: BenchResult): string {
   const { checks } = result;
   const lines = [
@@ -211,11 +296,13 @@ export function formatTable(result: BenchResult): string {
   ];
   if (result.mixPart !== null) lines.push('', ...mixLines(result.mixPart));
   if (result.casino !== null) lines.push('', ...casinoLines(result.casino));
+  if (result.load !== null) lines.push('', ...loadLines(result.load));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
   if (checks.httpStatusMismatches !== null) parts.push(`http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`);
   if (checks.casinoRefusedBets !== null) parts.push(`casino refused bets ${checks.casinoRefusedBets} (all rounds)`);
+  if (checks.loadFailedRequests !== null) parts.push(`load stall runs failed requests ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`);
   lines.push(`checks: ${parts.join(', ')}`);
   if (checks.httpMismatchKinds.length > 0) lines.push(`http differences (time windows shift cooldowns and expiries): ${checks.httpMismatchKinds.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`);
   return `${lines.join('\n')}\n`;
@@ -264,9 +351,35 @@ function casinoJson(casino: CasinoResult): Record<string, unknown> {
   };
 }
 
+function latencyJson(latency: Percentiles): Record<string, number> {
+  return { count: latency.count, p50_ms: latency.p50Ms, p90_ms: latency.p90Ms, p99_ms: latency.p99Ms, p999_ms: latency.p999Ms, max_ms: latency.maxMs };
+}
+
+function loadJson(load: LoadPartResult): Record<string, unknown> {
+  const { stalls } = load;
+  const stallRun = (run: StallRunResult): Record<string, unknown> => ({ requests: run.requests, latency: latencyJson(run.latency) });
+  return {
+    connections: load.connections,
+    round_ms: load.roundMs,
+    phases: { autocannon: phaseJson(load.autocannon), generator: load.generator === null ? null : phaseJson(load.generator) },
+    ratios: { generator_over_autocannon: generatorRatio(load) },
+    target: { generator_over_autocannon_min: TARGET_GENERATOR_OVER_AUTOCANNON, verdict: generatorVerdict(load), open_p99_min_ms: TARGET_OPEN_P99_MS, stall_verdict: stallVerdict(load) },
+    missing: load.missing,
+    stalls: {
+      period_ms: stalls.periodMs,
+      stall_ms: stalls.stallMs,
+      run_ms: stalls.runMs,
+      open_rate: stalls.openRate,
+      open_max_in_flight: stalls.openMaxInFlight,
+      open_model: stalls.openModel === null ? null : stallRun(stalls.openModel),
+      closed_loop: stallRun(stalls.closedLoop),
+    },
+  };
+}
+
 /**
  * The mix part's fields stay at the top level (seed, mix, phases, ratios, target), as before the
- * casino part; the casino part is under `casino`. Either is null when `--only` left it out.
+ * casino part; the casino part is under `casino`, the load part under `load`. Any is null when `--only` left it out.
  */
 export function formatJson(result: BenchResult): string {
   const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null, steadiness: null } : mixJson(result.mixPart);
@@ -279,6 +392,7 @@ export function formatJson(result: BenchResult): string {
     gc_forced: result.gcForced,
     ...mixPart,
     casino: result.casino === null ? null : casinoJson(result.casino),
+    load: result.load === null ? null : loadJson(result.load),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,
@@ -286,6 +400,8 @@ export function formatJson(result: BenchResult): string {
       http_transport_errors: checks.httpTransportErrors,
       http_mismatch_kinds: Object.fromEntries(checks.httpMismatchKinds),
       casino_refused_bets: checks.casinoRefusedBets,
+      load_failed_requests: checks.loadFailedRequests,
+      load_dropped_iterations: checks.loadDroppedIterations,
     },
   };
   return `${JSON.stringify(body, null, 2)}\n`;

@@ -6,12 +6,16 @@
  *   3. bare — the same domain calls on the services directly (no routing, auth, limiter, rendering);
  * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process. And the
  * casino: dice bets/s of a population on the in-process path (casino-phase.ts) over the raw
- * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. `--only mix|casino` runs one part.
+ * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
+ * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
+ * target ≥ 0.9, and coordinated omission against a server that stalls 1 s every 5 s (afp's
+ * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). `--only mix|casino|load` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
  * in-process and bare interleaved so drift of the machine hits both alike; http after them; the
- * casino last, in a fresh child process (casino-child.ts), casino and HMAC rounds interleaved the same way.
+ * casino next, in a fresh child process (casino-child.ts), casino and HMAC rounds interleaved the same way;
+ * the load part last, in a fresh child process too, its targets in child processes of their own.
  * The report says how steady the rounds were and the machine's load average around the run
  * (bench-report.ts), so a figure taken on a busy machine is seen as such.
  * Progress goes to stderr; the table (or `--json`) to stdout. Exit 0 when measured (a MISS is
@@ -22,13 +26,14 @@ import { availableParallelism, loadavg } from 'node:os';
 import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
-import { formatJson, formatTable, type BenchResult, type CasinoResult, type MixResult } from './bench-report.ts';
-import { casinoInChild, CHILD_ENV } from './casino-child.ts';
+import { formatJson, formatTable, type BenchResult, type CasinoResult, type LoadPartResult, type MixResult } from './bench-report.ts';
+import { casinoInChild, CHILD_ENV, partInChild } from './casino-child.ts';
 import { casinoRound, type CasinoBenchOptions, type CasinoRound } from './casino-phase.ts';
 import { hmacRound, type HmacRound } from './hmac-phase.ts';
 import { planHttp } from './http-plan.ts';
 import { httpRound, type HttpRound } from './http-phase.ts';
 import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
+import { loadPart } from './load-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
@@ -118,6 +123,10 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
+async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
+  return loadPart({ connections: flags.loadConnections, roundMs: flags.loadRoundMs, rounds: flags.rounds, log });
+}
+
 interface MixRun {
   readonly result: MixResult;
   readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds'>;
@@ -164,7 +173,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const gcForced = collectGarbage();
   const loadAverageStart = loadavg()[0] ?? 0;
-  const mixRun = flags.only === 'casino' ? null : await mixPhases(flags);
+  const mixRun = flags.only === 'casino' || flags.only === 'load' ? null : await mixPhases(flags);
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -174,8 +183,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(own)}\n`);
     return EXIT.ok;
   }
-  // A full run measures the casino in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  if (process.env[CHILD_ENV] === 'load') {
+    process.stdout.write(`${JSON.stringify(await loadOnly(flags))}\n`);
+    return EXIT.ok;
+  }
+  // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
+  const casino = flags.only === 'mix' || flags.only === 'load' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  const load = flags.only === 'mix' || flags.only === 'casino' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -184,9 +198,12 @@ async function main(argv: string[]): Promise<number> {
     gcForced,
     mixPart: mixRun === null ? null : mixRun.result,
     casino: casino === null ? null : casino.result,
+    load,
     checks: {
       ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [] } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,
+      loadFailedRequests: load === null ? null : load.stalls.closedLoop.failed + (load.stalls.openModel?.failed ?? 0),
+      loadDroppedIterations: load?.stalls.openModel?.dropped ?? null,
     },
   };
   process.stdout.write(flags.json ? formatJson(result) : formatTable(result));

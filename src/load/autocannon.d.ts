@@ -35,9 +35,10 @@ declare module 'autocannon' {
     readonly setupClient?: (client: AutocannonClient) => void;
   }
 
+  /** The aggregated result (lib/aggregateResult.js). */
   export interface AutocannonResult {
-    readonly totalCompletedRequests: number;
-    readonly totalRequests: number;
+    /** `total`: answers received; `sent`: requests written. */
+    readonly requests: { readonly total: number; readonly sent: number; readonly average: number };
     readonly errors: number;
     readonly timeouts: number;
     readonly non2xx: number;

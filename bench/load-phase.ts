@@ -1,0 +1,96 @@
+/**
+ * The load part of `npm run bench` (issue 16, part 9), two measures, each within one run:
+ *
+ * 1. Generator rate. Against the trivial target (200 '{}' at once, in a child process), rounds of
+ *    autocannon's raw loop (`autocannon({ url, connections, duration })`, nothing of afp's in the
+ *    way) alternate with rounds of afp's open-model generator. "afp's generator rate" is the rate
+ *    it sustains at saturation: constant-arrival-rate far above what the target can answer
+ *    (SATURATING_RATE), `max_in_flight` equal to autocannon's connections, so at most as many
+ *    requests are in flight as autocannon keeps and every arrival past them is dropped (counted);
+ *    the rate is the requests answered per second of wall time, as for autocannon. Both pay for
+ *    their connections' setup inside the round. Target: afp / autocannon ≥ 0.9 on the best rounds.
+ * 2. Coordinated omission. Against a server that stalls 1 s every 5 s (load-servers.ts), one run
+ *    of afp's open model at a constant arrival rate, latency from each request's intended start:
+ *    its p99 must show the stall (≥ 500 ms). Beside it, a closed loop over the same server
+ *    (autocannon through `runAutocannon`, the latency autocannon itself measures): its senders wait
+ *    out the stall with one request each, so its p99 hides it.
+ * Measuring only; the figures are printed by bench-report.ts.
+ */
+import autocannon from 'autocannon';
+import { runAutocannon } from '../src/load/autocannon-engine.ts';
+import { overallHistogram, percentilesOf } from '../src/load/load-recorder.ts';
+import type { LoadPartResult, StallRunResult } from './bench-report.ts';
+import { serveInChild } from './load-server-child.ts';
+import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
+import { measureRound, summarize, type RoundResult } from './measure.ts';
+
+/** Arrivals per second far above what a loopback target answers: the generator runs saturated. */
+export const SATURATING_RATE = 1_000_000;
+/** The open model's rate under the stalls, and an in-flight cap that holds a whole stall's arrivals (no drop hides one). */
+export const STALL_OPEN_RATE = 500;
+export const STALL_OPEN_MAX_IN_FLIGHT = 2_000;
+
+export interface LoadPartOptions {
+  readonly connections: number;
+  readonly roundMs: number;
+  readonly rounds: number;
+  readonly log: (line: string) => void;
+}
+
+/** One round of autocannon's raw loop: answered requests over the round's wall time. */
+export function autocannonRawRound(url: string, connections: number, roundMs: number): Promise<RoundResult> {
+  return measureRound(async () => {
+    const result = await autocannon({ url, connections, duration: roundMs / 1000 });
+    return { ops: result.requests.total, requests: result.requests.total };
+  });
+}
+
+/** The closed loop over the stalling server: `connections` senders, each waiting for its answer. */
+export async function closedLoopUnderStalls(url: string, connections: number, runMs: number): Promise<StallRunResult> {
+  const snapshot = await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 });
+  const requests = snapshot.endpoints.reduce((sum, row) => sum + row.requests, 0);
+  const failed = snapshot.endpoints.reduce((sum, row) => sum + row.failed, 0);
+  return { requests, failed, dropped: snapshot.iterations.dropped, latency: percentilesOf(overallHistogram(snapshot)) };
+}
+
+/** How long a stall run lasts: one period and one stall, so it holds a whole stall whatever its phase. */
+export function stallRunMs(schedule: StallSchedule): number {
+  return schedule.periodMs + schedule.stallMs;
+}
+
+async function rateRounds(options: LoadPartOptions): Promise<Pick<LoadPartResult, 'autocannon' | 'generator' | 'missing'>> {
+  const { connections, roundMs, rounds, log } = options;
+  const target = await serveInChild({ kind: 'trivial' });
+  try {
+    log(`load: trivial target at ${target.url}; ${connections} connections, rounds of ${roundMs} ms; warm-up`);
+    await autocannonRawRound(target.url, connections, roundMs);
+    const raw: RoundResult[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      raw.push(await autocannonRawRound(target.url, connections, roundMs));
+      log(`load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms`);
+    }
+    return { autocannon: summarize(raw), generator: null, missing: "afp's open-model generator is not on this branch" };
+  } finally {
+    await target.stop();
+  }
+}
+
+async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stalls']> {
+  const schedule = STALL_EVERY_5S;
+  const runMs = stallRunMs(schedule);
+  const server = await serveInChild({ kind: 'stalling', schedule });
+  try {
+    options.log(`load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; closed loop ${runMs} ms`);
+    const closedLoop = await closedLoopUnderStalls(server.url, options.connections, runMs);
+    return { ...schedule, runMs, openRate: STALL_OPEN_RATE, openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT, openModel: null, closedLoop };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The whole load part: rate rounds on the trivial target, then the stall runs; each server in its own child process. */
+export async function loadPart(options: LoadPartOptions): Promise<LoadPartResult> {
+  const rates = await rateRounds(options);
+  const stalls = await stallRuns(options);
+  return { connections: options.connections, roundMs: options.roundMs, ...rates, stalls };
+}
