@@ -1,6 +1,6 @@
 // Smoke test of `npm run bench` (bench/main.ts): the CI-sized run completes and reports sane
 // numbers, and the replays it times are faithful (no status or outcome differs from the
-// captured run); the casino part's bets are all accepted. No timing assertions: speed targets are judged in benchmark runs, never in tests.
+// captured run); the casino part's bets are all accepted; the load part measures both its targets. No timing assertions: speed targets are judged in benchmark runs, never in tests.
 // Plus the pure pieces the numbers rest on: the small variant's population scaling, the
 // HTTP plan's dependencies and identifier rebinding, and how the report judges steadiness.
 import { spawnSync } from 'node:child_process';
@@ -37,6 +37,7 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
       machine: { cpus: number };
       steadiness: { in_process_median_over_best: number; bare_median_over_best: number; busy: boolean };
       casino: { agents: number; style: string; phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } }; ratios: { bets_over_hmac: { best: number } }; target: { bets_over_hmac_min: number; verdict: string } };
+      load: { connections: number; phases: { autocannon: { best: { requests: number } } }; stalls: { closed_loop: { latency: { max_ms: number } } }; target: { generator_over_autocannon_min: number; open_p99_min_ms: number } };
       checks: Record<string, unknown>;
     };
     const numbers = numbersOf(report, '', []);
@@ -69,6 +70,14 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(report.casino.target.bets_over_hmac_min).toBe(0.3);
     expect(['PASS', 'MISS']).toContain(report.casino.target.verdict);
     expect(report.checks['casino_refused_bets']).toBe(0);
+    // The load part: autocannon's raw rate on the trivial target; a closed loop over the stalling
+    // server sees a whole stall in its max; a stall delays, it never fails a request.
+    expect(report.load.connections).toBe(10);
+    expect(report.load.phases.autocannon.best.requests).toBeGreaterThan(0);
+    expect(report.load.stalls.closed_loop.latency.max_ms).toBeGreaterThanOrEqual(500);
+    expect(report.load.target.generator_over_autocannon_min).toBe(0.9);
+    expect(report.load.target.open_p99_min_ms).toBe(500);
+    expect(report.checks['load_failed_requests']).toBe(0);
   });
 
   test('--only casino runs the casino part alone; style B bettors stay within their limits too', () => {

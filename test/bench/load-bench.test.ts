@@ -1,7 +1,11 @@
 // The load benchmark's pieces, quickly, on real loopback servers: the stall schedule by exact
 // instants; the stalling server holds an answer exactly until its stall ends and answers at once
-// outside stalls; a closed loop over it hides the stall in its p99 (only its max shows it).
+// outside stalls; a closed loop over it hides the stall in its p99 (only its max shows it); the
+// report prints both targets with their verdicts, and says so when a side was not measured.
 import { describe, expect, test } from 'vitest';
+import { formatJson, formatTable, type BenchResult, type LoadPartResult } from '../../bench/bench-report.ts';
+import { summarize, type PhaseSummary, type RoundResult } from '../../bench/measure.ts';
+import type { Percentiles } from '../../src/load/load-recorder.ts';
 import { closedLoopUnderStalls, stallRunMs } from '../../bench/load-phase.ts';
 import { serveInChild } from '../../bench/load-server-child.ts';
 import { stallEndMs, startLoadServer, STALL_EVERY_5S, type StallSchedule } from '../../bench/load-servers.ts';
@@ -76,5 +80,55 @@ describe('a closed loop over the stalling server', () => {
     } finally {
       await child.stop();
     }
+  });
+});
+
+describe('the load part in the report', () => {
+  const round = (wallMs: number, requests: number): RoundResult => ({ ops: requests, requests, wallMs, heapBeforeBytes: 1, heapAfterBytes: 2 });
+  const phase = (requests: number): PhaseSummary => summarize([round(1_000, requests)]);
+  const latency = (p99Ms: number, maxMs: number): Percentiles => ({ count: 3_000, minMs: 0.1, meanMs: 2, p50Ms: 0.3, p90Ms: 0.6, p95Ms: 1, p99Ms: p99Ms, p999Ms: maxMs, maxMs });
+  const load = (generator: PhaseSummary | null): LoadPartResult => ({
+    connections: 10,
+    roundMs: 3_000,
+    autocannon: phase(20_000),
+    generator,
+    missing: generator === null ? 'no generator' : null,
+    stalls: {
+      ...STALL_EVERY_5S,
+      runMs: 6_000,
+      openRate: 500,
+      openMaxInFlight: 2_000,
+      openModel: generator === null ? null : { requests: 3_000, failed: 0, dropped: 0, latency: latency(940, 1_000) },
+      closedLoop: { requests: 90_000, failed: 0, dropped: 0, latency: latency(4.8, 1_002.5) },
+    },
+  });
+  const result = (part: LoadPartResult): BenchResult => ({
+    node: 'v24',
+    machine: { cpus: 2, loadAverageStart: 0, loadAverageEnd: 0 },
+    rounds: 1,
+    mixRounds: 1,
+    gcForced: true,
+    mixPart: null,
+    casino: null,
+    load: part,
+    checks: { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], casinoRefusedBets: null, loadFailedRequests: 0, loadDroppedIterations: part.stalls.openModel?.dropped ?? null },
+  });
+
+  test('both targets printed with their verdicts; the closed loop beside the open model', () => {
+    const table = formatTable(result(load(phase(18_600))));
+    expect(table).toContain('afp generator / autocannon raw req/s   best 0.930  median 0.930  target >= 0.90  PASS');
+    expect(table).toContain('  afp open model (500/s, max_in_flight 2000, latency from the intended start): 3000 requests, p50 0.3 ms, p90 0.6 ms, p99 940.0 ms, max 1000.0 ms  target p99 >= 500 ms  PASS');
+    expect(table).toContain('  closed loop (autocannon, 10 connections, latency from the send): 90000 requests, p50 0.3 ms, p90 0.6 ms, p99 4.8 ms, max 1002.5 ms');
+    expect(formatTable(result(load(phase(17_000))))).toContain('target >= 0.90  MISS');
+    const json = JSON.parse(formatJson(result(load(phase(18_600))))) as { load: { target: unknown; ratios: { generator_over_autocannon: { best: number } } } };
+    expect(json.load.target).toEqual({ generator_over_autocannon_min: 0.9, verdict: 'PASS', open_p99_min_ms: 500, stall_verdict: 'PASS' });
+    expect(json.load.ratios.generator_over_autocannon.best).toBeCloseTo(0.93, 6);
+  });
+
+  test('without the generator the report says so instead of a verdict', () => {
+    const table = formatTable(result(load(null)));
+    expect(table).toContain('afp generator / autocannon raw req/s: not measured (no generator)  target >= 0.90');
+    expect(table).toContain('  afp open model: not measured (no generator)');
+    expect(JSON.parse(formatJson(result(load(null)))).load.target).toEqual({ generator_over_autocannon_min: 0.9, verdict: null, open_p99_min_ms: 500, stall_verdict: null });
   });
 });
