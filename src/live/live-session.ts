@@ -99,7 +99,9 @@ export class LiveSession {
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     if (entry === undefined) return `the target file names no ${service} service`;
-    return rowOf(dialectByName(entry.dialect), op) === null ? `dialect ${entry.dialect} does not offer ${op}` : null;
+    const operation = rowOf(dialectByName(entry.dialect), op);
+    if (operation === null) return `dialect ${entry.dialect} does not offer ${op}`;
+    return operation.base === 'api' && this.target.adminUrl === null ? `${op} is served on the documents' shared api_url (style B), which only an afp serve target names` : null;
   }
 
   async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null): Promise<CallOutcome<OperationResult<O>>> {
@@ -107,9 +109,10 @@ export class LiveSession {
     const entry = this.target.services[service];
     const dialect = entry === undefined ? null : dialectByName(entry.dialect);
     const operation = dialect === null ? null : rowOf(dialect, op);
-    if (entry === undefined || dialect === null || operation === null) return { kind: 'unsupported', reason: this.offers(op) ?? op };
+    const baseUrl = operation?.base === 'api' ? this.target.adminUrl : entry?.url;
+    if (entry === undefined || dialect === null || operation === null || baseUrl === null || baseUrl === undefined) return { kind: 'unsupported', reason: this.offers(op) ?? op };
     const wire = operation.request(input);
-    const request = sentRequest(entry.url, wire);
+    const request = sentRequest(baseUrl, wire);
     let waitMs = FIRST_WAIT_MS;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
       if (!(await this.pace(op))) return { kind: 'deadline' };

@@ -52,6 +52,24 @@ export interface DealtHand {
   readonly cards: readonly number[];
 }
 
+/** One page of the account's bet history, newest first. */
+export interface HistoryPage {
+  readonly betIds: readonly string[];
+  /** The history's own count of the account's bets; null when the answer does not say. */
+  readonly total: number | null;
+  /** Whether bets lie beyond this page. */
+  readonly hasMore: boolean;
+}
+
+/** One bet's audit trail: the bet, the parameters it was placed with, and the seed the answer reveals. */
+export interface AuditedBet {
+  readonly bet: LiveBet;
+  /** The game's parameters as sent; null when the answer does not carry them (the deployment's). */
+  readonly params: JsonObject | null;
+  /** The server seed (64 hex) when the answer reveals it; null while it is hidden. */
+  readonly revealedSeed: string | null;
+}
+
 export interface BatchSummary {
   readonly total: number | null;
   readonly won: number | null;
@@ -77,6 +95,9 @@ export interface Operations {
   'casino.draw': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
   'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
   'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
+  /** A page of the account's bet ids; `offset` counts bets from the newest. */
+  'casino.history': { input: { offset: number; limit: number }; result: HistoryPage };
+  'casino.audit': { input: { betId: string }; result: AuditedBet };
   'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
   'escrow.create': {
@@ -100,6 +121,8 @@ export const OPERATION_NAMES = [
   'casino.draw',
   'casino.rotate',
   'casino.seeds',
+  'casino.history',
+  'casino.audit',
   'casino.withdraw',
   'faucet.claim',
   'escrow.create',

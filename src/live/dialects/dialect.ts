@@ -30,6 +30,12 @@ export interface WireRequest {
 
 export interface OperationRow<O extends OperationName> {
   readonly op: O;
+  /**
+   * `api`: the path lives on the documents' shared api_url (style B, `/casino-api/...`), not on the
+   * service's own address. A target names that address only when it is an afp serve (its api
+   * mount, Target.adminUrl); any other target does not offer the row.
+   */
+  readonly base?: 'api';
   request(input: OperationInput<O>): WireRequest;
   /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */
   read(reader: WireReader, input: OperationInput<O>): OperationResult<O> | null;
