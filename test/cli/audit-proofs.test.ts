@@ -145,7 +145,7 @@ describe('the live plan and the report', () => {
   test('live client seeds follow the seed; the default USDC budget is the stakes of the bets, round-robin over the plan', () => {
     expect(clientSeedOf('8', 3)).toMatch(/^afp-[0-9a-f]{12}-3$/);
     expect(clientSeedOf('8', 3)).not.toBe(clientSeedOf('9', 3));
-    const plan = [10_000n, 20_000n, 50_000n].map((amountMicro, index) => ({ game: 'dice', variant: `v${index}`, params: {}, amountMicro, advertised: null }));
+    const plan = [10_000n, 20_000n, 50_000n].map((amountMicro, index) => ({ game: 'dice', variant: `v${index}`, params: {}, amountMicro, advertised: null, documentsEdge: null }));
     expect(planStakesMicro(plan, 7)).toBe(3n * 10_000n + 2n * 20_000n + 2n * 50_000n);
     expect(planStakesMicro(plan, 2)).toBe(30_000n);
   });

@@ -13,10 +13,10 @@ import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { isRefusal } from '../../src/live/operations.ts';
+import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const CLIENT = join(ROOT, 'test', 'fixtures', 'deployed-example-client.mjs');
 const ADDRESS = '0x' + 'ab'.repeat(20);
 
@@ -392,28 +392,5 @@ function runNode(args: readonly string[]): Promise<Run> {
   });
 }
 
-function runServe(args: readonly string[], onReady?: (stdout: string, stop: () => void) => Promise<void>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let readySeen = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (!readySeen && /^ready$/m.test(stdout) && onReady !== undefined) {
-        readySeen = true;
-        onReady(stdout, () => child.kill('SIGTERM')).catch((error: unknown) => {
-          child.kill('SIGKILL');
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-  });
-}
+const runServe = (args: readonly string[], onReady?: (stdout: string, stop: () => void) => Promise<void>): Promise<CliRun> =>
+  runCliChild(args, onReady === undefined ? {} : { onReady });

@@ -115,6 +115,15 @@ interface AuditRun {
   stoppedBy: EdgeAuditResult['stoppedBy'];
 }
 
+const NEGLIGIBLE_EDGE = 1e-9;
+
+/** The target plays the documents' own payout table here: an edge that misses the advertised one is the documents' contradiction, not the target's defect. */
+export function isDocumentsOwn(outcome: VariantOutcome): boolean {
+  const exact = outcome.verdict.exactEdge;
+  const documents = outcome.variant.documentsEdge;
+  return exact !== null && documents !== null && Math.abs(exact - documents) <= NEGLIGIBLE_EDGE;
+}
+
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
   const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant)), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
@@ -122,7 +131,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
     const slots = await placePhase(run, first, count);
-    if (run.stoppedBy === 'deadline') options.session.windUp();
+    if (options.deadline.passed()) run.stoppedBy ??= 'deadline';
+    options.session.windUp();
     const seeds = await revealSeeds(options);
     verifyPhase(run, slots, seeds);
   }

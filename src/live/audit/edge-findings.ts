@@ -12,35 +12,26 @@
  * Each says how many bets it rests on.
  */
 import { lawEdge } from './edge-verdict.ts';
-import type { EdgeAuditResult } from './edge-audit.ts';
+import { isDocumentsOwn, type EdgeAuditResult } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import { findGame } from '../../services/casino/games/index.ts';
+import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
 
 const percent = (value: number): string => `${(value * 100).toFixed(3)}%`;
 const NEGLIGIBLE = 1e-9;
 
-/** The exact edge of the documents' rule for the variant (by its parameters, or by name for video poker's strategy). */
-function documentsEdge(game: string, params: Readonly<Record<string, unknown>>, variantName: string): number | null {
-  const module = findGame(game);
-  if (module === undefined) return null;
-  const parsed = module.parse(params);
-  const moduleParams = parsed.ok ? parsed.value : module.variants().find((variant) => variant.name === variantName)?.params;
-  return moduleParams === undefined ? null : lawEdge(module.distribution(moduleParams));
-}
-
 export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAuditResult, scheme: FairnessScheme): void {
   for (const outcome of result.variants) {
     const { variant, verdict } = outcome;
     const name = variant.variant;
-    const documents = documentsEdge(variant.game, variant.params, name);
+    const documents = variant.documentsEdge;
     if (verdict.rule === 'differs' && verdict.advertised !== null) {
       const seen = verdict.exactEdge ?? verdict.interval?.edge ?? null;
       const how = verdict.exactEdge !== null ? `the exact edge of the target's rule (${scheme.name} scheme), which ${verdict.restsOnBets} verified bets followed` : `the empirical edge over ${verdict.restsOnBets} bets, outside its 99.9% interval`;
       // The target plays the documents' own payout table, whose edge is not the one they advertise:
       // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
-      const documentsOwn = verdict.exactEdge !== null && documents !== null && Math.abs(verdict.exactEdge - documents) <= NEGLIGIBLE;
+      const documentsOwn = isDocumentsOwn(outcome);
       findings.add({
         id: `edge:${name}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
         title: `${name}: edge ${seen === null ? '?' : percent(seen)} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
@@ -64,16 +55,24 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
         evidence: `Wald's SPRT (two-sided, δ = 1 point, α = β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
-    recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name });
+    recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name, documentsEdge: documents });
   }
+}
+
+export interface PlayedVariant {
+  readonly game: string;
+  readonly params: JsonObject;
+  readonly variant: string;
+  /** The documents' exact edge when already known (edge-plan.ts); computed when absent. */
+  readonly documentsEdge?: number | null;
 }
 
 /**
  * `rule:<variant>:documents` (info) when the scheme's rule and the documents' payout table give
  * different exact edges for the variant; nothing when either has no law. Returns whether it did.
  */
-export function recordDocumentsDifference(findings: FindingsCollector, scheme: FairnessScheme, played: { readonly game: string; readonly params: JsonObject; readonly variant: string }): boolean {
-  const documents = documentsEdge(played.game, played.params, played.variant);
+export function recordDocumentsDifference(findings: FindingsCollector, scheme: FairnessScheme, played: PlayedVariant): boolean {
+  const documents = played.documentsEdge === undefined ? documentsEdgeOf(played.game, played.params, played.variant) : played.documentsEdge;
   const law = documents === null ? null : scheme.law(played.game, played.params);
   if (law === null || documents === null || Math.abs(lawEdge(law) - documents) <= NEGLIGIBLE) return false;
   findings.add({

@@ -5,7 +5,7 @@
  * bets it rests on. Pure and byte-stable: fixed number formats, rows in plan order.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { EdgeAuditResult, VariantOutcome } from './edge-audit.ts';
+import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${(value * 100).toFixed(3)}%`);
 
@@ -18,7 +18,7 @@ export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
   if (outcome.followedRule < outcome.verified) return `${outcome.verified - outcome.followedRule} bets break the rule`;
-  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? `differs from advertised (${verdict.ruleSeverity ?? 'minor'})` : verdict.advertised === null ? 'no advertised edge' : 'undecided';
+  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table; advertised differs" : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? 'no advertised edge' : 'undecided';
   return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
 }
 

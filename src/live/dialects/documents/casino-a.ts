@@ -54,6 +54,7 @@ export const CASINO_A: DialectTable = {
     request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/games', auth: true }),
     read: (reader) => {
       const games = reader.array('games');
+      reader.knows('count', 'closed');
       if (games === null) return null;
       return { games: games.map((game, index) => reader.nested(game, `games[${index}]`).string('id')).filter((id): id is string => id !== null) };
     },

@@ -33,7 +33,7 @@ export const FAUCET_ESCROW_A: DialectTable = {
     request: (input) => ({ service: 'escrow', method: 'GET', path: `/api/v1/escrow/${encodeURIComponent(input.escrowId)}`, auth: true }),
     read: (reader) => {
       const escrowId = reader.string('escrow_id');
-      reader.knows('buyer', 'seller', 'fee', 'net', 'created_at', 'expires_at', 'released_at', 'refunded_at', 'disputed_at', 'memo', 'tx_hash', 'currency', 'dispute');
+      reader.knows('buyer', 'seller', 'fee', 'net', 'created_at', 'expires_at', 'released_at', 'refunded_at', 'disputed_at', 'memo', 'tx_hash', 'currency', 'dispute', 'conditions', 'referrer', 'settled_at');
       return escrowId === null ? null : { escrowId, status: reader.string('status', { optional: true }), amountMicro: reader.money('amount', { optional: true }) };
     },
   }),

@@ -1,0 +1,277 @@
+/**
+ * LoadRecorder: what a load run measures, in one place, for every engine (afp's open-model
+ * generator, autocannon) and every worker or shard: HDR histograms of latency per endpoint and
+ * overall, per-second rows (requests, failures, statuses, a latency histogram each), iterations
+ * started, completed and dropped, and named checks.
+ *
+ * Honest latency: a request's latency runs from its INTENDED start (when the arrival schedule said
+ * it should go), not from when the generator got round to sending it — a stalled target then shows
+ * its stall in the percentiles instead of hiding it (coordinated omission, as wrk2 corrects it).
+ * Values are recorded in microseconds, 3 significant digits, up to an hour.
+ * A snapshot is plain JSON (histograms as compressed base64), so worker threads and `--shard`
+ * machines merge into one report (`mergeSnapshots`); merging is exact for counts and histograms.
+ * Limits: at most MAX_ENDPOINTS endpoint names (later ones count under OTHER_ENDPOINT), at most
+ * MAX_SECONDS per-second rows, at most MAX_CHECKS check names.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { assert } from '../core/assert.ts';
+
+export const MAX_ENDPOINTS = 500;
+export const MAX_SECONDS = 86_400;
+export const MAX_CHECKS = 200;
+export const OTHER_ENDPOINT = '(other)';
+/** The longest latency a histogram holds: one hour, in microseconds. */
+export const HIGHEST_MICROS = 3_600_000_000;
+
+export interface LoadSample {
+  /** The endpoint's name in reports, e.g. a route id `escrow.B.create` or `GET /api/v1/games`. */
+  readonly endpoint: string;
+  /** When the schedule meant the request to start (ms on the run's clock). */
+  readonly intendedStartMs: number;
+  /** When its answer (or failure) was complete. */
+  readonly endMs: number;
+  /** The HTTP status; 0 when no answer came (connection refused, timeout). */
+  readonly status: number;
+  /** A failed request by k6's `http_req_failed`: no answer, or a status the run does not expect. */
+  readonly failed: boolean;
+}
+
+export interface HistogramSnapshot {
+  readonly count: number;
+  /** hdr-histogram-js `encodeIntoCompressedBase64` of a packed histogram; '' when empty. */
+  readonly encoded: string;
+}
+
+export interface EndpointSnapshot {
+  readonly endpoint: string;
+  readonly requests: number;
+  readonly failed: number;
+  /** Status (as text, '0' for no answer) → count. */
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly latency: HistogramSnapshot;
+}
+
+export interface SecondSnapshot {
+  /** Whole seconds since the run's start, by intended start. */
+  readonly second: number;
+  readonly requests: number;
+  readonly failed: number;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly latency: HistogramSnapshot;
+}
+
+export interface LoadSnapshot {
+  readonly format: 'afp-load/1';
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly endpoints: readonly EndpointSnapshot[];
+  readonly seconds: readonly SecondSnapshot[];
+  readonly iterations: { readonly started: number; readonly completed: number; readonly dropped: number };
+  readonly checks: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+}
+
+export interface Percentiles {
+  readonly count: number;
+  readonly minMs: number;
+  readonly meanMs: number;
+  readonly p50Ms: number;
+  readonly p90Ms: number;
+  readonly p95Ms: number;
+  readonly p99Ms: number;
+  readonly p999Ms: number;
+  readonly maxMs: number;
+}
+
+type Histogram = hdr.Histogram;
+
+export function newHistogram(): Histogram {
+  return hdr.build({ bitBucketSize: 'packed', lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
+}
+
+function micros(ms: number): number {
+  return Math.min(HIGHEST_MICROS, Math.max(1, Math.round(ms * 1000)));
+}
+
+export function encodeHistogram(histogram: Histogram): HistogramSnapshot {
+  return { count: histogram.totalCount, encoded: histogram.totalCount === 0 ? '' : hdr.encodeIntoCompressedBase64(histogram) };
+}
+
+export function decodeHistogram(snapshot: HistogramSnapshot): Histogram {
+  const histogram = newHistogram();
+  if (snapshot.encoded !== '') histogram.add(hdr.decodeFromCompressedBase64(snapshot.encoded, 'packed'));
+  return histogram;
+}
+
+const ms = (value: number): number => value / 1000;
+
+export function percentilesOf(histogram: Histogram): Percentiles {
+  if (histogram.totalCount === 0) return { count: 0, minMs: 0, meanMs: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+  return {
+    count: histogram.totalCount,
+    minMs: ms(histogram.minNonZeroValue),
+    meanMs: ms(histogram.mean),
+    p50Ms: ms(histogram.getValueAtPercentile(50)),
+    p90Ms: ms(histogram.getValueAtPercentile(90)),
+    p95Ms: ms(histogram.getValueAtPercentile(95)),
+    p99Ms: ms(histogram.getValueAtPercentile(99)),
+    p999Ms: ms(histogram.getValueAtPercentile(99.9)),
+    maxMs: ms(histogram.maxValue),
+  };
+}
+
+class Tally {
+  requests = 0;
+  failed = 0;
+  readonly statuses = new Map<string, number>();
+  readonly latency = newHistogram();
+
+  add(sample: LoadSample, latencyMicros: number): void {
+    this.requests += 1;
+    if (sample.failed) this.failed += 1;
+    const status = String(sample.status);
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    this.latency.recordValue(latencyMicros);
+  }
+
+  statusRecord(): Record<string, number> {
+    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => Number(a) - Number(b)));
+  }
+}
+
+export class LoadRecorder {
+  readonly startMs: number;
+  private endMs: number;
+  private readonly endpoints = new Map<string, Tally>();
+  private readonly seconds = new Map<number, Tally>();
+  private readonly checks = new Map<string, { passes: number; fails: number }>();
+  private started = 0;
+  private completed = 0;
+  private dropped = 0;
+
+  constructor(startMs: number) {
+    this.startMs = startMs;
+    this.endMs = startMs;
+  }
+
+  record(sample: LoadSample): void {
+    assert(sample.endMs >= sample.intendedStartMs, 'a request ends after its intended start');
+    const latency = micros(sample.endMs - sample.intendedStartMs);
+    const name = this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
+    let endpoint = this.endpoints.get(name);
+    if (endpoint === undefined) {
+      endpoint = new Tally();
+      this.endpoints.set(name, endpoint);
+    }
+    endpoint.add(sample, latency);
+    const second = Math.min(MAX_SECONDS - 1, Math.max(0, Math.floor((sample.intendedStartMs - this.startMs) / 1000)));
+    let row = this.seconds.get(second);
+    if (row === undefined) {
+      row = new Tally();
+      this.seconds.set(second, row);
+    }
+    row.add(sample, latency);
+    this.endMs = Math.max(this.endMs, sample.endMs);
+  }
+
+  iterationStarted(): void {
+    this.started += 1;
+  }
+
+  iterationCompleted(): void {
+    this.completed += 1;
+  }
+
+  /** An iteration the generator could not start on time (no free slot under the in-flight cap), as k6 counts them. */
+  iterationDropped(): void {
+    this.dropped += 1;
+  }
+
+  check(name: string, ok: boolean): void {
+    let tally = this.checks.get(name);
+    if (tally === undefined) {
+      if (this.checks.size >= MAX_CHECKS) return;
+      tally = { passes: 0, fails: 0 };
+      this.checks.set(name, tally);
+    }
+    if (ok) tally.passes += 1;
+    else tally.fails += 1;
+  }
+
+  /** Marks the end of the run (the last answer may have come earlier). */
+  finish(atMs: number): void {
+    this.endMs = Math.max(this.endMs, atMs);
+  }
+
+  snapshot(): LoadSnapshot {
+    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: encodeHistogram(tally.latency) });
+    return {
+      format: 'afp-load/1',
+      startMs: this.startMs,
+      endMs: this.endMs,
+      endpoints: [...this.endpoints.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([endpoint, tally]) => ({ endpoint, ...tallyOf(tally) })),
+      seconds: [...this.seconds.entries()].sort(([a], [b]) => a - b).map(([second, tally]) => ({ second, ...tallyOf(tally) })),
+      iterations: { started: this.started, completed: this.completed, dropped: this.dropped },
+      checks: Object.fromEntries([...this.checks.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, tally]) => [name, { ...tally }])),
+    };
+  }
+}
+
+function addStatuses(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [status, count] of Object.entries(from)) into[status] = (into[status] ?? 0) + count;
+}
+
+function mergeRows<R extends { requests: number; failed: number; statuses: Readonly<Record<string, number>>; latency: HistogramSnapshot }>(rows: readonly R[], keyOf: (row: R) => string | number): Map<string | number, { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }> {
+  const merged = new Map<string | number, { requests: number; failed: number; statuses: Record<string, number>; latency: Histogram }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    let into = merged.get(key);
+    if (into === undefined) {
+      into = { requests: 0, failed: 0, statuses: {}, latency: newHistogram() };
+      merged.set(key, into);
+    }
+    into.requests += row.requests;
+    into.failed += row.failed;
+    addStatuses(into.statuses, row.statuses);
+    into.latency.add(decodeHistogram(row.latency));
+  }
+  return merged;
+}
+
+const sortedStatuses = (statuses: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(statuses).sort(([a], [b]) => Number(a) - Number(b)));
+
+/**
+ * One snapshot of several (workers of one run, or shards on several machines): counts and
+ * histograms add exactly; seconds are re-based on the earliest start.
+ */
+export function mergeSnapshots(snapshots: readonly LoadSnapshot[]): LoadSnapshot {
+  assert(snapshots.length > 0, 'at least one snapshot to merge');
+  const startMs = Math.min(...snapshots.map((snapshot) => snapshot.startMs));
+  const endMs = Math.max(...snapshots.map((snapshot) => snapshot.endMs));
+  const endpoints = mergeRows(snapshots.flatMap((snapshot) => snapshot.endpoints), (row) => row.endpoint);
+  const seconds = mergeRows(snapshots.flatMap((snapshot) => snapshot.seconds.map((row) => ({ ...row, second: Math.min(MAX_SECONDS - 1, row.second + Math.floor((snapshot.startMs - startMs) / 1000)) }))), (row) => row.second);
+  const checks: Record<string, { passes: number; fails: number }> = {};
+  for (const snapshot of snapshots) {
+    for (const [name, tally] of Object.entries(snapshot.checks)) {
+      const into = (checks[name] ??= { passes: 0, fails: 0 });
+      into.passes += tally.passes;
+      into.fails += tally.fails;
+    }
+  }
+  const sum = (pick: (snapshot: LoadSnapshot) => number): number => snapshots.reduce((total, snapshot) => total + pick(snapshot), 0);
+  return {
+    format: 'afp-load/1',
+    startMs,
+    endMs,
+    endpoints: [...endpoints.entries()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).map(([endpoint, row]) => ({ endpoint: String(endpoint), requests: row.requests, failed: row.failed, statuses: sortedStatuses(row.statuses), latency: encodeHistogram(row.latency) })),
+    seconds: [...seconds.entries()].sort(([a], [b]) => Number(a) - Number(b)).map(([second, row]) => ({ second: Number(second), requests: row.requests, failed: row.failed, statuses: sortedStatuses(row.statuses), latency: encodeHistogram(row.latency) })),
+    iterations: { started: sum((s) => s.iterations.started), completed: sum((s) => s.iterations.completed), dropped: sum((s) => s.iterations.dropped) },
+    checks: Object.fromEntries(Object.entries(checks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
+}
+
+/** The overall latency histogram of a snapshot (every endpoint's added). */
+export function overallHistogram(snapshot: LoadSnapshot): Histogram {
+  const histogram = newHistogram();
+  for (const endpoint of snapshot.endpoints) histogram.add(decodeHistogram(endpoint.latency));
+  return histogram;
+}

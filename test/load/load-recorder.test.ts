@@ -1,0 +1,48 @@
+// The load recorder: latency from the intended start (a stalled request shows its whole wait),
+// per-endpoint and per-second tallies, iterations and checks, and snapshots that merge exactly.
+import { describe, expect, test } from 'vitest';
+import { decodeHistogram, LoadRecorder, mergeSnapshots, overallHistogram, percentilesOf } from '../../src/load/load-recorder.ts';
+
+describe('LoadRecorder', () => {
+  test('latency runs from the intended start; per endpoint, per second, statuses and failures', () => {
+    const recorder = new LoadRecorder(1_000);
+    for (let index = 0; index < 98; index++) recorder.record({ endpoint: 'GET /a', intendedStartMs: 1_000 + index * 10, endMs: 1_000 + index * 10 + 2, status: 200, failed: false });
+    // Sent 1 s late (the generator stalled) and answered in 2 ms: 1,002 ms, not 2.
+    recorder.record({ endpoint: 'GET /a', intendedStartMs: 2_500, endMs: 3_502, status: 200, failed: false });
+    recorder.record({ endpoint: 'POST /b', intendedStartMs: 2_600, endMs: 2_650, status: 500, failed: true });
+    recorder.iterationStarted();
+    recorder.iterationCompleted();
+    recorder.iterationDropped();
+    recorder.check('status is 200', true);
+    recorder.check('status is 200', false);
+    const snapshot = recorder.snapshot();
+    expect(snapshot.endpoints.map((row) => [row.endpoint, row.requests, row.failed, row.statuses])).toEqual([
+      ['GET /a', 99, 0, { '200': 99 }],
+      ['POST /b', 1, 1, { '500': 1 }],
+    ]);
+    const a = percentilesOf(decodeHistogram(snapshot.endpoints[0]!.latency));
+    expect(a.p50Ms).toBeCloseTo(2, 1);
+    expect(a.maxMs).toBeGreaterThanOrEqual(1_000);
+    expect(snapshot.seconds.map((row) => [row.second, row.requests, row.failed])).toEqual([[0, 98, 0], [1, 2, 1]]);
+    expect(snapshot.iterations).toEqual({ started: 1, completed: 1, dropped: 1 });
+    expect(snapshot.checks).toEqual({ 'status is 200': { passes: 1, fails: 1 } });
+    expect(snapshot.endMs).toBe(3_502);
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  test('snapshots of workers merge exactly: counts add, histograms add, seconds re-base on the earliest start', () => {
+    const one = new LoadRecorder(0);
+    const two = new LoadRecorder(2_000);
+    for (let index = 0; index < 50; index++) one.record({ endpoint: 'x', intendedStartMs: index * 20, endMs: index * 20 + 5, status: 200, failed: false });
+    for (let index = 0; index < 50; index++) two.record({ endpoint: 'x', intendedStartMs: 2_000 + index * 20, endMs: 2_000 + index * 20 + 50, status: 429, failed: true });
+    const merged = mergeSnapshots([one.snapshot(), two.snapshot()]);
+    expect(merged.endpoints).toHaveLength(1);
+    expect(merged.endpoints[0]).toMatchObject({ endpoint: 'x', requests: 100, failed: 50, statuses: { '200': 50, '429': 50 } });
+    expect(merged.seconds.map((row) => [row.second, row.requests])).toEqual([[0, 50], [2, 50]]);
+    const overall = percentilesOf(overallHistogram(merged));
+    expect(overall.count).toBe(100);
+    expect(overall.p50Ms).toBeCloseTo(5, 1);
+    expect(overall.p99Ms).toBeCloseTo(50, 0);
+    expect(mergeSnapshots([merged])).toEqual(merged);
+  });
+});
