@@ -13,6 +13,7 @@ import * as z from 'zod';
 import type { ServiceName } from '../platform/platform.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { DURATION_PATTERN_TEXT, durationMs, UNIT_MS } from './duration.ts';
+import { loadSchema } from '../load/load-schema.ts';
 
 export const INVARIANT_NAMES = [
   'conservation',
@@ -122,6 +123,7 @@ export const scenarioFileSchema = z.strictObject({
   platform: z
     .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
     .optional(),
+  load: loadSchema.optional(),
   limits: z
     .strictObject({
       max_agents: boundedInt(1, SCENARIO_LIMITS.maxAgents.max, 'max_agents').optional(),

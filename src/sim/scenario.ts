@@ -26,6 +26,7 @@ import {
 } from './scenario-schema.ts';
 import { pathText, readScenarioSource, type ScenarioSource } from './scenario-source.ts';
 import type { ServiceName } from '../platform/platform.ts';
+import type { LoadSection } from '../load/load-schema.ts';
 
 export type { InvariantName, ReportName } from './scenario-schema.ts';
 
@@ -70,6 +71,8 @@ export interface Scenario {
   readonly platform: { readonly disputeOutcome?: 'refund' | 'release' };
   readonly casino: ScenarioCasino;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
+  /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
+  readonly load: LoadSection | null;
 }
 
 export interface ScenarioError {
@@ -307,6 +310,7 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
       startingDepositMicro: file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
       closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),
     },
+    load: file.load ?? null,
     limits: {
       maxAgents: file.limits?.max_agents ?? SCENARIO_LIMITS.maxAgents.default,
       maxRequests: file.limits?.max_requests ?? SCENARIO_LIMITS.maxRequests.default,

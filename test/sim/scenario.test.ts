@@ -79,6 +79,7 @@ describe('a valid scenario', () => {
         platform: { disputeOutcome: 'release' },
         casino: { startingDepositMicro: null, closures: [] },
         limits: { maxAgents: 1000, maxRequests: 50_000_000, maxEvents: 50_000_000 },
+        load: null,
       },
     });
   });
@@ -102,6 +103,7 @@ describe('a valid scenario', () => {
         platform: {},
         casino: { startingDepositMicro: null, closures: [] },
         limits: { maxAgents: 100_000, maxRequests: 50_000_000, maxEvents: 50_000_000 },
+        load: null,
       },
     });
   });
