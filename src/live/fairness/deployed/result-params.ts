@@ -40,9 +40,6 @@ const ECHOES: Readonly<Record<string, readonly Echo[]>> = {
   video_poker: [same('holds')],
 };
 
-/** The games with a row (all 17 of the documents'). */
-export const DEPLOYED_ECHO_GAMES: readonly string[] = Object.keys(ECHOES);
-
 export function deployedParamsOf(game: string, result: JsonValue): JsonObject | null {
   const echoes = ECHOES[game];
   if (echoes === undefined || typeof result !== 'object' || result === null || Array.isArray(result)) return null;
