@@ -53,7 +53,7 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
   if (registered.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`);
   const { agentId, apiKey } = registered.value;
-  const funded = await fund(options, agentId, apiKey);
+  const funded = await fundLiveAccount(options, agentId, apiKey);
   if (!funded.ok) return funded;
   return { ok: true, value: { apiKey, agentId, note: `registered ${agentId} on ${session.target.name}, ${funded.value}` } };
 }
@@ -71,7 +71,8 @@ async function existing(options: AccountOptions, apiKey: string): Promise<LiveOu
   return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
 }
 
-async function fund(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
+/** Funds a registered account the target's way (`fundMicro` is what admin-deposit and command funding bring); says how. */
+export async function fundLiveAccount(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
   const funding = options.session.target.funding;
   switch (funding.method) {
     case 'admin-deposit':

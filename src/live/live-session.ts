@@ -18,10 +18,11 @@
 import type { JsonValue } from '../core/errors.ts';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
-import { readRefusal, rowOf, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
-import { WireReader, type Deviation } from './wire-reader.ts';
+import { readAnswer } from './read-answer.ts';
+import type { Deviation } from './wire-reader.ts';
 
 export const MAX_RATE_LIMIT_RETRIES = 20;
 const FIRST_WAIT_MS = 5_000;
@@ -54,6 +55,11 @@ export type CallOutcome<R> =
   | { readonly kind: 'unsupported'; readonly reason: string }
   | { readonly kind: 'unreachable'; readonly message: string; readonly request: SentRequest }
   | { readonly kind: 'deadline' };
+
+/** Per call: the client address to announce (replay keeps each recorded agent's own address). */
+export interface CallOptions {
+  readonly forwardedFor?: string;
+}
 
 export interface SessionOptions {
   readonly target: Target;
@@ -90,7 +96,7 @@ export class LiveSession {
     return rowOf(dialectByName(entry.dialect), op) === null ? `dialect ${entry.dialect} does not offer ${op}` : null;
   }
 
-  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null): Promise<CallOutcome<OperationResult<O>>> {
+  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, options: CallOptions = {}): Promise<CallOutcome<OperationResult<O>>> {
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     const dialect = entry === undefined ? null : dialectByName(entry.dialect);
@@ -103,7 +109,7 @@ export class LiveSession {
       if (!(await this.pace(op))) return { kind: 'deadline' };
       let answer: RawAnswer;
       try {
-        answer = await this.send(request, wire, apiKey);
+        answer = await this.send(request, wire, apiKey, options);
       } catch (error) {
         return { kind: 'unreachable', message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, request };
       }
@@ -122,22 +128,17 @@ export class LiveSession {
 
   private read<O extends OperationName>(op: O, answer: RawAnswer, request: SentRequest, wire: WireRequest, input: OperationInput<O>): CallOutcome<OperationResult<O>> {
     const entry = this.target.services[wire.service];
-    const dialect = dialectByName(entry?.dialect ?? 'A');
-    const reader = new WireReader(answer.body);
-    if (!answer.json) reader.record({ kind: 'not-json', field: '(body)', expected: 'a JSON answer', seen: answer.body as JsonValue, documented: false, required: true });
+    const { outcome, deviations } = readAnswer(dialectByName(entry?.dialect ?? 'A'), op, answer, input);
     const endpoint = `${wire.method} ${wire.path}`;
-    const report = (): void => {
-      for (const deviation of reader.deviations()) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
-    };
-    if (answer.status < 200 || answer.status > 299) {
-      const refusal = readRefusal(dialect, answer.status, reader);
-      report();
-      return { kind: 'refused', refusal, request };
+    for (const deviation of deviations) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
+    switch (outcome.kind) {
+      case 'refused':
+        return { kind: 'refused', refusal: outcome.refusal, request };
+      case 'unreadable':
+        return { kind: 'unreadable', status: answer.status, request, body: answer.body };
+      case 'ok':
+        return { kind: 'ok', status: answer.status, value: outcome.value, request, body: answer.body };
     }
-    const value = answer.json ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;
-    report();
-    if (value === null) return { kind: 'unreadable', status: answer.status, request, body: answer.body };
-    return { kind: 'ok', status: answer.status, value, request, body: answer.body };
   }
 
   /** Waits for the operation's next paced slot; false when it lies past the deadline. */
@@ -165,8 +166,9 @@ export class LiveSession {
     return Number.isFinite(resetMs) ? Math.max(1_000, resetMs - this.options.clock.nowMs()) : null;
   }
 
-  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null): Promise<RawAnswer> {
+  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null, options: CallOptions): Promise<RawAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     if (wire.body !== undefined) headers['content-type'] = 'application/json';
     if (wire.auth && apiKey !== null) headers['authorization'] = `Bearer ${apiKey}`;
     const response = await fetch(request.url, {
