@@ -1,14 +1,19 @@
-// Writes schemas/scenario.schema.json, the editor JSON Schema of scenario files, from the same zod
-// schema that validates them (src/sim/scenario-schema.ts). The bytes are stable (sorted keys,
-// 2-space indent, trailing newline), so the committed file changes only when the schema does;
-// test/sim/scenario.test.ts fails when the committed file is stale.
-// Usage: node scripts/gen-schema.ts          (write the file)
-//        node scripts/gen-schema.ts --check  (exit 1 if the committed file is stale)
+// Writes the editor JSON Schemas of afp's YAML files from the same zod schemas that validate them:
+// schemas/scenario.schema.json (src/sim/scenario-schema.ts) and schemas/target.schema.json
+// (src/live/target-schema.ts). The bytes are stable (sorted keys, 2-space indent, trailing
+// newline), so a committed file changes only when its schema does; test/sim/scenario.test.ts and
+// test/live/target-file.test.ts fail when a committed file is stale.
+// Usage: node scripts/gen-schema.ts          (write the files)
+//        node scripts/gen-schema.ts --check  (exit 1 if a committed file is stale)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderTargetJsonSchema } from '../src/live/target-schema.ts';
 import { renderScenarioJsonSchema } from '../src/sim/scenario-schema.ts';
 
-const target = join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json');
+const SCHEMAS: ReadonlyArray<{ readonly file: string; readonly render: () => string }> = [
+  { file: join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json'), render: renderScenarioJsonSchema },
+  { file: join(import.meta.dirname, '..', 'schemas', 'target.schema.json'), render: renderTargetJsonSchema },
+];
 
 function readOrEmpty(file: string): string {
   try {
@@ -19,15 +24,20 @@ function readOrEmpty(file: string): string {
 }
 
 function main(argv: readonly string[]): number {
-  const expected = renderScenarioJsonSchema();
-  if (argv.includes('--check')) {
-    const fresh = readOrEmpty(target) === expected;
-    console.log(fresh ? `${target} is up to date` : `${target} is stale: run node scripts/gen-schema.ts`);
-    return fresh ? 0 : 1;
+  const check = argv.includes('--check');
+  let stale = 0;
+  for (const schema of SCHEMAS) {
+    const expected = schema.render();
+    if (check) {
+      const fresh = readOrEmpty(schema.file) === expected;
+      console.log(fresh ? `${schema.file} is up to date` : `${schema.file} is stale: run node scripts/gen-schema.ts`);
+      if (!fresh) stale += 1;
+      continue;
+    }
+    writeFileSync(schema.file, expected);
+    console.log(`wrote ${schema.file}`);
   }
-  writeFileSync(target, expected);
-  console.log(`wrote ${target}`);
-  return 0;
+  return stale === 0 ? 0 : 1;
 }
 
 process.exitCode = main(process.argv.slice(2));

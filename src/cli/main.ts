@@ -19,6 +19,7 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
   { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL --key KEY', load: () => import('./audit.ts') },
+  { name: 'target', usage: 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]', load: () => import('./target.ts') },
 ];
 
 function usage(): string {

@@ -38,42 +38,67 @@ export function parseTarget(url: string): MountUrls {
   return { api: normalizeBase(url) };
 }
 
+/** What `GET <api>/_afp/mounts` said: an afp serve's mounts list, another answer, or no answer at all. */
+export type MountsAnswer =
+  | { readonly kind: 'mounts'; readonly api: string; readonly body: unknown }
+  | { readonly kind: 'other'; readonly api: string; readonly status: number }
+  | { readonly kind: 'unreachable'; readonly api: string; readonly message: string };
+
+/**
+ * Asks `url` for its mounts (bounded by `timeoutMs`). Any answer other than 200 with a JSON
+ * body is 'other' (not an afp serve); a network failure or timeout is 'unreachable'.
+ * Throws on a URL `targetUrlError` refuses.
+ */
+export async function readMounts(url: string, options: { timeoutMs?: number } = {}): Promise<MountsAnswer> {
+  const api = parseTarget(url).api as string;
+  const discoveryUrl = `${api}/_afp/mounts`;
+  let response: Response;
+  try {
+    response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS) });
+  } catch (error) {
+    return { kind: 'unreachable', api, message: `target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}` };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { kind: 'other', api, status: response.status };
+  }
+  try {
+    return { kind: 'mounts', api, body: (await response.json()) as unknown };
+  } catch {
+    return { kind: 'other', api, status: response.status };
+  }
+}
+
 /**
  * `parseTarget` plus the style-A mounts an afp server announces. Rejects when the target does
  * not answer at all (unreachable, timeout); any answer other than a valid mounts list means
  * "not an afp server": only `api` is known.
  */
 export async function discoverTarget(url: string, options: { timeoutMs?: number } = {}): Promise<MountUrls> {
-  const urls = parseTarget(url);
-  const api = urls.api as string;
-  const discoveryUrl = `${api}/_afp/mounts`;
-  let response: Response;
-  try {
-    response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS) });
-  } catch (error) {
-    throw new Error(`target ${api} does not answer (GET ${discoveryUrl}): ${describeError(error)}`, { cause: error });
+  const answer = await readMounts(url, options);
+  switch (answer.kind) {
+    case 'unreachable':
+      throw new Error(answer.message);
+    case 'other':
+      return { api: answer.api };
+    case 'mounts':
+      return { ...announcedMounts(answer.body), api: answer.api };
   }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return urls;
-  }
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    return urls;
-  }
-  return { ...announcedMounts(body), api };
 }
 
-function announcedMounts(body: unknown): MountUrls {
+/**
+ * The service mounts a mounts list names, normalized; `api` is not among them. A mount is a URL,
+ * or `{ url, … }` (a serve that also says the mount's dialect: src/live/resolve-target.ts reads it).
+ */
+export function announcedMounts(body: unknown): MountUrls {
   const found: MountUrls = {};
   if (typeof body !== 'object' || body === null) return found;
   const mounts = (body as { mounts?: unknown }).mounts;
   if (typeof mounts !== 'object' || mounts === null) return found;
   for (const service of ANNOUNCED) {
     const value = (mounts as Record<string, unknown>)[service];
-    if (typeof value === 'string' && targetUrlError(value) === null) found[service] = normalizeBase(value);
+    const url = typeof value === 'object' && value !== null ? (value as { url?: unknown }).url : value;
+    if (typeof url === 'string' && targetUrlError(url) === null) found[service] = normalizeBase(url);
   }
   return found;
 }

@@ -97,6 +97,25 @@ export interface Operations {
 }
 
 export type OperationName = keyof Operations;
+
+/** The operation names as a value (target files validate `limits` against it); typed against Operations. */
+export const OPERATION_NAMES = [
+  'casino.register',
+  'casino.balance',
+  'casino.games',
+  'casino.bet',
+  'casino.batch',
+  'casino.rotate',
+  'casino.seeds',
+  'casino.withdraw',
+  'faucet.claim',
+  'escrow.create',
+  'escrow.release',
+  'escrow.get',
+] as const satisfies readonly OperationName[];
+type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
+const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;
+void everyOperationListed;
 export type OperationInput<O extends OperationName> = Operations[O]['input'];
 export type OperationResult<O extends OperationName> = Operations[O]['result'];
 

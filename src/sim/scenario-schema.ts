@@ -135,7 +135,7 @@ export const scenarioFileSchema = z.strictObject({
 export type ScenarioFile = z.output<typeof scenarioFileSchema>;
 
 /** Recursively sorts object keys so the JSON text is stable whatever order zod emits. */
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
   const sorted: Record<string, unknown> = {};

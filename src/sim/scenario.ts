@@ -120,7 +120,7 @@ export function formatScenarioErrors(fileName: string, errors: readonly Scenario
     .join('\n');
 }
 
-function sortErrors(errors: readonly ScenarioError[]): ScenarioError[] {
+export function sortErrors(errors: readonly ScenarioError[]): ScenarioError[] {
   const lineKey = (error: ScenarioError): number => error.line ?? Number.MAX_SAFE_INTEGER;
   return [...errors].sort((a, b) => lineKey(a) - lineKey(b) || compareText(a.path, b.path) || compareText(a.message, b.message));
 }
@@ -129,13 +129,13 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function errorAt(source: ScenarioSource, path: readonly PropertyKey[], message: string): ScenarioError {
+export function errorAt(source: ScenarioSource, path: readonly PropertyKey[], message: string): ScenarioError {
   const line = source.lineOf(path);
   return line === undefined ? { path: pathText(path), message } : { path: pathText(path), message, line };
 }
 
 /** Zod issues as scenario errors: unknown keys one per key at the key's line, missing keys named. */
-function issueErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], source: ScenarioSource): ScenarioError[] {
+export function issueErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], source: ScenarioSource): ScenarioError[] {
   const errors: ScenarioError[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];

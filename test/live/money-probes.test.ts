@@ -10,6 +10,7 @@ import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession } from '../../src/live/live-session.ts';
+import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import type { DefectName } from '../../src/services/shared/context.ts';
@@ -36,7 +37,7 @@ async function probe(defects: readonly DefectName[]): Promise<{ findings: Findin
   const main = await openLiveAccount({ session, key: null, fundMicro: 20_000_000n, clock, deadline: new Deadline(clock, 60) });
   const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
   if (!main.ok || !second.ok) throw new Error('accounts');
-  const results = await runMoneyProbes({ session, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf: (request) => `curl -X ${request.method} '${request.url}'` });
+  const results = await runMoneyProbes({ session, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf });
   return { findings, results };
 }
 

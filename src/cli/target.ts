@@ -1,0 +1,110 @@
+/**
+ * `afp target probe URL… [--out FILE] [--force] [--timeout-ms N]`: looks at live URLs with safe
+ * GETs only (never a POST), says which service each one is and which dialect each speaks (a table
+ * of every endpoint sent, its status and the evidence it gave), and writes a target file for
+ * `--target FILE` (src/live/probe/). With --out the table goes to stdout and the file to FILE (an
+ * existing FILE only with --force); without it the table goes to stderr and the file to stdout,
+ * so `afp target probe URL > target.yaml` works.
+ * Exit codes: 0 a target file written; 1 nothing answered, or nothing recognized; 2 bad flags or
+ * URLs, or FILE exists without --force.
+ */
+import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { assert } from '../core/assert.ts';
+import { renderProbeTable } from '../live/probe/probe-report.ts';
+import { KEYS_ENV, MAX_URLS, probeInput, probeTarget, type ProbeInput } from '../live/probe/probe-target.ts';
+import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
+import { renderTargetText } from '../live/probe/target-text.ts';
+import { parseTargetFile } from '../live/target-file.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { PROCESS_IO, wholeFlag, type AuditIo } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
+
+const HELP = `usage: ${PROBE_USAGE}
+  probe    sends safe GETs (health, openapi.json, gossip, a few public and keyed endpoints of each
+           known dialect; never a POST) to each URL, prints what answered and what it shows, and
+           writes a target file: the services found, their dialects, registration, funding, limits
+           and fairness scheme. An afp serve's announced mounts are probed too.
+  --out FILE       write the target file there (the table goes to stdout); default: the file to
+                   stdout, the table to stderr
+  --force          overwrite an existing --out FILE
+  --timeout-ms N   per request, 100 to 60000 (default ${PROBE_TIMEOUT_MS})
+exit codes: 0 written · 1 nothing answered or nothing recognized · 2 invalid input
+`;
+
+interface ProbeFlags {
+  readonly inputs: readonly ProbeInput[];
+  readonly urls: readonly string[];
+  readonly out: string | null;
+  readonly force: boolean;
+  readonly timeoutMs: number;
+}
+
+export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly errors: readonly string[] } {
+  const args = parseArgs(argv, { out: 'string', force: 'boolean', 'timeout-ms': 'string' });
+  const errors = [...args.errors];
+  if (args.positionals.length === 0) errors.push('name at least one URL to probe');
+  if (args.positionals.length > MAX_URLS) errors.push(`at most ${MAX_URLS} URLs, got ${args.positionals.length}`);
+  const inputs: ProbeInput[] = [];
+  for (const given of args.positionals) {
+    const input = probeInput(given);
+    if ('error' in input) errors.push(input.error);
+    else inputs.push(input);
+  }
+  const timeoutMs = wholeFlag(stringFlag(args, 'timeout-ms'), 'timeout-ms', PROBE_TIMEOUT_MS, 100, 60_000);
+  if (typeof timeoutMs === 'string') errors.push(timeoutMs);
+  const out = stringFlag(args, 'out') ?? null;
+  const force = args.flags['force'] === true;
+  if (out !== null && !force && existsSync(out)) errors.push(`${out} exists: pass --force to overwrite it`);
+  if (errors.length > 0 || typeof timeoutMs === 'string') return { errors };
+  return { inputs, urls: args.positionals, out, force, timeoutMs };
+}
+
+async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
+  const flags = parseProbeArgs(argv);
+  if ('errors' in flags) {
+    io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const outcome = await probeTarget(flags.inputs, { timeoutMs: flags.timeoutMs });
+  const table = renderProbeTable(outcome);
+  const report = flags.out === null ? io.err : io.out;
+  report(table);
+  if (!outcome.verdicts.some((verdict) => verdict.answered)) {
+    io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
+    return EXIT.crash;
+  }
+  if (outcome.file === null) {
+    io.err('afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n');
+    return EXIT.crash;
+  }
+  const text = renderTargetText(outcome.file, { urls: flags.urls, chosen: outcome.chosen });
+  // The written file must load: a probe that writes one that does not is a bug.
+  const check = parseTargetFile(text, { fileName: flags.out ?? 'target.yaml', env: { [KEYS_ENV]: 'afp-probe-check' } });
+  assert(check.ok, `afp target probe wrote a target file that does not load: ${check.ok ? '' : check.message}`);
+  if (flags.out === null) {
+    io.out(text);
+    return EXIT.ok;
+  }
+  await writeFile(flags.out, text, { flag: flags.force ? 'w' : 'wx' });
+  io.out(`wrote ${flags.out}\n`);
+  return EXIT.ok;
+}
+
+const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { probe };
+
+export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    io.out(HELP);
+    return EXIT.ok;
+  }
+  const run = name === undefined ? undefined : SUBCOMMANDS[name];
+  if (run === undefined) {
+    io.err(`afp target: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\nusage: ${PROBE_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  return run(rest, io);
+}

@@ -1,0 +1,24 @@
+/**
+ * The deployed platform's rate limits as afp operations' paces (spec/DEPLOYED.md §1.3, §2.12, §3,
+ * §4): fixed 60-second windows, per IP per path or per agent, no bursts. `afp target probe` writes
+ * them into the target file of a deployment it recognizes; targets/deployed.yaml carries the same
+ * rows (a test holds the two together). Operations without a row are not limited by the deployment.
+ */
+import type { OperationName } from '../../operations.ts';
+import type { PaceLimit } from '../../target.ts';
+
+export interface DeployedLimitRow {
+  readonly perMinute: PaceLimit['perMinute'];
+  /** What DEPLOYED.md says, for the written file's comment. */
+  readonly why: string;
+}
+
+export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLimitRow>>> = {
+  'casino.register': { perMinute: 10, why: '/auth/register: 10 per IP per 60 s' },
+  'casino.bet': { perMinute: 60, why: 'single games: the `games` bucket, 60 per agent per minute' },
+  'casino.batch': { perMinute: 10, why: '/bets/batch: the `batch` bucket, 10 per agent per minute' },
+  'casino.withdraw': { perMinute: 5, why: '/auth/withdraw: 5 per IP per 60 s' },
+  'faucet.claim': { perMinute: 5, why: '5 per IP per minute (and one credited claim per IP per 24 h)' },
+  'escrow.create': { perMinute: 20, why: '/escrow/create: 20 per IP per 60 s' },
+  'escrow.release': { perMinute: 30, why: '/escrow/release/:id: 30 per IP per 60 s' },
+};

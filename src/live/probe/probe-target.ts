@@ -1,0 +1,140 @@
+/**
+ * `afp target probe URL…`: probes each URL (probe-url.ts), classifies it (classify.ts), and makes
+ * one target file of what it found. An afp serve's `/_afp/mounts` adds its announced mounts to the
+ * URLs probed and makes it the admin URL.
+ *
+ * Choosing, when several URLs speak one service: the dialect that offers more of afp's live
+ * operations for it first (the documents' style B and short style offer none yet), then more
+ * evidence, then the URL given first. The file: registration on the casino when one was found;
+ * funding by admin-deposit on an afp serve, else by the faucet when there is one, else keys from
+ * AFP_KEYS; the deployed limits (src/live/dialects/deployed/limits.ts) for services in the
+ * deployed dialect; fairness `deployed` for a deployed casino, else `afp`.
+ * Bounded: MAX_URLS given, MAX_PROBED_URLS probed in all (announced mounts included), one URL at a
+ * time. Non-goals: writing the file (the CLI does, refusing to overwrite without --force).
+ */
+import { targetUrlError } from '../../client/target.ts';
+import type { ServiceName } from '../../platform/platform.ts';
+import { DEPLOYED_LIMITS } from '../dialects/deployed/limits.ts';
+import { dialectByName } from '../dialects/index.ts';
+import { OPERATION_NAMES } from '../operations.ts';
+import { normalizeServiceUrl } from '../target-file.ts';
+import type { TargetFile } from '../target-schema.ts';
+import type { DialectName } from '../target.ts';
+import { classifyUrl, type DialectVotes, type UrlVerdict } from './classify.ts';
+import { probeUrl } from './probe-url.ts';
+
+export const MAX_URLS = 16;
+export const MAX_PROBED_URLS = 32;
+export const KEYS_ENV = 'AFP_KEYS';
+/** The order of services in a written file: the casino first, as the shipped targets have it. */
+const FILE_ORDER: readonly ServiceName[] = ['casino', 'faucet', 'escrow', 'trading', 'wallet', 'domains'];
+
+/** The documents' style A and the deployment put `/api/v1` in their paths: a URL ending so names its parent. */
+const PATH_PREFIX = /\/api\/v1\/*$/;
+
+export interface ProbeInput {
+  readonly url: string;
+  /** Why the URL probed differs from the one given. */
+  readonly note: string | null;
+}
+
+/** The URL to probe for `given`, or an error (exit 2). */
+export function probeInput(given: string): ProbeInput | { readonly error: string } {
+  const error = targetUrlError(given);
+  if (error !== null) return { error };
+  const url = normalizeServiceUrl(given);
+  if (!PATH_PREFIX.test(new URL(url).pathname)) return { url, note: null };
+  const parent = url.replace(PATH_PREFIX, '');
+  return { url: parent, note: `${given}: the dialects' paths carry /api/v1 themselves; probing ${parent}` };
+}
+
+export interface ChosenService {
+  readonly service: ServiceName;
+  readonly url: string;
+  readonly dialect: DialectName;
+  readonly votes: Readonly<DialectVotes>;
+}
+
+export interface ProbeOutcome {
+  readonly verdicts: readonly UrlVerdict[];
+  readonly chosen: readonly ChosenService[];
+  readonly notes: readonly string[];
+  /** null when no service was recognized. */
+  readonly file: TargetFile | null;
+}
+
+export async function probeTarget(inputs: readonly ProbeInput[], options: { timeoutMs?: number } = {}): Promise<ProbeOutcome> {
+  const queue = [...new Set(inputs.map((input) => input.url))].slice(0, MAX_URLS);
+  const notes = inputs.flatMap((input) => (input.note === null ? [] : [input.note]));
+  const verdicts: UrlVerdict[] = [];
+  for (let index = 0; index < queue.length && index < MAX_PROBED_URLS; index++) {
+    const verdict = classifyUrl(await probeUrl(queue[index] as string, options));
+    verdicts.push(verdict);
+    for (const mounted of Object.values(verdict.mounts ?? {})) {
+      if (mounted !== undefined && !queue.includes(mounted)) queue.push(mounted);
+    }
+  }
+  if (queue.length > MAX_PROBED_URLS) notes.push(`${queue.length - MAX_PROBED_URLS} announced URLs not probed (at most ${MAX_PROBED_URLS})`);
+  return decideTarget(verdicts, notes);
+}
+
+/** How many of afp's live operations `dialect` offers for `service`. */
+function operationsOffered(dialect: DialectName, service: ServiceName): number {
+  const rows = dialectByName(dialect).rows;
+  return OPERATION_NAMES.filter((op) => op.startsWith(`${service}.`) && rows[op] !== undefined).length;
+}
+
+function evidenceCount(votes: Readonly<DialectVotes>, dialect: DialectName): number {
+  return votes[dialect] ?? 0;
+}
+
+/** The target of a set of verdicts (pure: the CLI's tests and `probeTarget` share it). */
+export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readonly string[] = []): ProbeOutcome {
+  const notes = [...notesSoFar];
+  const candidates = new Map<ServiceName, ChosenService[]>();
+  for (const verdict of verdicts) {
+    for (const found of verdict.services) candidates.set(found.service, [...(candidates.get(found.service) ?? []), { service: found.service, url: verdict.url, dialect: found.dialect, votes: found.votes }]);
+    for (const ruledOut of verdict.ruledOut) notes.push(`${verdict.url}: ${ruledOut}`);
+  }
+  const chosen: ChosenService[] = [];
+  for (const [service, list] of candidates) {
+    // A stable sort: the URL given first wins the remaining ties.
+    const ranked = [...list].sort((a, b) => operationsOffered(b.dialect, service) - operationsOffered(a.dialect, service) || evidenceCount(b.votes, b.dialect) - evidenceCount(a.votes, a.dialect));
+    const best = ranked[0] as ChosenService;
+    chosen.push(best);
+    for (const other of ranked.slice(1)) notes.push(`${service} also answers at ${other.url} (${other.dialect}); chose ${best.url} (${best.dialect}: ${operationsOffered(best.dialect, service)} live operations, ${evidenceCount(best.votes, best.dialect)} pieces of evidence)`);
+  }
+  chosen.sort((a, b) => FILE_ORDER.indexOf(a.service) - FILE_ORDER.indexOf(b.service));
+  const adminUrl = verdicts.find((verdict) => verdict.mounts !== null)?.url ?? null;
+  return { verdicts, chosen, notes, file: chosen.length === 0 ? null : targetFile(verdicts, chosen, adminUrl) };
+}
+
+function targetName(url: string): string {
+  const parsed = new URL(url);
+  return `probed-${parsed.host}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '').slice(0, 64);
+}
+
+function targetFile(verdicts: readonly UrlVerdict[], chosen: readonly ChosenService[], adminUrl: string | null): TargetFile {
+  const byService = new Map(chosen.map((found) => [found.service, found]));
+  const casino = byService.get('casino');
+  const services: TargetFile['services'] = {};
+  for (const found of chosen) services[found.service] = { url: found.url, dialect: found.dialect };
+  const limits: NonNullable<TargetFile['limits']> = {};
+  for (const op of OPERATION_NAMES) {
+    const row = DEPLOYED_LIMITS[op];
+    const service = byService.get(op.slice(0, op.indexOf('.')) as ServiceName);
+    if (row !== undefined && service?.dialect === 'deployed') limits[op] = { per_minute: row.perMinute };
+  }
+  // Every method but keys registers a fresh agent, which needs the casino.
+  const funding: TargetFile['funding'] =
+    casino === undefined ? { method: 'keys', keys_env: KEYS_ENV } : adminUrl !== null ? { method: 'admin-deposit' } : byService.has('faucet') ? { method: 'faucet' } : { method: 'keys', keys_env: KEYS_ENV };
+  return {
+    name: targetName((verdicts[0] as UrlVerdict).url),
+    services,
+    register: casino === undefined ? 'none' : { service: 'casino' },
+    funding,
+    limits,
+    ...(casino === undefined ? {} : { fairness: casino.dialect === 'deployed' ? 'deployed' : 'afp' }),
+    ...(adminUrl === null ? {} : { admin_url: adminUrl }),
+  };
+}

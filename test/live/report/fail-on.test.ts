@@ -1,0 +1,37 @@
+// --fail-on: parsing (default major, every severity and none, a bad value a clear message) and the
+// exit code it gives a list of findings (3 when one reaches the threshold, never with none).
+import { describe, expect, test } from 'vitest';
+import { EXIT } from '../../../src/cli/exit-codes.ts';
+import { SEVERITIES, type Severity } from '../../../src/live/finding.ts';
+import { findingsExitCode, parseFailOn } from '../../../src/live/report/fail-on.ts';
+
+describe('parseFailOn', () => {
+  test('absent is major; every severity and none are accepted', () => {
+    expect(parseFailOn(undefined)).toEqual({ ok: true, value: 'major' });
+    for (const value of [...SEVERITIES, 'none'] as const) expect(parseFailOn(value)).toEqual({ ok: true, value });
+    expect(parseFailOn(' minor ')).toEqual({ ok: true, value: 'minor' });
+  });
+
+  test('a bad value is a message naming what it got and every accepted value', () => {
+    for (const bad of ['', 'MAJOR', 'high', 'major,critical']) {
+      expect(parseFailOn(bad)).toEqual({ ok: false, message: `--fail-on must be one of info, minor, major, critical, none (got ${JSON.stringify(bad)})` });
+    }
+  });
+});
+
+describe('findingsExitCode', () => {
+  const of = (...severities: Severity[]): { severity: Severity }[] => severities.map((severity) => ({ severity }));
+
+  test('3 when a finding reaches the threshold, 0 otherwise', () => {
+    expect(findingsExitCode(of('info', 'minor'), 'major')).toBe(EXIT.ok);
+    expect(findingsExitCode(of('info', 'major'), 'major')).toBe(EXIT.checkFailed);
+    expect(findingsExitCode(of('critical'), 'major')).toBe(EXIT.checkFailed);
+    expect(findingsExitCode(of('info'), 'info')).toBe(EXIT.checkFailed);
+    expect(findingsExitCode(of('major'), 'critical')).toBe(EXIT.ok);
+    expect(findingsExitCode([], 'info')).toBe(EXIT.ok);
+  });
+
+  test('none never fails', () => {
+    expect(findingsExitCode(of('critical', 'critical'), 'none')).toBe(EXIT.ok);
+  });
+});

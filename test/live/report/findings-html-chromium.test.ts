@@ -1,0 +1,65 @@
+// findings.html in a real browser: the sample report with hostile text in every field, opened by
+// Debian's headless Chromium from file:// (no script on the page, so the dumped DOM is the parse).
+// The first table of the parsed page must be the summary, one row of five cells per finding, the
+// titles in the report's order and equal to the text given (markup stayed text: the parser built
+// no element from it), the curl lines inside <code>; the screenshot must decode to the window
+// size and show the severity colours. Chromium missing fails the test, unless AFP_SKIP_CHROMIUM=1
+// skips it (test/report/chromium.ts, shared with report.html's browser test).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { boundedText } from '../../../src/report/html/html-text.ts';
+import { renderFindingsHtml } from '../../../src/live/report/findings-html.ts';
+import { sortedFindings } from '../../../src/live/report/findings-report.ts';
+import { CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs, decodePng, requireChromium, runChromium, waitForNoProcessWith } from '../../report/chromium.ts';
+import { HOSTILE, sampleReport } from './fixture.ts';
+
+const WINDOW = { width: 1280, height: 1400 } as const;
+
+if (CHROMIUM_SKIPPED) console.warn('findings-html-chromium: skipped because AFP_SKIP_CHROMIUM=1 (findings.html is not checked in a browser)');
+
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Text of serialised DOM markup: Chromium escapes &, <, > and no-break spaces in text nodes. */
+function textOf(markup: string): string {
+  return markup.replace(/<[^>]*>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&nbsp;', '\u00a0').replaceAll('&amp;', '&');
+}
+
+/** What the page shows for a text: capped and cleaned by boundedText, line breaks normalised by the parser. */
+function shown(text: string): string {
+  return boundedText(text, 2_000).replace(/\r\n?/g, '\n');
+}
+
+describe('findings.html in headless Chromium', () => {
+  test.skipIf(CHROMIUM_SKIPPED)('the page renders and opens with the summary table, titles in order', { timeout: 3 * CHROMIUM_TIMEOUT_MS }, async () => {
+    const chromium = requireChromium();
+    const report = sampleReport({ hostile: HOSTILE });
+    const directory = mkdtempSync(join(tmpdir(), 'afp-findings-html-'));
+    directories.push(directory);
+    const page = join(directory, 'findings.html');
+    writeFileSync(page, renderFindingsHtml(report));
+    const dom = await runChromium(chromium, [...chromiumArgs(directory, WINDOW), '--dump-dom', `file://${page}`]);
+    const shot = join(directory, 'shot.png');
+    await runChromium(chromium, [...chromiumArgs(directory, WINDOW), `--screenshot=${shot}`, `file://${page}`]);
+
+    const firstTable = /<table[^>]*>[\s\S]*?<\/table>/.exec(dom.stdout)?.[0] ?? '';
+    expect(firstTable.startsWith('<table id="findings">'), 'the first table is the summary').toBe(true);
+    expect(dom.stdout.match(/<script/g), 'no element built from the findings').toBeNull();
+    const rows = [...firstTable.matchAll(/<tr class="finding">([\s\S]*?)<\/tr>/g)].map((match) => match[1] ?? '');
+    expect(rows.map((row) => row.match(/<td[ >]/g)?.length)).toEqual([5, 5, 5, 5]);
+    const findings = sortedFindings(report);
+    const titles = rows.map((row) => textOf(/<span class="title">([\s\S]*?)<\/span>/.exec(row)?.[1] ?? ''));
+    expect(titles).toEqual(findings.map((finding) => shown(finding.title)));
+    const codes = rows.map((row) => /<code>([\s\S]*?)<\/code>/.exec(row)?.[1]).map((code) => (code === undefined ? undefined : textOf(code)));
+    expect(codes).toEqual(findings.map((finding) => finding.reproduce));
+
+    const decoded = decodePng(readFileSync(shot));
+    expect({ width: decoded.width, height: decoded.height }).toEqual(WINDOW);
+    expect(decoded.colouredPixels, 'coloured pixels (the severity cells) in the screenshot').toBeGreaterThan(2_000);
+    expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
+  });
+});
