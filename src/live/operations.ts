@@ -108,10 +108,15 @@ export const OPERATION_NAMES = [
   'casino.rotate',
   'casino.seeds',
   'casino.withdraw',
+  'faucet.register',
   'faucet.claim',
+  'faucet.status',
   'escrow.create',
   'escrow.release',
+  'escrow.refund',
+  'escrow.dispute',
   'escrow.get',
+  'escrow.list',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

@@ -95,7 +95,7 @@ colour: blue
       "t.yaml:4 services.bank: unknown key 'bank'",
       "t.yaml:5 register.service: register names 'faucet', which is not listed under services",
       't.yaml:6 funding.method: faucet funding needs a faucet listed under services',
-      "t.yaml:8 limits.casino.bets: unknown key 'casino.bets'; operations: casino.register, casino.balance, casino.games, casino.bet, casino.batch, casino.rotate, casino.seeds, casino.withdraw, faucet.claim, escrow.create, escrow.release, escrow.get",
+      "t.yaml:8 limits.casino.bets: unknown key 'casino.bets'; operations: casino.register, casino.balance, casino.games, casino.bet, casino.batch, casino.rotate, casino.seeds, casino.withdraw, faucet.register, faucet.claim, faucet.status, escrow.create, escrow.release, escrow.refund, escrow.dispute, escrow.get, escrow.list",
       't.yaml:9 limits.escrow.create: a limit for escrow.create, but no escrow is listed under services',
       't.yaml:9 limits.escrow.create.per_minute: must be at least 1 (requests per minute)',
       't.yaml:10 fairness: Invalid option: expected one of "afp"|"deployed"',
