@@ -1,23 +1,16 @@
 // Replay through a target's dialect (src/replay/operation-replay.ts): a short scenario recorded
-// with `afp run --record` is replayed as operations, through a LiveSession, against a real
-// `afp serve` on loopback described as a target in the documents' style A with afp serve's own
-// layout. The recording and the target speak the same dialect, so nothing but info findings may
+// with `afp run --record` is replayed by `afp replay FILE --target TARGET_FILE` (its `main`) as
+// operations, through a LiveSession, against a real `afp serve` on loopback described by
+// targets/afp-serve.yaml (the documents' style A, afp serve's own layout). The recording and the target speak the same dialect, so nothing but info findings may
 // come out: every recorded request is recognised by its route, sent as its operation with the
 // target's ids, and read back to the same results. (The buyers never refund: style A has no refund,
 // so a recorded style B refund is skipped, the escrow stays locked on the target, and the later
 // lists and balances differ, as they should be reported.)
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Deadline } from '../../src/audit/live-target.ts';
-import { SYSTEM_LIVE_CLOCK } from '../../src/cli/audit-io.ts';
-import { deviationFinding } from '../../src/live/deviation-findings.ts';
-import { FindingsCollector } from '../../src/live/finding.ts';
-import { LiveSession, type SentRequest } from '../../src/live/live-session.ts';
-import type { Target } from '../../src/live/target.ts';
-import { OperationReplay } from '../../src/replay/operation-replay.ts';
-import type { RecordedExchange } from '../../src/replay/record-format.ts';
+import { main } from '../../src/cli/replay.ts';
 import type { ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, serveFromScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
 
@@ -61,49 +54,47 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const curl = (request: SentRequest): string => `curl -X ${request.method} '${request.url}'`;
-
-function styleATarget(handle: ServeHandle): Target {
-  const urls = handle.urls;
-  return {
-    name: 'afp-serve-a', source: 'test', afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
-    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
-  };
+interface FindingsJson {
+  readonly findings: ReadonlyArray<{ id: string; severity: string; title: string; expected: unknown; seen: unknown; evidence: string }>;
+  readonly checks: ReadonlyArray<{ name: string; status: string }>;
 }
 
-/** Moves a manual serve clock to each exchange's instant (forward only), as `afp replay` does. */
-function clockSync(adminUrl: string): (exchange: RecordedExchange) => Promise<void> {
-  let atMs = -1;
-  return async (exchange) => {
-    if (exchange.at_ms <= atMs) return;
-    atMs = exchange.at_ms;
-    const response = await fetch(`${adminUrl}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_ms: exchange.at_ms }) });
-    await response.body?.cancel();
-  };
+/** targets/afp-serve.yaml, pointed at this serve's ephemeral ports. */
+async function afpServeTargetFile(handle: ServeHandle): Promise<string> {
+  const urls = handle.urls;
+  const text = (await readFile(join('targets', 'afp-serve.yaml'), 'utf8'))
+    .replace('http://127.0.0.1:3006', urls.casino as string)
+    .replace('http://127.0.0.1:3001', urls.faucet as string)
+    .replace('http://127.0.0.1:3002', urls.escrow as string)
+    .replace('admin_url: http://127.0.0.1:3000', `admin_url: ${urls.api as string}`);
+  const file = join(directory, 'afp-serve-target.yaml');
+  await writeFile(file, text);
+  return file;
 }
 
 describe('replay through a target file in the documents style A, afp serve layout', () => {
   test('every exchange is mapped or skipped with a reason, and no finding goes beyond info', async () => {
     const handle = await serveFromScenario(recording.scenario);
     try {
-      const findings = new FindingsCollector();
-      const deadline = new Deadline(SYSTEM_LIVE_CLOCK, 120);
-      const target = styleATarget(handle);
-      const session = new LiveSession({ target, clock: SYSTEM_LIVE_CLOCK, deadline, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curl)) });
-      const replay = new OperationReplay({ session, findings, curlOf: curl, clock: SYSTEM_LIVE_CLOCK, deadline, beforeSend: clockSync(target.adminUrl as string) });
-      const stop = await replay.run(recording.exchanges);
-      expect(stop).toBeNull();
-      const totals = replay.totals();
-      expect(totals.exchanges).toBe(recording.exchanges.length);
-      expect(totals.sent + totals.skipped).toBe(recording.exchanges.length);
-      const ops = totals.byOperation.map((row) => row.op);
-      for (const op of ['faucet.register', 'faucet.claim', 'faucet.status', 'escrow.create', 'escrow.release', 'escrow.get', 'escrow.list']) expect(ops).toContain(op);
-      if (process.env["AFP_DEBUG"] !== undefined) console.log(findings.list().map((finding) => `${finding.severity} ${finding.id} x${finding.count}: ${finding.title} :: ${finding.evidence}`).join("\n"));
-      const graver = findings.list().filter((finding) => finding.severity !== 'info');
+      const targetFile = await afpServeTargetFile(handle);
+      const out = join(directory, 'style-a');
+      const chunks: string[] = [];
+      const code = await main([recording.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      const output = chunks.join('');
+      const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson;
+      const graver = report.findings.filter((finding) => finding.severity !== 'info');
       expect(graver.map((finding) => `${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`)).toEqual([]);
-      expect(findings.list().some((finding) => finding.id.startsWith('replay:skipped:'))).toBe(true);
-      expect(totals.bindings).toBeGreaterThan(0);
+      expect(code, output).toBe(0);
+      expect(output).toContain('clock: synced');
+      expect(output).toMatch(new RegExp(`exchanges: ${recording.exchanges.length} of ${recording.exchanges.length} `));
+      for (const op of ['faucet.register', 'faucet.claim', 'faucet.status', 'escrow.create', 'escrow.release', 'escrow.get', 'escrow.list']) expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
+      expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+      // Bad input and probes of unknown paths are skipped by name; style B claims (2 USDC a day) on a
+      // style A faucet (1 USDC once) are the dialects' documented difference, funded the target's way.
+      const ids = report.findings.map((finding) => finding.id);
+      expect(ids).toContain('replay:skipped:no-route');
+      expect(ids.some((id) => id.startsWith('replay:skipped:bad-input:'))).toBe(true);
+      expect(ids).toContain('replay:funded:faucet.B.claim');
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
