@@ -45,14 +45,33 @@ export interface WireVerification {
   readonly multiplier: Ratio | null;
 }
 
+/** The separate checks of one bet under a well-formed seed (the fairness schemes read these). */
+export interface WireChecks {
+  readonly commitmentOk: boolean;
+  /** HMAC block 0 of (client seed, nonce): what `result_hash` must be. */
+  readonly expectedResultHash: string;
+  readonly replayed: Replayed;
+}
+
+export function checkWireBet(bet: Pick<WireBet, 'game' | 'variant' | 'params' | 'detail' | 'clientSeed' | 'nonce' | 'seedHash'>, seedHex: string): WireChecks {
+  const draws = new DrawStream(seedHex, bet.clientSeed, bet.nonce);
+  const expectedResultHash = draws.firstBlockHex;
+  const replayed = bet.variant === CRASH_ROUND_VARIANT ? replayRound(bet, draws) : replayGame(bet, draws);
+  return { commitmentOk: seedCommitment(seedHex) === bet.seedHash, expectedResultHash, replayed };
+}
+
+export function isSeedHex(seedHex: string): boolean {
+  return SEED_HEX.test(seedHex);
+}
+
 export function verifyWireBet(bet: WireBet, seedHex: string | null): WireVerification {
   if (seedHex === null) return { problems: ['server seed not revealed after rotation'], multiplier: null };
   if (!SEED_HEX.test(seedHex)) return { problems: ['revealed server seed is not 64 hex characters'], multiplier: null };
   const problems: string[] = [];
-  if (seedCommitment(seedHex) !== bet.seedHash) problems.push('server seed does not hash to the commitment');
-  const draws = new DrawStream(seedHex, bet.clientSeed, bet.nonce);
-  if (draws.firstBlockHex !== bet.resultHash) problems.push('result hash differs from HMAC block 0');
-  const replayed = bet.variant === CRASH_ROUND_VARIANT ? replayRound(bet, draws) : replayGame(bet, draws);
+  const checks = checkWireBet(bet, seedHex);
+  if (!checks.commitmentOk) problems.push('server seed does not hash to the commitment');
+  if (checks.expectedResultHash !== bet.resultHash) problems.push('result hash differs from HMAC block 0');
+  const replayed = checks.replayed;
   if ('problem' in replayed) return { problems: [...problems, replayed.problem], multiplier: null };
   const { multiplier, detail } = replayed;
   if (fixedNumber(multiplier) !== bet.multiplier) problems.push(`multiplier: recorded ${bet.multiplier}, recomputed ${fixedNumber(multiplier)}`);
@@ -62,9 +81,9 @@ export function verifyWireBet(bet: WireBet, seedHex: string | null): WireVerific
   return { problems, multiplier };
 }
 
-type Replayed = { multiplier: Ratio; detail: JsonValue | null } | { problem: string };
+export type Replayed = { readonly multiplier: Ratio; readonly detail: JsonValue | null } | { readonly problem: string };
 
-function replayGame(bet: WireBet, draws: DrawStream): Replayed {
+function replayGame(bet: Pick<WireBet, 'game' | 'params'>, draws: DrawStream): Replayed {
   const game = findGame(bet.game);
   if (game === undefined) return { problem: `unknown game '${bet.game}'` };
   const params = game.parse(bet.params);
@@ -74,7 +93,7 @@ function replayGame(bet: WireBet, draws: DrawStream): Replayed {
 }
 
 /** A crash-round bet: the crash point of the round's draw, and the cash-out it reached (or 0). */
-function replayRound(bet: WireBet, draws: DrawStream): Replayed {
+function replayRound(bet: Pick<WireBet, 'detail'>, draws: DrawStream): Replayed {
   const crashCents = crashPointCents(draws);
   const detail = bet.detail;
   if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return { problem: 'crash-round result is not an object' };

@@ -13,7 +13,11 @@
  * is appended to a SQLite write-ahead log before it is answered; on start an existing FILE is
  * replayed (`recovered: N commands from FILE in T ms` on stderr, before `ready`). The log keeps the
  * settings it was created with: flags left out take the stored values, flags given must match.
- * Exit 2: bad flags, an unknown --defect (the valid names are listed), a port that cannot be used,
+ * `--dialect deployed` serves the deployment's wire instead (spec/DEPLOYED.md;
+ * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
+ * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
+ * services. Not with --data (its log replays the documents' dispatcher).
+ * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
  */
@@ -26,12 +30,23 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
-import { MOUNT_PORT_OFFSETS, DEFAULT_PORT, servedMounts, startServe, type ServeHandle } from '../server/listeners.ts';
+import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
+import { DEPLOYED_LAYOUT } from '../server/deployed-layout.ts';
+import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
+import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--defect NAME]... [--data FILE]';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE]';
+
+export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
+export type ServeDialect = (typeof SERVE_DIALECTS)[number];
+
+/** The rows and the listener layout of each dialect. */
+function dialectServing(dialect: ServeDialect): { routes: readonly Route[]; layout: ServeLayout } {
+  return dialect === 'deployed' ? { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT } : { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+}
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 
@@ -49,19 +64,26 @@ export interface ServeFlags {
   readonly data?: string;
   /** With --data: whether --clock was given (else an existing log's clock mode is served). */
   readonly clockGiven?: boolean;
+  /** --dialect deployed (present only then; the documents' styles otherwise). */
+  readonly dialect?: 'deployed';
 }
 
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
+  const dialectText = stringFlag(args, 'dialect') ?? 'documents';
+  const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
+  if (dialect === null) errors.push(`--dialect must be one of ${SERVE_DIALECTS.join(', ')}, got '${dialectText}'`);
   const portText = stringFlag(args, 'port') ?? String(DEFAULT_PORT);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
-  const highestOffset = Math.max(...servedMounts(ALL_ROUTES).map((mount) => MOUNT_PORT_OFFSETS[mount]));
+  const serving = dialectServing(dialect ?? 'documents');
+  const highestOffset = Math.max(...serving.layout.mounts(serving.routes).map(([, offset]) => offset));
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
+  if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
   const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
@@ -74,7 +96,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
     if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
   }
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], ...(scenario === undefined ? {} : { scenario }) };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
   return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined };
 }
 
@@ -171,14 +193,16 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    handle = await startServe({ routes: ALL_ROUTES, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
+    const serving = dialectServing(flags.dialect ?? 'documents');
+    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
-  process.stderr.write(`afp serve: clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${handle.urls.api ?? ''}/_afp/clock\n`);
+  const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
+  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? 'dialect deployed; ' : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
   process.stdout.write('ready\n');
   const signal = await nextSignal();
   process.stderr.write(`afp serve: ${signal}, closing\n`);

@@ -21,7 +21,7 @@ import type { Agent } from '../services/shared/agents.ts';
 import { SERVICE_NAMES, type Platform, type ServiceName } from '../platform/platform.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Style = 'A' | 'B' | 'short' | 'primary';
+export type Style = 'A' | 'B' | 'short' | 'primary' | 'deployed';
 export type Mount = 'api' | ServiceName;
 
 /** Whether `value` names a mount: the shared `api`, or a service's own address. */

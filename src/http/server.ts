@@ -175,7 +175,7 @@ function writeJson(response: ServerResponse, status: number, headers: Readonly<R
   if (response.headersSent) return;
   response.writeHead(status, {
     ...headers,
-    'content-type': 'application/json',
+    'content-type': headers['content-type'] ?? 'application/json',
     'content-length': String(Buffer.byteLength(text)),
     ...(close ? { connection: 'close' } : {}),
   });

@@ -4,7 +4,8 @@
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
  *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
  *                          it is documentation; src/http/openapi.ts)
- *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it)
+ *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it);
+ *                          afp serve --dialect deployed: { dialect, mounts, base_urls }, on the casino's address
  *   GET  /_afp/clock      → { now_ms, now, mode }
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only (400 otherwise);
  *                          due timers run before the answer
@@ -48,6 +49,13 @@ export interface AdminOptions {
   readonly routes: readonly Route[];
   /** afp serve --data: appends a state-changing admin command before it is applied (throws = not applied). */
   readonly record?: (command: AdminCommand) => void;
+  /** The mount whose address serves `/_afp/*` (default `api`; the deployed dialect's casino). */
+  readonly adminMount?: Mount;
+  /**
+   * Set by a dialect other than the documents': `/_afp/mounts` then also says the dialect and each
+   * service's base URL (its address + base path, e.g. the deployed casino's `/api/v1`).
+   */
+  readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>> };
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -86,7 +94,7 @@ interface AdminRow {
 const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/health', apiOnly: false, answer: () => ({ status: 'ok' }) },
   { method: 'GET', path: '/openapi.json', apiOnly: false, answer: (request, options) => openApiDocumentOf(request.mount, options) },
-  { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => ({ mounts: { ...options.mounts() } as JsonObject }) },
+  { method: 'GET', path: '/_afp/mounts', apiOnly: true, answer: (_request, options) => mountsView(options) },
   { method: 'GET', path: '/_afp/clock', apiOnly: true, answer: (_request, options) => clockView(options.clock) },
   { method: 'POST', path: '/_afp/clock', apiOnly: true, answer: moveClock },
   { method: 'GET', path: '/_afp/state', apiOnly: true, answer: (_request, options) => stateView(options) },
@@ -100,7 +108,7 @@ const TIER_FIELDS = ['agent_id', 'tier'];
 
 /** The intercept for one mount's server: answers admin paths, null for everything else. */
 export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | null {
-  const rows = ROWS.filter((row) => mount === 'api' || !row.apiOnly);
+  const rows = ROWS.filter((row) => mount === (options.adminMount ?? 'api') || !row.apiOnly);
   const paths = new Set(rows.map((row) => row.path));
   return (request) => {
     if (!paths.has(request.path)) return null;
@@ -123,6 +131,15 @@ function openApiDocumentOf(mount: Mount, options: AdminOptions): JsonObject {
 function failureAnswer(failure: Failure, headers?: Record<string, string>): EdgeAnswer {
   const body: JsonValue = { error: failure.message, code: failure.code, ...failure.extra };
   return headers === undefined ? { status: failure.status, body } : { status: failure.status, headers, body };
+}
+
+/** `{ mounts }`; with a dialect, `{ dialect, mounts, base_urls }`. */
+function mountsView(options: AdminOptions): JsonObject {
+  const mounts = { ...options.mounts() } as Record<string, string>;
+  if (options.dialect === undefined) return { mounts };
+  const baseUrls: Record<string, string> = {};
+  for (const [mount, url] of Object.entries(mounts)) baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
+  return { dialect: options.dialect.name, mounts, base_urls: baseUrls };
 }
 
 function clockView(clock: ServeClock): JsonObject {

@@ -9,6 +9,9 @@
  * ephemeral. Shutdown stops accepting, lets in-flight requests finish and closes idle keep-alive
  * connections; whatever is still open after `forceAfterMs` (default 5 s) is cut.
  *
+ * A `layout` (src/server/deployed-layout.ts) replaces this for another dialect: its own listening
+ * mounts and ports, the mount that serves `/_afp/*`, its own dispatcher, no MCP.
+ *
  * With a `commandLog` (afp serve --data, src/server/recovery.ts) the platform is the log's: built
  * from its settings, its commands replayed, the clock resumed after them; every dispatched request
  * and every state-changing admin action is then appended to it before it is answered.
@@ -55,13 +58,39 @@ export interface ServeOptions {
    * flags). Its settings replace seed, startMs, clockMode, defects, config, faults and closures above.
    */
   readonly commandLog?: CommandLog;
+  /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
+  readonly layout?: ServeLayout;
 }
+
+/** How a dialect is served: which mounts listen where, which one answers `/_afp/*`, its dispatcher. */
+export interface ServeLayout {
+  /** `documents` (styles A, B, short) or another dialect's name, announced by `/_afp/mounts`. */
+  readonly dialect: string;
+  /** The mounts to listen on with their port offsets from --port, in listening order. */
+  mounts(routes: readonly Route[]): ReadonlyArray<readonly [Mount, number]>;
+  /** The mount whose address serves `/_afp/*`. */
+  readonly adminMount: Mount;
+  /** Each service's base path on its address (announced in `/_afp/mounts` `base_urls`). */
+  readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
+  /** Whether faucet and escrow also serve `/mcp`. */
+  readonly mcp: boolean;
+  dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
+}
+
+export const DOCUMENTS_LAYOUT: ServeLayout = {
+  dialect: 'documents',
+  mounts: (routes) => servedMounts(routes).map((mount) => [mount, MOUNT_PORT_OFFSETS[mount]] as const),
+  adminMount: 'api',
+  basePaths: {},
+  mcp: true,
+  dispatcher: (platform, routes) => new Dispatcher(platform, routes),
+};
 
 export interface ServeHandle {
   readonly platform: Platform;
   readonly dispatcher: Dispatcher;
   readonly clock: ServeClock;
-  /** Base URL per served mount, `api` first. */
+  /** Base URL per served mount, in listening order (`api` first; the deployed dialect's casino first). */
   readonly urls: Readonly<Partial<Record<Mount, string>>>;
   /** With a commandLog: what its replay did and how long it took. */
   readonly recovery?: RecoveryStats & { readonly durationMs: number };
@@ -76,19 +105,22 @@ export function servedMounts(routes: readonly Route[]): Mount[] {
 
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { platform, dispatcher, clock, recovery } = servedPlatform(options);
+  const layout = options.layout ?? DOCUMENTS_LAYOUT;
+  if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined) throw new Error(`--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`);
+  const { platform, dispatcher, clock, recovery } = servedPlatform(options, layout);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const commandLog = options.commandLog;
   const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record };
+  const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, ...dialect };
   const servers: Server[] = [];
   try {
-    for (const mount of servedMounts(options.routes)) {
-      const rawPaths = mount === 'faucet' || mount === 'escrow' ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
+    for (const [mount, offset] of layout.mounts(options.routes)) {
+      const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
       const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
-      const port = await listen(server, options.port === 0 ? 0 : options.port + MOUNT_PORT_OFFSETS[mount]);
+      const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
     }
   } catch (error) {
@@ -110,7 +142,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
-function servedPlatform(options: ServeOptions): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
+function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
   if (options.commandLog !== undefined) {
     const startedMs = performance.now();
     const served = serveFromLog(options.commandLog, options.routes, Date.now());
@@ -126,7 +158,7 @@ function servedPlatform(options: ServeOptions): { platform: Platform; dispatcher
     closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
   });
-  return { platform, dispatcher: new Dispatcher(platform, options.routes), clock };
+  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -151,6 +151,8 @@ function renderBatch(results: ReadonlyArray<{ ok: true; value: BetRecord } | Fai
     wonMicro += bet.payoutMicro;
     return { index, ok: true, ...betA(bet, context.platform.casino.state) };
   });
+  // DEFECT 'batch-summary-zero' (tests and demos only): the deployment's summary, whose total_wagered is 0.
+  if (context.platform.context.defects.has('batch-summary-zero')) wageredMicro = 0n;
   const placed = won + lost;
   return {
     results: rendered,

@@ -13,7 +13,9 @@
  * `casino-biased-draw` draws twice and keeps the outcome worse for the agent (the recorded proof
  * then fails verification); `casino-replayable-nonce` never advances the nonce, so the same
  * outcome repeats; `casino-skip-balance-check` lets a bet overdraw the balance; `casino-keno-8`
- * draws keno's numbers from 8 instead of 20 (the real platform's defect).
+ * draws keno's numbers from 8 instead of 20 (the real platform's defect); `payout-table-differs`
+ * pays a winning coin flip 2.00x instead of the table's 1.96x; `keno-short-draw` draws keno's 20
+ * numbers from 1..79 (`playWithDefects`).
  */
 import { fail, succeed, type JsonObject, type Outcome } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -25,7 +27,7 @@ import type { DefectName } from '../shared/context.ts';
 import type { CasinoState } from './casino-state.ts';
 import { DrawStream } from './fair/draw-stream.ts';
 import type { GameModule, GameResult } from './games/game.ts';
-import { kenoPlayDefective, type KenoParams } from './games/keno.ts';
+import { kenoPlayDefective, kenoPlayShortDraw, type KenoParams } from './games/keno.ts';
 import { kellyMaxBetMicro, variantNameOf } from './kelly-rule.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
 
@@ -99,7 +101,7 @@ export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: n
   const { seed, nonce } = takeNonceFor(state, agent, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
   const draws = new DrawStream(seed.hex, clientSeed, nonce, seed.keyBytes);
-  let result = hasDefect(state, 'casino-keno-8') && command.game.id === 'keno' ? kenoPlayDefective(command.params as KenoParams, draws) : command.game.play(command.params, draws);
+  let result = state.defective ? playWithDefects(state, command, draws) : command.game.play(command.params, draws);
   if (hasDefect(state, 'casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
   return succeed(settleFor(state, agent, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex, resultBytes: draws.firstBlock }, nowMs));
 }
@@ -116,6 +118,18 @@ function takeNonceFor(state: CasinoState, agent: CasinoAgent, nowMs: number): { 
     return { seed: taken.seed, nonce: taken.nonce - 1 };
   }
   return taken;
+}
+
+const PAYOUT_TABLE_DIFFERS: Ratio = ratio(2);
+
+/** The game's play with the defects that change a game's rules (only when some defect is on). */
+function playWithDefects<P>(state: CasinoState, command: BetCommand<P>, draws: DrawStream): GameResult {
+  const gameId = command.game.id;
+  if (gameId === 'keno' && hasDefect(state, 'casino-keno-8')) return kenoPlayDefective(command.params as KenoParams, draws);
+  if (gameId === 'keno' && hasDefect(state, 'keno-short-draw')) return kenoPlayShortDraw(command.params as KenoParams, draws);
+  const result = command.game.play(command.params, draws);
+  if (gameId === 'coin_flip' && hasDefect(state, 'payout-table-differs') && result.multiplier.num > 0n) return { ...result, multiplier: PAYOUT_TABLE_DIFFERS };
+  return result;
 }
 
 function worseOfTwo<P>(command: BetCommand<P>, first: GameResult, seedHex: string, clientSeed: string, nonce: number): GameResult {

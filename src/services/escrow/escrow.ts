@@ -39,6 +39,8 @@ type Access = 'sender' | 'party';
 export class EscrowService {
   private readonly context: ServiceContext;
   private readonly book = new EscrowBook();
+  /** Escrow id → the instant its receiver marked the work complete (at most one per escrow). */
+  private readonly completions = new Map<string, number>();
 
   constructor(context: ServiceContext) {
     const config = context.config.escrow;
@@ -145,6 +147,27 @@ export class EscrowService {
     this.context.timers.schedule(windowEndsAtMs, { kind: 'escrow.dispute-window', escrowId: escrow.id });
     this.context.emit({ type: 'escrow.disputed', atMs: nowMs, escrowId: escrow.id, byAgentId: command.callerId, windowEndsAtMs });
     return succeed(escrow);
+  }
+
+  /**
+   * Receiver only; while locked and before expiry; once. The deployed escrow's `complete` (afp serve
+   * --dialect deployed): the receiver says the work is done. No money moves and the status stays
+   * locked (the sender still releases); only the instant is kept, for the views.
+   */
+  markComplete(command: EscrowActionCommand, nowMs: number): Outcome<EscrowRecord> {
+    const escrow = this.book.get(command.escrowId);
+    if (escrow === undefined) return fail('NOT_FOUND', `escrow ${command.escrowId} not found`);
+    if (escrow.receiverId !== command.callerId) return fail('FORBIDDEN', 'only the receiver may mark this escrow complete');
+    const conflict = this.openConflict(escrow, nowMs, ['locked']);
+    if (conflict !== null) return conflict;
+    if (this.completions.has(escrow.id)) return fail('CONFLICT', 'escrow is already marked complete');
+    this.completions.set(escrow.id, nowMs);
+    return succeed(escrow);
+  }
+
+  /** When the receiver marked the escrow complete; null when it did not. */
+  completedAtMs(escrowId: string): number | null {
+    return this.completions.get(escrowId) ?? null;
   }
 
   /** Parties only. */

@@ -38,6 +38,14 @@ export const DEFECT_NAMES = [
   'casino-replayable-nonce',
   'casino-skip-balance-check',
   'casino-keno-8',
+  // The deployment's faults (spec/DEPLOYED.md), for audits of the live commands against afp serve
+  // --dialect deployed (usable in either dialect): coin_flip pays 2.00x where the game table says
+  // 1.96x; keno draws from 1..79 (80 is never drawn); a withdrawal skips the balance check (bets keep
+  // theirs); a batch summary reports total_wagered 0 and net_pnl = total_won.
+  'payout-table-differs',
+  'keno-short-draw',
+  'withdraw-no-balance-check',
+  'batch-summary-zero',
 ] as const;
 
 export type DefectName = (typeof DEFECT_NAMES)[number];

@@ -11,12 +11,13 @@
  * DEFECT 'casino-skip-balance-check' (tests and demos only): the balance check is skipped, as on
  * the real platform, and the debit goes through `ledger.faultOverdraft`, so the agent's balance
  * goes negative for the no-negative-balance invariant to report (conservation still holds).
+ * DEFECT 'withdraw-no-balance-check' does the same for withdrawals only (bets keep their check).
  */
 import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type Outcome } from '../../../core/errors.ts';
 import { EXTERNAL, FEE_INCOME, agentAccount, type Transfer } from '../../../core/ledger.ts';
 import { MAX_AMOUNT_MICRO, formatDecimal, type Micro } from '../../../core/money.ts';
-import type { PlatformTimer } from '../../shared/context.ts';
+import type { DefectName, PlatformTimer } from '../../shared/context.ts';
 import type { CasinoState } from '../casino-state.ts';
 import { ACCOUNT_LIMITS, checkListLimit, withdrawalAccount, type WithdrawalRecord, type WithdrawCommand } from './account-records.ts';
 import { chainList, findChain, type ChainInfo } from './supported-chains.ts';
@@ -24,6 +25,11 @@ import { chainList, findChain, type ChainInfo } from './supported-chains.ts';
 export type WithdrawalTimer = Extract<PlatformTimer, { kind: 'casino.withdrawal-review' }>;
 
 type MutableWithdrawal = { -readonly [K in keyof WithdrawalRecord]: WithdrawalRecord[K] };
+
+/** Whether a deliberate defect skips the withdrawal's balance check. */
+function skipsBalanceCheck(defects: ReadonlySet<DefectName>): boolean {
+  return defects.has('casino-skip-balance-check') || defects.has('withdraw-no-balance-check');
+}
 
 export const BASE_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
@@ -51,7 +57,7 @@ export class WithdrawalDesk {
     const feeMicro = config.withdraw.feeMicro;
     const debitMicro = command.amountMicro + feeMicro;
     const balanceMicro = ctx.ledger.balance(agentAccount(command.agentId));
-    if (balanceMicro < debitMicro && !ctx.defects.has('casino-skip-balance-check')) {
+    if (balanceMicro < debitMicro && !skipsBalanceCheck(ctx.defects)) {
       return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro)} is below the amount plus the ${formatDecimal(feeMicro)} fee (${formatDecimal(debitMicro)})`);
     }
     assert(this.byId.size < ACCOUNT_LIMITS.recordsMax, `at most ${ACCOUNT_LIMITS.recordsMax} withdrawals`);
@@ -139,7 +145,7 @@ export class WithdrawalDesk {
       ledger.transfer(transfer);
       return;
     }
-    assert(defects.has('casino-skip-balance-check'), 'a withdrawal debit is covered unless the balance check is skipped by a defect');
+    assert(skipsBalanceCheck(defects), 'a withdrawal debit is covered unless the balance check is skipped by a defect');
     ledger.faultOverdraft(transfer);
   }
 

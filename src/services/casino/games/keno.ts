@@ -88,5 +88,12 @@ export const keno: GameModule<KenoParams> = kenoWithPaytable(KENO_PAYTABLE);
 /** DEFECT (the real casino's): keno on afp's paytable with the 8-number draw. */
 export const kenoPlayDefective = (params: KenoParams, draws: Draws): GameResult => kenoSettle(KENO_PAYTABLE, params.picks, kenoDrawDefective(draws));
 
+/**
+ * DEFECT 'keno-short-draw' (afp serve, tests and demos only): the 20 numbers are drawn from 1..79,
+ * so 80 is never drawn; a pick of 80 never hits and the fairness audit's recomputation differs.
+ */
+export const kenoPlayShortDraw = (params: KenoParams, draws: Draws): GameResult =>
+  kenoSettle(KENO_PAYTABLE, params.picks, draws.sample(KENO_NUMBERS - 1, KENO_DRAWN).map((index) => index + 1));
+
 /** The exact law of `kenoPlayDefective`. */
 export const kenoDefectiveDistribution = (params: KenoParams): Chance[] => kenoDistribution(KENO_PAYTABLE, params.picks.length, KENO_DRAWN_DEFECTIVE);

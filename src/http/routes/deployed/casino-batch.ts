@@ -1,0 +1,101 @@
+/**
+ * The deployed casino's batch (spec/DEPLOYED.md §2.6): `POST /api/v1/bets/batch { bets }`, 1 to 20
+ * elements run in order, each like a single bet (afp's placeBet through casino.batch); an element's
+ * refusal is an `{ error, message, ...extras }` object in `results` and does not stop the rest (more
+ * than 20 → 400 `too_many_bets`). Missing parameters take the deployment's defaults (side heads,
+ * direction over, threshold 50, ...). Games: all but video_poker, baccarat (and parlay, which afp
+ * has not). Summary `{ total, won, lost, errors, total_wagered, total_won, net_pnl, win_rate_pct }`
+ * with afp's exact figures (the deployment's `total_wagered` is always 0: that is the
+ * `batch-summary-zero` defect here), `balance_after`, `kelly_max_next_bet` = balance × risk factor
+ * (rounded down to the cent).
+ */
+import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
+import { applyToMicro } from '../../../core/ratio.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import { findGame } from '../../../services/casino/games/index.ts';
+import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
+import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
+import { moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { parseBetFields, type ParsedBet } from '../casino-bet-fields.ts';
+import { betCommand, casinoCaller } from '../casino-games.ts';
+import { betRefusal, deployedBet } from './casino-bet-answer.ts';
+import { knownFields } from './deployed-row.ts';
+
+/** §2.6's defaults for a batch element's missing parameters. */
+const DEFAULTS: Readonly<Record<string, unknown>> = {
+  side: 'heads', direction: 'over', threshold: 50, target_multiplier: 2, bet_type: 'red', win_probability: 50, action: 'stand',
+  cash_out_at: 2, rows: 8, risk: 'low', pick: 3, guess: 'higher', picks: [1, 2, 3], mines: 3, reveals: 3,
+};
+const NOT_IN_BATCH: readonly string[] = ['video_poker', 'baccarat'];
+
+interface BatchCommand {
+  readonly elements: ReadonlyArray<ParsedBet | Failure>;
+}
+
+function parseElement(element: unknown, index: number): ParsedBet | Failure {
+  if (typeof element !== 'object' || element === null || Array.isArray(element)) return deployedFailure(400, 'invalid_bet', `bets[${index}] must be an object`);
+  const gameId = (element as Record<string, unknown>)['game'];
+  const game = typeof gameId === 'string' ? findGame(gameId) : undefined;
+  if (game === undefined || NOT_IN_BATCH.includes(game.id)) return deployedFailure(400, 'invalid_game', `bets[${index}].game must be a single-call game other than ${NOT_IN_BATCH.join(', ')}`);
+  const fields = knownFields(element, ['amount', 'client_seed', ...game.paramFields]) as Record<string, unknown>;
+  for (const field of game.paramFields) if (fields[field] === undefined && DEFAULTS[field] !== undefined) fields[field] = DEFAULTS[field];
+  const parsed = parseBetFields(fields, game, 'number');
+  return isFailure(parsed) ? betRefusal(parsed) : parsed;
+}
+
+function parseBatch(input: RouteInput, batchMax: number): BatchCommand | Failure {
+  const body = input.body;
+  const bets = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['bets'] : undefined;
+  if (!Array.isArray(bets) || bets.length === 0) return deployedFailure(400, 'invalid_request', 'bets must be an array of 1 to 20 bets');
+  if (bets.length > batchMax) return deployedFailure(400, 'too_many_bets', `Maximum ${batchMax} bets per batch`);
+  return { elements: bets.map((element: unknown, index) => parseElement(element, index)) };
+}
+
+type BatchResults = ReadonlyArray<{ ok: true; value: BetRecord } | Failure>;
+
+function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
+  const agentId = casinoCaller(context);
+  let won = 0;
+  let lost = 0;
+  let wageredMicro = 0n;
+  let wonMicro = 0n;
+  const rendered = results.map((result): JsonObject => {
+    if (!result.ok) return deployedRefusal(betRefusal(result), 'casino').body;
+    if (result.value.won) won += 1;
+    else lost += 1;
+    wageredMicro += result.value.amountMicro;
+    wonMicro += result.value.payoutMicro;
+    return deployedBet(result.value, context.platform.casino.state);
+  });
+  // DEFECT 'batch-summary-zero' (tests and demos only): the deployment's summary, which sums a field
+  // its results lack: total_wagered 0, net_pnl = total_won.
+  if (context.platform.context.defects.has('batch-summary-zero')) wageredMicro = 0n;
+  const balanceMicro = context.platform.casino.balanceMicro(agentId);
+  const kellyMicro = (applyToMicro(balanceMicro, riskFactorOf(context.platform.casino.state, agentId)) / 10_000n) * 10_000n;
+  const placed = won + lost;
+  return {
+    results: rendered,
+    summary: {
+      total: results.length, won, lost, errors: results.length - placed,
+      total_wagered: moneyA(wageredMicro), total_won: moneyA(wonMicro), net_pnl: moneyA(wonMicro - wageredMicro),
+      win_rate_pct: placed === 0 ? 0 : Math.round((won / placed) * 10_000) / 100,
+    },
+    balance_after: moneyA(balanceMicro),
+    kelly_max_next_bet: moneyA(kellyMicro),
+  };
+}
+
+const batch = defineRoute<BatchCommand, BatchResults>({
+  id: 'casino.deployed.batch', service: 'casino', style: 'deployed', mount: 'casino', method: 'POST', path: '/api/v1/bets/batch', auth: 'bearer',
+  summary: 'Place 1 to 20 bets ({ bets: [{ game, amount, ...params }] }); each is processed like a single bet.',
+  parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
+  run: (context, command) => {
+    const commands = command.elements.map((element) => (isFailure(element) ? element : betCommand(context, element, 'batch')));
+    return { ok: true, value: context.platform.casino.batch(commands, context.nowMs).results };
+  },
+  successStatus: 200,
+  render: renderBatch,
+});
+
+export const deployedBatchRoutes: readonly Route[] = [batch];

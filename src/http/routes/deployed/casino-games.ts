@@ -1,0 +1,110 @@
+/**
+ * The deployed casino's games (spec/DEPLOYED.md §2.1, §2.4, §2.5): the public game list, one
+ * `POST /api/v1/games/<path>` row per single-call game (afp's 16, their parameters as the
+ * deployment names them: side, direction, threshold, target_multiplier, cash_out_at, bet_type,
+ * bet_value, win_probability, pick, action, rows, risk, guess, picks, mines, reveals, bet_on), and
+ * video poker's deal and draw. Each is afp's style A row on the known keys (deployed-row.ts), so
+ * afp's game rules and fairness scheme decide every outcome.
+ * Video poker keeps afp's rule that the stake is committed at the deal: the deal takes an optional
+ * `amount` (default the minimum, 0.01) and a draw whose amount differs is refused
+ * (`amount_mismatch`, with `committed_amount`); holds may be the deployment's five booleans.
+ */
+import type { JsonObject } from '../../../core/errors.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { GameModule } from '../../../services/casino/games/game.ts';
+import { GAMES } from '../../../services/casino/games/index.ts';
+import type { Dealt } from '../../../services/casino/video-poker-hands.ts';
+import { renamed } from '../../deployed/deployed-errors.ts';
+import { moneyA } from '../../render.ts';
+import type { Route, RouteInput } from '../../route.ts';
+import { betRefusal, cardObject, cardText, deployedBet } from './casino-bet-answer.ts';
+import { adaptedRow } from './deployed-row.ts';
+
+const BET_KEYS = ['amount', 'client_seed'];
+
+function gameListEntry(game: GameModule): JsonObject {
+  const endpoint = `POST /api/v1/games/${game.path}${game.id === 'video_poker' ? '/deal' : ''}`;
+  const params: JsonObject = {};
+  for (const field of game.paramFields) params[field] = 'required';
+  params['amount'] = 'number';
+  params['client_seed'] = 'string (optional)';
+  return { id: game.id, name: game.name, house_edge: game.advertisedEdgeText, endpoint, params };
+}
+
+const games = adaptedRow('casino.A.games', {
+  id: 'casino.deployed.games',
+  summary: 'The games, their parameters and endpoints (public).',
+  auth: 'none',
+  bodyKeys: [],
+  render: () => ({
+    games: GAMES.map(gameListEntry),
+    batch_endpoint: 'POST /api/v1/bets/batch',
+    note: 'All bets enforce Kelly Criterion max sizing. Use GET /api/v1/kelly/limits to see your current limits.',
+  }),
+});
+
+function gameRow(game: GameModule): Route {
+  return adaptedRow(`casino.A.game.${game.id}`, {
+    id: `casino.deployed.game.${game.id}`,
+    summary: `Play ${game.name} (${[...game.paramFields, ...BET_KEYS].join(', ')}).`,
+    bodyKeys: [...BET_KEYS, ...game.paramFields],
+    refusal: betRefusal,
+    render: (bet, context) => deployedBet(bet as BetRecord, context.platform.casino.state),
+  });
+}
+
+const deal = adaptedRow('casino.A.video-poker.deal', {
+  id: 'casino.deployed.video-poker.deal',
+  summary: 'Deal five cards ({ client_seed?, amount? }): the amount (default 0.01) is committed for the draw.',
+  bodyKeys: BET_KEYS,
+  refusal: betRefusal,
+  render: (value) => {
+    const dealt = value as Dealt;
+    return {
+      phase: 'deal',
+      cards: dealt.hand.cards.map(cardObject),
+      nonce: dealt.hand.nonce,
+      message: `Cards dealt; your stake of ${moneyA(dealt.amountMicro)} is committed until the draw.`,
+      instruction: 'POST /api/v1/games/video-poker/draw { holds: [5 booleans], nonce, amount }',
+    };
+  },
+});
+
+/** The deal's input with the minimum amount when none was sent (afp commits the stake at the deal). */
+function withDealAmount(input: RouteInput): RouteInput {
+  const body = input.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || 'amount' in body)) return input;
+  return { ...input, body: { ...(body ?? {}), amount: 0.01 } };
+}
+
+/** Five booleans (the deployment's holds) as afp's positions; anything else is passed on as is. */
+function holdsAsPositions(input: RouteInput): RouteInput {
+  const body = input.body as Record<string, unknown> | null | undefined;
+  const holds = typeof body === 'object' && body !== null ? body['holds'] : undefined;
+  if (!Array.isArray(holds) || holds.length !== 5 || !holds.every((hold) => typeof hold === 'boolean')) return input;
+  const positions = holds.flatMap((hold, position) => (hold ? [position] : []));
+  return { ...input, body: { ...body, holds: positions } };
+}
+
+const drawBase = adaptedRow('casino.A.video-poker.draw', {
+  id: 'casino.deployed.video-poker.draw',
+  summary: 'Draw ({ holds: 5 booleans, nonce, amount? }): the committed bet, evaluated on Jacks or Better.',
+  bodyKeys: ['holds', 'nonce', 'amount'],
+  refusal: (failure) => (failure.extra?.['committed_amount'] !== undefined ? renamed(failure, 'amount_mismatch', 400) : failure.code === 'NOT_FOUND' ? renamed(failure, 'hand_not_found', 400) : betRefusal(failure)),
+  render: (value, context) => {
+    const bet = value as BetRecord;
+    const answer = deployedBet(bet, context.platform.casino.state);
+    const detail = bet.detail as { dealt_cards?: string[]; final_cards?: string[]; held_positions?: number[]; hand?: string };
+    const dealt = detail.dealt_cards ?? [];
+    const final = detail.final_cards ?? [];
+    const held = detail.held_positions ?? [];
+    const holds = dealt.map((_card, position) => held.includes(position));
+    answer['result'] = { initial_cards: dealt.map(cardText), final_cards: final.map(cardText), holds, hand_name: detail.hand ?? 'nothing', payout_multiplier: answer['payout_multiplier'] ?? 0, payout_table: { royal_flush: 800, straight_flush: 50, four_of_a_kind: 25, full_house: 9, flush: 6, straight: 4, three_of_a_kind: 3, two_pair: 2, jacks_or_better: 1 } };
+    return { ...answer, poker_hand: detail.hand ?? 'nothing', initial_cards: dealt.map(cardObject), final_cards: final.map(cardObject), holds };
+  },
+});
+
+const dealRow: Route = { ...deal, parse: (input, context) => deal.parse(withDealAmount(input), context) };
+const drawRow: Route = { ...drawBase, parse: (input, context) => drawBase.parse(holdsAsPositions(input), context) };
+
+export const deployedGameRoutes: readonly Route[] = [games, ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow), dealRow, drawRow];

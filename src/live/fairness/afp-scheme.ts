@@ -1,0 +1,76 @@
+/**
+ * afp's own fairness scheme (docs/fairness.md) as a FairnessScheme: an adapter over the client-side
+ * recomputation the audits already use (src/audit/verify-wire-bet.ts: the commitment, HMAC block 0,
+ * the game replayed through afp's game modules and a DrawStream, the payout floor(amount ×
+ * multiplier)) and over the game modules' exact distributions (the same laws the simulated
+ * house-edge audit reports). A bet verifies here exactly when `verifyWireBet` finds no problem.
+ *
+ * The outcome check compares the whole recorded `result` with the replayed one (afp writes no
+ * field it does not recompute) and the recorded `payout_multiplier` with the recomputed one at the
+ * wire's six decimals. Variants: the documents' (document-variants.ts). Non-goals: crash-round
+ * bets of the short style (their parameters are not a game body; verify-wire-bet.ts has them).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { createHash } from 'node:crypto';
+import type { JsonObject, JsonValue } from '../../core/errors.ts';
+import { applyToMicro } from '../../core/ratio.ts';
+import { checkWireBet, isSeedHex } from '../../audit/verify-wire-bet.ts';
+import { findGame } from '../../services/casino/games/index.ts';
+import type { Chance } from '../../services/casino/games/game.ts';
+import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
+import { documentVariants } from './document-variants.ts';
+import { compareResult } from './field-differences.ts';
+import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from './scheme.ts';
+
+const OK: Check = { status: 'ok' };
+const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
+
+/** Every field where the recorded result differs from the replayed one, extra recorded fields included. */
+function resultDifferences(recorded: JsonValue, replayed: JsonValue): FieldDifference[] {
+  if (typeof replayed !== 'object' || replayed === null || Array.isArray(replayed)) return [{ field: 'result', recorded, recomputed: replayed }];
+  const comparison = compareResult(recorded, replayed);
+  const differences = [...comparison.differences, ...comparison.missing.map((field) => ({ field, recorded: null, recomputed: replayed[field] ?? null }))];
+  const fields = typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded) ? recorded : {};
+  for (const field of Object.keys(fields).sort()) if (!(field in replayed)) differences.push({ field, recorded: fields[field] ?? null, recomputed: null });
+  return differences.length > 0 ? differences : [{ field: 'result', recorded, recomputed: replayed }];
+}
+
+function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
+  if (!isSeedHex(serverSeedHex)) {
+    const reason = 'the revealed server seed is not 64 lowercase hex characters';
+    return { commitment: { status: 'failed', detail: reason }, resultHash: notChecked(reason), outcome: notChecked(reason), payout: notChecked(reason), multiplier: null };
+  }
+  const checks = checkWireBet({ game: bet.game, variant: null, params: bet.params, detail: bet.result, clientSeed: bet.clientSeed, nonce: bet.nonce, seedHash: bet.seedHash }, serverSeedHex);
+  const commitment: Check = checks.commitmentOk ? OK : { status: 'failed', detail: createHash('sha256').update(serverSeedHex).digest('hex') };
+  const resultHash: Check = checks.expectedResultHash === bet.resultHash ? OK : { status: 'failed', detail: checks.expectedResultHash };
+  const replayed = checks.replayed;
+  if ('problem' in replayed) return { commitment, resultHash, outcome: notChecked(replayed.problem), payout: notChecked(replayed.problem), multiplier: null };
+  const { multiplier, detail } = replayed;
+  const differences = isDeepStrictEqual(detail, bet.result) ? [] : resultDifferences(bet.result, detail);
+  const wireMultiplier = fixedNumber(multiplier);
+  if (bet.multiplier !== null && bet.multiplier !== wireMultiplier) differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: wireMultiplier });
+  const outcome = differences.length === 0 ? OK : { status: 'failed' as const, detail: `${differences.length} field(s) differ from the replayed game`, differences };
+  const dueMicro = applyToMicro(bet.amountMicro, multiplier);
+  const payout = bet.paidMicro === null
+    ? notChecked('the answer does not say the amount paid')
+    : bet.paidMicro === dueMicro ? { status: 'ok' as const, dueMicro } : { status: 'failed' as const, detail: `paid ${bet.paidMicro} micro, due ${dueMicro} (amount × recomputed multiplier, rounded down)`, dueMicro };
+  return { commitment, resultHash, outcome, payout, multiplier };
+}
+
+/** The module's law for a listed variant (by its wire form) or for parameters its parser accepts. */
+function law(game: string, params: JsonObject): readonly Chance[] | null {
+  const module = findGame(game);
+  if (module === undefined) return null;
+  const listed = documentVariants().find((entry) => entry.game === game)?.variants.find((variant) => isDeepStrictEqual(variant.params, params));
+  const variant = listed === undefined ? undefined : module.variants().find((candidate) => candidate.name === listed.name);
+  if (variant !== undefined) return module.distribution(variant.params);
+  const parsed = module.parse(params);
+  return parsed.ok ? module.distribution(parsed.value) : null;
+}
+
+export const AFP_SCHEME: FairnessScheme = {
+  name: 'afp',
+  games: documentVariants,
+  verify,
+  law,
+};

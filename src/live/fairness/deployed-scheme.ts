@@ -1,0 +1,105 @@
+/**
+ * The deployed casino's fairness scheme (spec/DEPLOYED.md §2.3–§2.5) as a FairnessScheme, for all
+ * 17 games: the commitment is SHA-256 of the seed's hex text; the result hash is
+ * HMAC-SHA256(seed hex, "<client_seed>:<nonce>"); each game replays from rolls
+ * `(parseInt(hash[0..8], 16) % 10000) / 100`, sub-draw suffixes and extra nonces (deployed/*.ts);
+ * payouts are the deployment's tables, credited as amount × multiplier unrounded and shown as
+ * `amount_won` rounded to 2 decimals — so a payout is right when it is within half a cent of the
+ * exact amount × multiplier (`dueMicro` is that amount rounded half up to the cent).
+ *
+ * Outcome: the recorded `result` fields the rule determines (deployed-rule.ts) are compared, and on
+ * a paying bet the recorded `payout_multiplier` with the rule's (as field `payout_multiplier`).
+ * A result lacking a determined field, with nothing else differing, is not checked rather than
+ * failed (the wire lacks it). A bet whose hashes verify but whose mapping differs fails the outcome
+ * or payout check only: the caller's rule finding, never "unfair".
+ * Variants: the documents' (document-variants.ts) that are one bet each (all but video poker),
+ * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
+ * Limits: laws are cached, at most LAW_CACHE_MAX of them.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../../core/errors.ts';
+import type { Micro } from '../../core/money.ts';
+import { isZero, type Ratio } from '../../core/ratio.ts';
+import type { Chance } from '../../services/casino/games/game.ts';
+import { BACCARAT, BLACKJACK } from './deployed/card-games.ts';
+import { hmacHex } from './deployed/deployed-roll.ts';
+import { isUnreadable, RollSource, type DeployedPlay, type DeployedRule } from './deployed/deployed-rule.ts';
+import { MINES } from './deployed/mines-rule.ts';
+import { HILO, KENO, SCRATCH_CARD } from './deployed/nonce-games.ts';
+import { COIN_FLIP, CRASH, CUSTOM, DICE, MULTIPLIER, ROULETTE, SIMPLE_DICE, WHEEL_RULE } from './deployed/roll-games.ts';
+import { PLINKO, SLOTS } from './deployed/subdraw-games.ts';
+import { VIDEO_POKER } from './deployed/video-poker-rule.ts';
+import { documentVariants } from './document-variants.ts';
+import { compareResult } from './field-differences.ts';
+import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeGame, SchemeVerdict } from './scheme.ts';
+
+const RULES: ReadonlyMap<string, DeployedRule> = new Map([
+  COIN_FLIP, DICE, SIMPLE_DICE, MULTIPLIER, ROULETTE, CUSTOM, BLACKJACK, CRASH, PLINKO,
+  SLOTS, HILO, KENO, SCRATCH_CARD, VIDEO_POKER, WHEEL_RULE, MINES, BACCARAT,
+].map((rule) => [rule.game, rule]));
+
+const SEED_HEX = /^[0-9a-f]{64}$/;
+const CENT_MICRO = 10_000n;
+export const LAW_CACHE_MAX = 128;
+const OK: Check = { status: 'ok' };
+const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
+
+function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
+  const comparison = compareResult(bet.result, play.result, play.unordered);
+  const differences: FieldDifference[] = [...comparison.differences];
+  if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
+    differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
+  }
+  const lacking = comparison.missing.length === 0 ? '' : `; the result lacks ${comparison.missing.join(', ')}`;
+  if (differences.length > 0) return { status: 'failed', detail: `${differences.length} field(s) differ from the deployed rule${lacking}`, differences };
+  return comparison.missing.length > 0 ? notChecked(`the result lacks ${comparison.missing.join(', ')}`) : OK;
+}
+
+/** Paid within half a cent of amount × multiplier (the answer rounds `amount_won` to 2 decimals). */
+function payoutCheck(bet: SchemeBet, multiplier: Ratio): SchemeVerdict['payout'] {
+  const exact = bet.amountMicro * multiplier.num;
+  const dueMicro: Micro = ((2n * exact + CENT_MICRO * multiplier.den) / (2n * CENT_MICRO * multiplier.den)) * CENT_MICRO;
+  if (bet.paidMicro === null) return notChecked('the answer does not say the amount paid');
+  const gap = bet.paidMicro * multiplier.den - exact;
+  const within = (gap < 0n ? -gap : gap) * 2n <= CENT_MICRO * multiplier.den;
+  return within ? { status: 'ok', dueMicro } : { status: 'failed', detail: `paid ${bet.paidMicro} micro, due ${exact}/${multiplier.den} micro (amount × the rule's multiplier; 2-decimal rounding allowed)`, dueMicro };
+}
+
+function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
+  if (!SEED_HEX.test(serverSeedHex)) {
+    const reason = 'the revealed server seed is not 64 lowercase hex characters';
+    return { commitment: { status: 'failed', detail: reason }, resultHash: notChecked(reason), outcome: notChecked(reason), payout: notChecked(reason), multiplier: null };
+  }
+  const seedHash = createHash('sha256').update(serverSeedHex).digest('hex');
+  const commitment: Check = seedHash === bet.seedHash ? OK : { status: 'failed', detail: seedHash };
+  const expectedHash = hmacHex(serverSeedHex, `${bet.clientSeed}:${bet.nonce}`);
+  const resultHash: Check = expectedHash === bet.resultHash ? OK : { status: 'failed', detail: expectedHash };
+  const rule = RULES.get(bet.game);
+  const play = rule === undefined ? { why: `the deployed scheme has no rule for game '${bet.game}'` } : rule.play(bet.params, new RollSource(serverSeedHex, bet.clientSeed, bet.nonce));
+  if (isUnreadable(play)) return { commitment, resultHash, outcome: notChecked(play.why), payout: notChecked(play.why), multiplier: null };
+  return { commitment, resultHash, outcome: outcomeCheck(bet, play), payout: payoutCheck(bet, play.multiplier), multiplier: play.multiplier };
+}
+
+const laws = new Map<string, readonly Chance[] | null>();
+
+function law(game: string, params: JsonObject): readonly Chance[] | null {
+  const key = `${game} ${JSON.stringify(params)}`;
+  if (laws.has(key)) return laws.get(key) ?? null;
+  const computed = RULES.get(game)?.law(params) ?? null;
+  if (laws.size >= LAW_CACHE_MAX) laws.delete(laws.keys().next().value as string);
+  laws.set(key, computed);
+  return computed;
+}
+
+/** The documents' variants that are one bet each (video poker's deal-then-draw is not). */
+function games(): readonly SchemeGame[] {
+  return documentVariants().map((entry) => ({ game: entry.game, variants: entry.game === 'video_poker' ? [] : entry.variants }));
+}
+
+export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law };
+
+/** Whether the deployed scheme has an exact law for these parameters, without computing it. */
+export function deployedHasLaw(game: string, params: JsonObject): boolean {
+  const rule = RULES.get(game);
+  return rule !== undefined && (rule.hasLaw?.(params) ?? true);
+}

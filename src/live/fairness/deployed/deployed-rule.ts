@@ -1,0 +1,108 @@
+/**
+ * DeployedRule: one game of the deployed casino (spec/DEPLOYED.md §2.5) as data of the deployed
+ * fairness scheme: how a bet's parameters and draws give its `result` fields and its total-return
+ * multiplier, and the exact law of that multiplier. A rule reads the parameters as the deployment
+ * does (the batch defaults of §2.6 where one is absent) and says why when it cannot replay them.
+ *
+ * `result` holds only the fields the rule determines (outcome fields and parameter echoes); the
+ * target's notes, tables and labels that DEPLOYED.md does not fix are never compared.
+ */
+import { ZERO, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
+import type { JsonObject, JsonValue } from '../../../core/errors.ts';
+import type { Chance } from '../../../services/casino/games/game.ts';
+import { hmacBytes, hmacHex, lawOfRoll, rollOfHash } from './deployed-roll.ts';
+
+/** The draws of one bet: rolls of (client seed, nonce) pairs and raw digests, under its seed. */
+export class RollSource {
+  readonly seedHex: string;
+  readonly clientSeed: string;
+  readonly nonce: number;
+
+  constructor(seedHex: string, clientSeed: string, nonce: number) {
+    this.seedHex = seedHex;
+    this.clientSeed = clientSeed;
+    this.nonce = nonce;
+  }
+
+  /** The roll of `"<clientSeed>:<nonce>"` (defaults: the bet's own). */
+  roll(clientSeed: string = this.clientSeed, nonce: number = this.nonce): number {
+    return rollOfHash(hmacHex(this.seedHex, `${clientSeed}:${nonce}`));
+  }
+
+  digest(message: string): Buffer {
+    return hmacBytes(this.seedHex, message);
+  }
+}
+
+export interface DeployedPlay {
+  /** Total return per unit of `amount_bet` (0 on a loss). */
+  readonly multiplier: Ratio;
+  /** The same as the deployment's double: its `payout_multiplier` on a win. */
+  readonly multiplierNumber: number;
+  readonly result: JsonObject;
+  /** Fields of `result` that are sets (compared in any order). */
+  readonly unordered?: readonly string[];
+}
+
+/** Why a bet's parameters cannot be replayed (the deployment would refuse them, or they are absent). */
+export interface Unreadable {
+  readonly why: string;
+}
+
+export function isUnreadable(value: unknown): value is Unreadable {
+  return typeof value === 'object' && value !== null && 'why' in value;
+}
+
+export interface DeployedRule {
+  readonly game: string;
+  /** Replays one bet, or says why its parameters cannot be replayed. */
+  play(params: JsonObject, source: RollSource): DeployedPlay | Unreadable;
+  /** The exact law of the multiplier; null for parameters the rule cannot read or a law it cannot compute. */
+  law(params: JsonObject): readonly Chance[] | null;
+  /** Whether `law` is non-null for these parameters, without computing it (absent: whenever they read). */
+  hasLaw?(params: JsonObject): boolean;
+}
+
+/** A double that prints as a plain decimal ("1.99", "34.825"), as the exact decimal it prints. */
+export function decimalOf(value: number): Ratio {
+  return ratioFromDecimal(String(value));
+}
+
+export const isPlainDecimal = (value: number): boolean => /^\d+(\.\d+)?$/.test(String(value));
+
+/** A number parameter in [min, max] (the batch default when absent; a plain decimal), or why not. */
+export function numberParam(params: JsonObject, field: string, range: { min: number; max: number; fallback?: number; integer?: boolean }): number | Unreadable {
+  const value: JsonValue | undefined = params[field] ?? range.fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < range.min || value > range.max || !isPlainDecimal(value)) return { why: `${field} must be a number from ${range.min} to ${range.max}` };
+  if (range.integer === true && !Number.isInteger(value)) return { why: `${field} must be an integer` };
+  return value;
+}
+
+/** A string parameter among `allowed` (the batch default when absent), or why not. */
+export function choiceParam<T extends string>(params: JsonObject, field: string, allowed: readonly T[], fallback?: T): T | Unreadable {
+  const value = params[field] ?? fallback;
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : { why: `${field} must be one of ${allowed.join(', ')}` };
+}
+
+/** A play of a fixed multiplier when won (a decimal payout such as 1.99). */
+export function paidIf(won: boolean, payout: number, result: JsonObject): DeployedPlay {
+  return { multiplier: won ? decimalOf(payout) : ZERO, multiplierNumber: won ? payout : 0, result };
+}
+
+/**
+ * A game of one roll: its parameters read once, its play a pure function of (parameters, r), and
+ * its law that function over the 10000 residues with their preimage weights (deployed-roll.ts).
+ */
+export function oneRollRule<P>(game: string, read: (params: JsonObject) => P | Unreadable, outcome: (params: P, roll: number) => DeployedPlay): DeployedRule {
+  return {
+    game,
+    play(params, source) {
+      const parsed = read(params);
+      return isUnreadable(parsed) ? parsed : outcome(parsed, source.roll());
+    },
+    law(params) {
+      const parsed = read(params);
+      return isUnreadable(parsed) ? null : lawOfRoll((roll) => outcome(parsed, roll).multiplier);
+    },
+  };
+}

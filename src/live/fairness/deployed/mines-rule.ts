@@ -1,0 +1,142 @@
+/**
+ * The deployed casino's mines (spec/DEPLOYED.md §2.3, §2.5): a Fisher–Yates shuffle of cells
+ * 0–24 driven by the digest HMAC(seed, "<cs>:<nonce>:mines"): for i = 24 … 1, v is the 16 bits of
+ * digest bytes (24 − i) % 32 and the next, big-endian, and j = v % (i + 1); the first `mines`
+ * shuffled cells are mines; cells 0 … reveals − 1 are revealed. A win pays
+ * round4((1/P) × 0.975), P = Π_{i<reveals} (25 − mines − i)/(25 − i) in doubles.
+ *
+ * The law is exact: consecutive steps share a digest byte and the modulo is biased, so the
+ * shuffle is neither uniform nor a product of independent steps. It is a Markov chain over
+ * (where the revealed cells' values sit among the unfixed positions, the shared byte's residue):
+ * only steps 24 … mines matter (later steps permute the mine positions among themselves), and a
+ * win is "no revealed value left among positions 0 … mines − 1". Its work grows with 2^reveals:
+ * where a bound on it (`minesLawWork`: reachable masks × residues × 256 bytes, summed over the
+ * steps) passes MINES_LAW_WORK_MAX the law is null rather than approximated (8 mines 12 reveals
+ * is over it; every documented variant, 10 mines 10 reveals included, is under it: about 2 s).
+ */
+import { ratio, ZERO } from '../../../core/ratio.ts';
+import type { JsonObject } from '../../../core/errors.ts';
+import type { Chance } from '../../../services/casino/games/game.ts';
+import { round4 } from './deployed-roll.ts';
+import { decimalOf, isUnreadable, numberParam, type DeployedRule, type Unreadable } from './deployed-rule.ts';
+
+export const MINES_LAW_WORK_MAX = 64_000_000;
+const CELLS = 25;
+const BYTE_VALUES = 256;
+
+interface MinesParams { readonly mines: number; readonly reveals: number }
+
+function readMines(params: JsonObject): MinesParams | Unreadable {
+  const mines = numberParam(params, 'mines', { min: 1, max: 24, fallback: 3, integer: true });
+  if (isUnreadable(mines)) return mines;
+  const reveals = numberParam(params, 'reveals', { min: 1, max: CELLS - mines, fallback: 3, integer: true });
+  return isUnreadable(reveals) ? reveals : { mines, reveals };
+}
+
+function minesPayout({ mines, reveals }: MinesParams): number {
+  let chance = 1;
+  for (let index = 0; index < reveals; index += 1) chance *= (CELLS - mines - index) / (CELLS - index);
+  return round4((1 / chance) * 0.975);
+}
+
+/** The shuffled cells of a digest (DEPLOYED.md: bytes (24 − i) % 32 and the next, big-endian). */
+export function shuffledCells(digest: Buffer): number[] {
+  const cells = Array.from({ length: CELLS }, (_, cell) => cell);
+  for (let i = CELLS - 1; i >= 1; i -= 1) {
+    const at = (CELLS - 1 - i) % 32;
+    const j = (((digest[at] ?? 0) << 8) | (digest[at + 1] ?? 0)) % (i + 1);
+    [cells[i], cells[j]] = [cells[j] as number, cells[i] as number];
+  }
+  return cells;
+}
+
+/** After swapping positions i and j and fixing i: where the revealed values sit among 0 … i − 1. */
+function afterStep(mask: number, i: number, j: number): number {
+  const redAtI = (mask >> i) & 1;
+  const cleared = mask & ~(1 << i) & ~(1 << j);
+  return j === i || redAtI === 0 ? cleared : cleared | (1 << j);
+}
+
+const popCount = (mask: number): number => {
+  let count = 0;
+  for (let rest = mask; rest !== 0; rest &= rest - 1) count += 1;
+  return count;
+};
+
+function binomialNumber(n: number, k: number): number {
+  let value = 1;
+  for (let index = 0; index < k; index += 1) value = (value * (n - index)) / (index + 1);
+  return Math.round(value);
+}
+
+/**
+ * A bound on the DP's transitions: before step i the revealed values sit on min(i + 1, reveals)
+ * candidate positions, between reveals − (24 − i) and i − mines + 1 of them (one leaves per step).
+ */
+export function minesLawWork({ mines, reveals }: MinesParams): number {
+  let work = 0;
+  for (let i = CELLS - 1; i >= mines; i -= 1) {
+    const positions = Math.min(i + 1, reveals);
+    let masks = 0;
+    for (let count = Math.max(0, reveals - (CELLS - 1 - i)); count <= Math.min(positions, i - mines + 1); count += 1) masks += binomialNumber(positions, count);
+    work += masks * (i + 1) * BYTE_VALUES;
+  }
+  return work;
+}
+
+/** Counts of winning byte sequences, of 256^(26 − mines). */
+function winningCount({ mines, reveals }: MinesParams): bigint {
+  // State: revealed-value positions (bit mask) × (256 · previous byte) mod (i + 1).
+  let states = new Map<number, bigint>();
+  for (let byte = 0; byte < BYTE_VALUES; byte += 1) {
+    const key = (((1 << reveals) - 1) * 32) + ((BYTE_VALUES * byte) % CELLS);
+    states.set(key, (states.get(key) ?? 0n) + 1n);
+  }
+  for (let i = CELLS - 1; i >= mines; i -= 1) {
+    const next = new Map<number, bigint>();
+    for (const [key, count] of states) {
+      const mask = Math.floor(key / 32);
+      const residue = key % 32;
+      for (let byte = 0; byte < BYTE_VALUES; byte += 1) {
+        const after = afterStep(mask, i, (residue + byte) % (i + 1));
+        if (popCount(after) > i - mines) continue; // cannot leave positions 0 … mines − 1 in time: a loss
+        const nextKey = after * 32 + (i > mines ? (BYTE_VALUES * byte) % i : 0);
+        next.set(nextKey, (next.get(nextKey) ?? 0n) + count);
+      }
+    }
+    states = next;
+  }
+  let won = 0n;
+  for (const [key, count] of states) if (Math.floor(key / 32) === 0) won += count;
+  return won;
+}
+
+export const MINES: DeployedRule = {
+  game: 'mines',
+  hasLaw(params) {
+    const parsed = readMines(params);
+    return !isUnreadable(parsed) && minesLawWork(parsed) <= MINES_LAW_WORK_MAX;
+  },
+  play(params, source) {
+    const parsed = readMines(params);
+    if (isUnreadable(parsed)) return parsed;
+    const minePositions = shuffledCells(source.digest(`${source.clientSeed}:${source.nonce}:mines`)).slice(0, parsed.mines);
+    const revealed = Array.from({ length: parsed.reveals }, (_, cell) => cell);
+    const hitAt = revealed.find((cell) => minePositions.includes(cell));
+    const payout = minesPayout(parsed);
+    const result: JsonObject = { mines_count: parsed.mines, reveals_count: parsed.reveals, mine_positions: minePositions, revealed_cells: revealed, hit_mine: hitAt !== undefined, payout_on_win: payout };
+    if (hitAt !== undefined) result['hit_at_cell'] = hitAt;
+    return { multiplier: hitAt === undefined ? decimalOf(payout) : ZERO, multiplierNumber: hitAt === undefined ? payout : 0, result, unordered: ['mine_positions'] };
+  },
+  law(params): readonly Chance[] | null {
+    const parsed = readMines(params);
+    if (isUnreadable(parsed)) return null;
+    if (minesLawWork(parsed) > MINES_LAW_WORK_MAX) return null;
+    const won = winningCount(parsed);
+    const total = BigInt(BYTE_VALUES) ** BigInt(CELLS + 1 - parsed.mines);
+    const chances: Chance[] = [];
+    if (won > 0n) chances.push([ratio(won, total), decimalOf(minesPayout(parsed))]);
+    if (won < total) chances.push([ratio(total - won, total), ZERO]);
+    return chances;
+  },
+};

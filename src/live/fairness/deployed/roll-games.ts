@@ -1,0 +1,139 @@
+/**
+ * The deployed casino's games of one roll r (spec/DEPLOYED.md §2.5): coin flip, dice, multiplier,
+ * crash, roulette, custom, simple dice and the wheel, each with the deployment's payout rule and
+ * double arithmetic (round2/round4 = Math.round(x·10^d)/10^d). Multipliers are total return.
+ * `roll` in a result is round2(r), as the deployment writes it.
+ */
+import type { JsonObject } from '../../../core/errors.ts';
+import { choiceParam, isUnreadable, numberParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
+import { round2, round4 } from './deployed-roll.ts';
+
+const HOUSE = 0.995;
+
+export const COIN_FLIP: DeployedRule = oneRollRule(
+  'coin_flip',
+  (params) => choiceParam(params, 'side', ['heads', 'tails'] as const, 'heads'),
+  (side, roll) => {
+    const outcome = roll < 50 ? 'heads' : 'tails';
+    return paidIf(outcome === side, 1.99, { side_chosen: side, outcome, roll: round2(roll) });
+  },
+);
+
+interface DiceParams { readonly direction: 'over' | 'under'; readonly threshold: number }
+
+export const DICE: DeployedRule = oneRollRule<DiceParams>(
+  'dice',
+  (params) => {
+    const direction = choiceParam(params, 'direction', ['over', 'under'] as const, 'over');
+    const threshold = numberParam(params, 'threshold', { min: 1, max: 99, fallback: 50 });
+    return isUnreadable(direction) ? direction : isUnreadable(threshold) ? threshold : { direction, threshold };
+  },
+  ({ direction, threshold }, roll) => {
+    const p = direction === 'over' ? (100 - threshold) / 100 : threshold / 100;
+    const value = Math.floor(roll) + 1;
+    const won = direction === 'over' ? value > threshold : value < threshold;
+    return paidIf(won, round4((1 / p) * HOUSE), { direction, threshold, dice_value: value, roll: round2(roll) });
+  },
+);
+
+/** The crash point of r: 10000 at r ≥ 99.99, else round2(0.995 / (1 − r/100)), at least 1.00. */
+export function crashPointOf(roll: number): number {
+  return roll >= 99.99 ? 10_000 : Math.max(1, round2(HOUSE / (1 - roll / 100)));
+}
+
+export const MULTIPLIER: DeployedRule = oneRollRule(
+  'multiplier',
+  (params) => numberParam(params, 'target_multiplier', { min: 1.01, max: 1000, fallback: 2 }),
+  (target, roll) => {
+    const crash = crashPointOf(roll);
+    return paidIf(crash >= target, target, { target_multiplier: target, crash_point: crash, roll: round2(roll) });
+  },
+);
+
+export const CRASH: DeployedRule = oneRollRule(
+  'crash',
+  (params) => numberParam(params, 'cash_out_at', { min: 1.01, max: 100, fallback: 2 }),
+  (cashOut, roll) => {
+    const crash = crashPointOf(roll);
+    return paidIf(crash >= cashOut, cashOut, { cash_out_at: cashOut, crash_point: crash, cashed_out: crash >= cashOut, roll: round2(roll) });
+  },
+);
+
+export const CUSTOM: DeployedRule = oneRollRule(
+  'custom',
+  (params) => numberParam(params, 'win_probability', { min: 1, max: 99, fallback: 50 }),
+  (percent, roll) => {
+    const payout = round4((100 / percent) * HOUSE);
+    return paidIf(roll < percent, payout, { win_probability_pct: percent, payout_multiplier: payout, roll: round2(roll), threshold: percent });
+  },
+);
+
+export const SIMPLE_DICE: DeployedRule = oneRollRule(
+  'simple_dice',
+  (params) => numberParam(params, 'pick', { min: 1, max: 6, fallback: 3, integer: true }),
+  (pick, roll) => {
+    const rolled = (Math.floor(roll) % 6) + 1;
+    return paidIf(rolled === pick, 5.5, { pick, rolled, won: rolled === pick });
+  },
+);
+
+const REDS: ReadonlySet<number> = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+const ROULETTE_BETS = ['number', 'red', 'black', 'odd', 'even', 'high', 'low', 'dozen_1', 'dozen_2', 'dozen_3', 'column_1', 'column_2', 'column_3'] as const;
+type RouletteBet = (typeof ROULETTE_BETS)[number];
+
+function rouletteWins(bet: RouletteBet, value: number | null, n: number): boolean {
+  switch (bet) {
+    case 'number': return n === value;
+    case 'red': return REDS.has(n);
+    case 'black': return n > 0 && !REDS.has(n);
+    case 'odd': return n > 0 && n % 2 === 1;
+    case 'even': return n > 0 && n % 2 === 0;
+    case 'high': return n >= 19;
+    case 'low': return n >= 1 && n <= 18;
+    case 'dozen_1': return n >= 1 && n <= 12;
+    case 'dozen_2': return n >= 13 && n <= 24;
+    case 'dozen_3': return n >= 25;
+    case 'column_1': return n > 0 && n % 3 === 1;
+    case 'column_2': return n > 0 && n % 3 === 2;
+    case 'column_3': return n > 0 && n % 3 === 0;
+  }
+}
+
+const roulettePayout = (bet: RouletteBet): number => (bet === 'number' ? 34.825 : bet.startsWith('dozen') || bet.startsWith('column') ? 2.985 : 1.99);
+
+export const ROULETTE: DeployedRule = oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
+  'roulette',
+  (params) => {
+    const bet = choiceParam(params, 'bet_type', ROULETTE_BETS, 'red');
+    if (isUnreadable(bet) || bet !== 'number') return isUnreadable(bet) ? bet : { bet, value: null };
+    const value = numberParam(params, 'bet_value', { min: 0, max: 36, integer: true });
+    return isUnreadable(value) ? value : { bet, value };
+  },
+  ({ bet, value }, roll) => {
+    const n = Math.floor((roll * 37) / 100);
+    const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
+    return paidIf(rouletteWins(bet, value, n), roulettePayout(bet), { ...echo, number: n, roll: round2(roll) });
+  },
+);
+
+/** The wheel's sectors in order: (multiplier, probability on a 0–1 scale). */
+const WHEEL: ReadonlyArray<readonly [multiplier: number, probability: number]> = [[0, 0.35], [0.5, 0.25], [1, 0.15], [1.5, 0.1], [2, 0.08], [3, 0.04], [5, 0.02], [10, 0.01]];
+
+/** The first sector whose running total (a double, summed in order) exceeds r; none → BUST (0). */
+export function wheelMultiplierOf(roll: number): number {
+  let cumulative = 0;
+  for (const [multiplier, probability] of WHEEL) {
+    cumulative += probability;
+    if (roll < cumulative) return multiplier;
+  }
+  return 0;
+}
+
+export const WHEEL_RULE: DeployedRule = oneRollRule(
+  'wheel',
+  () => null,
+  (_params, roll) => {
+    const multiplier = wheelMultiplierOf(roll);
+    return paidIf(multiplier > 0, multiplier, { multiplier, won: multiplier > 0 });
+  },
+);

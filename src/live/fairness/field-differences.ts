@@ -1,0 +1,55 @@
+/**
+ * Where a recorded bet `result` differs from the one a scheme recomputes, field by field, as
+ * paths into `result` (`roll`, `reels[1]`, `player_cards[2]`): what an outcome finding shows.
+ * Only the fields the recomputation names are compared (a target may add its own: notes, tables),
+ * so an extra recorded field is never a difference. Fields named in `unordered` hold sets: they
+ * are compared sorted (a target may list drawn numbers or mines in any order).
+ * Limits: at most MAX_DIFFERENCES are listed; arrays longer than MAX_ITEMS compare as a whole.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonObject, JsonValue } from '../../core/errors.ts';
+import type { FieldDifference } from './scheme.ts';
+
+export const MAX_DIFFERENCES = 20;
+const MAX_ITEMS = 256;
+
+export interface Comparison {
+  readonly differences: readonly FieldDifference[];
+  /** Fields the recomputation names that the recorded result lacks. */
+  readonly missing: readonly string[];
+}
+
+const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const sortedCopy = (value: JsonValue): JsonValue => (Array.isArray(value) ? [...value].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0)) : value);
+
+function walk(path: string, recorded: JsonValue, recomputed: JsonValue, out: FieldDifference[]): void {
+  if (out.length >= MAX_DIFFERENCES || isDeepStrictEqual(recorded, recomputed)) return;
+  if (Array.isArray(recorded) && Array.isArray(recomputed) && recorded.length === recomputed.length && recorded.length <= MAX_ITEMS) {
+    recomputed.forEach((item, index) => walk(`${path}[${index}]`, recorded[index] as JsonValue, item, out));
+    return;
+  }
+  if (isObject(recorded) && isObject(recomputed)) {
+    for (const key of Object.keys(recomputed).sort()) walk(`${path}.${key}`, recorded[key] ?? null, recomputed[key] as JsonValue, out);
+    return;
+  }
+  out.push({ field: path, recorded, recomputed });
+}
+
+/** Compares the recomputed fields with the recorded `result` (which need not be an object). */
+export function compareResult(recorded: JsonValue, recomputed: JsonObject, unordered: readonly string[] = []): Comparison {
+  const differences: FieldDifference[] = [];
+  const missing: string[] = [];
+  const fields = isObject(recorded) ? recorded : {};
+  for (const field of Object.keys(recomputed).sort()) {
+    const expected = recomputed[field] as JsonValue;
+    const seen = fields[field];
+    if (seen === undefined) {
+      missing.push(field);
+      continue;
+    }
+    const ordered = unordered.includes(field);
+    walk(field, ordered ? sortedCopy(seen) : seen, ordered ? sortedCopy(expected) : expected, differences);
+  }
+  return { differences, missing };
+}

@@ -1,0 +1,20 @@
+/**
+ * How `afp serve --dialect deployed` listens (spec/DEPLOYED.md §1.1): the casino on --port P (base
+ * path /api/v1, also the address of `/_afp/*`), the faucet on P + 6 and escrow on P + 7 (root
+ * paths), mirroring the deployment's 3000 / 3006 / 3007; port 0 makes each ephemeral. One Platform,
+ * answered through the deployed dispatcher over the deployed rows only. No MCP (the deployment
+ * serves it on other ports, behind nginx).
+ */
+import { DeployedDispatcher } from '../http/deployed/deployed-dispatcher.ts';
+import type { ServeLayout } from './listeners.ts';
+
+export const DEPLOYED_PORT_OFFSETS = { casino: 0, faucet: 6, escrow: 7 } as const;
+
+export const DEPLOYED_LAYOUT: ServeLayout = {
+  dialect: 'deployed',
+  mounts: () => [['casino', DEPLOYED_PORT_OFFSETS.casino], ['faucet', DEPLOYED_PORT_OFFSETS.faucet], ['escrow', DEPLOYED_PORT_OFFSETS.escrow]],
+  adminMount: 'casino',
+  basePaths: { casino: '/api/v1', faucet: '', escrow: '' },
+  mcp: false,
+  dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
+};
