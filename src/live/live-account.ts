@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import type { LiveSession } from './live-session.ts';
+import type { CallOptions, LiveSession } from './live-session.ts';
 
 export const FUNDING_CHAIN = 'solana';
 const POLL_MS = 1_000;
@@ -38,6 +38,8 @@ export interface AccountOptions {
   readonly fundMicro: Micro;
   readonly clock: LiveClock;
   readonly deadline: Deadline;
+  /** Per call (the client address a replay announces for the agent); none by default. */
+  readonly callOptions?: CallOptions;
 }
 
 const trouble = (message: string): LiveFailure => ({ ok: false, kind: 'trouble', message });
@@ -78,7 +80,7 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
     case 'admin-deposit':
       return adminDeposit(options, agentId, apiKey);
     case 'faucet': {
-      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey);
+      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
       return { ok: true, value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})` };
     }
@@ -120,7 +122,7 @@ async function adminDeposit(options: AccountOptions, agentId: string, apiKey: st
 /** Polls the balance until it reaches the funding amount; at least one look, however late. */
 async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
   for (;;) {
-    const balance = await options.session.call('casino.balance', {}, apiKey);
+    const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
     if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`);
     if (options.deadline.passed()) break;

@@ -7,7 +7,10 @@
  *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace.
  * - 429: waited out and sent again: Retry-After when the target sends it, else `reset_at` in the
  *   body, else a doubling wait from 5 s up to 60 s (a fixed 60-second window is over by then);
- *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline.
+ *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline. A 429 the dialect names a
+ *   refusal (`refusingRateLimits`: a 24-hour window) is answered at once, as a Refusal.
+ * - X-Forwarded-For: sent when the caller names a client address (replay keeps each recorded
+ *   agent's own), and pacing slots are then per address.
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
  *   error name; what differs from the documents is handed to `onDeviation` with the request that
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
@@ -18,7 +21,7 @@
 import type { JsonValue } from '../core/errors.ts';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
-import { rowOf, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type Dialect, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { readAnswer } from './read-answer.ts';
@@ -29,6 +32,8 @@ const FIRST_WAIT_MS = 5_000;
 const WAIT_MAX_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
+/** Paced (operation, address) slots kept; beyond, the table starts over (a slot's spacing is under a minute). */
+const PACED_KEYS_MAX = 100_000;
 
 /** A request as it went out, for evidence and curl lines. */
 export interface SentRequest {
@@ -106,14 +111,14 @@ export class LiveSession {
     const request = sentRequest(entry.url, wire);
     let waitMs = FIRST_WAIT_MS;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
-      if (!(await this.pace(op))) return { kind: 'deadline' };
+      if (!(await this.pace(op, options.forwardedFor))) return { kind: 'deadline' };
       let answer: RawAnswer;
       try {
         answer = await this.send(request, wire, apiKey, options);
       } catch (error) {
         return { kind: 'unreachable', message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, request };
       }
-      if (answer.status === 429) {
+      if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
@@ -141,15 +146,21 @@ export class LiveSession {
     }
   }
 
-  /** Waits for the operation's next paced slot; false when it lies past the deadline. */
-  private async pace(op: OperationName): Promise<boolean> {
+  /**
+   * Waits for the operation's next paced slot; false when it lies past the deadline. Slots are kept
+   * per operation and announced client address: a deployment's windows are per IP, and a replay
+   * announces each recorded agent's own address.
+   */
+  private async pace(op: OperationName, forwardedFor: string | undefined): Promise<boolean> {
     const limit = this.target.limits[op];
     if (limit === undefined) return !this.options.deadline.passed();
+    const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
+    if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
     const spacingMs = Math.ceil(60_000 / limit.perMinute);
     const nowMs = this.options.clock.nowMs();
-    const slotMs = Math.max(nowMs, this.nextSlotMs.get(op) ?? nowMs);
+    const slotMs = Math.max(nowMs, this.nextSlotMs.get(key) ?? nowMs);
     if (slotMs - nowMs > this.options.deadline.remainingMs()) return false;
-    this.nextSlotMs.set(op, slotMs + spacingMs);
+    this.nextSlotMs.set(key, slotMs + spacingMs);
     if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
     return true;
   }
@@ -184,6 +195,12 @@ export class LiveSession {
       return { status: response.status, headers: response.headers, body: text.length > 300 ? `${text.slice(0, 300)}…` : text, json: false };
     }
   }
+}
+
+/** A 429 the dialect names as a refusal (a window no wait outlasts): read as an answer. */
+function refusesAtOnce(dialect: Dialect, body: unknown): boolean {
+  const name = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['error'] : undefined;
+  return typeof name === 'string' && (dialect.refusingRateLimits ?? []).includes(name);
 }
 
 function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {

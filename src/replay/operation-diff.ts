@@ -29,6 +29,8 @@ export interface ResultDifference {
   readonly note: string;
   /** The documented rule of the dialects that explains it (a finding of severity info), when one does. */
   readonly documented?: string;
+  /** Explained by an earlier difference of the same agent (`documented` names it), not a new one. */
+  readonly consequence?: true;
 }
 
 export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKey', 'escrowId', 'address', 'referralCode', 'betId', 'seedHash', 'resultHash']);

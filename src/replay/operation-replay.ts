@@ -110,12 +110,22 @@ export class OperationReplay {
   private exchanges = 0;
   private sent = 0;
   private skipped = 0;
+  /** Recorded ids the recording created and the target did not (escrows), with the seq that tried. */
+  private readonly orphans = new Map<string, number>();
+  /** Orphans the current exchange's input named. */
+  private orphansNamed: number[] = [];
+  /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
+  private readonly diverged = new Map<string, string>();
   private readonly ids: IdTranslation = {
     agent: (reference) => {
       const agentId = this.aliases.get(reference) ?? reference;
       return this.bindings.live(agentId) ?? reference;
     },
-    escrow: (escrowId) => this.bindings.live(escrowId) ?? escrowId,
+    escrow: (escrowId) => {
+      const orphanedAt = this.orphans.get(escrowId);
+      if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
+      return this.bindings.live(escrowId) ?? escrowId;
+    },
   };
 
   constructor(options: OperationReplayOptions) {
@@ -154,7 +164,10 @@ export class OperationReplay {
     if (exchange.response.status === 429) return this.skip(exchange, { id: `replay:skipped:rate-limited:${row.op}`, kind: 'limit', title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`, evidence: `${routeId} answered 429` });
     const recordedKey = bearerOf(exchange);
     const call: RecordedCall = { params: match.params, query: request.query, body: request.body, callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent };
+    this.orphansNamed = [];
     const input = row.input(call, this.ids);
+    const orphanedAt = this.orphansNamed[0];
+    if (input !== null && orphanedAt !== undefined) return this.skip(exchange, { id: `replay:skipped:not-created:${row.op}`, kind: 'rule', title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`, evidence: `${routeId} names the escrow of seq ${orphanedAt}` });
     if (input === null) return this.skip(exchange, { id: `replay:skipped:bad-input:${routeId}`, kind: 'rule', title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
     const recorded = readAnswer(dialect, row.op, { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true }, input).outcome;
     this.learnAliases(row.op, recorded);
@@ -170,7 +183,9 @@ export class OperationReplay {
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
     const sameDialect = dialect.name === this.options.session.target.services[match.route.service]?.dialect;
-    this.file(exchange, routeId, row.op, compareOutcomes(row.op, recorded, live, { bindings: this.bindings, sameDialect }), 'request' in outcome ? outcome.request : null);
+    const differences = compareOutcomes(row.op, recorded, live, { bindings: this.bindings, sameDialect });
+    this.file(exchange, routeId, row.op, this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
+    this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
     return null;
   }
@@ -189,6 +204,28 @@ export class OperationReplay {
     const apiKey = registered?.apiKey ?? call.liveKey;
     if (agentId === null || apiKey === null) return;
     await this.fund(exchange, routeId, { agentId, apiKey }, missingMicro);
+  }
+
+  /**
+   * A refusal for want of funds (or an acceptance the recording refused for want of them) by an
+   * agent whose balance already left the recording's is a consequence, not a new fault: info,
+   * naming the first cause.
+   */
+  private consequences(differences: readonly ResultDifference[], liveKey: string | null): ResultDifference[] {
+    const since = liveKey === null ? undefined : this.diverged.get(liveKey);
+    if (since === undefined) return [...differences];
+    return differences.map((difference) => {
+      const funds = difference.field === 'accepted' && /insufficient/i.test(`${String(difference.expected)} ${String(difference.seen)}`);
+      return funds && difference.documented === undefined ? { ...difference, documented: `the agent's balance on the target left the recording's at ${since}`, consequence: true } : difference;
+    });
+  }
+
+  /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
+  private follow(exchange: RecordedExchange, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>, liveKey: string | null, differences: readonly ResultDifference[]): void {
+    const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
+    if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined) this.orphans.set(recordedEscrow, exchange.seq);
+    const accepted = differences.find((difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'));
+    if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey)) this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
   }
 
   private send<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, exchange: RecordedExchange): Promise<CallOutcome<OperationResult<O>>> {
@@ -233,12 +270,15 @@ export class OperationReplay {
 
   private async fund(exchange: RecordedExchange, routeId: string, account: { agentId: string; apiKey: string }, amountMicro: Micro): Promise<void> {
     const { session, clock, deadline } = this.options;
-    const funded = await fundLiveAccount({ session, key: null, fundMicro: amountMicro, clock, deadline }, account.agentId, account.apiKey);
+    const forwardedFor = exchange.request.headers['x-forwarded-for'];
+    const callOptions = forwardedFor === undefined ? {} : { forwardedFor };
+    const funded = await fundLiveAccount({ session, key: null, fundMicro: amountMicro, clock, deadline, callOptions }, account.agentId, account.apiKey);
     const method = session.target.funding.method;
     if (funded.ok) {
       this.options.findings.add({ id: `replay:funded:${routeId}`, severity: 'info', kind: 'money', title: `${routeId}: the recording was credited ${formatDecimal(amountMicro)} USDC more than the target credits; funded by ${method}`, expected: formatDecimal(amountMicro), seen: funded.value, evidence: `seq ${exchange.seq}: ${funded.value}` });
       return;
     }
+    if (!this.diverged.has(account.apiKey)) this.diverged.set(account.apiKey, `seq ${exchange.seq} (${formatDecimal(amountMicro)} USDC the recording was credited could not be funded)`);
     this.options.findings.add({ id: `replay:unfunded:${routeId}`, severity: 'minor', kind: 'money', title: `${routeId}: the ${formatDecimal(amountMicro)} USDC the recording was credited could not be funded by ${method}; later amounts of this agent may differ`, expected: formatDecimal(amountMicro), seen: funded.message, evidence: `seq ${exchange.seq}: ${funded.message}` });
   }
 
@@ -257,10 +297,10 @@ export class OperationReplay {
       const field = difference.field.replace(/\[\d+\]/g, '[]');
       const refused = difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted' ? `:${difference.seen.split(/[ :]/)[1] ?? ''}` : '';
       const finding: FindingInput = {
-        id: `replay:${op}:${field}${refused}`,
+        id: `replay:${op}:${field}${refused}${difference.consequence === true ? ':consequence' : ''}`,
         severity: difference.documented === undefined ? 'major' : 'info',
         kind: difference.kind,
-        title: `${op}: ${difference.note} (${field})${difference.documented === undefined ? '' : `, as the dialects document: ${difference.documented}`}`,
+        title: `${op}: ${difference.note} (${field})${explanation(difference)}`,
         endpoint: `${op} (recorded as ${routeId})`,
         field,
         expected: difference.expected,
@@ -271,6 +311,11 @@ export class OperationReplay {
       this.options.findings.add(finding);
     }
   }
+}
+
+function explanation(difference: ResultDifference): string {
+  if (difference.documented === undefined) return '';
+  return difference.consequence === true ? `, a consequence: ${difference.documented}` : `, as the dialects document: ${difference.documented}`;
 }
 
 function isRegistration(op: OperationName): boolean {

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/replay.ts';
-import type { ServeHandle } from '../../src/server/listeners.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { recordScenario, serveFromScenario, type ScenarioRecording } from './scenario-replay-fixture.ts';
 
 const SCENARIO = `
@@ -63,9 +65,9 @@ interface FindingsJson {
 async function afpServeTargetFile(handle: ServeHandle): Promise<string> {
   const urls = handle.urls;
   const text = (await readFile(join('targets', 'afp-serve.yaml'), 'utf8'))
-    .replace('http://127.0.0.1:3006', urls.casino as string)
-    .replace('http://127.0.0.1:3001', urls.faucet as string)
-    .replace('http://127.0.0.1:3002', urls.escrow as string)
+    .replace('url: http://127.0.0.1:3006,', `url: ${urls.casino as string},`)
+    .replace('url: http://127.0.0.1:3001,', `url: ${urls.faucet as string},`)
+    .replace('url: http://127.0.0.1:3002,', `url: ${urls.escrow as string},`)
     .replace('admin_url: http://127.0.0.1:3000', `admin_url: ${urls.api as string}`);
   const file = join(directory, 'afp-serve-target.yaml');
   await writeFile(file, text);
@@ -95,6 +97,59 @@ describe('replay through a target file in the documents style A, afp serve layou
       expect(ids).toContain('replay:skipped:no-route');
       expect(ids.some((id) => id.startsWith('replay:skipped:bad-input:'))).toBe(true);
       expect(ids).toContain('replay:funded:faucet.B.claim');
+    } finally {
+      await handle.close({ forceAfterMs: 100 });
+    }
+  }, 30_000);
+});
+
+/** targets/deployed.yaml, pointed at an `afp serve --dialect deployed` on ephemeral ports (nothing else changed). */
+async function deployedTargetFile(handle: ServeHandle): Promise<string> {
+  const urls = handle.urls;
+  const text = (await readFile(join('targets', 'deployed.yaml'), 'utf8'))
+    .replace('url: http://127.0.0.1:3000,', `url: ${urls.casino as string},`)
+    .replace('url: http://127.0.0.1:3006,', `url: ${urls.faucet as string},`)
+    .replace('url: http://127.0.0.1:3007,', `url: ${urls.escrow as string},`)
+    // The file's limits pace a real deployment per operation; the replay announces each agent's own
+    // address, and nine agents stay inside this serve's per-IP windows at full speed.
+    .replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n');
+  const file = join(directory, 'deployed-target.yaml');
+  await writeFile(file, text);
+  return file;
+}
+
+describe('replay through targets/deployed.yaml against afp serve --dialect deployed', () => {
+  test('a recorded quickstart-like run replays with findings only where the dialects differ', async () => {
+    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: recording.header.start_ms, log: () => undefined });
+    try {
+      const targetFile = await deployedTargetFile(handle);
+      const out = join(directory, 'deployed');
+      const chunks: string[] = [];
+      const code = await main([recording.recordPath, '--target', targetFile, '--speed', 'max', '--out', out], { out: (text) => chunks.push(text), err: (text) => chunks.push(text) });
+      const output = chunks.join('');
+      const report = JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')) as FindingsJson;
+      if (process.env['AFP_DEBUG'] !== undefined) console.log(output, report.findings.map((finding) => `${finding.severity} ${finding.id}: ${finding.title} :: ${finding.evidence}`).join('\n'));
+      // Beyond info, only what the deployment's funding cannot give: the recording's second (style B)
+      // claims, which a deployed faucet refuses (once per agent and IP), funded by that same faucet.
+      const graver = report.findings.filter((finding) => finding.severity !== 'info' && !finding.id.startsWith('replay:unfunded:'));
+      expect(graver.map((finding) => `${finding.id}: ${finding.title} — expected ${JSON.stringify(finding.expected)}, seen ${JSON.stringify(finding.seen)}; ${finding.evidence}`)).toEqual([]);
+      expect(report.findings.filter((finding) => finding.id.startsWith('replay:unfunded:')).every((finding) => finding.severity === 'minor')).toBe(true);
+      expect(code, output).toBe(0);
+      const ids = report.findings.map((finding) => finding.id);
+      // Where the dialects differ, each an info finding: agents register on the deployed casino (its
+      // faucet has none), the faucet's status and the escrow list are not offered, renamed fields
+      // (amount_usd, credited) and states (funded for locked) are read under the deployment's names.
+      expect(ids).toContain('replay:registered-elsewhere:faucet.A.register');
+      expect(ids).toContain('replay:skipped:not-offered:faucet.status');
+      expect(ids).toContain('replay:skipped:not-offered:escrow.list');
+      expect(ids).toContain('shape:escrow.create:renamed:amount_usd');
+      expect(ids).toContain('shape:escrow.create:renamed:status=funded');
+      expect(ids).toContain('shape:faucet.claim:renamed:credited');
+      for (const op of ['casino.register', 'faucet.claim', 'escrow.create', 'escrow.release']) expect(report.checks.map((check) => check.name)).toContain(`replay ${op}`);
+      // What the unfunded claims cause is named a consequence, and escrows the target never created
+      // are not asked for: no false "not found".
+      expect(report.findings.filter((finding) => finding.id.endsWith(':consequence')).every((finding) => finding.severity === 'info')).toBe(true);
+      expect(ids.some((id) => id.startsWith('replay:skipped:not-created:'))).toBe(true);
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }

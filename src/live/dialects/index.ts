@@ -15,7 +15,7 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...FAUCET_ESCROW_A } },
   B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B } },
   short: { name: 'short', errorName: 'code', rows: {} },
-  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED } },
+  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
 };
 
 export function dialectByName(name: DialectName): Dialect {
