@@ -268,18 +268,32 @@ export class OperationReplay {
     return null;
   }
 
+  /**
+   * Funds `amountMicro` the target's way and checks what arrived (the balance before and after: a
+   * deployed faucet gives 1.00 whatever was asked). What did not arrive is a deficit: the agent's
+   * later want-of-funds differences are its consequences.
+   */
   private async fund(exchange: RecordedExchange, routeId: string, account: { agentId: string; apiKey: string }, amountMicro: Micro): Promise<void> {
     const { session, clock, deadline } = this.options;
     const forwardedFor = exchange.request.headers['x-forwarded-for'];
     const callOptions = forwardedFor === undefined ? {} : { forwardedFor };
+    const balance = async (): Promise<Micro | null> => {
+      const read = await session.call('casino.balance', {}, account.apiKey, callOptions);
+      return read.kind === 'ok' ? read.value.balanceMicro : null;
+    };
+    const before = await balance();
     const funded = await fundLiveAccount({ session, key: null, fundMicro: amountMicro, clock, deadline, callOptions }, account.agentId, account.apiKey);
+    const after = await balance();
+    const arrivedMicro = before === null || after === null ? (funded.ok ? amountMicro : 0n) : after - before;
     const method = session.target.funding.method;
-    if (funded.ok) {
-      this.options.findings.add({ id: `replay:funded:${routeId}`, severity: 'info', kind: 'money', title: `${routeId}: the recording was credited ${formatDecimal(amountMicro)} USDC more than the target credits; funded by ${method}`, expected: formatDecimal(amountMicro), seen: funded.value, evidence: `seq ${exchange.seq}: ${funded.value}` });
+    const asked = formatDecimal(amountMicro);
+    if (arrivedMicro >= amountMicro) {
+      this.options.findings.add({ id: `replay:funded:${routeId}`, severity: 'info', kind: 'money', title: `${routeId}: the recording was credited ${asked} USDC more than the target credits; funded by ${method}`, expected: asked, seen: funded.ok ? funded.value : funded.message, evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}` });
       return;
     }
-    if (!this.diverged.has(account.apiKey)) this.diverged.set(account.apiKey, `seq ${exchange.seq} (${formatDecimal(amountMicro)} USDC the recording was credited could not be funded)`);
-    this.options.findings.add({ id: `replay:unfunded:${routeId}`, severity: 'minor', kind: 'money', title: `${routeId}: the ${formatDecimal(amountMicro)} USDC the recording was credited could not be funded by ${method}; later amounts of this agent may differ`, expected: formatDecimal(amountMicro), seen: funded.message, evidence: `seq ${exchange.seq}: ${funded.message}` });
+    const why = funded.ok ? `${funded.value}: ${formatDecimal(arrivedMicro)} USDC arrived` : funded.message;
+    if (!this.diverged.has(account.apiKey)) this.diverged.set(account.apiKey, `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`);
+    this.options.findings.add({ id: `replay:unfunded:${routeId}`, severity: 'minor', kind: 'money', title: `${routeId}: ${asked} USDC the recording was credited could not all be funded by ${method}; later amounts of this agent may differ`, expected: asked, seen: formatDecimal(arrivedMicro), evidence: `seq ${exchange.seq}: ${why}` });
   }
 
   private skip(exchange: RecordedExchange, skip: Skip): null {

@@ -12,9 +12,10 @@ import { readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-an
 
 /**
  * The deployment's escrow states in afp's terms: `funded` (and `completed`, the counterparty's
- * mark, still held) is afp's `locked` (DEPLOYED.md §4).
+ * mark, still held) is afp's `locked`; `refunded` is afp's `expired`, since a deployed escrow is
+ * refunded only by its timeout (there is no refund call; DEPLOYED.md §4).
  */
-const DEPLOYED_STATES: Readonly<Record<string, string>> = { funded: 'locked', completed: 'locked' };
+const DEPLOYED_STATES: Readonly<Record<string, string>> = { funded: 'locked', completed: 'locked', refunded: 'expired' };
 const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount', states: DEPLOYED_STATES };
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
