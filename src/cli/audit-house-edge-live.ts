@@ -1,65 +1,89 @@
 /**
- * `afp audit house-edge --target URL [--key KEY]`: the live house-edge audit
- * (src/audit/live-house-edge.ts) as a command.
+ * `afp audit house-edge --target URL|FILE [--key KEY]`: the live house-edge audit
+ * (src/live/audit/edge-audit.ts) as a command.
  *
- * Flow: find the target's mounts; open the audit account (live-account.ts: a fresh agent funded
- * through afp serve's admin deposit, or the --key account); place `--bets` minimum bets over the
- * core games' default variants, verify every proof, run the SPRT; print the edge table, the SPRT
- * table and the findings (or --json / --csv), and write edges.csv, edges.json, sprt.csv,
- * findings.csv and report.html to --out.
- * Exit codes, first that applies: 3 a bet did not recompute, a (seed, nonce) pair was drawn
- * twice, or the model check failed beyond chance; 1 the target could not be audited (does not
- * answer, refused a step or a bet); 4 --max-seconds ended the run early; 2 invalid flags (a
- * foreign target without --key); 0 otherwise. SPRT and verdicts against the advertised edge are
- * findings about the documents, never an exit code.
+ * Flow: resolve the target (live-command.ts); open the audit account the target's way (its
+ * funding, or --key); play every variant of the target's fairness scheme for the games asked,
+ * within the budgets --bets, --usdc and --max-minutes (or --max-seconds), paced by the target's
+ * limits; verify every bet under the target's own scheme; print the edge table (each verdict with
+ * the bets it rests on), then the findings; write edges.csv, edges.json and the findings reports
+ * (findings.json, findings.csv, findings.junit.xml, findings.html) to --out.
+ * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer or
+ * the account could not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget
+ * ended the betting early; 0 otherwise.
  */
-import { renderEdgeReportHtml, writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
-import { renderEdgeCsv } from '../audit/edge-table.ts';
-import { renderFindingsCsv } from '../audit/fairness-table.ts';
-import { openAuditAccount } from '../audit/live-account.ts';
-import { renderLiveEdgeJson, renderLiveEdgeText, renderSprtCsv, type LiveEdgeReport } from '../audit/live-edge-table.ts';
-import { auditHouseEdgeLive, LIVE_BETS, liveFundMicro } from '../audit/live-house-edge.ts';
-import { connectTarget, Deadline, type LiveTarget } from '../audit/live-target.ts';
+import type { LiveClock } from '../audit/live-target.ts';
+import { formatDecimal, type Micro } from '../core/money.ts';
+import { auditEdgeLive, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
+import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
+import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
+import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, verdictText } from '../live/audit/edge-table.ts';
+import { schemeByName } from '../live/fairness/schemes.ts';
+import { openLiveAccount } from '../live/live-account.ts';
+import type { ReportCheck } from '../live/report/write-findings.ts';
+import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
-import { houseEdgeReproduce, modelCheckLines, type HouseEdgeFlags } from './audit-house-edge.ts';
+import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
+import { finishLiveRun, startLiveRun } from './live-command.ts';
 
+const COMMAND = 'afp audit house-edge';
 const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+/**
+ * Funding beyond the stakes, for accounts afp funds itself: a run of bad luck, and a bankroll whose
+ * Kelly limit allows the minimum bet of the riskiest variant (mines 10 of 10 needs about 45 USDC).
+ */
+const FUND_MARGIN_MICRO = 100_000_000n;
 
-export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo): Promise<number> {
-  const clock = SYSTEM_LIVE_CLOCK;
-  let target: LiveTarget;
-  try {
-    target = await connectTarget(flags.target as string);
-  } catch (error) {
-    io.err(`afp audit house-edge: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.crash;
+/** The stakes of `bets` bets over the plan, round-robin: the default USDC budget. */
+export function planStakesMicro(plan: readonly PlannedVariant[], bets: number): Micro {
+  let total = 0n;
+  for (let index = 0; index < Math.min(bets, plan.length); index += 1) {
+    const rounds = BigInt(Math.floor((bets - 1 - index) / plan.length) + 1);
+    total += (plan[index] as PlannedVariant).amountMicro * rounds;
   }
-  const deadline = new Deadline(clock, flags.maxSeconds);
-  const bets = LIVE_BETS.filter((bet) => flags.gameIds.includes(bet.game));
-  const account = await openAuditAccount({ target, key: flags.key ?? undefined, fundMicro: liveFundMicro(flags.bets, bets), clock, deadline });
+  return total;
+}
+
+/** One JUnit test case per variant: passed, failed (a finding at or above --fail-on is among its ids), or skipped (nothing verified). */
+function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): ReportCheck[] {
+  return result.variants.map((outcome) => {
+    const name = outcome.variant.variant;
+    const ids = findingIds.filter((id) => id.includes(`:${name}:`) || id.endsWith(`:${name}`) || id.split(':')[1] === outcome.variant.game);
+    const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
+    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
+  });
+}
+
+export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io);
+  if (typeof run === 'number') return run;
+  const say = flags.format === 'table' ? io.out : io.err;
+  const scheme = schemeByName(run.target.fairness);
+  const plan = planVariants(scheme, flags.gameIds);
+  const stakes = planStakesMicro(plan, flags.bets);
+  const usdcMicro = flags.usdcMicro ?? stakes;
+  say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name} · ${plan.length} variants of ${new Set(plan.map((variant) => variant.game)).size} games\n`);
+  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO, clock, deadline: run.deadline });
   if (!account.ok) {
-    io.err(`afp audit house-edge: ${account.message}\n`);
+    io.err(`${COMMAND}: ${account.message}\n`);
     return KIND_EXIT[account.kind];
   }
-  const result = await auditHouseEdgeLive({ client: account.value.client, bets, betCount: flags.bets, seed: flags.seed, concurrency: flags.concurrency, clock, deadline });
-  const report: LiveEdgeReport = { target: target.url, agentId: account.value.agentId, account: account.value.note, result };
-  const subtitle = `live: ${target.url} · seed ${flags.seed} · ${result.checked} bets verified`;
-  const files = writeEdgeAuditFiles(flags.out, {
-    'edges.csv': renderEdgeCsv(result.simulation),
-    'edges.json': renderLiveEdgeJson(report),
-    'sprt.csv': renderSprtCsv(result.sprt),
-    'findings.csv': renderFindingsCsv(result.mismatches, result.nonces),
-    'report.html': renderEdgeReportHtml(result.simulation.rows, 'afp audit house-edge --target', subtitle),
-  });
-  io.out(flags.format === 'json' ? renderLiveEdgeJson(report) : flags.format === 'csv' ? renderEdgeCsv(result.simulation) : renderLiveEdgeText(report));
-  const check = modelCheckLines(result.simulation.rows);
-  const proofsFailed = result.mismatchCount > 0 || result.nonces.duplicateCount > 0;
-  const lines = [...check.lines];
-  if (proofsFailed) lines.push(`FAILED: proofs: ${result.mismatchCount} bets do not recompute, ${result.nonces.duplicateCount} (seed, nonce) pairs drawn twice`);
-  lines.push(`files: ${files.join(', ')}`);
-  const code = proofsFailed || check.failed ? EXIT.checkFailed : result.stoppedBy === 'refused' ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
+  say(`account: ${account.value.note}\n`);
+  const result = await auditEdgeLive({ session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings });
+  recordEdgeFindings(run.findings, result, scheme);
+  const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
+  const files = writeEdgeAuditFiles(flags.out, { 'edges.csv': renderEdgeAuditCsv(result), 'edges.json': renderEdgeAuditJson(result, header) });
+  io.out(flags.format === 'json' ? renderEdgeAuditJson(result, header) : flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
+  const ids = run.findings.list().map((finding) => finding.id);
+  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, seed: flags.seed, checks: checksOf(result, ids) });
+  const lines = [`bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`];
+  if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
+  if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');
+  if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
+  lines.push(...ending.lines, `files: ${files.join(', ')}`);
+  const code = ending.code !== EXIT.ok ? ending.code : result.stoppedBy === 'unreachable' ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
-  (flags.format === 'table' ? io.out : io.err)(`${lines.join('\n')}\n`);
+  say(`${lines.join('\n')}\n`);
   return code;
 }

@@ -24,7 +24,10 @@ import { MAX_WORKERS, REGISTRY_SOURCE, loadGameSource, selectGames, simulateHous
 import { MAX_BETS_PER_GAME, minimumBetsPerGame, simulateHouseEdge, type EdgeRow, type EdgeSimulation } from '../audit/edge-simulation.ts';
 import { allowedMisses } from '../audit/edge-statistics.ts';
 import { renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../audit/edge-table.ts';
-import { LIVE_BETS, LIVE_BETS_MAX } from '../audit/live-house-edge.ts';
+import { LIVE_BETS_MAX } from '../live/audit/edge-audit.ts';
+import type { Severity } from '../live/finding.ts';
+import { parseFailOn } from '../live/report/fail-on.ts';
+import { formatDecimal, parseDecimal, type Micro } from '../core/money.ts';
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { targetUrlError } from '../client/target.ts';
 import { ratioToNumber } from '../core/ratio.ts';
@@ -36,9 +39,14 @@ import { parseArgs, stringFlag } from './args.ts';
 import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
+/** A --target that names a URL must be a valid one; anything else is a target file (read later). */
+export function targetSpecError(spec: string): string | null {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(spec) ? targetUrlError(spec) : null;
+}
+
 export const HOUSE_EDGE_USAGE =
   'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--workers N] [--defect NAME]\n' +
-  '       afp audit house-edge --target URL [--key KEY] [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--max-seconds S] [--concurrency C]';
+  '       afp audit house-edge --target URL|FILE [--key KEY] [--games LIST] [--bets N] [--usdc X] [--max-minutes M | --max-seconds S] [--seed N] [--json|--csv] [--out DIR] [--concurrency C] [--fail-on SEVERITY]';
 
 export const BETS_DEFAULT = 100_000;
 export const LIVE_BETS_DEFAULT = 2_000;
@@ -60,18 +68,23 @@ export interface HouseEdgeFlags {
   readonly key: string | null;
   readonly maxSeconds: number;
   readonly concurrency: number;
+  /** Live only: the stakes budget (--usdc); null = the stakes of --bets over the plan. */
+  readonly usdcMicro: Micro | null;
+  /** Live only: the severity at which a finding fails the run (exit 3). */
+  readonly failOn: Severity | 'none';
 }
 
-const FLAGS = { games: 'string', bets: 'string', seed: 'string', json: 'boolean', csv: 'boolean', out: 'string', workers: 'string', defect: 'string', target: 'string', key: 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
+const FLAGS = { games: 'string', bets: 'string', seed: 'string', json: 'boolean', csv: 'boolean', out: 'string', workers: 'string', defect: 'string', target: 'string', key: 'string', 'max-seconds': 'string', 'max-minutes': 'string', usdc: 'string', 'fail-on': 'string', concurrency: 'string' } as const;
+const LIVE_ONLY = ['max-seconds', 'max-minutes', 'usdc', 'fail-on', 'concurrency'];
 
 /** A directory name from a seed: path separators and the like become '_'. */
 export const defaultOutDir = (seed: string): string => `reports/audit-${seed.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 
 function parseGames(text: string | undefined, live: boolean, errors: string[]): GameId[] {
-  const allowed: readonly string[] = live ? LIVE_BETS.map((bet) => bet.game) : GAME_IDS;
+  const allowed: readonly string[] = GAME_IDS;
   if (text === undefined) return [...allowed] as GameId[];
   const ids = text.split(',').map((id) => id.trim());
-  for (const id of ids) if (!allowed.includes(id)) errors.push(`--games: unknown${live ? ' or not live-audited' : ''} game '${id}'; known: ${allowed.join(', ')}`);
+  for (const id of ids) if (!allowed.includes(id)) errors.push(`--games: unknown game '${id}'; known: ${allowed.join(', ')}`);
   if (new Set(ids).size !== ids.length) errors.push('--games names a game twice');
   return ids.filter((id) => allowed.includes(id)) as GameId[];
 }
@@ -96,19 +109,28 @@ export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => stri
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target') ?? null;
   const live = target !== null;
-  const targetError = target === null ? null : targetUrlError(target);
+  const targetError = target === null ? null : targetSpecError(target);
   if (targetError !== null) errors.push(targetError);
   const key = stringFlag(args, 'key') ?? null;
   if (key !== null && !live) errors.push('--key goes with --target');
   if (args.flags['json'] === true && args.flags['csv'] === true) errors.push('--json and --csv exclude each other');
-  for (const name of live ? ['workers'] : ['max-seconds', 'concurrency']) if (args.flags[name] !== undefined) errors.push(`--${name} is for ${live ? 'in-process' : '--target'} runs only`);
+  for (const name of live ? ['workers'] : LIVE_ONLY) if (args.flags[name] !== undefined) errors.push(`--${name} is for ${live ? 'in-process' : '--target'} runs only`);
+  if (args.flags['max-seconds'] !== undefined && args.flags['max-minutes'] !== undefined) errors.push('--max-seconds and --max-minutes exclude each other');
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
+  const usdcText = stringFlag(args, 'usdc');
+  const usdcMicro = usdcText === undefined ? null : parseDecimal(usdcText);
+  if (typeof usdcMicro === 'string' || (usdcMicro !== null && usdcMicro <= 0n)) errors.push(`--usdc must be a positive amount of USDC (up to 6 decimals), got '${(usdcText ?? '').slice(0, 40)}'`);
   const gameIds = parseGames(stringFlag(args, 'games'), live, errors);
   const defect = parseDefect(stringFlag(args, 'defect'), live, errors);
   const games = GAMES.filter((game) => gameIds.includes(game.id));
   const minimum = live ? 2 * Math.max(1, gameIds.length) : minimumBetsPerGame(games);
   const bets = checkNumber(wholeFlag(stringFlag(args, 'bets'), 'bets', live ? LIVE_BETS_DEFAULT : BETS_DEFAULT, minimum, live ? LIVE_BETS_MAX : MAX_BETS_PER_GAME), errors);
   const workers = checkNumber(wholeFlag(stringFlag(args, 'workers'), 'workers', Math.min(2, availableParallelism()), 1, MAX_WORKERS), errors);
-  const maxSeconds = checkNumber(wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT), errors);
+  const maxMinutes = stringFlag(args, 'max-minutes');
+  const maxSeconds = maxMinutes === undefined
+    ? checkNumber(wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT), errors)
+    : 60 * checkNumber(wholeFlag(maxMinutes, 'max-minutes', MAX_SECONDS_DEFAULT / 60, 1, MAX_SECONDS_LIMIT / 60), errors);
   const concurrency = checkNumber(wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX), errors);
   const seedText = stringFlag(args, 'seed');
   if (seedText !== undefined && !SEED_PATTERN.test(seedText)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedText.slice(0, 40)}'`);
@@ -116,7 +138,7 @@ export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => stri
   const seed = seedText ?? drawSeed();
   const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
   const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
-  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency };
+  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency, usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null, failOn: failOn.ok ? failOn.value : 'major' };
 }
 
 export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
@@ -124,6 +146,7 @@ export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
   if (flags.target !== null) words.push('--target', flags.target, ...(flags.key === null ? [] : ['--key', '<KEY>']));
   if (flags.gamesText !== null) words.push('--games', flags.gamesText);
   words.push('--bets', String(flags.bets), '--seed', flags.seed);
+  if (flags.usdcMicro !== null) words.push('--usdc', formatDecimal(flags.usdcMicro));
   if (flags.defect !== null) words.push('--defect', flags.defect);
   return commandLine(words);
 }

@@ -9,17 +9,24 @@ import { parseFairnessArgs, runFairness, FAIRNESS_USAGE } from './audit-fairness
 import { runHouseEdgeLive } from './audit-house-edge-live.ts';
 import { drawSeed, HOUSE_EDGE_USAGE, parseHouseEdgeArgs, runHouseEdgeInProcess } from './audit-house-edge.ts';
 import { PROCESS_IO, type AuditIo } from './audit-io.ts';
+import { MONEY_USAGE, parseMoneyArgs, runMoney } from './audit-money.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}`;
+const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MONEY_USAGE}`;
 
 const HELP = `${USAGE}
   house-edge   per game and variant: advertised edge, exact theoretical edge, empirical edge over
                --bets simulated bets per game (default 100000) with its 99% interval, bets needed,
                verdict; files edges.csv, edges.json, report.html in --out (default reports/audit-<seed>/).
-               With --target: minimum bets on a live casino (default 2000), every proof verified,
-               SPRT against the advertised edge; without --key the target must be an afp serve.
+               With --target: minimum bets on every variant of the 17 games (default 2000 bets,
+               budgets --usdc and --max-minutes), each verified under the target's fairness scheme,
+               an exact edge of the target's rule and a verdict with the bets it rests on.
+               --target takes a URL or a target file (targets/*.yaml); --fail-on SEVERITY (default
+               major) sets which findings exit 3; findings.{json,csv,junit.xml,html} go to --out.
   fairness     rotates the account's seed, then recomputes every bet of its history client-side.
+  money        money-path probes: an overdraw withdrawal, the batch summary against its results,
+               parallel double spends, the balance across bets, bad input; each a finding with a
+               reproducing curl line.
   --defect     (in-process house-edge, tests and demos) payout-short, biased-draw or keno-8.
 exit codes: 0 ok · 1 crash or target trouble · 2 invalid input · 3 check failed · 4 --max-seconds reached
 `;
@@ -55,7 +62,21 @@ async function fairness(argv: readonly string[], io: AuditIo): Promise<number> {
   }
 }
 
-const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { 'house-edge': houseEdge, fairness };
+async function money(argv: readonly string[], io: AuditIo): Promise<number> {
+  const flags = parseMoneyArgs(argv, Date.now());
+  if ('errors' in flags) {
+    io.err(`${flags.errors.map((error) => `afp audit money: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await runMoney(flags, io);
+  } catch (error) {
+    io.err(`afp audit money: crash: ${crashMessage(error)}\n`);
+    return EXIT.crash;
+  }
+}
+
+const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { 'house-edge': houseEdge, fairness, money };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,7 +1,11 @@
 /**
- * `afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME]`:
- * model-based property checks of faucet, escrow and casino (src/check/run-check.ts), in-process by
- * default, against a live deployment with --target.
+ * `afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME]
+ * [--fail-on SEVERITY] [--out DIR]`: model-based property checks of faucet, escrow and casino
+ * (src/check/run-check.ts), in-process by default, against a live target with --target.
+ * Which model: a URL whose services speak the documents' style A (an afp serve, or any target
+ * addressed through its style-B api) is checked against the documents' whole model, as before; a
+ * target file, or an afp serve announcing another dialect, is checked through its dialects
+ * (check-dialect.ts), which is where --fail-on and --out apply.
  *
  * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped
  * assertion or disabled command (each with its reason); then `ok: ...`, or on failure the error,
@@ -18,10 +22,18 @@ import type { DefectName } from '../services/shared/context.ts';
 import { checkOptionErrors, runCheck, RUNS_DEFAULT, type CheckOptions, type CheckResult } from '../check/run-check.ts';
 import { MAX_COMMANDS } from '../check/command-table.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
+import { Deadline } from '../audit/live-target.ts';
+import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { resolveTarget, type ResolveResult } from '../live/resolve-target.ts';
 import { parseArgs, stringFlag } from './args.ts';
+import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
+import { checkThroughDialect } from './check-dialect.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]]';
+const USAGE = 'usage: afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]] [--fail-on SEVERITY] [--out DIR]';
+/** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
+const DIALECT_CHECK_MAX_SECONDS = 900;
+const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 const DEFECTS = DEFECT_NAMES;
 
 export interface CheckIo {
@@ -37,27 +49,39 @@ function wholeNumber(text: string | undefined, fallback: number): number {
 }
 
 /** The options of the flags, or every error found. */
-export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckOptions | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', seed: 'string', runs: 'string', path: 'string', 'max-commands': 'string', defect: 'string' });
+/** The flags that apply to a check through a target's dialects. */
+export interface CheckCliOptions extends CheckOptions {
+  readonly failOn?: FailOn;
+  readonly out?: string;
+}
+
+export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckCliOptions | { errors: string[] } {
+  const args = parseArgs(argv, { target: 'string', seed: 'string', runs: 'string', path: 'string', 'max-commands': 'string', defect: 'string', 'fail-on': 'string', out: 'string' });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
-  const targetError = target === undefined ? null : targetUrlError(target);
+  // A target that is not a URL is a target file, read (and its errors reported) when the check starts.
+  const targetError = target === undefined || !URL_PATTERN.test(target) ? null : targetUrlError(target);
   if (targetError !== null) errors.push(targetError);
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
+  const out = stringFlag(args, 'out');
   const defects: DefectName[] = [];
   for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
     if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
     else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
   }
   const path = stringFlag(args, 'path');
-  const options: CheckOptions = {
+  const options: CheckCliOptions = {
     seed: wholeNumber(stringFlag(args, 'seed'), Number.NaN),
     runs: wholeNumber(stringFlag(args, 'runs'), RUNS_DEFAULT),
     maxCommands: wholeNumber(stringFlag(args, 'max-commands'), MAX_COMMANDS),
     ...(target === undefined ? {} : { target, session: drawSession(), wallClock: new SystemClock() }),
     ...(path === undefined ? {} : { path }),
     ...(defects.length === 0 ? {} : { defects }),
+    ...(failOn.ok ? { failOn: failOn.value } : {}),
+    ...(out === undefined ? {} : { out }),
   };
-  const seeded: CheckOptions = Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
+  const seeded: CheckCliOptions = Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
   errors.push(...checkOptionErrors(seeded).map((error) => error.replace(/^seed/, '--seed').replace(/^runs/, '--runs').replace(/^max commands/, '--max-commands').replace(/^path/, '--path')));
   return errors.length > 0 ? { errors } : seeded;
 }
@@ -73,6 +97,25 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
     return EXIT.invalidInput;
   }
   io.out(`seed: ${parsed.seed}\n`);
+  const dialectTarget = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
+  if (dialectTarget !== null && !dialectTarget.ok) {
+    io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
+    return dialectTarget.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+  }
+  if (dialectTarget !== null && parsed.target !== undefined) {
+    const clock = SYSTEM_LIVE_CLOCK;
+    try {
+      return await checkThroughDialect({
+        target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(clock, DIALECT_CHECK_MAX_SECONDS),
+        ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS ? {} : { maxCommands: parsed.maxCommands }),
+        ...(parsed.path === undefined ? {} : { path: parsed.path }),
+        ...(parsed.out === undefined ? {} : { out: parsed.out }),
+      }, io.out);
+    } catch (error) {
+      io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
+      return EXIT.crash;
+    }
+  }
   let result: CheckResult;
   try {
     result = await runCheck(parsed);
@@ -83,6 +126,18 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
   io.out(formatResult(result));
   if (result.failure === undefined) return EXIT.ok;
   return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
+}
+
+/**
+ * The Target to check through its dialects, or null for the documents' model: a target file always
+ * goes through its dialects; a URL only when it is an afp serve announcing a dialect other than
+ * the documents' style A (any other URL, reachable or not, keeps the documents' model and its messages).
+ */
+async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
+  const resolved = await resolveTarget(spec);
+  if (!URL_PATTERN.test(spec)) return resolved;
+  if (!resolved.ok) return null;
+  return Object.values(resolved.value.services).every((service) => service.dialect === 'A') ? null : resolved;
 }
 
 export function formatResult(result: CheckResult): string {

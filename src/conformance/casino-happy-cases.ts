@@ -11,7 +11,7 @@
 import type { CasinoBody } from '../client/casino-client.ts';
 import type { AfpClient, ApiResult } from '../client/client.ts';
 import { formatDecimal, parseNumber } from '../core/money.ts';
-import type { ScriptCase, ScriptSession } from './conformance-case.ts';
+import { SetupError, type ScriptCase, type ScriptSession } from './conformance-case.ts';
 
 function must(answer: ApiResult<CasinoBody>, label: string): CasinoBody {
   if (!answer.ok) throw new Error(`${label} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);
@@ -28,7 +28,7 @@ function micro(value: unknown, label: string): bigint {
 async function registered(session: ScriptSession, slot: number): Promise<AfpClient> {
   const client = session.client.withIp(session.freshIp());
   const body = await client.faucetB.register({ agent_id: session.agentId(slot) });
-  if (!body.ok) throw new Error(`B register answered ${body.status}`);
+  if (!body.ok) throw new SetupError(`B register answered ${body.status}`);
   return client.withKey(body.body.api_key);
 }
 

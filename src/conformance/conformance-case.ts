@@ -10,8 +10,11 @@
  *     balances as they were;
  *   - 'script': a short happy path (or a time-dependent rule) written as steps over the client,
  *     reporting each mismatch as a problem instead of throwing.
+ * A third kind, 'operations' (operation-case.ts), speaks afp's operations through a target's
+ * dialect, so it runs on deployments too.
  * Invariants: every case uses only agents it registered itself, so it is safe on a shared target;
- * a case names the capabilities it needs and is skipped, with the reason, where they are missing.
+ * a case names the capabilities it needs and is skipped, with the reason, where they are missing;
+ * a set-up that cannot be done (a SetupError) skips the case with the reason, it never fails it.
  */
 import type { CasinoEndpointId } from '../client/casino-client.ts';
 import type { AfpClient, EndpointId } from '../client/client.ts';
@@ -87,9 +90,20 @@ export interface ConformanceTarget {
   /** null when the target's clock cannot be moved exactly; `clockNote` says why. */
   readonly clock: ClockControl | null;
   readonly clockNote: string | null;
+  /** Why a mount the target lacks is missing (a target file's dialects say it); default: not announced. */
+  readonly mountNotes?: Partial<Readonly<Record<Mount, string>>>;
+  /** Why the target cannot register the fresh agents these cases set up (its file says `register: none`); null or absent: it can. */
+  readonly registrationNote?: string | null;
+}
+
+/** A set-up step (registering agents, funding, locking an escrow) that could not be done: the case is skipped with the message. */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
 }
 
 export type CaseResult =
   | { readonly name: string; readonly outcome: 'passed' }
-  | { readonly name: string; readonly outcome: 'failed'; readonly problems: readonly string[] }
+  /** Passed, and the target answered in a shape or by a rule its dialect documents otherwise than the documents: `findingIds` say what. */
+  | { readonly name: string; readonly outcome: 'finding'; readonly findingIds: readonly string[] }
+  | { readonly name: string; readonly outcome: 'failed'; readonly problems: readonly string[]; readonly findingIds?: readonly string[] }
   | { readonly name: string; readonly outcome: 'skipped'; readonly reason: string };

@@ -6,13 +6,14 @@
  * X-Forwarded-For IP), optionally lock an escrow between them, read both balances, send the bad
  * request, check the answer's shape, read both balances again. A script case runs its steps.
  * Invariants: a case never throws out of the runner (transport trouble is a failed case with the
- * message); a case the target cannot run is 'skipped' with the reason, never silently passed.
+ * message); a case the target cannot run, or whose set-up cannot be done (SetupError), is
+ * 'skipped' with the reason, never silently passed and never failed.
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
 import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
 import { runNames } from '../check/check-target.ts';
-import type { CaseAgent, CaseResult, CaseWorld, ConformanceCase, ConformanceTarget, RejectionCase, ScriptCase, ScriptSession } from './conformance-case.ts';
+import { SetupError, type CaseAgent, type CaseResult, type CaseWorld, type ConformanceCase, type ConformanceTarget, type RejectionCase, type ScriptCase, type ScriptSession } from './conformance-case.ts';
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 const SETUP_ESCROW_AMOUNT = '1.00';
@@ -27,7 +28,8 @@ function mountsOf(kase: ConformanceCase): Mount[] {
 /** Why `target` cannot run `kase`, or null when it can. */
 export function skipReason(target: ConformanceTarget, kase: ConformanceCase): string | null {
   const missing = mountsOf(kase).find((mount) => !target.mounts.includes(mount));
-  if (missing !== undefined) return `the target serves no '${missing}' mount (GET <api>/_afp/mounts did not announce it)`;
+  if (missing !== undefined) return target.mountNotes?.[missing] ?? `the target serves no '${missing}' mount (GET <api>/_afp/mounts did not announce it)`;
+  if (target.registrationNote !== undefined && target.registrationNote !== null) return target.registrationNote;
   if (kase.kind === 'script' && kase.needsClock && target.clock === null) return target.clockNote ?? 'the target\'s clock cannot be moved';
   return null;
 }
@@ -41,6 +43,7 @@ export async function runCase(target: ConformanceTarget, kase: ConformanceCase, 
     if (kase.kind === 'rejection') await runRejection(target.client(), kase, index, session, problems);
     else await runScript(target, kase, index, session, problems);
   } catch (error) {
+    if (error instanceof SetupError) return { name: kase.name, outcome: 'skipped', reason: `set-up could not be done: ${error.message}` };
     problems.push(`stopped: ${error instanceof Error ? error.message : String(error)}`);
   }
   return problems.length === 0 ? { name: kase.name, outcome: 'passed' } : { name: kase.name, outcome: 'failed', problems };
@@ -55,7 +58,7 @@ export async function runConformance(target: ConformanceTarget, cases: readonly 
 /** Registers a fresh style-B agent from its own IP. */
 export async function registerAgent(client: AfpClient, agentId: string, ip: string): Promise<CaseAgent> {
   const answer = await client.withIp(ip).faucetB.register({ agent_id: agentId });
-  if (!answer.ok) throw new Error(`setup: registering ${agentId} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);
+  if (!answer.ok) throw new SetupError(`registering ${agentId} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);
   return { agentId, apiKey: answer.body.api_key, ip };
 }
 
@@ -72,7 +75,7 @@ async function setupWorld(client: AfpClient, kase: RejectionCase, index: number,
   const counterparty = await registerAgent(client, names.agentId(2), names.freshIp());
   if (kase.setup === 'pair') return { caller, counterparty, escrowId: null };
   const created = await client.withIp(caller.ip).withKey(caller.apiKey).escrowB.create({ amount: SETUP_ESCROW_AMOUNT, receiver: counterparty.agentId });
-  if (!created.ok) throw new Error(`setup: creating an escrow answered ${created.status} ${created.body.code}: ${created.body.error}`);
+  if (!created.ok) throw new SetupError(`creating an escrow answered ${created.status} ${created.body.code}: ${created.body.error}`);
   return { caller, counterparty, escrowId: created.body.escrow_id };
 }
 

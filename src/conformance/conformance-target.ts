@@ -11,7 +11,7 @@ import { AfpClient } from '../client/client.ts';
 import { httpTransport } from '../client/http-transport.ts';
 import { inProcessTransport } from '../client/in-process.ts';
 import { discoverTarget } from '../client/target.ts';
-import type { Mount } from '../client/transport.ts';
+import type { Mount, MountUrls } from '../client/transport.ts';
 import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher } from '../http/dispatcher.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
@@ -39,9 +39,15 @@ export function inProcessConformanceTarget(options: { seed: string; startMs: num
 export async function liveConformanceTarget(url: string, options: { timeoutMs?: number } = {}): Promise<ConformanceTarget> {
   const timeoutMs = options.timeoutMs ?? CONFORMANCE_TIMEOUT_MS;
   const urls = await discoverTarget(url, { timeoutMs });
+  return servedConformanceTarget(urls, `live ${url}`, timeoutMs);
+}
+
+/** A target at known mount URLs; its clock is moved only when GET <api>/_afp/clock says 'manual'. */
+export async function servedConformanceTarget(urls: MountUrls, description: string, timeoutMs: number): Promise<ConformanceTarget> {
   const transport = httpTransport({ urls, timeoutMs });
   const client = new AfpClient(transport);
   const mounts = (Object.keys(urls) as Mount[]).filter((mount) => urls[mount] !== undefined);
+  if (urls.api === undefined) return { description, client: () => client, mounts, clock: null, clockNote: 'the target has no style-B api mount, where afp serve keeps its clock (/_afp/clock)' };
   const clockAnswer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });
   const mode = (clockAnswer.body as { mode?: unknown } | null)?.mode;
   const manual = clockAnswer.status === 200 && mode === 'manual';
@@ -51,7 +57,7 @@ export async function liveConformanceTarget(url: string, options: { timeoutMs?: 
       ? `the target has no GET /_afp/clock (answered ${clockAnswer.status}), so its clock cannot be moved`
       : `the target's clock runs in '${String(mode)}' mode, so exact instants cannot be hit (start it with --clock manual)`;
   const control: ClockControl = { advance: (deltaMs) => advanceLiveClock(client, deltaMs) };
-  return { description: `live ${url}`, client: () => client, mounts, clock: manual ? control : null, clockNote };
+  return { description, client: () => client, mounts, clock: manual ? control : null, clockNote };
 }
 
 async function advanceLiveClock(client: AfpClient, deltaMs: number): Promise<void> {

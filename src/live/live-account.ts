@@ -81,6 +81,11 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
       return adminDeposit(options, agentId, apiKey);
     case 'faucet': {
       const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
+      if (claimed.kind === 'refused') {
+        // A deployment's registration claims the faucet itself (DEPLOYED.md §2.2): the agent may hold the grant already.
+        const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
+        if (balance.kind === 'ok' && balance.value.balanceMicro > 0n) return { ok: true, value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)` };
+      }
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
       return { ok: true, value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})` };
     }

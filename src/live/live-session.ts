@@ -19,7 +19,7 @@
  * Non-goals: retrying anything but 429; choosing severities.
  */
 import type { JsonValue } from '../core/errors.ts';
-import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
 import { rowOf, type Dialect, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
@@ -34,6 +34,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
 /** Paced (operation, address) slots kept; beyond, the table starts over (a slot's spacing is under a minute). */
 const PACED_KEYS_MAX = 100_000;
+const WIND_UP_SECONDS = 60;
 
 /** A request as it went out, for evidence and curl lines. */
 export interface SentRequest {
@@ -88,9 +89,20 @@ export class LiveSession {
   /** 429s seen per operation, and how many carried Retry-After. */
   readonly rateLimited = new Map<OperationName, { count: number; withRetryAfter: number }>();
 
+  private deadline: Deadline;
+
   constructor(options: SessionOptions) {
     this.options = options;
     this.target = options.target;
+    this.deadline = options.deadline;
+  }
+
+  /**
+   * Once the budget is spent, the calls that close a run (rotation, the seed list, the balance
+   * after) get `seconds` more: a budget ends the betting, never the verification of what was placed.
+   */
+  windUp(seconds = WIND_UP_SECONDS): void {
+    if (this.deadline.passed()) this.deadline = new Deadline(this.options.clock, seconds);
   }
 
   /** Whether the target offers `op` (its service has a URL and its dialect a row). */
@@ -122,7 +134,7 @@ export class LiveSession {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
-        if (wait > this.options.deadline.remainingMs()) return { kind: 'deadline' };
+        if (wait > this.deadline.remainingMs()) return { kind: 'deadline' };
         await this.options.clock.sleep(wait);
         continue;
       }
@@ -153,13 +165,13 @@ export class LiveSession {
    */
   private async pace(op: OperationName, forwardedFor: string | undefined): Promise<boolean> {
     const limit = this.target.limits[op];
-    if (limit === undefined) return !this.options.deadline.passed();
+    if (limit === undefined) return !this.deadline.passed();
     const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
     if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
     const spacingMs = Math.ceil(60_000 / limit.perMinute);
     const nowMs = this.options.clock.nowMs();
     const slotMs = Math.max(nowMs, this.nextSlotMs.get(key) ?? nowMs);
-    if (slotMs - nowMs > this.options.deadline.remainingMs()) return false;
+    if (slotMs - nowMs > this.deadline.remainingMs()) return false;
     this.nextSlotMs.set(key, slotMs + spacingMs);
     if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
     return true;

@@ -46,6 +46,12 @@ export interface Refusal {
   readonly body: JsonValue;
 }
 
+/** A video-poker deal: the hand shown (afp's card numbers, src/services/casino/games/cards.ts) and the nonce to draw with. */
+export interface DealtHand {
+  readonly nonce: number;
+  readonly cards: readonly number[];
+}
+
 export interface BatchSummary {
   readonly total: number | null;
   readonly won: number | null;
@@ -72,6 +78,10 @@ export interface Operations {
     input: { bets: readonly BetInput[] };
     result: { results: ReadonlyArray<LiveBet | Refusal>; summary: BatchSummary | null; balanceAfterMicro: Micro | null };
   };
+  /** Video poker, phase one: five cards, no bet (the documents commit the amount here, the deployment at the draw). */
+  'casino.deal': { input: { amountMicro: Micro; clientSeed: string }; result: DealtHand };
+  /** Video poker, phase two: the bet; `holds` are the positions (0–4) kept. */
+  'casino.draw': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
   'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
   'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
   'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
@@ -105,6 +115,8 @@ export const OPERATION_NAMES = [
   'casino.games',
   'casino.bet',
   'casino.batch',
+  'casino.deal',
+  'casino.draw',
   'casino.rotate',
   'casino.seeds',
   'casino.withdraw',

@@ -5,7 +5,9 @@
  *     An afp serve answers with its mounts; each service mount becomes a service in the documents'
  *     style A (the dialect afp serve speaks there), unless the answer says otherwise: a top-level
  *     `dialect` and `fairness`, or a mount given as `{ url, dialect }`. Registration on the casino,
- *     funding by admin-deposit through the api mount (the admin URL), no limits, fairness afp.
+ *     funding by admin-deposit through the api mount (the admin URL), no limits (the deployment's
+ *     when the serve speaks the deployed dialect), fairness afp unless announced.
+ *     A target FILE whose casino is an afp serve is marked so (fileOnAfpServe).
  *     Any other answer: not an afp serve, so the user describes the target in a file (or lets
  *     `afp target probe URL` write one); no answer at all: the target is unreachable.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (exit 2: the user must change
@@ -17,12 +19,19 @@ import { announcedMounts, readMounts, targetUrlError } from '../client/target.ts
 import type { ServiceName } from '../platform/platform.ts';
 import { FAIRNESS_SCHEME_NAMES, type FairnessSchemeName } from './fairness/scheme.ts';
 import { loadTargetFile, type TargetFileOptions } from './target-file.ts';
-import { DIALECT_NAMES, type DialectName, type Target, type TargetService } from './target.ts';
+import { DIALECT_NAMES, type DialectName, type PaceLimit, type Target, type TargetService } from './target.ts';
+import { DEPLOYED_LIMITS } from './dialects/deployed/limits.ts';
+
+/** A serve that speaks the deployed dialect keeps the deployment's limits: pace under them. */
+function deployedPaces(): Record<string, PaceLimit> {
+  return Object.fromEntries(Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }]));
+}
 
 export const RESOLVE_TIMEOUT_MS = 10_000;
 
 export type ResolveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble'; readonly message: string };
-export type ResolveResult = { readonly ok: true; readonly value: Target } | ResolveFailure;
+/** `notes`: what resolving learnt that the user should know (printed, and an info finding). */
+export type ResolveResult = { readonly ok: true; readonly value: Target; readonly notes?: readonly string[] } | ResolveFailure;
 
 export interface ResolveOptions extends TargetFileOptions {
   readonly timeoutMs?: number;
@@ -34,7 +43,7 @@ const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 export async function resolveTarget(spec: string, options: ResolveOptions = {}): Promise<ResolveResult> {
   if (FILE_PATTERN.test(spec) || (await isFile(spec))) {
     const loaded = await loadTargetFile(spec, options);
-    return loaded.ok ? loaded : { ok: false, kind: 'invalid', message: loaded.message };
+    return loaded.ok ? fileOnAfpServe(loaded.value, options.timeoutMs ?? RESOLVE_TIMEOUT_MS) : { ok: false, kind: 'invalid', message: loaded.message };
   }
   if (!URL_PATTERN.test(spec)) return { ok: false, kind: 'invalid', message: `--target '${spec}' is neither a target file (*.yaml) nor an http(s) URL` };
   const urlError = targetUrlError(spec);
@@ -48,6 +57,24 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A target file whose casino is an afp serve (its root answers `/_afp/mounts`, as
+ * `afp serve --dialect deployed` does): its admin doors may be used, and the casino is verified
+ * under the fairness scheme the serve announces — the serve's own published scheme — with a note
+ * when the file names another. Anything else keeps the file as it is (one bounded request).
+ */
+async function fileOnAfpServe(target: Target, timeoutMs: number): Promise<ResolveResult> {
+  const casino = target.services.casino;
+  if (casino === undefined || target.afpServe) return { ok: true, value: target };
+  const answer = await readMounts(new URL(casino.url).origin, { timeoutMs });
+  if (answer.kind !== 'mounts' || Object.keys(announcedMounts(answer.body)).length === 0) return { ok: true, value: target };
+  const announced = field(answer.body, 'fairness');
+  const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(announced) ? (announced as FairnessSchemeName) : 'afp';
+  const notes = [`${answer.api} is an afp serve (it answers /_afp/mounts): its admin doors are used where the funding needs them`];
+  if (fairness !== target.fairness) notes.push(`the file names the ${target.fairness} fairness scheme; the serve announces ${fairness}, its own published scheme, and bets are verified under that`);
+  return { ok: true, value: { ...target, fairness, afpServe: true, adminUrl: answer.api }, notes };
 }
 
 function notAfpServe(api: string, why: string): ResolveFailure {
@@ -86,6 +113,7 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
   const fairnessField = field(body, 'fairness');
   const fairness: FairnessSchemeName = (FAIRNESS_SCHEME_NAMES as readonly unknown[]).includes(fairnessField) ? (fairnessField as FairnessSchemeName) : 'afp';
   const services: Partial<Record<ServiceName, TargetService>> = {};
+  const paces = dialect === 'deployed' ? deployedPaces() : {};
   for (const [service, serviceUrl] of Object.entries(mounts) as [ServiceName, string | undefined][]) {
     if (serviceUrl === undefined) continue;
     services[service] = { url: serviceUrl, dialect: dialectOf(field(field(announced, service), 'dialect')) ?? dialect };
@@ -99,7 +127,7 @@ function serveTarget(spec: string, api: string, body: unknown): ResolveResult {
       services,
       register: services.casino === undefined ? null : { service: 'casino' },
       funding: { method: 'admin-deposit' },
-      limits: {},
+      limits: paces,
       fairness,
       afpServe: true,
       adminUrl: api,

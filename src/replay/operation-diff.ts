@@ -11,12 +11,15 @@
  * and element by element (paired by their ids where they have one). Across two dialects, the
  * credits each style sets by its own documented rule (`DIALECT_CREDITS`: the style B registration
  * grant, its daily claims) are not compared, and a refusal of such a credit is marked documented.
- * Both refused is agreement, whatever the names: each dialect names its errors its own way.
+ * States a dialect names otherwise (`ESCROW_STATES`) are compared as afp's; the other name is a
+ * documented difference (info). Both refused is agreement, whatever the names: each dialect names
+ * its errors its own way.
  * Pure; the caller turns each difference into a Finding with its evidence.
  */
 import type { JsonValue } from '../core/errors.ts';
 import { formatDecimal } from '../core/money.ts';
 import type { OperationName, Refusal } from '../live/operations.ts';
+import type { DialectName } from '../live/target.ts';
 import type { ReadOutcome } from '../live/read-answer.ts';
 import type { Bindings } from './bindings.ts';
 
@@ -52,14 +55,25 @@ function refusalText(refusal: Refusal): string {
   return `${refusal.status} ${refusal.name}${refusal.message === '' ? '' : `: ${refusal.message.slice(0, 160)}`}`;
 }
 
+/**
+ * Escrow states a dialect names otherwise, as afp's: the deployment's `funded` (and `completed`,
+ * the counterparty's mark, still held) is afp's `locked`; its `refunded` is afp's `expired`, since
+ * a deployed escrow is refunded only by its timeout (there is no refund call; DEPLOYED.md §4).
+ */
+export const ESCROW_STATES: Readonly<Partial<Record<DialectName, Readonly<Record<string, string>>>>> = {
+  deployed: { funded: 'locked', completed: 'locked', refunded: 'expired' },
+};
+const STATE_SOURCE = 'DEPLOYED.md §4 (funded/completed/released/disputed/refunded; refunded only by the timeout)';
+
 export interface CompareOptions {
   readonly bindings: Bindings;
-  /** The recording and the target speak the same dialect for this service. */
-  readonly sameDialect: boolean;
+  /** The dialect the recording's exchange spoke (its route's style) and the target's for the service. */
+  readonly recordingDialect: DialectName;
+  readonly liveDialect: DialectName;
 }
 
 export function compareOutcomes<R>(op: OperationName, recorded: ReadOutcome<R>, live: ReadOutcome<R>, options: CompareOptions): ResultDifference[] {
-  const documented = options.sameDialect ? undefined : DIALECT_CREDITS[op];
+  const documented = options.recordingDialect === options.liveDialect ? undefined : DIALECT_CREDITS[op];
   const withRule = (difference: ResultDifference): ResultDifference => (documented === undefined ? difference : { ...difference, documented });
   if (recorded.kind === 'unreadable' || live.kind === 'unreadable') return [];
   if (recorded.kind === 'refused' && live.kind === 'refused') return [];
@@ -71,13 +85,15 @@ export function compareOutcomes<R>(op: OperationName, recorded: ReadOutcome<R>, 
   }
   if (recorded.kind !== 'ok' || live.kind !== 'ok') return [];
   const differences: ResultDifference[] = [];
-  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), differences }, 0);
+  const states = { recorded: ESCROW_STATES[options.recordingDialect] ?? {}, live: ESCROW_STATES[options.liveDialect] ?? {} };
+  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), states, differences }, 0);
   return differences;
 }
 
 interface Walk {
   readonly bindings: Bindings;
   readonly skipped: ReadonlySet<string>;
+  readonly states: { readonly recorded: Readonly<Record<string, string>>; readonly live: Readonly<Record<string, string>> };
   readonly differences: ResultDifference[];
 }
 
@@ -128,6 +144,10 @@ function compareValues(expected: unknown, seen: unknown, path: string, walk: Wal
     return;
   }
   if (expected === seen) return;
+  if (name === 'status' && typeof expected === 'string' && typeof seen === 'string' && (walk.states.recorded[expected] ?? expected) === (walk.states.live[seen] ?? seen)) {
+    walk.differences.push({ kind: 'rule', field: path, expected, seen, note: 'the same state by another name', documented: STATE_SOURCE });
+    return;
+  }
   const money = typeof expected === 'bigint';
   walk.differences.push({ kind: money ? 'money' : 'rule', field: path, expected: show(expected), seen: show(seen), note: money ? 'another amount' : 'another value' });
 }

@@ -182,8 +182,9 @@ export class OperationReplay {
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
-    const sameDialect = dialect.name === this.options.session.target.services[match.route.service]?.dialect;
-    const differences = compareOutcomes(row.op, recorded, live, { bindings: this.bindings, sameDialect });
+    const liveDialect = this.options.session.target.services[match.route.service]?.dialect ?? dialect.name;
+    const sameDialect = dialect.name === liveDialect;
+    const differences = compareOutcomes(row.op, recorded, live, { bindings: this.bindings, recordingDialect: dialect.name, liveDialect });
     this.file(exchange, routeId, row.op, this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
@@ -311,7 +312,7 @@ export class OperationReplay {
       const field = difference.field.replace(/\[\d+\]/g, '[]');
       const refused = difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted' ? `:${difference.seen.split(/[ :]/)[1] ?? ''}` : '';
       const finding: FindingInput = {
-        id: `replay:${op}:${field}${refused}${difference.consequence === true ? ':consequence' : ''}`,
+        id: `replay:${op}:${field}${refused}${findingSuffix(difference)}`,
         severity: difference.documented === undefined ? 'major' : 'info',
         kind: difference.kind,
         title: `${op}: ${difference.note} (${field})${explanation(difference)}`,
@@ -325,6 +326,13 @@ export class OperationReplay {
       this.options.findings.add(finding);
     }
   }
+}
+
+/** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
+function findingSuffix(difference: ResultDifference): string {
+  if (difference.consequence === true) return ':consequence';
+  if (difference.documented !== undefined && difference.field !== 'accepted') return `:${String(difference.seen)}`;
+  return '';
 }
 
 function explanation(difference: ResultDifference): string {

@@ -106,10 +106,14 @@ describe('afp audit house-edge (in-process)', () => {
       expect(many.err).toContain(text);
     }
     expect(many.out).toBe('');
-    const live = await audit(['--target', 'http://127.0.0.1:9', '--defect', 'keno-8', '--workers', '2', '--games', 'keno']);
+    // Every one of the 17 games is live-audited; in-process flags are refused with --target, live ones without it.
+    const live = await audit(['--target', 'http://127.0.0.1:9', '--defect', 'keno-8', '--workers', '2', '--games', 'keno,nope', '--fail-on', 'loud']);
     expect(live.err).toContain('--defect is for the in-process simulation only');
     expect(live.err).toContain('--workers is for in-process runs only');
-    expect(live.err).toContain("not live-audited game 'keno'");
+    expect(live.err).toContain("unknown game 'nope'");
+    expect(live.err).not.toContain("unknown game 'keno'");
+    expect(live.err).toMatch(/--fail-on .*loud/);
+    expect((await audit(['--usdc', '5'])).err).toContain('--usdc is for --target runs only');
     expect((await audit(['--key', 'k'])).err).toContain('--key goes with --target');
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { chartedRows } from '../../src/audit/edge-audit-files.ts';
 import { simulateHouseEdge } from '../../src/audit/edge-simulation.ts';
 import { defectiveGames, defectShortName } from '../../src/audit/defective-games.ts';
-import { LIVE_BETS, liveClientSeed, liveFundMicro, liveVariant } from '../../src/audit/live-house-edge.ts';
+import { clientSeedOf } from '../../src/live/audit/edge-plan.ts';
+import { planStakesMicro } from '../../src/cli/audit-house-edge-live.ts';
 import { NonceLedger } from '../../src/audit/nonce-findings.ts';
 import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
 import { parseAuditTrail, parseBetAnswer, type AuditTrail } from '../../src/audit/wire-bet.ts';
@@ -162,11 +163,12 @@ describe('defective games (house-edge --defect)', () => {
 });
 
 describe('the live plan and the report', () => {
-  test('live bets are the core games at their default variants; client seeds follow the seed', () => {
-    expect(LIVE_BETS.map((bet) => liveVariant(bet).variant.name)).toEqual(['coin_flip:heads', 'dice:over:50', 'multiplier:2', 'roulette:red', 'custom:50', 'crash:2']);
-    expect(liveClientSeed('8', 3)).toMatch(/^afp-[0-9a-f]{12}-3$/);
-    expect(liveClientSeed('8', 3)).not.toBe(liveClientSeed('9', 3));
-    expect(liveFundMicro(600, LIVE_BETS)).toBe(7_000_000n);
+  test('live client seeds follow the seed; the default USDC budget is the stakes of the bets, round-robin over the plan', () => {
+    expect(clientSeedOf('8', 3)).toMatch(/^afp-[0-9a-f]{12}-3$/);
+    expect(clientSeedOf('8', 3)).not.toBe(clientSeedOf('9', 3));
+    const plan = [10_000n, 20_000n, 50_000n].map((amountMicro, index) => ({ game: 'dice', variant: `v${index}`, params: {}, amountMicro, advertised: null, documentsEdge: null }));
+    expect(planStakesMicro(plan, 7)).toBe(3n * 10_000n + 2n * 20_000n + 2n * 50_000n);
+    expect(planStakesMicro(plan, 2)).toBe(30_000n);
   });
 
   test('report.html charts every game first, then further variants round-robin, in table order', () => {

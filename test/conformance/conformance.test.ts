@@ -1,7 +1,8 @@
 // One conformance suite (src/conformance), three targets (STYLE rule 8, Hono's runTest): the
 // in-process dispatcher and a real `afp serve` on 127.0.0.1 (port 0, manual clock) in every
-// `npm test`, and a live deployment when AFP_TARGET names its api URL. Every case is one test;
-// a case a target cannot run is an `it.skip` whose name carries the reason.
+// `npm test`, and a live deployment when AFP_TARGET names its api URL or a target file (then the
+// operation cases join, through the target's dialects). Every case is one test; a case a target
+// cannot run is an `it.skip` whose name carries the reason.
 import { afterAll, describe, expect, it, test } from 'vitest';
 import { ENDPOINT_IDS } from '../../src/client/client.ts';
 import type { ConformanceTarget } from '../../src/conformance/conformance-case.ts';
@@ -13,6 +14,11 @@ import { HAPPY_CASES } from '../../src/conformance/happy-cases.ts';
 import { REJECTION_CASES } from '../../src/conformance/rejection-cases.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe } from '../../src/server/listeners.ts';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
+import { runTargetConformance, type SuiteCase } from '../../src/conformance/target-conformance.ts';
+import { resolveTarget } from '../../src/live/resolve-target.ts';
+import { curlOf } from '../../src/live/report/curl.ts';
 
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
 const SEED = '11';
@@ -80,5 +86,19 @@ describe.skipIf(liveUrl === undefined || liveUrl === '')(`conformance: live targ
     return;
   }
   // The session is unique per invocation: a shared live target keeps every earlier run's agents.
-  defineSuite(await liveConformanceTarget(liveUrl), Date.now().toString(16).slice(-8));
+  const session = Date.now().toString(16).slice(-8);
+  const resolved = /^https?:\/\//i.test(liveUrl) ? null : await resolveTarget(liveUrl);
+  if (resolved === null) {
+    defineSuite(await liveConformanceTarget(liveUrl), session);
+    return;
+  }
+  // A target file: every case through the target's dialects (src/conformance/target-conformance.ts), run once, one test each.
+  if (!resolved.ok) throw new Error(resolved.message);
+  const cases: SuiteCase[] = [...CONFORMANCE_CASES, ...OPERATION_CASES];
+  const clock: LiveClock = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+  const run = await runTargetConformance({ target: resolved.value, clock, deadline: new Deadline(clock, 1_800), session, curlOf }, cases);
+  for (const result of run.results) {
+    if (result.outcome === 'skipped') it.skip(`${result.name} — skipped: ${result.reason}`, () => undefined);
+    else test(`${result.name}${result.outcome === 'finding' ? ` — findings: ${result.findingIds.join(', ')}` : ''}`, () => expect(result.outcome === 'failed' ? result.problems : 'not failed').toEqual('not failed'));
+  }
 });

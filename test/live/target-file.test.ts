@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { DEPLOYED_LIMITS } from '../../src/live/dialects/deployed/limits.ts';
+import { OPERATION_NAMES } from '../../src/live/operations.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { loadTargetFile, parseTargetFile } from '../../src/live/target-file.ts';
 import { renderTargetJsonSchema } from '../../src/live/target-schema.ts';
@@ -95,7 +96,7 @@ colour: blue
       "t.yaml:4 services.bank: unknown key 'bank'",
       "t.yaml:5 register.service: register names 'faucet', which is not listed under services",
       't.yaml:6 funding.method: faucet funding needs a faucet listed under services',
-      "t.yaml:8 limits.casino.bets: unknown key 'casino.bets'; operations: casino.register, casino.balance, casino.games, casino.bet, casino.batch, casino.rotate, casino.seeds, casino.withdraw, faucet.register, faucet.claim, faucet.status, escrow.create, escrow.release, escrow.refund, escrow.dispute, escrow.get, escrow.list",
+      `t.yaml:8 limits.casino.bets: unknown key 'casino.bets'; operations: ${OPERATION_NAMES.join(', ')}`,
       't.yaml:9 limits.escrow.create: a limit for escrow.create, but no escrow is listed under services',
       't.yaml:9 limits.escrow.create.per_minute: must be at least 1 (requests per minute)',
       't.yaml:10 fairness: Invalid option: expected one of "afp"|"deployed"',

@@ -10,7 +10,6 @@
 //   - a server that answers everything (no service recognized, exit 1), a closed port (exit 1),
 //     bad arguments (exit 2).
 // The documents' markers are held to afp's route table (each row is a route of that style).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,68 +22,28 @@ import { DEPLOYED_LIMITS } from '../../src/live/dialects/deployed/limits.ts';
 import { DOCUMENTS_MARKERS } from '../../src/live/dialects/documents/markers.ts';
 import { resolveTarget } from '../../src/live/resolve-target.ts';
 import { loadTargetFile } from '../../src/live/target-file.ts';
+import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const scratch = mkdtempSync(join(tmpdir(), 'afp-target-probe-'));
 const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) await new Promise((resolve) => server.close(resolve));
 });
 
-interface Run {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly code: number | null;
-}
-
-function runCli(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-  });
-}
+const runCli = (args: readonly string[]): Promise<CliRun> => runCliChild(args);
 
 /** `afp serve --port 0` as a child process, until `work(api)` is done; then SIGTERM. */
-function withServe(work: (api: string) => Promise<void>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--clock', 'manual', '--seed', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let started = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (started || !/^ready$/m.test(stdout)) return;
-      started = true;
-      const api = /^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1] ?? 'http://invalid';
-      work(api).then(
-        () => child.kill('SIGTERM'),
-        (error: unknown) => {
-          child.kill('SIGKILL');
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
+const withServe = (work: (api: string) => Promise<void>): Promise<CliRun> =>
+  runCliChild(['serve', '--port', '0', '--clock', 'manual', '--seed', '4'], {
+    timeoutMs: 60_000,
+    onReady: async (stdout, stop) => {
+      await work(/^api: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout)?.[1] ?? 'http://invalid');
+      stop();
+    },
   });
-}
 
 /** The CLI in process, its output captured. */
-async function probeInProcess(args: readonly string[]): Promise<Run> {
+async function probeInProcess(args: readonly string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await targetMain(['probe', ...args], { out: (text) => (stdout += text), err: (text) => (stderr += text) });
@@ -107,9 +66,9 @@ describe('the documents markers', () => {
 describe('afp target probe against a real afp serve (child process)', () => {
   test('finds the announced mounts in style A, writes a file that loads and resolves like the URL; --force to overwrite', async () => {
     const out = join(scratch, 'serve.yaml');
-    let probed: Run | undefined;
-    let again: Run | undefined;
-    let forced: Run | undefined;
+    let probed: CliRun | undefined;
+    let again: CliRun | undefined;
+    let forced: CliRun | undefined;
     let viaUrl: Awaited<ReturnType<typeof resolveTarget>> | undefined;
     let api = '';
     let firstText = '';

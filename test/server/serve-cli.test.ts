@@ -1,43 +1,12 @@
 // The real `afp serve` command, spawned as a child process on Node 24: prints the seed, one line
 // per mount and `ready`, answers, and exits 0 on SIGTERM after draining. Bad flags exit 2.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
+import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 
-interface Run {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly code: number | null;
-}
-
-function runCli(args: readonly string[], onReady?: (stdout: string, kill: () => void) => Promise<void>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let readySeen = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (!readySeen && /^ready$/m.test(stdout) && onReady !== undefined) {
-        readySeen = true;
-        onReady(stdout, () => child.kill('SIGTERM')).catch((error: unknown) => {
-          child.kill('SIGKILL');
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-  });
-}
+const runCli = (args: readonly string[], onReady?: (stdout: string, kill: () => void) => Promise<void>): Promise<CliRun> =>
+  runCliChild(args, { timeoutMs: 20_000, ...(onReady === undefined ? {} : { onReady }) });
 
 describe('afp serve (CLI)', () => {
   test('prints seed, mounts and ready; answers; exits 0 on SIGTERM', async () => {

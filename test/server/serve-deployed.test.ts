@@ -13,10 +13,10 @@ import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { isRefusal } from '../../src/live/operations.ts';
+import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const CLIENT = join(ROOT, 'test', 'fixtures', 'deployed-example-client.mjs');
 const ADDRESS = '0x' + 'ab'.repeat(20);
 
@@ -144,7 +144,9 @@ describe('the deployed wire: shapes', () => {
     expect((deal.body['cards'] as unknown[])[0]).toEqual({ rank: expect.any(String) as string, suit: expect.stringMatching(/^[♠♥♦♣]$/) as string });
     const draw = await call('POST', `${served.casino}/api/v1/games/video-poker/draw`, { key: agent.key, body: { holds: [true, false, true, false, false], nonce: deal.body['nonce'], amount: 0.01, client_seed: 'vp-seed' } });
     expect(draw.status).toBe(200);
-    expect(draw.body).toMatchObject({ game: 'video_poker', holds: [true, false, true, false, false], result: { holds: [true, false, true, false, false] } });
+    // The deployment's extras beside afp's own `result` record (the stand-in plays afp's rules).
+    expect(draw.body).toMatchObject({ game: 'video_poker', holds: [true, false, true, false, false], poker_hand: expect.any(String) as string });
+    expect((draw.body['final_cards'] as unknown[]).slice(0, 1)).toEqual([(deal.body['cards'] as unknown[])[0]]);
     const batch = await call('POST', `${served.casino}/api/v1/bets/batch`, { key: agent.key, body: { bets: [{ game: 'coin_flip', amount: 0.01 }, { game: 'dice', amount: 0.02 }, { game: 'baccarat', amount: 0.01 }] } });
     expect(batch.status).toBe(200);
     expect(batch.body['summary']).toMatchObject({ total: 3, errors: 1, total_wagered: 0.03 });
@@ -390,28 +392,5 @@ function runNode(args: readonly string[]): Promise<Run> {
   });
 }
 
-function runServe(args: readonly string[], onReady?: (stdout: string, stop: () => void) => Promise<void>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let readySeen = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (!readySeen && /^ready$/m.test(stdout) && onReady !== undefined) {
-        readySeen = true;
-        onReady(stdout, () => child.kill('SIGTERM')).catch((error: unknown) => {
-          child.kill('SIGKILL');
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-  });
-}
+const runServe = (args: readonly string[], onReady?: (stdout: string, stop: () => void) => Promise<void>): Promise<CliRun> =>
+  runCliChild(args, onReady === undefined ? {} : { onReady });

@@ -13,16 +13,24 @@
  * Budgets: `bets`, `usdcMicro` (stakes), and the deadline; whichever ends first stops placing, and
  * what was placed is still rotated and verified. Money: the balance read before and after must
  * differ by exactly the returns minus the stakes the answers reported (to the target's rounding).
+ * Verdicts: gross differences are decided by the exact law of the target's rule (as soon as the
+ * bets verify) or by a 99.9% interval within tens to hundreds of bets; fine ones (a point of edge in
+ * the returns paid) by an SPRT per variant against the rule's exact edge.
+ * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
  * Limits: bets ≤ LIVE_BETS_MAX; listed problem examples ≤ 1 per finding (the collector counts).
  */
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import { runBounded } from '../../audit/live-target.ts';
-import { ReturnTally } from '../../audit/edge-statistics.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { ratio } from '../../core/ratio.ts';
+import { ratio, ratioToNumber } from '../../core/ratio.ts';
+import { edgeTheory, ReturnTally } from '../../audit/edge-statistics.ts';
+import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
+import type { Chance } from '../../services/casino/games/game.ts';
 import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
-import type { LiveSession } from '../live-session.ts';
+import type { CallOutcome, LiveSession } from '../live-session.ts';
+import type { JsonObject } from '../../core/errors.ts';
+import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
@@ -31,6 +39,7 @@ import { recordVerification } from './verification-findings.ts';
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
 export const LIVE_BETS_MAX = 100_000;
+const VIDEO_POKER = 'video_poker';
 
 export interface EdgeAuditOptions {
   readonly session: LiveSession;
@@ -53,6 +62,8 @@ export interface VariantOutcome {
   readonly followedRule: number;
   readonly refused: number;
   readonly verdict: VariantVerdict;
+  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law. */
+  readonly sprt: { readonly decision: SprtDecision; readonly direction: SprtDirection | null; readonly bets: number } | null;
 }
 
 export interface EdgeAuditResult {
@@ -68,13 +79,26 @@ export interface EdgeAuditResult {
 
 class VariantTrack {
   readonly tally = new ReturnTally();
+  /** Fine differences: Wald's test of the returns against the rule's exact edge (null without a law). */
+  readonly sprt: Sprt | null;
   placed = 0;
   verified = 0;
   followedRule = 0;
   refused = 0;
+
+  constructor(law: readonly Chance[] | null, maxBets: number) {
+    const theory = law === null ? null : edgeTheory(law);
+    this.sprt = theory === null || !(theory.sigma > 0) ? null : new Sprt({ advertisedEdge: ratioToNumber(theory.edge), sigma: theory.sigma, sides: 'two', maxBets: Math.max(1, maxBets) });
+  }
+
+  observe(returnPerUnit: number): void {
+    if (this.sprt !== null && this.sprt.decision() === 'continue') this.sprt.observe(returnPerUnit);
+  }
 }
 
-type Slot = { readonly bet: LiveBet; readonly index: number } | undefined;
+/** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand). */
+type Slot = { readonly bet: LiveBet; readonly index: number; readonly params: JsonObject } | undefined;
+type Placed = { readonly bet: LiveBet; readonly params: JsonObject };
 
 interface AuditRun {
   readonly options: EdgeAuditOptions;
@@ -82,15 +106,33 @@ interface AuditRun {
   readonly aloneGames: Set<string>;
   stakedMicro: Micro;
   paidMicro: Micro;
+  /** Resolves when the video-poker hand in play is drawn. */
+  videoPokerTurn: Promise<void>;
+  /** Stakes as the answers state them (`amount_bet`: a blackjack double stakes twice the amount sent). */
+  answeredStakeMicro: Micro;
+  /** `seed hash:nonce` of every placed bet: a pair drawn twice makes a result predictable. */
+  readonly draws: Set<string>;
   stoppedBy: EdgeAuditResult['stoppedBy'];
 }
 
+const NEGLIGIBLE_EDGE = 1e-9;
+
+/** The target plays the documents' own payout table here: an edge that misses the advertised one is the documents' contradiction, not the target's defect. */
+export function isDocumentsOwn(outcome: VariantOutcome): boolean {
+  const exact = outcome.verdict.exactEdge;
+  const documents = outcome.variant.documentsEdge;
+  return exact !== null && documents !== null && Math.abs(exact - documents) <= NEGLIGIBLE_EDGE;
+}
+
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
-  const run: AuditRun = { options, tracks: options.plan.map(() => new VariantTrack()), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, stoppedBy: null };
+  const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
+  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant)), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
   const before = await balanceOf(options);
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
     const slots = await placePhase(run, first, count);
+    if (options.deadline.passed()) run.stoppedBy ??= 'deadline';
+    options.session.windUp();
     const seeds = await revealSeeds(options);
     verifyPhase(run, slots, seeds);
   }
@@ -99,7 +141,8 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
     const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, followedRule: track.followedRule, verified: track.verified });
-    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, refused: track.refused, verdict };
+    const sprt = track.sprt === null ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
+    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, refused: track.refused, verdict, sprt };
   });
   const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
   return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
@@ -125,29 +168,34 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   const slots: Slot[] = new Array<Slot>(count);
   const batched = session.offers('casino.batch') === null;
   const groups: number[][] = [];
+  const aloneAt = (index: number): boolean => {
+    const game = betInput(run, index).game;
+    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER;
+  };
   for (let offset = 0; offset < count; offset += 1) {
     const index = first + offset;
-    const alone = !batched || run.aloneGames.has(betInput(run, index).game);
     const last = groups.at(-1);
-    if (!alone && last !== undefined && last.length < BATCH_BETS && !run.aloneGames.has(betInput(run, last[0] as number).game)) last.push(index);
+    if (!aloneAt(index) && last !== undefined && last.length < BATCH_BETS && !aloneAt(last[0] as number)) last.push(index);
     else groups.push([index]);
   }
   await runBounded(groups.length, concurrency, async (group) => {
     const indexes = groups[group] as number[];
     const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
     if (bets.length === 0) return;
-    const answers = bets.length === 1 && (!batched || run.aloneGames.has((bets[0] as BetInput).game)) ? [await placeAlone(run, bets[0] as BetInput)] : await placeBatch(run, bets);
+    const lead = bets[0] as BetInput;
+    const answers = bets.length === 1 && (!batched || run.aloneGames.has(lead.game) || lead.game === VIDEO_POKER) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
     answers.forEach((answer, position) => {
       const index = indexes[position] as number;
       const track = run.tracks[index % run.options.plan.length] as VariantTrack;
       if (answer === null) return;
-      if (isRefusal(answer)) {
+      if ('name' in answer) {
         track.refused += 1;
         run.options.findings.add({ id: `rule:${(bets[position] as BetInput).game}:refused:${answer.name}`, severity: 'minor', kind: 'rule', title: `${(bets[position] as BetInput).game} bets refused: ${answer.name}`, expected: 'the bet accepted (minimum amount, funded account)', seen: answer.body, evidence: answer.message });
         return;
       }
       track.placed += 1;
-      slots[index - first] = { bet: answer, index };
+      run.answeredStakeMicro += answer.bet.amountMicro;
+      slots[index - first] = { bet: answer.bet, index, params: answer.params };
     });
   }, () => run.stoppedBy !== null || deadline.passed());
   if (deadline.passed()) run.stoppedBy ??= 'deadline';
@@ -155,11 +203,41 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
 }
 
 /** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */
-async function placeAlone(run: AuditRun, bet: BetInput): Promise<LiveBet | Refusal | null> {
+async function placeAlone(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+  if (bet.game === VIDEO_POKER) return placeVideoPoker(run, bet);
   const outcome = await run.options.session.call('casino.bet', bet, run.options.apiKey);
+  return settle(run, outcome, bet.params);
+}
+
+/**
+ * Video poker: deal, hold what optimal play holds (the strategy the documents' edge assumes), draw.
+ * One hand at a time: a casino may keep one pending hand per agent (a new deal settles the last).
+ */
+async function placeVideoPoker(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+  const previous = run.videoPokerTurn;
+  let release = (): void => undefined;
+  run.videoPokerTurn = new Promise<void>((resolve) => (release = resolve));
+  await previous;
+  try {
+    return await dealAndDraw(run, bet);
+  } finally {
+    release();
+  }
+}
+
+async function dealAndDraw(run: AuditRun, bet: BetInput): Promise<Placed | Refusal | null> {
+  const { session, apiKey } = run.options;
+  const dealt = await session.call('casino.deal', { amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
+  if (dealt.kind !== 'ok') return settle(run, dealt, bet.params);
+  const holds = optimalHolds(dealt.value.cards);
+  const drawn = await session.call('casino.draw', { nonce: dealt.value.nonce, holds, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed }, apiKey);
+  return settle(run, drawn, { ...bet.params, holds, nonce: dealt.value.nonce });
+}
+
+function settle(run: AuditRun, outcome: CallOutcome<LiveBet>, params: JsonObject): Placed | Refusal | null {
   switch (outcome.kind) {
     case 'ok':
-      return outcome.value;
+      return { bet: outcome.value, params };
     case 'refused':
       return outcome.refusal;
     case 'unreadable':
@@ -175,7 +253,7 @@ async function placeAlone(run: AuditRun, bet: BetInput): Promise<LiveBet | Refus
 }
 
 /** A batch; refused elements are retried alone once, and a game accepted alone is played alone from then on. */
-async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Array<LiveBet | Refusal | null>> {
+async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Array<Placed | Refusal | null>> {
   const outcome = await run.options.session.call('casino.batch', { bets }, run.options.apiKey);
   if (outcome.kind === 'deadline') run.stoppedBy ??= 'deadline';
   if (outcome.kind === 'unreachable' || outcome.kind === 'unsupported') run.stoppedBy ??= 'unreachable';
@@ -183,10 +261,10 @@ async function placeBatch(run: AuditRun, bets: readonly BetInput[]): Promise<Arr
     return Promise.all(bets.map((bet) => placeAlone(run, bet)));
   }
   return Promise.all(outcome.value.results.map(async (answer, position) => {
-    if (!isRefusal(answer)) return answer;
     const bet = bets[position] as BetInput;
+    if (!isRefusal(answer)) return { bet: answer, params: bet.params };
     const alone = await placeAlone(run, bet);
-    if (alone !== null && !isRefusal(alone) && !run.aloneGames.has(bet.game)) {
+    if (alone !== null && !('name' in alone) && !run.aloneGames.has(bet.game)) {
       run.aloneGames.add(bet.game);
       run.options.findings.add({ id: `rule:${bet.game}:not-in-batch`, severity: 'info', kind: 'rule', title: `${bet.game} is refused in a batch (${answer.name}) but accepted alone: played alone`, endpoint: 'casino.batch', expected: 'every game accepted in a batch (documents: each element processed like a single bet)', seen: answer.body, evidence: answer.message });
     }
@@ -212,14 +290,25 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const track = run.tracks[slot.index % plan.length] as VariantTrack;
     const bet = slot.bet;
     run.paidMicro += bet.paidMicro ?? 0n;
-    const schemeBet: SchemeBet = { ...bet, game: variant.game, params: variant.params };
+    const draw = `${bet.seedHash}:${bet.nonce}`;
+    if (run.draws.has(draw)) {
+      findings.add({
+        id: 'fairness:nonce-reused', severity: 'critical', kind: 'fairness', title: 'two bets share a (server seed, nonce) pair: the nonce did not advance',
+        field: 'proof.nonce', expected: 'a fresh nonce for every bet under one seed', seen: bet.nonce, evidence: `bet ${bet.betId} (${variant.variant}) reuses nonce ${bet.nonce} of seed ${bet.seedHash}`,
+      });
+    }
+    run.draws.add(draw);
+    const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
     const seedHex = seeds.get(bet.seedHash) ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     recordVerification(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
     if (verdict === null) continue;
     track.verified += 1;
     if (verdict.outcome.status === 'ok') track.followedRule += 1;
-    if (bet.paidMicro !== null && bet.amountMicro > 0n) track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
+    if (bet.paidMicro !== null && bet.amountMicro > 0n) {
+      track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
+      if (verdict.outcome.status === 'ok') track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
+    }
   }
 }
 
@@ -232,7 +321,7 @@ async function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
 function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): void {
   if (before === null || after === null) return;
   const bets = run.tracks.reduce((total, track) => total + track.placed, 0);
-  const expected = run.paidMicro - run.stakedMicro;
+  const expected = run.paidMicro - run.answeredStakeMicro;
   const seen = after - before;
   const allowance = 10_000n + 5_000n * BigInt(bets);
   const difference = seen > expected ? seen - expected : expected - seen;
@@ -241,6 +330,6 @@ function checkMoney(run: AuditRun, before: Micro | null, after: Micro | null): v
     id: 'money:edge-audit:balance-delta', severity: 'critical', kind: 'money',
     title: `the balance moved by ${formatDecimal(seen)} USDC over the audit, but the answers report ${formatDecimal(expected)} (returns − stakes)`,
     endpoint: 'casino.balance', expected: formatDecimal(expected), seen: formatDecimal(seen),
-    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.stakedMicro)}, paid ${formatDecimal(run.paidMicro)}`,
+    evidence: `balance before ${formatDecimal(before)}, after ${formatDecimal(after)}; ${bets} bets, staked ${formatDecimal(run.answeredStakeMicro)}, paid ${formatDecimal(run.paidMicro)}`,
   });
 }

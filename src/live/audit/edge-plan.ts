@@ -10,7 +10,8 @@ import type { JsonObject } from '../../core/errors.ts';
 import { ratioToNumber } from '../../core/ratio.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
-import type { AdvertisedEdge } from './edge-verdict.ts';
+import type { GameModule } from '../../services/casino/games/game.ts';
+import { lawEdge, type AdvertisedEdge } from './edge-verdict.ts';
 
 const DEFAULT_MIN_BET_MICRO = 10_000n;
 
@@ -20,15 +21,29 @@ export interface PlannedVariant {
   readonly params: JsonObject;
   readonly amountMicro: bigint;
   readonly advertised: AdvertisedEdge | null;
+  /** The exact edge of the documents' own rule for this variant (afp's game modules), or null. */
+  readonly documentsEdge: number | null;
 }
 
-export function advertisedEdgeOf(game: string, params: JsonObject): AdvertisedEdge | null {
+/** The documents' game module and parameters of a variant: parsed, or (video poker's strategy, no wire form) the variant of that name. */
+function documentsVariant(game: string, params: JsonObject, variantName?: string): { module: GameModule; params: unknown } | null {
   const module = findGame(game);
   if (module === undefined) return null;
   const parsed = module.parse(params);
-  if (!parsed.ok) return null;
-  const edge = module.advertisedEdge(parsed.value);
-  return edge === null ? null : { edge: ratioToNumber(edge), text: module.advertisedEdgeText };
+  const moduleParams = parsed.ok ? parsed.value : module.variants().find((variant) => variant.name === variantName)?.params;
+  return moduleParams === undefined ? null : { module, params: moduleParams };
+}
+
+export function advertisedEdgeOf(game: string, params: JsonObject, variantName?: string): AdvertisedEdge | null {
+  const found = documentsVariant(game, params, variantName);
+  const edge = found === null ? null : found.module.advertisedEdge(found.params);
+  return found === null || edge === null ? null : { edge: ratioToNumber(edge), text: found.module.advertisedEdgeText };
+}
+
+/** The exact edge of the documents' own rule (their payout table), for telling a target's defect from the documents' contradiction. */
+export function documentsEdgeOf(game: string, params: JsonObject, variantName?: string): number | null {
+  const found = documentsVariant(game, params, variantName);
+  return found === null ? null : lawEdge(found.module.distribution(found.params));
 }
 
 /** The variants of `games` (all the scheme knows when empty), in the scheme's order. */
@@ -40,7 +55,8 @@ export function planVariants(scheme: FairnessScheme, games: readonly string[]): 
       variant: variant.name,
       params: variant.params,
       amountMicro: findGame(entry.game)?.minBetMicro ?? DEFAULT_MIN_BET_MICRO,
-      advertised: advertisedEdgeOf(entry.game, variant.params),
+      advertised: advertisedEdgeOf(entry.game, variant.params, variant.name),
+      documentsEdge: documentsEdgeOf(entry.game, variant.params, variant.name),
     })));
 }
 

@@ -5,7 +5,7 @@
  * bets it rests on. Pure and byte-stable: fixed number formats, rows in plan order.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { EdgeAuditResult, VariantOutcome } from './edge-audit.ts';
+import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${(value * 100).toFixed(3)}%`);
 
@@ -18,7 +18,7 @@ export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
   if (outcome.followedRule < outcome.verified) return `${outcome.verified - outcome.followedRule} bets break the rule`;
-  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? `differs from advertised (${verdict.ruleSeverity ?? 'minor'})` : verdict.advertised === null ? 'no advertised edge' : 'undecided';
+  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table; advertised differs" : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? 'no advertised edge' : 'undecided';
   return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
 }
 
@@ -33,6 +33,7 @@ interface Row {
   readonly empirical: string;
   readonly verdict: string;
   readonly restsOn: number;
+  readonly sprt: string;
 }
 
 function rowsOf(result: EdgeAuditResult): Row[] {
@@ -47,20 +48,21 @@ function rowsOf(result: EdgeAuditResult): Row[] {
     empirical: interval(outcome),
     verdict: verdictText(outcome),
     restsOn: outcome.verdict.restsOnBets,
+    sprt: outcome.sprt === null ? '—' : `${outcome.sprt.decision}${outcome.sprt.direction === null ? '' : ` (${outcome.sprt.direction})`} @${outcome.sprt.bets}`,
   }));
 }
 
-const HEADERS = ['game', 'variant', 'bets', 'verified', 'followed rule', 'exact edge', 'advertised', 'empirical edge [99%]', 'verdict', 'rests on bets'];
+const HEADERS = ['game', 'variant', 'bets', 'verified', 'followed rule', 'exact edge', 'advertised', 'empirical edge [99%]', 'verdict', 'rests on bets', 'sprt vs rule'];
 
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
-  const cells = rowsOf(result).map((row) => [row.game, row.variant, String(row.placed), String(row.verified), String(row.followed), row.exact, row.advertised, row.empirical, row.verdict, String(row.restsOn)]);
+  const cells = rowsOf(result).map((row) => [row.game, row.variant, String(row.placed), String(row.verified), String(row.followed), row.exact, row.advertised, row.empirical, row.verdict, String(row.restsOn), row.sprt]);
   const widths = HEADERS.map((header, column) => Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)));
   const line = (values: readonly string[]): string => values.map((value, column) => value.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [line(HEADERS), ...cells.map(line)].join('\n') + '\n';
 }
 
 export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
-  const rows = rowsOf(result).map((row) => [row.game, row.variant, row.placed, row.verified, row.followed, row.exact, row.advertised, row.empirical, row.verdict, row.restsOn]);
+  const rows = rowsOf(result).map((row) => [row.game, row.variant, row.placed, row.verified, row.followed, row.exact, row.advertised, row.empirical, row.verdict, row.restsOn, row.sprt]);
   return stringify([HEADERS, ...rows]);
 }
 
@@ -82,6 +84,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     rule_severity: outcome.verdict.ruleSeverity,
     empirical: outcome.verdict.empirical,
     rests_on_bets: outcome.verdict.restsOnBets,
+    sprt: outcome.sprt === null ? null : { decision: outcome.sprt.decision, direction: outcome.sprt.direction, bets: outcome.sprt.bets },
     verdict: verdictText(outcome),
   }));
   return `${JSON.stringify({ ...header, placed: result.placed, verified: result.verified, refused: result.refused, stopped_by: result.stoppedBy, variants }, null, 2)}\n`;

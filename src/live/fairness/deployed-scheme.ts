@@ -12,7 +12,7 @@
  * A result lacking a determined field, with nothing else differing, is not checked rather than
  * failed (the wire lacks it). A bet whose hashes verify but whose mapping differs fails the outcome
  * or payout check only: the caller's rule finding, never "unfair".
- * Variants: the documents' (document-variants.ts) that are one bet each (all but video poker),
+ * Variants: the documents' (document-variants.ts); video poker's is dealt, held and drawn by the audit,
  * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
@@ -91,9 +91,9 @@ function law(game: string, params: JsonObject): readonly Chance[] | null {
   return computed;
 }
 
-/** The documents' variants that are one bet each (video poker's deal-then-draw is not). */
+/** The documents' variants; video poker's is played deal-then-draw by the auditor's choice of holds (no law: the deployment publishes no strategy). */
 function games(): readonly SchemeGame[] {
-  return documentVariants().map((entry) => ({ game: entry.game, variants: entry.game === 'video_poker' ? [] : entry.variants }));
+  return documentVariants();
 }
 
 export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law };

@@ -38,9 +38,3 @@ export function cardObject(code: string): JsonObject {
   const suit = code.slice(-1);
   return { rank: RANKS[rank] ?? rank, suit: SUITS[suit] ?? suit };
 }
-
-/** afp's card code as the deployment's text ("Q♠"). */
-export function cardText(code: string): string {
-  const card = cardObject(code);
-  return `${card['rank'] as string}${card['suit'] as string}`;
-}

@@ -17,7 +17,7 @@ import type { Dealt } from '../../../services/casino/video-poker-hands.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import type { Route, RouteInput } from '../../route.ts';
-import { betRefusal, cardObject, cardText, deployedBet } from './casino-bet-answer.ts';
+import { betRefusal, cardObject, deployedBet } from './casino-bet-answer.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 const BET_KEYS = ['amount', 'client_seed'];
@@ -99,7 +99,8 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
     const final = detail.final_cards ?? [];
     const held = detail.held_positions ?? [];
     const holds = dealt.map((_card, position) => held.includes(position));
-    answer['result'] = { initial_cards: dealt.map(cardText), final_cards: final.map(cardText), holds, hand_name: detail.hand ?? 'nothing', payout_multiplier: answer['payout_multiplier'] ?? 0, payout_table: { royal_flush: 800, straight_flush: 50, four_of_a_kind: 25, full_house: 9, flush: 6, straight: 4, three_of_a_kind: 3, two_pair: 2, jacks_or_better: 1 } };
+    // `result` stays afp's record (the stand-in plays afp's rules, verifiable under afp's scheme); the
+    // deployment's top-level extras are added beside it.
     return { ...answer, poker_hand: detail.hand ?? 'nothing', initial_cards: dealt.map(cardObject), final_cards: final.map(cardObject), holds };
   },
 });

@@ -6,7 +6,8 @@
  * under the deployment's name and recorded as a documented deviation from the documents.
  */
 import { toNumber } from '../../../core/money.ts';
-import { betBody } from '../bet-answer.ts';
+import { betBody, readBet } from '../bet-answer.ts';
+import { readHand } from '../card-answer.ts';
 import { readBatchElements, readSummary } from '../batch-answer.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
@@ -52,6 +53,27 @@ export const CASINO_DEPLOYED: DialectTable = {
   }),
   // A single bet is the documents' request and answer (DEPLOYED.md §2.4).
   'casino.bet': CASINO_A['casino.bet'],
+  // Video poker (DEPLOYED.md §2.5): the deal takes no amount; the draw re-deals from (seed, client
+  // seed, nonce), so it sends the same client seed, and holds are five booleans.
+  'casino.deal': row('casino.deal', {
+    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/deal', body: { client_seed: input.clientSeed }, auth: true }),
+    read: (reader) => {
+      const nonce = reader.number('nonce');
+      const cards = readHand(reader, 'cards');
+      reader.knows('phase', 'message', 'instruction');
+      return nonce === null || cards === null ? null : { nonce, cards };
+    },
+  }),
+  'casino.draw': row('casino.draw', {
+    request: (input) => ({
+      service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw',
+      body: { holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)), nonce: input.nonce, amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true,
+    }),
+    read: (reader) => {
+      reader.knows('poker_hand', 'initial_cards', 'final_cards', 'holds');
+      return readBet(reader);
+    },
+  }),
   'casino.batch': row('casino.batch', {
     request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
     read: (reader) => {

@@ -3,20 +3,16 @@
  * casino's key and balance. The faucet's claim names the casino agent in the body and needs no key;
  * an escrow is created for a `counterparty_agent_id` with `amount_usd` and `timeout_hours`, and
  * released by `/escrow/release/:id`, disputed by `/escrow/dispute/:id`; there is no faucet
- * registration or status, and no escrow refund or list (DEPLOYED.md §3, §4). Renamed fields and
- * states are read under the deployment's names and recorded as documented deviations.
+ * registration or status, and no escrow refund or list (DEPLOYED.md §3, §4). Renamed fields are
+ * read under the deployment's names and recorded as documented deviations; states keep the
+ * deployment's names (`funded`): checks judge them by src/live/documented-rules.ts, replay by
+ * `ESCROW_STATES`.
  */
 import { toNumber } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
 
-/**
- * The deployment's escrow states in afp's terms: `funded` (and `completed`, the counterparty's
- * mark, still held) is afp's `locked`; `refunded` is afp's `expired`, since a deployed escrow is
- * refunded only by its timeout (there is no refund call; DEPLOYED.md §4).
- */
-const DEPLOYED_STATES: Readonly<Record<string, string>> = { funded: 'locked', completed: 'locked', refunded: 'expired' };
-const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount', states: DEPLOYED_STATES };
+const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount' };
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
@@ -40,14 +36,14 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
     request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/release/${encodeURIComponent(input.escrowId)}`, auth: true }),
     read: (reader) => {
       reader.knows('escrow_id', 'amount_released', 'commission', 'referral_commission', 'counterparty_id', 'message');
-      return { status: readEscrowStatus(reader, DEPLOYED_STATES) };
+      return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.dispute': row('escrow.dispute', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/dispute/${encodeURIComponent(input.escrowId)}`, body: { reason: input.reason }, auth: true }),
     read: (reader) => {
       reader.knows('escrow_id', 'reason', 'message', 'contact');
-      return { status: readEscrowStatus(reader, DEPLOYED_STATES) };
+      return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.get': row('escrow.get', {

@@ -16,6 +16,8 @@ export interface DeployedLimitRow {
 export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLimitRow>>> = {
   'casino.register': { perMinute: 10, why: '/auth/register: 10 per IP per 60 s' },
   'casino.bet': { perMinute: 60, why: 'single games: the `games` bucket, 60 per agent per minute' },
+  'casino.deal': { perMinute: 60, why: 'video poker deal: a single game, the `games` bucket' },
+  'casino.draw': { perMinute: 60, why: 'video poker draw: a single game, the `games` bucket' },
   'casino.batch': { perMinute: 10, why: '/bets/batch: the `batch` bucket, 10 per agent per minute' },
   'casino.withdraw': { perMinute: 5, why: '/auth/withdraw: 5 per IP per 60 s' },
   'faucet.claim': { perMinute: 5, why: '5 per IP per minute (and one credited claim per IP per 24 h)' },

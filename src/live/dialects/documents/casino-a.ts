@@ -9,6 +9,7 @@ import type { GameId } from '../../../services/casino/games/game.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { isRefusal, type LiveBet, type OperationInput, type Refusal } from '../../operations.ts';
 import { betBody, readBet } from '../bet-answer.ts';
+import { readHand } from '../card-answer.ts';
 import { row, type DialectTable, type WireRequest } from '../dialect.ts';
 import { readBatchElements, readSummary } from '../batch-answer.ts';
 
@@ -53,12 +54,27 @@ export const CASINO_A: DialectTable = {
     request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/games', auth: true }),
     read: (reader) => {
       const games = reader.array('games');
+      reader.knows('count', 'closed');
       if (games === null) return null;
       return { games: games.map((game, index) => reader.nested(game, `games[${index}]`).string('id')).filter((id): id is string => id !== null) };
     },
   }),
   'casino.bet': row('casino.bet', {
     request: (bet) => ({ service: 'casino', method: 'POST', path: `/api/v1/games/${gamePathA(bet.game)}`, body: betBody(bet, false), auth: true }),
+    read: (reader) => readBet(reader),
+  }),
+  // Video poker (casino.md): the deal commits the amount; the draw places the bet with holds as positions.
+  'casino.deal': row('casino.deal', {
+    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/deal', body: { amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true }),
+    read: (reader) => {
+      const nonce = reader.number('nonce');
+      const cards = readHand(reader, 'cards');
+      reader.knows('amount', 'server_seed_hash', 'client_seed', 'pay_table', 'auto_drawn_previous_hand', 'balance');
+      return nonce === null || cards === null ? null : { nonce, cards };
+    },
+  }),
+  'casino.draw': row('casino.draw', {
+    request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw', body: { nonce: input.nonce, holds: [...input.holds], amount: toNumber(input.amountMicro) }, auth: true }),
     read: (reader) => readBet(reader),
   }),
   'casino.batch': row('casino.batch', {

@@ -10,7 +10,7 @@ import { row, type DialectTable } from '../dialect.ts';
 import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
 
 const ESCROW_A: EscrowNames = { amount: 'amount' };
-const DETAIL_A = ['buyer', 'seller', 'currency', 'memo', 'fee', 'net', 'conditions', 'referrer', 'created_at', 'expires_at', 'settled_at', 'tx_hash', 'dispute'];
+const DETAIL_A = ['buyer', 'seller', 'currency', 'memo', 'fee', 'net', 'conditions', 'referrer', 'created_at', 'expires_at', 'settled_at', 'released_at', 'refunded_at', 'disputed_at', 'tx_hash', 'dispute'];
 
 /** `{ agent_id, referrer? }`: the same registration body in styles A and B. */
 export function registerBody(input: { agentId: string; referrer?: string }): JsonObject {

@@ -44,10 +44,13 @@ export function videoPokerPayout(cards: readonly number[]): number {
   return counts[0] === 2 && highPair ? 1 : 0;
 }
 
+/** The wire's five booleans, or the held positions (0–4) an auditor chose, as five booleans. */
 function readHolds(params: JsonObject): boolean[] | Unreadable {
   const holds = params['holds'];
-  const valid = Array.isArray(holds) && holds.length === HAND && holds.every((hold) => typeof hold === 'boolean');
-  return valid ? (holds as boolean[]) : { why: 'holds must be 5 booleans' };
+  if (Array.isArray(holds) && holds.length === HAND && holds.every((hold) => typeof hold === 'boolean')) return holds as boolean[];
+  const positions = Array.isArray(holds) && holds.length <= HAND && holds.every((hold) => Number.isInteger(hold) && (hold as number) >= 0 && (hold as number) < HAND) ? (holds as number[]) : null;
+  if (positions !== null && new Set(positions).size === positions.length) return Array.from({ length: HAND }, (_, index) => positions.includes(index));
+  return { why: 'holds must be 5 booleans or the held positions 0–4' };
 }
 
 export function videoPokerDeal(source: RollSource, nonce: number): number[] {

@@ -1,0 +1,86 @@
+/**
+ * The model of `afp check --target` through a target's dialects: what a few shared accounts must
+ * look like after any sequence of afp operations (src/live/operations.ts) sent through a
+ * LiveSession. It is the documents' and the deployment's common money rules, written from the
+ * wire contract alone: a bet debits its stake and credits its gross return; a refusal moves
+ * nothing; an escrow holds its amount at creation and its release pays amount − 1% (rounded up to
+ * the micro) to the counterparty, once; bets on one server seed take consecutive nonces, a new seed
+ * starts at 0, and a rotation reveals the seed whose SHA-256 is the seed hash the bets showed.
+ *
+ * Accounts are opened once per invocation (the target's way) and shared by every run, so a run
+ * starts by reading their balances: the model knows each balance from that read on. A dialect
+ * that shows amounts rounded (the deployment's 2 dp) leaves a `slackMicro` that grows by its
+ * rounding per shown figure and is cleared by the next balance read (the read re-anchors).
+ * Non-goals: the documents-only rules (tiers, cooldowns, expiry, disputes, referral): the
+ * documents' model (src/check/check-model.ts) checks those on afp serve.
+ */
+import { assert } from '../../core/assert.ts';
+import type { Micro } from '../../core/money.ts';
+import type { FindingInput } from '../../live/finding.ts';
+import type { LiveAccount } from '../../live/live-account.ts';
+import type { LiveSession, SentRequest } from '../../live/live-session.ts';
+
+export interface DialectAccount {
+  readonly slot: number;
+  readonly agentId: string;
+  readonly apiKey: string;
+  balanceMicro: Micro;
+  /** How far a shown (rounded) figure may have put `balanceMicro` off the target's exact balance. */
+  slackMicro: Micro;
+  /** The seed the last bet showed and its nonce; null until a bet of this run shows one. */
+  seed: { readonly hash: string; readonly nonce: number } | null;
+  /** A rotation was answered: the next bet is on a new seed, nonce 0, not `rotatedHash`. */
+  rotatedHash: string | null;
+}
+
+export type EscrowState = 'held' | 'released';
+
+export interface DialectEscrow {
+  readonly id: string;
+  readonly creatorSlot: number;
+  readonly counterpartySlot: number;
+  readonly amountMicro: Micro;
+  state: EscrowState;
+}
+
+export interface DialectModel {
+  readonly accounts: DialectAccount[];
+  readonly escrows: DialectEscrow[];
+  /** The rounding of the casino's shown amounts (SHOWN_ROUNDING_MICRO of its dialect). */
+  readonly roundingMicro: Micro;
+}
+
+/** What the commands talk to: the session, and where findings go. */
+export interface DialectSystem {
+  readonly session: LiveSession;
+  raise(finding: FindingInput): void;
+  readonly curlOf: (request: SentRequest) => string;
+}
+
+/** Escrows a run may hold (commands index them modulo the count). */
+export const ESCROWS_MAX = 16;
+
+export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro): DialectModel {
+  assert(accounts.length === balancesMicro.length, 'one starting balance per account');
+  return {
+    accounts: accounts.map((account, slot) => ({ slot, agentId: account.agentId, apiKey: account.apiKey, balanceMicro: balancesMicro[slot] as Micro, slackMicro: 0n, seed: null, rotatedHash: null })),
+    escrows: [],
+    roundingMicro,
+  };
+}
+
+export function accountAt(model: Readonly<DialectModel>, slot: number): DialectAccount {
+  const account = model.accounts[slot % model.accounts.length];
+  assert(account !== undefined, 'a dialect model has at least one account');
+  return account;
+}
+
+/** The escrow fee both the documents and the deployment take: 1% of the amount, rounded up to the micro. */
+export function escrowFeeMicro(amountMicro: Micro): Micro {
+  return (amountMicro + 99n) / 100n;
+}
+
+/** The balance an account can surely spend (its model balance less the slack). */
+export function spendableMicro(account: Readonly<DialectAccount>): Micro {
+  return account.balanceMicro - account.slackMicro;
+}

@@ -1,0 +1,164 @@
+/**
+ * runDialectCheck: `afp check --target` through a target's dialects. Model-based sequences of the
+ * commands in dialect-commands.ts, drawn by fast-check and shrunk on the first mismatch, sent
+ * through one LiveSession (the target's dialects, paced under its limits) on accounts opened the
+ * target's way (AccountPool: its registration and funding) once per invocation and shared by
+ * every run; each run starts by reading their balances.
+ *
+ * A command whose operation the target's dialect does not offer, or that needs a second account
+ * the target cannot give, is left out of the generated sequences; a note says which and why.
+ * Outcome as data, like runCheck's: ok, or the failure with the shrunk sequence, seed, path and
+ * the reproduce command; plus the findings (wire deviations and documented differences) every
+ * run raised. A failure of kind 'mismatch' broke a model rule; 'error' means the check could not
+ * run (no account, no answer, the time budget spent).
+ * Bounded: at most `maxCommands` commands per run, `runs` runs, the whole within `maxSeconds`.
+ */
+import fc from 'fast-check';
+import type { Deadline, LiveClock } from '../../audit/live-target.ts';
+import type { Micro } from '../../core/money.ts';
+import { AccountPool, ACCOUNTS_MAX } from '../../live/account-pool.ts';
+import { deviationFinding } from '../../live/deviation-findings.ts';
+import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
+import { FindingsCollector } from '../../live/finding.ts';
+import type { LiveAccount } from '../../live/live-account.ts';
+import { LiveSession, type SentRequest } from '../../live/live-session.ts';
+import type { Target } from '../../live/target.ts';
+import { CheckMismatch } from '../model-command.ts';
+import type { CheckFailure, CheckResult } from '../run-check.ts';
+import { DIALECT_COMMANDS, OPERATIONS_LEFT_OUT, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
+import { createDialectModel, type DialectModel, type DialectSystem } from './dialect-model.ts';
+
+export const DIALECT_MAX_COMMANDS = 40;
+/** What each registered account is funded with (admin deposits, funding commands; a faucet pays what it pays). */
+export const DIALECT_FUND_MICRO: Micro = 5_000_000n;
+
+export interface DialectCheckOptions {
+  readonly target: Target;
+  /** How the user named the target (`--target` as typed), for the reproduce command. */
+  readonly targetSpec: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly maxCommands?: number;
+  /** A reported path (`<fast-check path>@<replayPath>`): replays that one failing case. */
+  readonly path?: string;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+  readonly curlOf: (request: SentRequest) => string;
+  readonly fundMicro?: Micro;
+  readonly timeoutMs?: number;
+}
+
+export interface DialectCheckResult extends CheckResult {
+  readonly findings: FindingsCollector;
+  /** The command rows the sequences were drawn from. */
+  readonly commands: readonly string[];
+}
+
+interface Plan {
+  readonly rows: readonly DialectCommandRow[];
+  readonly notes: string[];
+  readonly accounts: readonly LiveAccount[];
+}
+
+/** The rows the target can take, the accounts they need, and a note per row or operation left out. */
+async function plan(session: LiveSession, pool: AccountPool): Promise<Plan | string> {
+  const notes: string[] = [];
+  const offered = DIALECT_COMMANDS.filter((row) => {
+    const missing = row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ?? row.applies?.(session.target) ?? null;
+    if (missing !== null) notes.push(`command ${row.name} left out of the sequences: ${missing}`);
+    return missing === null;
+  });
+  const wanted = Math.min(ACCOUNTS_MAX, Math.max(1, ...offered.map((row) => row.accounts)));
+  let accounts = await pool.take(wanted);
+  if (typeof accounts === 'string' && wanted > 1) {
+    const reason = accounts;
+    accounts = await pool.take(1);
+    for (const row of offered) if (row.accounts > 1) notes.push(`command ${row.name} left out of the sequences: it needs ${row.accounts} accounts, and ${reason}`);
+  }
+  if (typeof accounts === 'string') return `no account to check with: ${accounts}`;
+  const count = accounts.length;
+  for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT)) notes.push(`operation ${op} is sent by no command: ${why}`);
+  return { rows: offered.filter((row) => row.accounts <= count), notes, accounts };
+}
+
+function splitPath(path: string): { path: string; replayPath: string } | null {
+  const match = /^(\d+(?::\d+)*)@([A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.exec(path);
+  return match === null ? null : { path: match[1] as string, replayPath: match[2] ?? '' };
+}
+
+export async function runDialectCheck(options: DialectCheckOptions): Promise<DialectCheckResult> {
+  const findings = new FindingsCollector();
+  const session = new LiveSession({ target: options.target, clock: options.clock, deadline: options.deadline, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)) });
+  const pool = new AccountPool({ session, clock: options.clock, deadline: options.deadline, fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO });
+  const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(options.target.services).map(([service, entry]) => `${service} ${entry.dialect}`).sort().join(', ')}`;
+  const planned = await plan(session, pool);
+  const base = { seed: options.seed, target: description, findings };
+  if (typeof planned === 'string') {
+    return { ...base, ok: false, runs: 0, shrinks: 0, notes: [], commands: [], failure: { kind: 'error', counterexample: '(no run)', commands: [], seed: options.seed, path: '', error: planned, reproduce: reproduceOf(options, null) } };
+  }
+  const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
+  const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
+  const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
+    const balances: Micro[] = [];
+    for (const account of planned.accounts) {
+      const outcome = await session.call('casino.balance', {}, account.apiKey);
+      if (outcome.kind !== 'ok') throw new Error(`reading the balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
+      balances.push(outcome.value.balanceMicro);
+    }
+    return { model: createDialectModel(planned.accounts, balances, roundingMicro), real: system };
+  };
+  const replay = options.path === undefined ? null : splitPath(options.path);
+  const commands = fc.commands(planned.rows.map((row) => row.arbitrary), {
+    maxCommands: options.maxCommands ?? DIALECT_MAX_COMMANDS,
+    size: 'max',
+    ...(replay === null || replay.replayPath === '' ? {} : { replayPath: replay.replayPath }),
+  });
+  const property = fc.asyncProperty(commands, async (drawn) => {
+    const run = await newRun();
+    await fc.asyncModelRun(() => run, drawn);
+  });
+  const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(replay === null ? {} : { path: replay.path, endOnFailure: true }) });
+  const result = { ...base, runs: details.numRuns, shrinks: details.numShrinks, notes: planned.notes, commands: planned.rows.map((row) => row.name) };
+  if (!details.failed) return { ...result, ok: true };
+  return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
+}
+
+function reproduceOf(options: DialectCheckOptions, path: string | null): string {
+  const words = ['npx afp check', `--target ${options.targetSpec}`, `--seed ${options.seed}`];
+  if (path !== null) words.push(`--path '${path}'`);
+  if (options.maxCommands !== undefined && options.maxCommands !== DIALECT_MAX_COMMANDS) words.push(`--max-commands ${options.maxCommands}`);
+  return words.join(' ');
+}
+
+/** The shrunk sequence, replayed once more to print exactly what ran and failed. */
+async function describeFailure(details: fc.RunDetails<[Iterable<DialectCommand>]>, options: DialectCheckOptions, newRun: () => Promise<{ model: DialectModel; real: DialectSystem }>): Promise<CheckFailure> {
+  const drawn = details.counterexample?.[0];
+  const replayPath = drawn === undefined ? '' : (/\/\*replayPath="([^"]*)"\*\//.exec(String(drawn))?.[1] ?? '');
+  const ran: string[] = [];
+  let error: unknown = details.errorInstance;
+  let confirmed = false;
+  if (drawn !== undefined) {
+    try {
+      const run = await newRun();
+      for (const command of drawn) {
+        if (!command.check(run.model)) continue;
+        ran.push(String(command));
+        await command.run(run.model, run.real);
+      }
+    } catch (replayed) {
+      error = replayed;
+      confirmed = true;
+    }
+  }
+  const path = `${details.counterexamplePath ?? ''}@${replayPath}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: error instanceof CheckMismatch ? 'mismatch' : 'error',
+    counterexample: drawn === undefined ? '(no counterexample: the run was interrupted)' : `${ran.join(',')} /*replayPath=${JSON.stringify(replayPath)}*/`,
+    commands: ran,
+    seed: options.seed,
+    path,
+    error: confirmed ? message : `${message} (the shrunk sequence passed when replayed once more: the target is not deterministic)`,
+    reproduce: reproduceOf(options, path),
+  };
+}

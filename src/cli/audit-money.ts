@@ -1,0 +1,99 @@
+/**
+ * `afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR]
+ * [--out DIR] [--fail-on SEVERITY] [--max-seconds S]`: the money-path probes
+ * (src/live/audit/money-probes.ts) against a live target: an overdraw withdrawal, a batch summary
+ * against its results, parallel double spends, the balance across single bets, and bad input.
+ *
+ * Accounts: the audit account as the target funds it (or --key); the double-spend probe needs a
+ * second account holding about 1 USDC — registered and funded the same way, or --second-key, or
+ * the target file's second pre-funded key. A probe that cannot run is reported as skipped.
+ * Output: one line per probe, then the findings; findings.json, findings.csv, findings.junit.xml
+ * and findings.html to --out (default reports/money-<time>/).
+ * Exit codes: 2 invalid flags or target file; 1 the target does not answer or an account could
+ * not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
+ */
+import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { runMoneyProbes } from '../live/audit/money-probes.ts';
+import type { Severity } from '../live/finding.ts';
+import { openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
+import { curlOf } from '../live/report/curl.ts';
+import { parseFailOn } from '../live/report/fail-on.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
+import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
+import { EXIT } from './exit-codes.ts';
+import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
+import type { LiveClock } from '../audit/live-target.ts';
+
+export const MONEY_USAGE = 'afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR] [--out DIR] [--fail-on SEVERITY] [--max-seconds S]';
+
+const COMMAND = 'afp audit money';
+const FLAGS = { target: 'string', key: 'string', 'second-key': 'string', 'withdraw-address': 'string', out: 'string', 'fail-on': 'string', 'max-seconds': 'string' } as const;
+const MAIN_FUND_MICRO = 20_000_000n;
+const SECOND_FUND_MICRO = 1_000_000n;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+
+export interface MoneyFlags {
+  readonly target: string;
+  readonly key: string | null;
+  readonly secondKey: string | null;
+  readonly withdrawAddress: string | null;
+  readonly out: string;
+  readonly failOn: Severity | 'none';
+  readonly maxSeconds: number;
+}
+
+export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
+  const args = parseArgs(argv, FLAGS);
+  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL|FILE is required');
+  else {
+    const targetError = targetSpecError(target);
+    if (targetError !== null) errors.push(targetError);
+  }
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
+  const maxSeconds = wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
+  if (typeof maxSeconds === 'string') errors.push(maxSeconds);
+  if (errors.length > 0 || target === undefined || !failOn.ok || typeof maxSeconds === 'string') return { errors };
+  return {
+    target, key: stringFlag(args, 'key') ?? null, secondKey: stringFlag(args, 'second-key') ?? null, withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
+    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds,
+  };
+}
+
+/** The double-spend account: --second-key, the file's second key, or a fresh one funded the target's way; null when none can be had. */
+async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock): Promise<LiveOutcome<LiveAccount> | null> {
+  const funding = run.target.funding;
+  const key = flags.secondKey ?? (funding.method === 'keys' ? (funding.keys[1] ?? null) : null);
+  if (key === null && (funding.method === 'keys' || run.target.register === null)) return null;
+  return openLiveAccount({ session: run.session, key, fundMicro: SECOND_FUND_MICRO, clock, deadline: run.deadline });
+}
+
+export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+  if (typeof run === 'number') return run;
+  io.out(`target: ${run.target.name} (${run.target.source})\n`);
+  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline });
+  if (!account.ok) {
+    io.err(`${COMMAND}: ${account.message}\n`);
+    return KIND_EXIT[account.kind];
+  }
+  io.out(`account: ${account.value.note}\n`);
+  const second = await secondAccount(run, flags, clock);
+  if (second !== null && !second.ok) io.out(`second account: not opened (${second.message}); the double-spend probe is skipped\n`);
+  const results = await runMoneyProbes({
+    session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
+    second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
+  });
+  for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
+  const checks = results.map((result) => ({
+    name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
+    findingIds: result.findingIds, detail: result.note,
+  }));
+  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
+  const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
+  io.out(`${ending.lines.join('\n')}\n`);
+  return code;
+}

@@ -1,0 +1,91 @@
+/**
+ * `afp check --target FILE` (and `--target URL` of an afp serve speaking another dialect than the
+ * documents' style A): the model-based check through the target's dialects
+ * (src/check/dialect/run-dialect-check.ts), its output and its findings report.
+ *
+ * Output contract, after the `seed: N` line check.ts prints: `target:`, one `note:` per command
+ * or operation left out (with its reason), `commands:` the rows drawn from, the findings (count by
+ * severity, then one line each, most severe first), then `ok: …` or the failure as runCheck's
+ * (error, shrunk sequence, counterexample, seed, path, reproduce), and the report files with --out.
+ * Exit codes: 3 a model rule broken, or a finding at --fail-on or above (default major) · 1 the
+ * check could not run (no account, no answer) · 0 otherwise.
+ */
+import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { DIALECT_MAX_COMMANDS, runDialectCheck, type DialectCheckResult } from '../check/dialect/run-dialect-check.ts';
+import { SEVERITIES, type Finding } from '../live/finding.ts';
+import { curlOf } from '../live/report/curl.ts';
+import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import type { ReportCheck } from '../live/report/findings-report.ts';
+import { writeFindingsReports } from '../live/report/write-findings.ts';
+import type { Target } from '../live/target.ts';
+import { EXIT } from './exit-codes.ts';
+
+/** Findings listed one per line; the rest are counted (the report files hold them all). */
+const FINDINGS_LISTED_MAX = 40;
+
+export interface DialectCheckRequest {
+  readonly target: Target;
+  readonly targetSpec: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly maxCommands?: number;
+  readonly path?: string;
+  readonly failOn: FailOn;
+  readonly out?: string;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+}
+
+export async function checkThroughDialect(request: DialectCheckRequest, out: (text: string) => void): Promise<number> {
+  const result = await runDialectCheck({
+    target: request.target, targetSpec: request.targetSpec, seed: request.seed, runs: request.runs, clock: request.clock, deadline: request.deadline, curlOf,
+    ...(request.maxCommands === undefined ? {} : { maxCommands: request.maxCommands }),
+    ...(request.path === undefined ? {} : { path: request.path }),
+  });
+  out(formatDialectResult(result, request.maxCommands));
+  const findings = result.findings.list();
+  if (request.out !== undefined) {
+    const paths = await writeFindingsReports(request.out, {
+      command: 'check', target: { name: request.target.name, source: request.target.source }, seed: String(request.seed), failOn: request.failOn,
+      findings, dropped: result.findings.dropped, checks: reportChecks(result, findings),
+    });
+    out(`reports: ${paths.join(', ')}\n`);
+  }
+  if (result.failure !== undefined) return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
+  return findingsExitCode(findings, request.failOn);
+}
+
+/** The report's checks: the sequences as one check, and one skipped check per command left out. */
+export function reportChecks(result: DialectCheckResult, findings: readonly Finding[]): ReportCheck[] {
+  const findingIds = findings.map((finding) => finding.id);
+  const name = `model-based sequences (${result.runs} runs, seed ${result.seed})`;
+  const sequences: ReportCheck = result.failure !== undefined
+    ? { name, group: 'check', status: 'fail', findingIds, detail: `${result.failure.error} — reproduce: ${result.failure.reproduce}` }
+    : { name, group: 'check', status: findingIds.length > 0 ? 'finding' : 'pass', findingIds, detail: `commands: ${result.commands.join(', ')}` };
+  const leftOut = result.notes.filter((note) => note.startsWith('command ')).map((note): ReportCheck => ({ name: note.slice('command '.length, note.indexOf(' left out')), group: 'check: commands left out', status: 'skipped', findingIds: [], detail: note }));
+  return [sequences, ...leftOut];
+}
+
+export function formatDialectResult(result: DialectCheckResult, maxCommands: number | undefined): string {
+  const findings = result.findings.list();
+  const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
+  const lines = [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`), `commands: ${result.commands.join(', ')}`, `findings: ${findings.length} (${counts.join(', ')})${result.findings.dropped > 0 ? `, ${result.findings.dropped} more dropped` : ''}`];
+  for (const finding of findings.slice(0, FINDINGS_LISTED_MAX)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
+  if (findings.length > FINDINGS_LISTED_MAX) lines.push(`  … and ${findings.length - FINDINGS_LISTED_MAX} more (see --out)`);
+  const failure = result.failure;
+  if (failure === undefined) {
+    lines.push(`ok: ${result.runs} runs held (at most ${maxCommands ?? DIALECT_MAX_COMMANDS} commands each)`);
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
+    `FAILED: ${failure.kind === 'mismatch' ? 'an answer differs from the model' : 'the check could not run'} (run ${result.runs}, ${result.shrinks} shrinks)`,
+    `error: ${failure.error}`,
+    `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
+    ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
+    `counterexample: ${failure.counterexample}`,
+    `seed: ${failure.seed}`,
+    `path: ${failure.path}`,
+    `reproduce: ${failure.reproduce}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,74 @@
+/**
+ * What every live command shares (`afp audit house-edge|fairness|money --target`): resolving
+ * `--target` (a URL, or a target file), one LiveSession whose wire deviations become findings,
+ * the findings reports in `--out`, and the exit code `--fail-on` sets.
+ *
+ * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 1 the target does not
+ * answer; 3 a finding reaches `--fail-on` (default major); 4 the time budget ended the run early;
+ * 0 otherwise. A deviation from the documents is a finding whose severity the reader weighs, never
+ * a failure of the command.
+ */
+import { Deadline, type LiveClock } from '../audit/live-target.ts';
+import { deviationFinding } from '../live/deviation-findings.ts';
+import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
+import { LiveSession } from '../live/live-session.ts';
+import { curlOf } from '../live/report/curl.ts';
+import { findingsExitCode, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
+import { resolveTarget } from '../live/resolve-target.ts';
+import type { Target } from '../live/target.ts';
+import type { AuditIo } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+export interface LiveRun {
+  readonly command: string;
+  readonly target: Target;
+  readonly session: LiveSession;
+  readonly findings: FindingsCollector;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+}
+
+/** The run, or the exit code when the target could not be resolved (the reason is printed). */
+export async function startLiveRun(command: string, spec: string, maxSeconds: number, clock: LiveClock, io: AuditIo): Promise<LiveRun | number> {
+  const resolved = await resolveTarget(spec);
+  if (!resolved.ok) {
+    io.err(`${command}: ${resolved.message}\n`);
+    return resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+  }
+  const target = resolved.value;
+  const findings = new FindingsCollector();
+  const deadline = new Deadline(clock, maxSeconds);
+  const session = new LiveSession({ target, clock, deadline, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)) });
+  for (const [index, note] of (resolved.notes ?? []).entries()) {
+    io.err(`note: ${note}\n`);
+    findings.add({ id: `target:note:${index + 1}`, severity: 'info', kind: 'shape', title: note, expected: target.source, seen: note, evidence: `resolving --target ${spec}` });
+  }
+  return { command, target, session, findings, clock, deadline };
+}
+
+export interface LiveEnding {
+  readonly out: string;
+  readonly failOn: FailOn;
+  readonly seed?: string;
+  readonly checks: readonly ReportCheck[];
+}
+
+/** Writes the findings reports and says what they hold; the exit code the findings give (0 or 3). */
+export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<{ code: number; lines: string[] }> {
+  const findings = run.findings.list();
+  const files = await writeFindingsReports(ending.out, {
+    command: run.command, target: { name: run.target.name, source: run.target.source }, ...(ending.seed === undefined ? {} : { seed: ending.seed }),
+    failOn: ending.failOn, findings, dropped: run.findings.dropped, checks: ending.checks,
+  });
+  const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
+  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`];
+  const code = findingsExitCode(findings, ending.failOn);
+  if (code !== EXIT.ok) {
+    const reaching = findings.filter((finding) => reachesFailOn(finding, ending.failOn));
+    lines.push(`FAILED: ${reaching.length} findings at or above --fail-on ${ending.failOn}:`);
+    for (const finding of reaching.slice(0, 20)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
+  }
+  lines.push(`files: ${files.join(', ')}`);
+  return { code, lines };
+}

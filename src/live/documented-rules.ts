@@ -1,0 +1,121 @@
+/**
+ * Documented rules: the values a live check expects where the documents and a target's dialect
+ * may disagree, as data (one row per rule: the documents' value, and each dialect's own where it
+ * documents another). A live check judges what it saw against its target's dialect:
+ *   - the documents' value: pass;
+ *   - the value the dialect documents instead: a finding (info, kind 'rule'), never a failure —
+ *     the target answers as its own published rules say (STYLE rule 14);
+ *   - anything else: a failure, with both expected values named.
+ * Values are compared as text (`422 INSUFFICIENT_BALANCE`, `locked`), so a refusal's status and
+ * name are one value. Also the rounding a dialect documents for the amounts it shows.
+ * Non-goals: reading the wire (the dialects), the model's arithmetic (the checks).
+ */
+import type { Micro } from '../core/money.ts';
+import type { FindingInput } from './finding.ts';
+import type { Refusal } from './operations.ts';
+import type { DialectName } from './target.ts';
+
+export interface DocumentedRule {
+  /** What the rule is about, for a person. */
+  readonly title: string;
+  readonly documents: string;
+  /** Where a dialect documents another value (and where it says so). */
+  readonly dialects: Partial<Readonly<Record<DialectName, { readonly value: string; readonly source: string }>>>;
+}
+
+export const DOCUMENTED_RULES = {
+  'escrow.status.created': {
+    title: 'the status of a new escrow',
+    documents: 'locked',
+    dialects: { deployed: { value: 'funded', source: 'DEPLOYED.md §4 (funded/completed/released/disputed/refunded)' } },
+  },
+  'escrow.status.released': { title: 'the status of a released escrow', documents: 'released', dialects: {} },
+  'escrow.refusal.over-balance': {
+    title: 'an escrow above the balance is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '402 insufficient_balance', source: 'DEPLOYED.md §4 (402 insufficient_balance)' } },
+  },
+  'escrow.refusal.released-again': {
+    title: 'a second release of an escrow is refused',
+    documents: '409 CONFLICT',
+    dialects: { deployed: { value: '409 invalid_status', source: 'DEPLOYED.md §4 (wrong status 409 invalid_status)' } },
+  },
+  'casino.refusal.over-balance': {
+    title: 'a bet above the balance is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §2.4 (balance < amount → 400 insufficient_balance)' } },
+  },
+  'casino.refusal.withdraw-over-balance': {
+    title: 'a withdrawal above the balance is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §2.2, as afp serve --dialect deployed answers it' } },
+  },
+  'auth.refusal.unknown-key': {
+    title: 'an unknown API key is refused',
+    documents: '401 UNAUTHORIZED',
+    dialects: { deployed: { value: '401 unauthorized', source: 'DEPLOYED.md §1.2 (401 unauthorized)' } },
+  },
+  'faucet.refusal.claimed-again': {
+    title: 'a second faucet claim is refused',
+    documents: '409 FAUCET_CLAIMED',
+    dialects: { deployed: { value: '409 already_claimed', source: 'DEPLOYED.md §3 (409 already_claimed)' } },
+  },
+  'faucet.claim.amount': { title: 'a first faucet claim credits', documents: '1.00', dialects: {} },
+  'casino.register.balance': {
+    title: 'the balance of a newly registered agent',
+    documents: '0.00',
+    dialects: { deployed: { value: '1.00', source: 'DEPLOYED.md §2.2 (registration also posts a faucet claim for the agent)' } },
+  },
+} as const satisfies Readonly<Record<string, DocumentedRule>>;
+
+export type RuleName = keyof typeof DOCUMENTED_RULES;
+
+/**
+ * Why a dialect's faucet cannot be asked for a claim by a check (null: it can): the deployed one
+ * allows one claim per IP address a day and answers the next with 429 ip_rate_limited before any
+ * other check (DEPLOYED.md §3), which a session would wait out for the whole time budget.
+ */
+export const FAUCET_CLAIM_LIMIT: Readonly<Record<DialectName, string | null>> = {
+  A: null,
+  B: null,
+  short: null,
+  deployed: 'the deployed faucet allows one claim per IP address a day and answers any other with 429 ip_rate_limited (DEPLOYED.md §3)',
+};
+
+/** The amounts a dialect's answers round (a bet's amount_won and new_balance to 2 dp on the deployment). */
+export const SHOWN_ROUNDING_MICRO: Readonly<Record<DialectName, Micro>> = { A: 0n, B: 0n, short: 0n, deployed: 5_000n };
+
+export type Judgement =
+  | { readonly verdict: 'pass' }
+  | { readonly verdict: 'documented'; readonly finding: FindingInput }
+  | { readonly verdict: 'fail'; readonly detail: string };
+
+/** How a refusal is compared with a rule: `<status> <the target's own error name>`. */
+export function refusalText(refusal: Pick<Refusal, 'status' | 'name'>): string {
+  return `${refusal.status} ${refusal.name}`;
+}
+
+/** Judges `seen` against rule `name` for a target speaking `dialect`; `endpoint` and `evidence` go into a finding. */
+export function judge(name: RuleName, dialect: DialectName, seen: string, context: { readonly endpoint: string; readonly evidence: string; readonly reproduce?: string }): Judgement {
+  const rule: DocumentedRule = DOCUMENTED_RULES[name];
+  if (seen === rule.documents) return { verdict: 'pass' };
+  const own = rule.dialects[dialect];
+  if (own !== undefined && seen === own.value) {
+    return {
+      verdict: 'documented',
+      finding: {
+        id: `rule:${name}:${dialect}`,
+        severity: 'info',
+        kind: 'rule',
+        title: `${rule.title}: \`${seen}\` where the documents say \`${rule.documents}\` (${own.source})`,
+        endpoint: context.endpoint,
+        expected: rule.documents,
+        seen,
+        evidence: context.evidence,
+        ...(context.reproduce === undefined ? {} : { reproduce: context.reproduce }),
+      },
+    };
+  }
+  const expected = own === undefined ? `'${rule.documents}'` : `'${rule.documents}' (documents) or '${own.value}' (dialect ${dialect})`;
+  return { verdict: 'fail', detail: `${rule.title}: '${seen}', expected ${expected}` };
+}

@@ -1,0 +1,139 @@
+// `afp check --target` through a target's dialects (src/check/dialect), against a real `afp serve`
+// on loopback spoken to in the documents' style A: a faithful platform holds over every run with
+// no finding; a platform that takes a 2% escrow fee or replays nonces is caught, shrunk and
+// reported with the command that reproduces it; `afp check --target FILE` runs it and writes the
+// findings report; against `afp serve --dialect deployed` (a target file, or its URL) it holds
+// with the documented differences as info findings only.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/check.ts';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { curlOf } from '../../src/live/report/curl.ts';
+import type { Target } from '../../src/live/target.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
+const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+async function styleA(defects: readonly DefectName[] = []): Promise<Target> {
+  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  handles.push(handle);
+  const urls = handle.urls;
+  return {
+    name: 'afp-serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
+  };
+}
+
+function check(target: Target, seed: number, runs: number) {
+  return runDialectCheck({ target, targetSpec: 'targets/afp-serve.yaml', seed, runs, maxCommands: 25, clock, deadline: new Deadline(clock, 600), curlOf });
+}
+
+describe('afp check through the documents style A dialect', () => {
+  test('a faithful afp serve: every run holds, every command row drawn, no finding', async () => {
+    const result = await check(await styleA(), 42, 8);
+    expect(result.failure).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.runs).toBe(8);
+    expect(result.commands).toEqual(['balance', 'bet', 'batch', 'betAboveBalance', 'rotate', 'seeds', 'balanceWithUnknownKey', 'escrowCreate', 'escrowAboveBalance', 'escrowGet', 'escrowRelease', 'withdrawAboveBalance']);
+    expect(result.notes.filter((note) => note.startsWith('command'))).toEqual([]);
+    expect(result.findings.list()).toEqual([]);
+  }, 60_000);
+
+  test('a 2% escrow fee is caught and shrunk to a short sequence ending where the counterparty money is read', async () => {
+    const result = await check(await styleA(['escrow-fee-2pct']), 42, 30);
+    expect(result.ok).toBe(false);
+    expect(result.failure?.kind).toBe('mismatch');
+    expect(result.failure?.commands.some((command) => command.startsWith('escrowRelease'))).toBe(true);
+    // The counterparty's money shows on its next balance read or bet answer: 0.01 of each 1.00 short.
+    expect(result.failure?.commands.at(-1)).toMatch(/^(balance|bet|batch)\(a\d/);
+    expect(result.failure?.error).toMatch(/expected/);
+    expect(result.failure?.commands.length).toBeLessThanOrEqual(4);
+    expect(result.failure?.reproduce).toMatch(/^npx afp check --target targets\/afp-serve.yaml --seed 42 --path '[0-9:]+@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*' --max-commands 25$/);
+    const replayed = await runDialectCheck({ target: await styleA(['escrow-fee-2pct']), targetSpec: 'x', seed: 42, runs: 30, maxCommands: 25, path: result.failure?.path ?? '', clock, deadline: new Deadline(clock, 600), curlOf });
+    expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([1, 'mismatch', result.failure?.commands]);
+  }, 120_000);
+});
+
+describe('afp check --target FILE', () => {
+  test('a target file of afp serve in style A: exit 0, the commands drawn, no finding, the report written', async () => {
+    const target = await styleA();
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
+    try {
+      const file = join(directory, 'serve.yaml');
+      const services = Object.entries(target.services).map(([service, entry]) => `  ${service}: { url: ${entry.url}, dialect: A }`);
+      await writeFile(file, ['name: serve-a', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: afp', `admin_url: ${target.adminUrl ?? ''}`, ''].join('\n'));
+      let out = '';
+      let err = '';
+      const code = await main(['--target', file, '--seed', '9', '--runs', '4', '--max-commands', '20', '--out', join(directory, 'report')], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+      expect([code, err]).toEqual([0, '']);
+      expect(out).toMatch(/^seed: 9\ntarget: serve-a \(.*serve\.yaml\) through its dialects: casino A, escrow A, faucet A\n/);
+      expect(out).toMatch(/^commands: balance, bet, batch, betAboveBalance, rotate, seeds, balanceWithUnknownKey, escrowCreate, escrowAboveBalance, escrowGet, escrowRelease, withdrawAboveBalance$/m);
+      expect(out).toMatch(/^findings: 0 \(0 critical, 0 major, 0 minor, 0 info\)$/m);
+      expect(out).toMatch(/^ok: 4 runs held \(at most 20 commands each\)$/m);
+      const junit = await readFile(join(directory, 'report', 'findings.junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testcase [^>]*name="model-based sequences \(4 runs, seed 9\)"/);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('a target file that does not load: exit 2 with its errors', async () => {
+    let err = '';
+    const code = await main(['--target', 'no/such/target.yaml', '--seed', '1'], { out: () => undefined, err: (text) => { err += text; } });
+    expect(code).toBe(2);
+    expect(err).toMatch(/no\/such\/target\.yaml: cannot read the target file/);
+  });
+});
+
+describe('afp check against afp serve --dialect deployed', () => {
+  async function deployedServe(): Promise<ServeHandle> {
+    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+    handles.push(handle);
+    return handle;
+  }
+
+  function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    return main(argv, { out: (text) => { out += text; }, err: (text) => { err += text; } }).then((code) => ({ code, out, err }));
+  }
+
+  test('through its target file: exit 0, every run holds, only info findings (the documented differences)', async () => {
+    const urls = (await deployedServe()).urls;
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-check-'));
+    try {
+      const file = join(directory, 'deployed.yaml');
+      const services = (['casino', 'faucet', 'escrow'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
+      await writeFile(file, ['name: deployed-serve', 'services:', ...services, 'register: { service: casino }', 'funding: { method: admin-deposit }', 'fairness: deployed', `admin_url: ${urls.casino as string}`, ''].join('\n'));
+      // Few enough bets to stay inside the deployment's 60 game requests per agent per minute (no pacing, no 429 wait).
+      const { code, out, err } = await run(['--target', file, '--seed', '11', '--runs', '3', '--max-commands', '12', '--fail-on', 'minor']);
+      expect([code, err]).toEqual([0, '']);
+      expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
+      expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
+      expect(out).toMatch(/^ {2}info shape:casino.balance:renamed:balance_usd: /m);
+      expect(out).toMatch(/^ok: 3 runs held \(at most 12 commands each\)$/m);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('through its URL (the serve announces its dialect): the same check through the dialect', async () => {
+    const urls = (await deployedServe()).urls;
+    const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/through its dialects: casino deployed, escrow deployed, faucet deployed$/m);
+  }, 60_000);
+});

@@ -1,0 +1,181 @@
+// The live audits against `afp serve --dialect deployed` through the shipped targets/deployed.yaml
+// (its URLs moved to this test's ephemeral ports): real listeners on loopback, the deployment's
+// wire and fixed-window limits (10 batch calls and 60 single bets a minute per agent), on a manual
+// clock the audit's own clock moves — every wait for a window is real pacing, done in virtual time.
+// The faithful stand-in gives no finding at or above major, only the documented deviations between
+// the dialects; each deployment-style defect is reported by the audit that matches it, with evidence.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import type { LiveClock } from '../../src/audit/live-target.ts';
+import { drawSeed, parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
+import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
+import type { AuditIo } from '../../src/cli/audit-io.ts';
+import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { GAME_IDS } from '../../src/services/casino/games/game.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+const START_MS = Date.parse('2025-03-01T00:00:00Z');
+const DIR = mkdtempSync(join(tmpdir(), 'afp-audit-deployed-'));
+const SHIPPED = readFileSync(join(import.meta.dirname, '..', '..', 'targets', 'deployed.yaml'), 'utf8');
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
+});
+afterAll(() => { if (process.env["AFP_KEEP"] === undefined) rmSync(DIR, { recursive: true, force: true }); });
+
+interface Stand {
+  readonly handle: ServeHandle;
+  readonly casino: string;
+  readonly targetFile: string;
+  readonly clock: LiveClock;
+}
+
+const post = async (url: string, body: unknown, key?: string): Promise<Record<string, unknown>> =>
+  (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+
+/** The stand-in, targets/deployed.yaml pointed at it, and a clock whose sleeps move the serve's manual clock. */
+async function stand(name: string, defects: readonly DefectName[] = []): Promise<Stand> {
+  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  handles.push(handle);
+  const casino = handle.urls.casino as string;
+  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`);
+  expect(text).not.toBe(SHIPPED);
+  const targetFile = join(DIR, `${name}.yaml`);
+  writeFileSync(targetFile, text);
+  let nowMs = START_MS;
+  const clock: LiveClock = {
+    nowMs: () => nowMs,
+    sleep: async (ms) => {
+      nowMs += ms;
+      await post(`${casino}/_afp/clock`, { to_ms: nowMs });
+    },
+  };
+  return { handle, casino, targetFile, clock };
+}
+
+/** A funded account on the stand-in, as a user brings a pre-funded key: registered, then an admin deposit credited. */
+async function fundedKey(served: Stand, usdc: string): Promise<string> {
+  const registered = await post(`${served.casino}/api/v1/auth/register`, { agent_name: 'auditor' });
+  const deposit = await post(`${served.casino}/_afp/casino/deposit`, { agent_id: registered['agent_id'], chain: 'solana', amount: usdc });
+  await post(`${served.casino}/_afp/clock`, { to_ms: deposit['confirm_at_ms'] });
+  return registered['api_key'] as string;
+}
+
+interface Ran {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+function io(): { io: AuditIo; ran: () => { out: string; err: string } } {
+  let out = '';
+  let err = '';
+  return { io: { out: (text) => void (out += text), err: (text) => void (err += text) }, ran: () => ({ out, err }) };
+}
+
+async function houseEdge(served: Stand, out: string, extra: readonly string[]): Promise<Ran> {
+  const key = await fundedKey(served, '200');
+  const flags = parseHouseEdgeArgs(['--target', served.targetFile, '--key', key, '--seed', '3', '--out', join(DIR, out), ...extra], drawSeed);
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  const sink = io();
+  const code = await runHouseEdgeLive(flags, sink.io, served.clock);
+  return { code, ...sink.ran() };
+}
+
+async function money(served: Stand, out: string): Promise<Ran> {
+  const key = await fundedKey(served, '30');
+  const second = await fundedKey(served, '1');
+  const flags = parseMoneyArgs(['--target', served.targetFile, '--key', key, '--second-key', second, '--out', join(DIR, out)], START_MS);
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  const sink = io();
+  const code = await runMoney(flags, sink.io, served.clock);
+  return { code, ...sink.ran() };
+}
+
+interface ReportFinding {
+  readonly id: string;
+  readonly severity: string;
+  readonly evidence: string;
+  readonly reproduce: string | null;
+}
+
+const findingsOf = (out: string): ReportFinding[] => (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: ReportFinding[] }).findings;
+const grave = (findings: readonly ReportFinding[]): string[] => findings.filter((finding) => finding.severity === 'major' || finding.severity === 'critical').map((finding) => finding.id);
+
+describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
+  test('house-edge: all 17 games paced at 10 batch calls a minute, within the budget, each verdict with its bets; no defect', async () => {
+    const served = await stand('edge');
+    const ran = await houseEdge(served, 'edge', ['--bets', '600', '--max-minutes', '20']);
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    expect(ran.err).toContain('the serve announces afp, its own published scheme');
+    expect(ran.out).toMatch(/fairness scheme afp · \d+ variants of 17 games/);
+    for (const game of GAME_IDS) expect(ran.out).toMatch(new RegExp(`^${game} `, 'm'));
+    expect(ran.out).toContain('bets: 600 placed, 600 verified, 0 refused');
+    expect(ran.out).not.toContain('stopped:');
+    const edges = JSON.parse(readFileSync(join(DIR, 'edge', 'edges.json'), 'utf8')) as { variants: Array<{ game: string; rests_on_bets: number; verified: number }> };
+    expect(new Set(edges.variants.map((variant) => variant.game))).toEqual(new Set(GAME_IDS));
+    for (const variant of edges.variants) expect(variant.rests_on_bets).toBe(variant.verified);
+    const findings = findingsOf('edge');
+    expect(grave(findings)).toEqual([]);
+    // The deployment's documented differences, as info: error bodies without `code`, renamed fields.
+    expect(findings.some((finding) => finding.id.startsWith('shape:'))).toBe(true);
+  }, 120_000);
+
+  test('house-edge: --max-minutes ends the paced betting within its budget (exit 4), what was placed verified', async () => {
+    const served = await stand('edge-budget');
+    const ran = await houseEdge(served, 'edge-budget', ['--games', 'coin_flip,dice', '--bets', '5000', '--max-minutes', '2']);
+    expect(ran.code, ran.out + ran.err).toBe(4);
+    const counts = /bets: (\d+) placed, (\d+) verified/.exec(ran.out);
+    expect(Number(counts?.[1])).toBeGreaterThan(0);
+    // Ten batches of 20 a minute: two minutes hold at most about 20 batches.
+    expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22);
+    expect(counts?.[2]).toBe(counts?.[1]);
+  }, 120_000);
+
+  test('money: every probe runs and finds nothing at or above major', async () => {
+    const served = await stand('money');
+    const ran = await money(served, 'money');
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    expect(ran.out).not.toContain('skipped');
+    expect(grave(findingsOf('money'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('each deployment-style defect is found by its audit, with evidence', () => {
+  test('payout-table-differs: house-edge finds coin flips paid off the rule', async () => {
+    const served = await stand('payout', ['payout-table-differs']);
+    const ran = await houseEdge(served, 'payout', ['--games', 'coin_flip', '--bets', '60']);
+    expect(ran.code).toBe(3);
+    const finding = findingsOf('payout').find((found) => found.id === 'money:coin_flip:payout');
+    expect(finding?.severity).toBe('critical');
+    expect(finding?.evidence).toMatch(/^bet bet_[0-9a-f]{16} \(coin_flip:heads\): server seed [0-9a-f]{64}/);
+  }, 60_000);
+
+  test('keno-short-draw: house-edge finds keno outcomes that do not follow the rule', async () => {
+    const served = await stand('keno', ['keno-short-draw']);
+    const ran = await houseEdge(served, 'keno', ['--games', 'keno', '--bets', '100']);
+    expect(ran.code).toBe(3);
+    expect(grave(findingsOf('keno'))).toContain('rule:keno:outcome');
+  }, 60_000);
+
+  test('withdraw-no-balance-check: money finds an overdraw accepted, with a curl line', async () => {
+    const served = await stand('overdraw', ['withdraw-no-balance-check']);
+    const ran = await money(served, 'overdraw');
+    expect(ran.code).toBe(3);
+    const found = findingsOf('overdraw').filter((finding) => finding.id.startsWith('money:withdraw:overdraw'));
+    expect(found.some((finding) => finding.severity === 'critical')).toBe(true);
+    expect(found.some((finding) => finding.reproduce?.includes('Bearer $AFP_KEY') === true && finding.reproduce.includes('/api/v1/auth/withdraw'))).toBe(true);
+  }, 60_000);
+
+  test('batch-summary-zero: money finds the summary disagreeing with its results', async () => {
+    const served = await stand('summary', ['batch-summary-zero']);
+    const ran = await money(served, 'summary');
+    expect(ran.code).toBe(3);
+    expect(grave(findingsOf('summary')).some((id) => id.startsWith('money:batch:summary'))).toBe(true);
+  }, 60_000);
+});
