@@ -80,6 +80,13 @@ export interface BatchSummary {
   readonly netPnlMicro: Micro | null;
 }
 
+/** One escrow as an answer shows it; status in afp's terms (locked, released, refunded, expired, disputed). */
+export interface EscrowView {
+  readonly escrowId: string;
+  readonly status: string | null;
+  readonly amountMicro: Micro | null;
+}
+
 export interface Operations {
   'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
   'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
@@ -99,13 +106,25 @@ export interface Operations {
   'casino.history': { input: { offset: number; limit: number }; result: HistoryPage };
   'casino.audit': { input: { betId: string }; result: AuditedBet };
   'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
+  /** A caller-chosen agent id (the documents' faucet); a deployment registers on its casino instead. */
+  'faucet.register': {
+    input: { agentId: string; referrer?: string };
+    result: { agentId: string; apiKey: string; address: string | null; referralCode: string | null; creditedMicro: Micro | null };
+  };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
+  /** The caller's own faucet standing: its balance where the answer shows it. */
+  'faucet.status': { input: Record<string, never>; result: { balanceMicro: Micro | null } };
   'escrow.create': {
-    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number };
-    result: { escrowId: string; status: string | null; amountMicro: Micro | null };
+    /** `timeoutHours` for dialects that count hours; `expiresInSeconds`, when given, for those that count seconds. */
+    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number; expiresInSeconds?: number };
+    result: EscrowView;
   };
   'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
-  'escrow.get': { input: { escrowId: string }; result: { escrowId: string; status: string | null; amountMicro: Micro | null } };
+  'escrow.refund': { input: { escrowId: string }; result: { status: string | null } };
+  'escrow.dispute': { input: { escrowId: string; reason: string }; result: { status: string | null } };
+  'escrow.get': { input: { escrowId: string }; result: EscrowView };
+  /** The caller's escrows, newest first (`role`: sender, receiver or all). */
+  'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
 }
 
 export type OperationName = keyof Operations;
@@ -124,10 +143,15 @@ export const OPERATION_NAMES = [
   'casino.history',
   'casino.audit',
   'casino.withdraw',
+  'faucet.register',
   'faucet.claim',
+  'faucet.status',
   'escrow.create',
   'escrow.release',
+  'escrow.refund',
+  'escrow.dispute',
   'escrow.get',
+  'escrow.list',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

@@ -48,6 +48,11 @@ export interface Dialect {
   /** How the documents name errors on this style: `code` (documents) or `error` (deployed). */
   readonly errorName: 'code' | 'error';
   readonly rows: DialectTable;
+  /**
+   * 429 error names whose window outlasts any wait a command can afford (the deployment's faucet:
+   * one claim per IP per 24 h, `ip_rate_limited`): answered as a refusal at once, not waited out.
+   */
+  readonly refusingRateLimits?: readonly string[];
 }
 
 /** A row typed by its operation (the table's keys and rows cannot disagree). */
