@@ -135,9 +135,9 @@ describe('replay through a target file in the documents style A, afp serve layou
 });
 
 /**
- * targets/deployed.yaml pointed at an `afp serve --dialect deployed` on ephemeral ports, with the
- * serve's admin address (its /_afp doors on the casino's address) so that its manual clock follows
- * the record: the deployment's fixed windows then roll over as they did in the recorded day. The
+ * targets/deployed.yaml pointed at an `afp serve --dialect deployed` on ephemeral ports. Resolving
+ * the file finds the serve's /_afp doors on the casino's address, so its manual clock follows the
+ * record: the deployment's fixed windows then roll over as they did in the recorded day. The
  * file's limits pace a real deployment per operation and address; they are dropped here, where the
  * replay runs a day in a second and the serve's own windows answer for the limits.
  */
@@ -149,7 +149,7 @@ async function deployedTargetFile(handle: ServeHandle): Promise<string> {
     .replace('url: http://127.0.0.1:3007,', `url: ${urls.escrow as string},`)
     .replace(/^limits:\n(?: {2}.*\n)+/m, 'limits: {}\n');
   const file = join(directory, 'deployed-target.yaml');
-  await writeFile(file, `${text}admin_url: ${urls.casino as string}\n`);
+  await writeFile(file, text);
   return file;
 }
 
