@@ -245,6 +245,7 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
   }, 60_000);
 });
 
-describe.skipIf(existsSync(K6))('acceptance without k6', () => {
-  test.skip(`SKIPPED: no k6 at ${K6} (CI has ../shared/tools/k6-v1.3.0/k6); the exported scripts were not run on k6`, () => undefined);
-});
+// Registered only where k6 is missing, so the skip and its reason show in the test list.
+if (!existsSync(K6)) {
+  test.skip(`SKIPPED: no k6 at ${K6} (CI has ../shared/tools/k6-v1.3.0/k6): the exported scripts were not run on k6`, () => undefined);
+}
