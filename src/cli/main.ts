@@ -18,7 +18,7 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--data FILE] [--dialect documents|deployed] [--defect NAME]', load: () => import('./serve.ts') },
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
-  { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL --key KEY', load: () => import('./audit.ts') },
+  { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },
   { name: 'target', usage: 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]', load: () => import('./target.ts') },
 ];
 

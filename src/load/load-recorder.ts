@@ -140,7 +140,7 @@ class Tally {
 
 export class LoadRecorder {
   readonly startMs: number;
-  private endMs: number;
+  private endMs = 0;
   private readonly endpoints = new Map<string, Tally>();
   private readonly seconds = new Map<number, Tally>();
   private readonly checks = new Map<string, { passes: number; fails: number }>();
