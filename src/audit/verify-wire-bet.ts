@@ -12,7 +12,7 @@
  * comes from the round's stream, and the return is the cash-out when the crash point reached it
  * (as src/services/casino/fairness.ts `recomputeRound` states the rule).
  * Returns every problem found (empty = verified). Non-goals: fetching anything; nonce reuse across
- * bets (nonce-findings.ts).
+ * bets (src/live/audit/fairness-audit.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../core/errors.ts';

@@ -1,89 +1,119 @@
 /**
- * `afp audit fairness --target URL --key KEY [--json | --csv] [--out DIR] [--max-bets N]
- * [--max-seconds S] [--concurrency C]`: rotates the account's seed, then recomputes every bet of
- * its history from the revealed seeds, client-side (src/audit/live-fairness.ts).
+ * `afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C]
+ * [--out DIR] [--fail-on SEVERITY] [--json]`: the live fairness audit
+ * (src/live/audit/fairness-audit.ts) of the account KEY opens, through the target's dialect and
+ * under its own fairness scheme: rotate, read the whole history, check every bet's commitment,
+ * result hash, outcome and payout.
  *
- * Output: the target, the account, the counts, then each mismatch, each (seed, nonce) pair drawn
- * twice and, as notes, seeds with nonce gaps (or --json, or --csv of the findings); with --out,
- * `fairness.json` and `findings.csv` there. No seed: the audit draws nothing at random.
- * Exit codes, first that applies: 3 a bet did not recompute or a (seed, nonce) pair was drawn
- * twice (the reproduce command is printed); 1 the target does not answer or refused the key, the
- * rotation or the history; 4 --max-seconds ended the audit before every bet was recomputed;
- * 2 invalid flags; 0 every bet verified.
+ * Output: the target and scheme, the account, a line per game (audited, verified, rule ok, paid
+ * ok, not checked, not revealed), the counts and the findings (or --json: fairness.json's text);
+ * fairness.json and the findings reports (findings.json, .csv, .junit.xml, .html; one JUnit check
+ * per game seen, and one for nonces) in --out (default reports/fairness-<time>/). No seed: the
+ * audit draws nothing at random.
+ * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer, the
+ * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
+ * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
-import { fairnessJson, renderFairnessJson, renderFairnessText, renderFindingsCsv } from '../audit/fairness-table.ts';
-import { openAuditAccount } from '../audit/live-account.ts';
-import { auditFairnessLive, FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX, type LiveFairnessReport } from '../audit/live-fairness.ts';
-import { connectTarget, Deadline, MAX_SECONDS_LIMIT, type LiveTarget } from '../audit/live-target.ts';
+import { MAX_SECONDS_LIMIT, type LiveClock } from '../audit/live-target.ts';
+import { auditFairnessLive, FAIRNESS_BETS_DEFAULT, FAIRNESS_BETS_MAX, type FairnessAuditResult } from '../live/audit/fairness-audit.ts';
+import { renderFairnessJson, renderFairnessTable } from '../live/audit/fairness-table.ts';
 import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
-import { targetUrlError } from '../client/target.ts';
+import { schemeByName } from '../live/fairness/schemes.ts';
+import type { Severity } from '../live/finding.ts';
+import { openLiveAccount } from '../live/live-account.ts';
+import { parseFailOn } from '../live/report/fail-on.ts';
+import type { ReportCheck } from '../live/report/write-findings.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
-import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT } from './audit-house-edge.ts';
+import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
+import { finishLiveRun, startLiveRun } from './live-command.ts';
 
-export const FAIRNESS_USAGE = 'afp audit fairness --target URL --key KEY [--json|--csv] [--out DIR] [--max-bets N] [--max-seconds S] [--concurrency C]';
+export const FAIRNESS_USAGE = 'afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C] [--out DIR] [--fail-on SEVERITY] [--json]';
 
-const FLAGS = { target: 'string', key: 'string', json: 'boolean', csv: 'boolean', out: 'string', 'max-bets': 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
+const COMMAND = 'afp audit fairness';
+const FLAGS = { target: 'string', key: 'string', json: 'boolean', out: 'string', 'fail-on': 'string', 'max-bets': 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
 
 export interface FairnessFlags {
   readonly target: string;
   readonly key: string;
-  readonly format: 'table' | 'json' | 'csv';
-  readonly out: string | null;
+  readonly json: boolean;
+  readonly out: string;
+  readonly failOn: Severity | 'none';
   readonly maxBets: number;
   readonly maxSeconds: number;
   readonly concurrency: number;
 }
 
-export function parseFairnessArgs(argv: readonly string[]): FairnessFlags | { errors: string[] } {
+export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
   const args = parseArgs(argv, FLAGS);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   const key = stringFlag(args, 'key');
-  if (target === undefined) errors.push('--target URL is required');
+  if (target === undefined) errors.push('--target URL|FILE is required');
   else {
-    const targetError = targetUrlError(target);
+    const targetError = targetSpecError(target);
     if (targetError !== null) errors.push(targetError);
   }
   if (key === undefined) errors.push('--key KEY (the API key of the account to audit) is required');
-  if (args.flags['json'] === true && args.flags['csv'] === true) errors.push('--json and --csv exclude each other');
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
   const numbers = [
     wholeFlag(stringFlag(args, 'max-bets'), 'max-bets', FAIRNESS_BETS_DEFAULT, 1, FAIRNESS_BETS_MAX),
     wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT),
     wholeFlag(stringFlag(args, 'concurrency'), 'concurrency', CONCURRENCY_DEFAULT, 1, CONCURRENCY_MAX),
   ];
   for (const value of numbers) if (typeof value === 'string') errors.push(value);
-  if (errors.length > 0 || target === undefined || key === undefined) return { errors };
+  if (errors.length > 0 || target === undefined || key === undefined || !failOn.ok) return { errors };
   const [maxBets, maxSeconds, concurrency] = numbers as [number, number, number];
-  const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
-  return { target, key, format, out: stringFlag(args, 'out') ?? null, maxBets, maxSeconds, concurrency };
+  return {
+    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency,
+    out: stringFlag(args, 'out') ?? `reports/fairness-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
+  };
 }
 
-export async function runFairness(flags: FairnessFlags, io: AuditIo): Promise<number> {
-  const clock = SYSTEM_LIVE_CLOCK;
-  let target: LiveTarget;
-  try {
-    target = await connectTarget(flags.target);
-  } catch (error) {
-    io.err(`afp audit fairness: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.crash;
-  }
-  const deadline = new Deadline(clock, flags.maxSeconds);
-  const account = await openAuditAccount({ target, key: flags.key, fundMicro: 0n, clock, deadline });
+/** One JUnit check per game seen (skipped when none of its bets could be verified), and one for nonces. */
+function checksOf(result: FairnessAuditResult, findingIds: readonly string[]): ReportCheck[] {
+  const games = result.games.map((tally): ReportCheck => {
+    const ids = findingIds.filter((id) => id.split(':')[1] === tally.game);
+    const status = tally.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
+    const detail = `${tally.audited} audited, ${tally.verified} verified, ${tally.followedRule} following the rule, ${tally.paidRight} paid right, ${tally.notChecked} not fully checked, ${tally.notRevealed} seeds not revealed`;
+    return { name: tally.game, group: 'fairness', status, findingIds: ids, detail };
+  });
+  const nonceIds = findingIds.filter((id) => id === 'fairness:nonce-reused');
+  const nonces: ReportCheck = { name: 'nonces', group: 'fairness', status: result.audited === 0 ? 'skipped' : nonceIds.length > 0 ? 'finding' : 'pass', findingIds: nonceIds, detail: `(server seed, nonce) pairs of ${result.audited} audited bets` };
+  return [...games, nonces];
+}
+
+export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+  if (typeof run === 'number') return run;
+  const say = flags.json ? io.err : io.out;
+  const scheme = schemeByName(run.target.fairness);
+  say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name}\n`);
+  const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: 0n, clock, deadline: run.deadline });
   if (!account.ok) {
-    io.err(`afp audit fairness: ${account.message}\n`);
-    return account.kind === 'deadline' ? EXIT.liveness : EXIT.crash;
+    io.err(`${COMMAND}: ${account.message}\n`);
+    return KIND_EXIT[account.kind];
   }
-  const result = await auditFairnessLive({ client: account.value.client, maxBets: flags.maxBets, concurrency: flags.concurrency, clock, deadline });
-  const report: LiveFairnessReport = { target: target.url, agentId: account.value.agentId, result };
-  const files = flags.out === null ? [] : writeEdgeAuditFiles(flags.out, { 'fairness.json': renderFairnessJson(report), 'findings.csv': renderFindingsCsv(result.mismatches, result.nonces) });
-  io.out(flags.format === 'json' ? `${JSON.stringify(fairnessJson(report), null, 2)}\n` : flags.format === 'csv' ? renderFindingsCsv(result.mismatches, result.nonces) : renderFairnessText(report));
-  const failed = result.mismatchCount > 0 || result.nonces.duplicateCount > 0;
-  const code = failed ? EXIT.checkFailed : result.troubles.length > 0 ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
-  const lines = [code === EXIT.ok ? `ok: all ${result.checked} bets recompute from their revealed seeds` : failed ? `FAILED: ${result.mismatchCount} bets do not recompute, ${result.nonces.duplicateCount} (seed, nonce) pairs drawn twice` : 'the audit did not complete'];
-  if (files.length > 0) lines.push(`files: ${files.join(', ')}`);
+  say(`account: ${account.value.note}\n`);
+  const result = await auditFairnessLive({ session: run.session, apiKey: account.value.apiKey, scheme, maxBets: flags.maxBets, concurrency: flags.concurrency, deadline: run.deadline, findings: run.findings });
+  const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
+  const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
+  io.out(flags.json ? json : renderFairnessTable(result));
+  const ids = run.findings.list().map((finding) => finding.id);
+  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids) });
+  const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
+  const lines = [`bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`];
+  if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
+  for (const trouble of result.troubles) lines.push(`trouble: ${trouble}`);
+  if (result.stoppedBy === 'max-bets') lines.push(`stopped: --max-bets ${flags.maxBets} reached; older bets were not audited`);
+  if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the audit before every bet was read (what was read is verified)');
+  lines.push(...ending.lines, `files: ${files.join(', ')}`);
+  const historyFailed = result.troubles.some((trouble) => trouble.startsWith('casino.history'));
+  const code = ending.code !== EXIT.ok ? ending.code : historyFailed ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`);
-  (flags.format === 'table' ? io.out : io.err)(`${lines.join('\n')}\n`);
+  say(`${lines.join('\n')}\n`);
   return code;
 }

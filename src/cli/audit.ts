@@ -1,8 +1,8 @@
 /**
- * `afp audit house-edge ...` and `afp audit fairness ...`: the auditor's commands (DESIGN.md), a
- * table of two subcommands. Each parses its flags strictly (every error at once, exit 2) and
- * returns its exit code; house-edge prints its seed first (audit-house-edge.ts), fairness draws
- * no randomness and prints none (audit-fairness.ts).
+ * `afp audit house-edge ...`, `afp audit fairness ...` and `afp audit money ...`: the auditor's
+ * commands (DESIGN.md), a table of three subcommands. Each parses its flags strictly (every error
+ * at once, exit 2) and returns its exit code; house-edge prints its seed first
+ * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug or an unexpected transport failure) is exit 1 with the seed and the error.
  */
 import { parseFairnessArgs, runFairness, FAIRNESS_USAGE } from './audit-fairness.ts';
@@ -23,7 +23,10 @@ const HELP = `${USAGE}
                an exact edge of the target's rule and a verdict with the bets it rests on.
                --target takes a URL or a target file (targets/*.yaml); --fail-on SEVERITY (default
                major) sets which findings exit 3; findings.{json,csv,junit.xml,html} go to --out.
-  fairness     rotates the account's seed, then recomputes every bet of its history client-side.
+  fairness     rotates the account's seed, reads its whole history (--max-bets, default 10000) and
+               checks every bet under the target's own fairness scheme: the commitment, the result
+               hash, that the outcome follows the target's rule, that the amount paid is right;
+               where the target's rules differ from the documents' tables, info findings.
   money        money-path probes: an overdraw withdrawal, the batch summary against its results,
                parallel double spends, the balance across bets, bad input; each a finding with a
                reproducing curl line.
@@ -49,7 +52,7 @@ async function houseEdge(argv: readonly string[], io: AuditIo): Promise<number> 
 }
 
 async function fairness(argv: readonly string[], io: AuditIo): Promise<number> {
-  const flags = parseFairnessArgs(argv);
+  const flags = parseFairnessArgs(argv, Date.now());
   if ('errors' in flags) {
     io.err(`${flags.errors.map((error) => `afp audit fairness: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;

@@ -18,6 +18,7 @@ import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/findings-report.ts';
 import { writeFindingsReports } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
+import { formatOutcome } from './check-outcome.ts';
 import { EXIT } from './exit-codes.ts';
 
 /** Findings listed one per line; the rest are counted (the report files hold them all). */
@@ -72,20 +73,5 @@ export function formatDialectResult(result: DialectCheckResult, maxCommands: num
   const lines = [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`), `commands: ${result.commands.join(', ')}`, `findings: ${findings.length} (${counts.join(', ')})${result.findings.dropped > 0 ? `, ${result.findings.dropped} more dropped` : ''}`];
   for (const finding of findings.slice(0, FINDINGS_LISTED_MAX)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
   if (findings.length > FINDINGS_LISTED_MAX) lines.push(`  … and ${findings.length - FINDINGS_LISTED_MAX} more (see --out)`);
-  const failure = result.failure;
-  if (failure === undefined) {
-    lines.push(`ok: ${result.runs} runs held (at most ${maxCommands ?? DIALECT_MAX_COMMANDS} commands each)`);
-    return `${lines.join('\n')}\n`;
-  }
-  lines.push(
-    `FAILED: ${failure.kind === 'mismatch' ? 'an answer differs from the model' : 'the check could not run'} (run ${result.runs}, ${result.shrinks} shrinks)`,
-    `error: ${failure.error}`,
-    `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
-    ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
-    `counterexample: ${failure.counterexample}`,
-    `seed: ${failure.seed}`,
-    `path: ${failure.path}`,
-    `reproduce: ${failure.reproduce}`,
-  );
-  return `${lines.join('\n')}\n`;
+  return formatOutcome(lines, result, maxCommands ?? DIALECT_MAX_COMMANDS);
 }

@@ -28,6 +28,7 @@ import { resolveTarget, type ResolveResult } from '../live/resolve-target.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkThroughDialect } from './check-dialect.ts';
+import { formatOutcome } from './check-outcome.ts';
 import { EXIT } from './exit-codes.ts';
 
 const USAGE = 'usage: afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]] [--fail-on SEVERITY] [--out DIR]';
@@ -141,21 +142,6 @@ async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
 }
 
 export function formatResult(result: CheckResult): string {
-  const lines = [`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)];
-  const failure = result.failure;
-  if (failure === undefined) {
-    lines.push(`ok: ${result.runs} runs held (at most ${MAX_COMMANDS} commands each)`);
-    return `${lines.join('\n')}\n`;
-  }
-  lines.push(
-    `FAILED: ${failure.kind === 'mismatch' ? 'an answer differs from the model' : 'the check could not run'} (run ${result.runs}, ${result.shrinks} shrinks)`,
-    `error: ${failure.error}`,
-    `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
-    ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
-    `counterexample: ${failure.counterexample}`,
-    `seed: ${failure.seed}`,
-    `path: ${failure.path}`,
-    `reproduce: ${failure.reproduce}`,
-  );
-  return `${lines.join('\n')}\n`;
+  return formatOutcome([`target: ${result.target}`, ...result.notes.map((note) => `note: ${note}`)], result, MAX_COMMANDS);
 }
+

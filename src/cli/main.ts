@@ -19,7 +19,8 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'load', usage: 'afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]', load: () => import('./load.ts') },
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
-  { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL --key KEY', load: () => import('./audit.ts') },
+  { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },
+  { name: 'export', usage: 'afp export k6 SCENARIO [--out FILE] [--target URL]', load: () => import('./export.ts') },
   { name: 'target', usage: 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]', load: () => import('./target.ts') },
 ];
 

@@ -1,17 +1,27 @@
 /**
- * `afp replay FILE --target URL [--speed X] [--out DIR] [--sync-clock auto|on|off]
- * [--concurrency 1] [--timeout-ms N]`: sends a recorded run (`afp run --record`) to a live
- * target in recorded order and pacing, rebinding produced identifiers, and diffs every answer
- * against the model's recorded one (src/replay/*: pure; this file does the I/O and the waiting).
+ * `afp replay FILE --target URL|TARGET_FILE [--speed X] [--out DIR] [--sync-clock auto|on|off]
+ * [--concurrency 1] [--timeout-ms N] [--fail-on SEVERITY]`: sends a recorded run (`afp run
+ * --record`) to a live target in recorded order and pacing.
+ *
+ * Two paths, chosen by the target (`replayPath`):
+ *   - an afp serve URL in the documents' dialect (or any URL that is not an afp serve): the recorded
+ *     requests as they are, rebinding produced identifiers, every answer diffed against the model's
+ *     recorded one (src/replay/*: pure; this file does the I/O and the waiting), `diff.json` and
+ *     `diff.txt` under --out. Exit 0 no difference · 3 differences.
+ *   - a target file, or an afp serve URL announcing another dialect (`afp serve --dialect deployed`):
+ *     each exchange sent as its afp operation through the target's layout and dialect, answers
+ *     compared as operation results (src/replay/operation-replay.ts, ./replay-dialect.ts), the
+ *     findings report under --out. Exit 0 · 3 a finding reaches --fail-on (default major).
  *
  * Steps: validate the whole record first (exit 2 with line numbers), print the seed and header,
- * find the target's mounts, decide clock sync (afp serve answers GET /_afp/clock: its clock is
- * moved to each exchange's instant before sending; exact comparison of time-derived values needs
- * its manual mode), check the target's platform settings against the record's (GET /_afp/platform;
- * differences are of kind `setup`, the printed hint names the afp serve command that fixes them),
- * replay (telling the target the tier of every pro/enterprise agent right after its registration,
- * POST /_afp/tier, and its casino starting deposit, POST /_afp/casino/deposit), write `diff.json` and `diff.txt` under --out, print the summary.
- * Exit 0 no difference · 2 bad input · 3 differences · 4 the target stopped answering.
+ * find the target, decide clock sync (afp serve answers GET /_afp/clock: its clock is moved to each
+ * exchange's instant before sending; exact comparison of time-derived values needs its manual
+ * mode). The verbatim path also checks the target's platform settings against the record's
+ * (GET /_afp/platform; differences are of kind `setup`, the printed hint names the afp serve command
+ * that fixes them) and replays the set-up (telling the target the tier of every pro/enterprise agent
+ * right after its registration, POST /_afp/tier, and its casino starting deposit, POST
+ * /_afp/casino/deposit); write the reports, print the summary.
+ * Exit 2 bad input · 4 the target stopped answering.
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
@@ -30,8 +40,14 @@ import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { applyDeposit, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
+import { resolveTarget } from '../live/resolve-target.ts';
+import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
+import type { Target } from '../live/target.ts';
+import { runDialectReplay } from './replay-dialect.ts';
 
-const USAGE = 'usage: afp replay FILE --target URL [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N]';
+const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+const USAGE = 'usage: afp replay FILE --target URL|TARGET_FILE [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N] [--fail-on SEVERITY]';
 const DEFAULT_OUT = 'reports/replay';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -53,18 +69,22 @@ interface ReplayFlags {
   readonly out: string;
   readonly sync: 'auto' | 'on' | 'off';
   readonly timeoutMs: number;
+  /** Only for a replay through a target's dialect (its findings report). */
+  readonly failOn: FailOn;
 }
 
 export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', speed: 'string', out: 'string', 'sync-clock': 'string', concurrency: 'string', 'timeout-ms': 'string' });
+  const args = parseArgs(argv, { target: 'string', speed: 'string', out: 'string', 'sync-clock': 'string', concurrency: 'string', 'timeout-ms': 'string', 'fail-on': 'string' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one record FILE, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL is required');
-  else {
+  else if (URL_PATTERN.test(target)) {
     const problem = targetUrlError(target);
     if (problem !== null) errors.push(problem);
   }
+  const failOn = parseFailOn(stringFlag(args, 'fail-on'));
+  if (!failOn.ok) errors.push(failOn.message);
   const speedText = stringFlag(args, 'speed') ?? '1';
   const speed = parseSpeed(speedText);
   if (typeof speed === 'string' && speed !== 'max') errors.push(speed);
@@ -75,7 +95,7 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
   const timeoutText = stringFlag(args, 'timeout-ms') ?? String(DEFAULT_TIMEOUT_MS);
   const timeoutMs = /^\d{1,7}$/.test(timeoutText) ? Number(timeoutText) : 0;
   if (timeoutMs < 100) errors.push(`--timeout-ms must be a whole number of milliseconds from 100 to 9999999, got '${timeoutText}'`);
-  if (errors.length > 0) return { errors };
+  if (errors.length > 0 || !failOn.ok) return { errors };
   return {
     file: args.positionals[0] as string,
     target: target as string,
@@ -84,6 +104,7 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
     out: stringFlag(args, 'out') ?? DEFAULT_OUT,
     sync: sync as ReplayFlags['sync'],
     timeoutMs,
+    failOn: failOn.value,
   };
 }
 
@@ -99,6 +120,12 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   }
   const checked = await validateRecord(flags.file, io);
   if (checked === null) return EXIT.invalidInput;
+  const path = await replayPath(flags);
+  if (path.kind === 'failed') {
+    io.err(`afp replay: ${path.message}\n`);
+    return path.exit;
+  }
+  if (path.kind === 'dialect') return replayThroughTarget(flags, checked, path.target, io);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, { timeoutMs: flags.timeoutMs });
@@ -137,6 +164,37 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
     return EXIT.checkFailed;
   }
   return EXIT.ok;
+}
+
+type ReplayPath = { readonly kind: 'verbatim' } | { readonly kind: 'dialect'; readonly target: Target } | { readonly kind: 'failed'; readonly message: string; readonly exit: number };
+
+/**
+ * Which replay: a target file, or an afp serve URL announcing a dialect other than the documents'
+ * (`afp serve --dialect deployed`), goes through the target's dialect (operation-replay.ts); any
+ * other URL gets the recorded requests as they are, diffed answer by answer (as before target files).
+ */
+async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
+  const url = URL_PATTERN.test(flags.target);
+  const resolved = await resolveTarget(flags.target, { timeoutMs: flags.timeoutMs });
+  if (!resolved.ok) return url ? { kind: 'verbatim' } : { kind: 'failed', message: resolved.message, exit: resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness };
+  const documents = Object.values(resolved.value.services).every((service) => service.dialect !== 'deployed');
+  return url && documents ? { kind: 'verbatim' } : { kind: 'dialect', target: resolved.value };
+}
+
+/** The replay through a target's dialect: clock sync where the target is an afp serve, then operation-replay. */
+async function replayThroughTarget(flags: ReplayFlags, checked: CheckedRecord, target: Target, io: ReplayIo): Promise<number> {
+  const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
+  const clock = target.adminUrl === null || flags.sync === 'off'
+    ? { state: { synced: false, exact: false, note: target.adminUrl === null ? 'the target has no clock to move (not afp serve): time-derived values are not compared' : '--sync-clock off: time-derived values are not compared' }, mode: null }
+    : await decideClock(target.adminUrl, flags, { firstAtMs, startMs: checked.header.start_ms });
+  if ('error' in clock) {
+    io.err(`afp replay: ${clock.error}\n`);
+    return clock.exit;
+  }
+  io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
+  io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
+  const beforeSend = pacedBeforeSend({ flags, api: target.adminUrl ?? '', clock: clock.state, clockMode: clock.mode });
+  return runDialectReplay({ target, header: checked.header, exchanges: readExchanges(flags.file), beforeSend, out: flags.out, failOn: flags.failOn, timeoutMs: flags.timeoutMs, reproduce: reproduceCommand(flags), io });
 }
 
 interface CheckedRecord {
@@ -267,26 +325,34 @@ async function moveTargetClock(api: string, toMs: number, timeoutMs: number): Pr
 }
 
 function replayDeps(options: { flags: ReplayFlags; api: string; transport: Transport; clock: ClockSyncState; clockMode: string | null }): ReplayDeps {
-  const { flags, api, transport, clock } = options;
-  let firstWallMs: number | null = null;
-  let firstAtMs = 0;
-  let clockAtMs = -1;
+  const { flags, api, transport } = options;
   return {
-    beforeSend: async (exchange) => {
-      if (firstWallMs === null) {
-        firstWallMs = Date.now();
-        firstAtMs = exchange.at_ms;
-      }
-      const offsetMs = dueOffsetMs(exchange.at_ms, firstAtMs, flags.speed);
-      if (offsetMs !== null) await sleep(firstWallMs + offsetMs - Date.now());
-      if (!clock.synced || exchange.at_ms <= clockAtMs) return;
-      const moved = await moveTargetClock(api, exchange.at_ms, flags.timeoutMs);
-      if (!moved.ok && options.clockMode === 'manual') throw new LivenessError(`cannot move the target's clock to ${new Date(exchange.at_ms).toISOString()}: ${moved.why}`);
-      clockAtMs = exchange.at_ms;
-    },
+    beforeSend: pacedBeforeSend(options),
     send: (request) => sendWithRetries(transport, request),
     applyTier: (call) => applyTier(api, call, flags.timeoutMs),
     applyDeposit: (call) => applyDeposit(api, call, flags.timeoutMs),
+  };
+}
+
+/** Waits for each exchange's turn (`--speed`), then moves a synced target clock to its instant. */
+function pacedBeforeSend(options: { flags: ReplayFlags; api: string; clock: ClockSyncState; clockMode: string | null }): (exchange: RecordedExchange) => Promise<void> {
+  const { flags, api, clock } = options;
+  let firstWallMs: number | null = null;
+  let firstAtMs = 0;
+  let clockAtMs = -1;
+  return async (exchange) => {
+    if (firstWallMs === null) {
+      firstWallMs = Date.now();
+      firstAtMs = exchange.at_ms;
+    }
+    const offsetMs = dueOffsetMs(exchange.at_ms, firstAtMs, flags.speed);
+    if (offsetMs !== null) await sleep(firstWallMs + offsetMs - Date.now());
+    if (!clock.synced || exchange.at_ms <= clockAtMs) return;
+    const moved = await moveTargetClock(api, exchange.at_ms, flags.timeoutMs);
+    // A clock already past the instant (a funding deposit's confirmation moved it) is no failure.
+    const ahead = !moved.ok && ((await readTargetClock(api, flags.timeoutMs))?.nowMs ?? -1) >= exchange.at_ms;
+    if (!moved.ok && !ahead && options.clockMode === 'manual') throw new LivenessError(`cannot move the target's clock to ${new Date(exchange.at_ms).toISOString()}: ${moved.why}`);
+    clockAtMs = exchange.at_ms;
   };
 }
 
@@ -322,7 +388,8 @@ function formatSpan(ms: number): string {
 
 function reproduceCommand(flags: ReplayFlags): string {
   const out = flags.out === DEFAULT_OUT ? '' : ` --out ${flags.out}`;
-  return `afp replay ${flags.file} --target ${flags.target} --speed ${flags.speedText} --sync-clock ${flags.sync}${out}`;
+  const failOn = flags.failOn === DEFAULT_FAIL_ON ? '' : ` --fail-on ${flags.failOn}`;
+  return `afp replay ${flags.file} --target ${flags.target} --speed ${flags.speedText} --sync-clock ${flags.sync}${out}${failOn}`;
 }
 
 async function writeReports(out: string, report: ReplayReportInput): Promise<void> {

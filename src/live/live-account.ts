@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import type { LiveSession } from './live-session.ts';
+import type { CallOptions, LiveSession } from './live-session.ts';
 
 export const FUNDING_CHAIN = 'solana';
 const POLL_MS = 1_000;
@@ -38,6 +38,8 @@ export interface AccountOptions {
   readonly fundMicro: Micro;
   readonly clock: LiveClock;
   readonly deadline: Deadline;
+  /** Per call (the client address a replay announces for the agent); none by default. */
+  readonly callOptions?: CallOptions;
 }
 
 const trouble = (message: string): LiveFailure => ({ ok: false, kind: 'trouble', message });
@@ -53,7 +55,7 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
   if (registered.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
   if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`);
   const { agentId, apiKey } = registered.value;
-  const funded = await fund(options, agentId, apiKey);
+  const funded = await fundLiveAccount(options, agentId, apiKey);
   if (!funded.ok) return funded;
   return { ok: true, value: { apiKey, agentId, note: `registered ${agentId} on ${session.target.name}, ${funded.value}` } };
 }
@@ -71,16 +73,17 @@ async function existing(options: AccountOptions, apiKey: string): Promise<LiveOu
   return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
 }
 
-async function fund(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
+/** Funds a registered account the target's way (`fundMicro` is what admin-deposit and command funding bring); says how. */
+export async function fundLiveAccount(options: AccountOptions, agentId: string, apiKey: string): Promise<LiveOutcome<string>> {
   const funding = options.session.target.funding;
   switch (funding.method) {
     case 'admin-deposit':
       return adminDeposit(options, agentId, apiKey);
     case 'faucet': {
-      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey);
+      const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
       if (claimed.kind === 'refused') {
         // A deployment's registration claims the faucet itself (DEPLOYED.md §2.2): the agent may hold the grant already.
-        const balance = await options.session.call('casino.balance', {}, apiKey);
+        const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
         if (balance.kind === 'ok' && balance.value.balanceMicro > 0n) return { ok: true, value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)` };
       }
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
@@ -124,7 +127,7 @@ async function adminDeposit(options: AccountOptions, agentId: string, apiKey: st
 /** Polls the balance until it reaches the funding amount; at least one look, however late. */
 async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
   for (;;) {
-    const balance = await options.session.call('casino.balance', {}, apiKey);
+    const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
     if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`);
     if (options.deadline.passed()) break;

@@ -7,7 +7,10 @@
  *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace.
  * - 429: waited out and sent again: Retry-After when the target sends it, else `reset_at` in the
  *   body, else a doubling wait from 5 s up to 60 s (a fixed 60-second window is over by then);
- *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline.
+ *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline. A 429 the dialect names a
+ *   refusal (`refusingRateLimits`: a 24-hour window) is answered at once, as a Refusal.
+ * - X-Forwarded-For: sent when the caller names a client address (replay keeps each recorded
+ *   agent's own), and pacing slots are then per address.
  * - Answers: a 2xx is read by the dialect's row; a non-2xx becomes a Refusal with the target's own
  *   error name; what differs from the documents is handed to `onDeviation` with the request that
  *   showed it (the command turns it into a finding with a curl line). A non-JSON answer is a
@@ -18,16 +21,19 @@
 import type { JsonValue } from '../core/errors.ts';
 import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
-import { readRefusal, rowOf, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type Dialect, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
-import { WireReader, type Deviation } from './wire-reader.ts';
+import { readAnswer } from './read-answer.ts';
+import type { Deviation } from './wire-reader.ts';
 
 export const MAX_RATE_LIMIT_RETRIES = 20;
 const FIRST_WAIT_MS = 5_000;
 const WAIT_MAX_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
+/** Paced (operation, address) slots kept; beyond, the table starts over (a slot's spacing is under a minute). */
+const PACED_KEYS_MAX = 100_000;
 const WIND_UP_SECONDS = 60;
 
 /** A request as it went out, for evidence and curl lines. */
@@ -55,6 +61,11 @@ export type CallOutcome<R> =
   | { readonly kind: 'unsupported'; readonly reason: string }
   | { readonly kind: 'unreachable'; readonly message: string; readonly request: SentRequest }
   | { readonly kind: 'deadline' };
+
+/** Per call: the client address to announce (replay keeps each recorded agent's own address). */
+export interface CallOptions {
+  readonly forwardedFor?: string;
+}
 
 export interface SessionOptions {
   readonly target: Target;
@@ -99,27 +110,30 @@ export class LiveSession {
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     if (entry === undefined) return `the target file names no ${service} service`;
-    return rowOf(dialectByName(entry.dialect), op) === null ? `dialect ${entry.dialect} does not offer ${op}` : null;
+    const operation = rowOf(dialectByName(entry.dialect), op);
+    if (operation === null) return `dialect ${entry.dialect} does not offer ${op}`;
+    return operation.base === 'api' && this.target.adminUrl === null ? `${op} is served on the documents' shared api_url (style B), which only an afp serve target names` : null;
   }
 
-  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null): Promise<CallOutcome<OperationResult<O>>> {
+  async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, options: CallOptions = {}): Promise<CallOutcome<OperationResult<O>>> {
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     const dialect = entry === undefined ? null : dialectByName(entry.dialect);
     const operation = dialect === null ? null : rowOf(dialect, op);
-    if (entry === undefined || dialect === null || operation === null) return { kind: 'unsupported', reason: this.offers(op) ?? op };
+    const baseUrl = operation?.base === 'api' ? this.target.adminUrl : entry?.url;
+    if (entry === undefined || dialect === null || operation === null || baseUrl === null || baseUrl === undefined) return { kind: 'unsupported', reason: this.offers(op) ?? op };
     const wire = operation.request(input);
-    const request = sentRequest(entry.url, wire);
+    const request = sentRequest(baseUrl, wire);
     let waitMs = FIRST_WAIT_MS;
     for (let attempt = 0; attempt <= MAX_RATE_LIMIT_RETRIES; attempt++) {
-      if (!(await this.pace(op))) return { kind: 'deadline' };
+      if (!(await this.pace(op, options.forwardedFor))) return { kind: 'deadline' };
       let answer: RawAnswer;
       try {
-        answer = await this.send(request, wire, apiKey);
+        answer = await this.send(request, wire, apiKey, options);
       } catch (error) {
         return { kind: 'unreachable', message: `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, request };
       }
-      if (answer.status === 429) {
+      if (answer.status === 429 && !refusesAtOnce(dialect, answer.body)) {
         const told = this.toldWaitMs(op, answer);
         const wait = Math.min(WAIT_MAX_MS, told ?? waitMs);
         waitMs = Math.min(WAIT_MAX_MS, waitMs * 2);
@@ -134,33 +148,34 @@ export class LiveSession {
 
   private read<O extends OperationName>(op: O, answer: RawAnswer, request: SentRequest, wire: WireRequest, input: OperationInput<O>): CallOutcome<OperationResult<O>> {
     const entry = this.target.services[wire.service];
-    const dialect = dialectByName(entry?.dialect ?? 'A');
-    const reader = new WireReader(answer.body);
-    if (!answer.json) reader.record({ kind: 'not-json', field: '(body)', expected: 'a JSON answer', seen: answer.body as JsonValue, documented: false, required: true });
+    const { outcome, deviations } = readAnswer(dialectByName(entry?.dialect ?? 'A'), op, answer, input);
     const endpoint = `${wire.method} ${wire.path}`;
-    const report = (): void => {
-      for (const deviation of reader.deviations()) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
-    };
-    if (answer.status < 200 || answer.status > 299) {
-      const refusal = readRefusal(dialect, answer.status, reader);
-      report();
-      return { kind: 'refused', refusal, request };
+    for (const deviation of deviations) this.options.onDeviation?.({ op, endpoint, request, status: answer.status, deviation });
+    switch (outcome.kind) {
+      case 'refused':
+        return { kind: 'refused', refusal: outcome.refusal, request };
+      case 'unreadable':
+        return { kind: 'unreadable', status: answer.status, request, body: answer.body };
+      case 'ok':
+        return { kind: 'ok', status: answer.status, value: outcome.value, request, body: answer.body };
     }
-    const value = answer.json ? (rowOf(dialect, op)?.read(reader, input) ?? null) : null;
-    report();
-    if (value === null) return { kind: 'unreadable', status: answer.status, request, body: answer.body };
-    return { kind: 'ok', status: answer.status, value, request, body: answer.body };
   }
 
-  /** Waits for the operation's next paced slot; false when it lies past the deadline. */
-  private async pace(op: OperationName): Promise<boolean> {
+  /**
+   * Waits for the operation's next paced slot; false when it lies past the deadline. Slots are kept
+   * per operation and announced client address: a deployment's windows are per IP, and a replay
+   * announces each recorded agent's own address.
+   */
+  private async pace(op: OperationName, forwardedFor: string | undefined): Promise<boolean> {
     const limit = this.target.limits[op];
     if (limit === undefined) return !this.deadline.passed();
+    const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
+    if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
     const spacingMs = Math.ceil(60_000 / limit.perMinute);
     const nowMs = this.options.clock.nowMs();
-    const slotMs = Math.max(nowMs, this.nextSlotMs.get(op) ?? nowMs);
+    const slotMs = Math.max(nowMs, this.nextSlotMs.get(key) ?? nowMs);
     if (slotMs - nowMs > this.deadline.remainingMs()) return false;
-    this.nextSlotMs.set(op, slotMs + spacingMs);
+    this.nextSlotMs.set(key, slotMs + spacingMs);
     if (slotMs > nowMs) await this.options.clock.sleep(slotMs - nowMs);
     return true;
   }
@@ -177,8 +192,9 @@ export class LiveSession {
     return Number.isFinite(resetMs) ? Math.max(1_000, resetMs - this.options.clock.nowMs()) : null;
   }
 
-  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null): Promise<RawAnswer> {
+  private async send(request: SentRequest, wire: WireRequest, apiKey: string | null, options: CallOptions): Promise<RawAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
     if (wire.body !== undefined) headers['content-type'] = 'application/json';
     if (wire.auth && apiKey !== null) headers['authorization'] = `Bearer ${apiKey}`;
     const response = await fetch(request.url, {
@@ -194,6 +210,12 @@ export class LiveSession {
       return { status: response.status, headers: response.headers, body: text.length > 300 ? `${text.slice(0, 300)}…` : text, json: false };
     }
   }
+}
+
+/** A 429 the dialect names as a refusal (a window no wait outlasts): read as an answer. */
+function refusesAtOnce(dialect: Dialect, body: unknown): boolean {
+  const name = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['error'] : undefined;
+  return typeof name === 'string' && (dialect.refusingRateLimits ?? []).includes(name);
 }
 
 function sentRequest(baseUrl: string, wire: WireRequest): SentRequest {

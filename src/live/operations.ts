@@ -52,6 +52,24 @@ export interface DealtHand {
   readonly cards: readonly number[];
 }
 
+/** One page of the account's bet history, newest first. */
+export interface HistoryPage {
+  readonly betIds: readonly string[];
+  /** The history's own count of the account's bets; null when the answer does not say. */
+  readonly total: number | null;
+  /** Whether bets lie beyond this page. */
+  readonly hasMore: boolean;
+}
+
+/** One bet's audit trail: the bet, the parameters it was placed with, and the seed the answer reveals. */
+export interface AuditedBet {
+  readonly bet: LiveBet;
+  /** The game's parameters as sent; null when the answer does not carry them (the deployment's). */
+  readonly params: JsonObject | null;
+  /** The server seed (64 hex) when the answer reveals it; null while it is hidden. */
+  readonly revealedSeed: string | null;
+}
+
 export interface BatchSummary {
   readonly total: number | null;
   readonly won: number | null;
@@ -60,6 +78,13 @@ export interface BatchSummary {
   readonly totalWageredMicro: Micro | null;
   readonly totalWonMicro: Micro | null;
   readonly netPnlMicro: Micro | null;
+}
+
+/** One escrow as an answer shows it; status in afp's terms (locked, released, refunded, expired, disputed). */
+export interface EscrowView {
+  readonly escrowId: string;
+  readonly status: string | null;
+  readonly amountMicro: Micro | null;
 }
 
 export interface Operations {
@@ -77,14 +102,29 @@ export interface Operations {
   'casino.draw': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
   'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
   'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
+  /** A page of the account's bet ids; `offset` counts bets from the newest. */
+  'casino.history': { input: { offset: number; limit: number }; result: HistoryPage };
+  'casino.audit': { input: { betId: string }; result: AuditedBet };
   'casino.withdraw': { input: { amountMicro: Micro; address: string }; result: { status: string | null; balanceAfterMicro: Micro | null } };
+  /** A caller-chosen agent id (the documents' faucet); a deployment registers on its casino instead. */
+  'faucet.register': {
+    input: { agentId: string; referrer?: string };
+    result: { agentId: string; apiKey: string; address: string | null; referralCode: string | null; creditedMicro: Micro | null };
+  };
   'faucet.claim': { input: { agentId: string }; result: { creditedMicro: Micro | null } };
+  /** The caller's own faucet standing: its balance where the answer shows it. */
+  'faucet.status': { input: Record<string, never>; result: { balanceMicro: Micro | null } };
   'escrow.create': {
-    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number };
-    result: { escrowId: string; status: string | null; amountMicro: Micro | null };
+    /** `timeoutHours` for dialects that count hours; `expiresInSeconds`, when given, for those that count seconds. */
+    input: { amountMicro: Micro; creatorId: string; counterpartyId: string; description: string; timeoutHours: number; expiresInSeconds?: number };
+    result: EscrowView;
   };
   'escrow.release': { input: { escrowId: string }; result: { status: string | null } };
-  'escrow.get': { input: { escrowId: string }; result: { escrowId: string; status: string | null; amountMicro: Micro | null } };
+  'escrow.refund': { input: { escrowId: string }; result: { status: string | null } };
+  'escrow.dispute': { input: { escrowId: string; reason: string }; result: { status: string | null } };
+  'escrow.get': { input: { escrowId: string }; result: EscrowView };
+  /** The caller's escrows, newest first (`role`: sender, receiver or all). */
+  'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
 }
 
 export type OperationName = keyof Operations;
@@ -100,11 +140,18 @@ export const OPERATION_NAMES = [
   'casino.draw',
   'casino.rotate',
   'casino.seeds',
+  'casino.history',
+  'casino.audit',
   'casino.withdraw',
+  'faucet.register',
   'faucet.claim',
+  'faucet.status',
   'escrow.create',
   'escrow.release',
+  'escrow.refund',
+  'escrow.dispute',
   'escrow.get',
+  'escrow.list',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

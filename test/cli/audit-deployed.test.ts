@@ -4,6 +4,8 @@
 // clock the audit's own clock moves — every wait for a window is real pacing, done in virtual time.
 // The faithful stand-in gives no finding at or above major, only the documented deviations between
 // the dialects; each deployment-style defect is reported by the audit that matches it, with evidence.
+// Fairness reads the deployment's history and audit trails (which carry no parameters: the scheme
+// reads them back from each result) and verifies a history of all 17 games played on its wire.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { LiveClock } from '../../src/audit/live-target.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
+import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
@@ -97,6 +100,37 @@ async function money(served: Stand, out: string): Promise<Ran> {
   return { code, ...sink.ran() };
 }
 
+/** Every game but video poker and baccarat (which a batch refuses), with the deployment's parameter names; 0.01 a bet unless named. */
+const PLAYED: ReadonlyArray<Record<string, unknown>> = [
+  { game: 'coin_flip', side: 'tails' }, { game: 'dice', direction: 'under', threshold: 30 }, { game: 'simple_dice', pick: 4 },
+  { game: 'multiplier', target_multiplier: 3 }, { game: 'roulette', bet_type: 'number', bet_value: 17 }, { game: 'roulette', bet_type: 'red' },
+  { game: 'custom', win_probability: 70 }, { game: 'blackjack', action: 'double' }, { game: 'crash', cash_out_at: 1.5 },
+  { game: 'plinko', rows: 12, risk: 'high' }, { game: 'slots', amount: 0.1 }, { game: 'hilo', guess: 'lower' }, { game: 'keno', picks: [3, 14, 15, 27, 65] },
+  { game: 'scratch_card' }, { game: 'wheel' }, { game: 'mines', mines: 3, reveals: 2 },
+];
+
+/** A funded player's history on the deployment's wire: `rounds` batches of `bets`, a baccarat bet and a video-poker hand. */
+async function played(served: Stand, bets: ReadonlyArray<Record<string, unknown>>, rounds: number): Promise<{ key: string; count: number }> {
+  const key = await fundedKey(served, '50');
+  for (let round = 0; round < rounds; round += 1) {
+    const batch = await post(`${served.casino}/api/v1/bets/batch`, { bets: bets.map((bet) => ({ amount: 0.01, ...bet, client_seed: `p-${round}` })) }, key);
+    expect(batch['summary'], JSON.stringify(batch['results'])).toMatchObject({ total: bets.length, errors: 0 });
+  }
+  expect((await post(`${served.casino}/api/v1/games/baccarat`, { amount: 0.01, bet_on: 'banker' }, key))['bet_id']).toMatch(/^bet_/);
+  const deal = await post(`${served.casino}/api/v1/games/video-poker/deal`, { client_seed: 'vp' }, key);
+  const draw = await post(`${served.casino}/api/v1/games/video-poker/draw`, { holds: [true, false, true, false, false], nonce: deal['nonce'], amount: 0.01, client_seed: 'vp' }, key);
+  expect(draw['bet_id']).toMatch(/^bet_/);
+  return { key, count: bets.length * rounds + 2 };
+}
+
+async function fairness(served: Stand, key: string, out: string): Promise<Ran> {
+  const flags = parseFairnessArgs(['--target', served.targetFile, '--key', key, '--out', join(DIR, out)], START_MS);
+  if ('errors' in flags) throw new Error(flags.errors.join('; '));
+  const sink = io();
+  const code = await runFairness(flags, sink.io, served.clock);
+  return { code, ...sink.ran() };
+}
+
 interface ReportFinding {
   readonly id: string;
   readonly severity: string;
@@ -137,6 +171,22 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(counts?.[2]).toBe(counts?.[1]);
   }, 120_000);
 
+  test('fairness: the whole history of all 17 games verified under the serve\'s scheme, parameters read back from the results; no defect', async () => {
+    const served = await stand('fair');
+    const { key, count } = await played(served, PLAYED, 3);
+    const ran = await fairness(served, key, 'fair');
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    expect(ran.err).toContain('the serve announces afp, its own published scheme');
+    expect(ran.out).toContain(`bets: ${count} listed of ${count} in the history, ${count} audited, ${count} verified under the afp scheme`);
+    const report = JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')) as { games: Array<{ game: string; audited: number; verified: number; followed_rule: number; paid_right: number; not_checked: number }> };
+    expect(new Set(report.games.map((game) => game.game))).toEqual(new Set(GAME_IDS));
+    for (const game of report.games) expect([game.verified, game.followed_rule, game.paid_right, game.not_checked], game.game).toEqual([game.audited, game.audited, game.audited, 0]);
+    const findings = findingsOf('fair');
+    expect(grave(findings)).toEqual([]);
+    // The deployment's audit answer names what afp's calls otherwise: documented renames, as info.
+    expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
+  }, 60_000);
+
   test('money: every probe runs and finds nothing at or above major', async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
@@ -161,6 +211,23 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     const ran = await houseEdge(served, 'keno', ['--games', 'keno', '--bets', '100']);
     expect(ran.code).toBe(3);
     expect(grave(findingsOf('keno'))).toContain('rule:keno:outcome');
+  }, 60_000);
+
+  test('payout-table-differs and keno-short-draw: fairness finds them in the history, each with the finding that names it', async () => {
+    const payout = await stand('payout-fair', ['payout-table-differs']);
+    const coins = await played(payout, [{ game: 'coin_flip', side: 'heads' }, { game: 'coin_flip', side: 'tails' }], 5);
+    const paid = await fairness(payout, coins.key, 'payout-fair');
+    expect(paid.code).toBe(3);
+    const finding = findingsOf('payout-fair').find((found) => found.id === 'money:coin_flip:payout');
+    expect(finding?.severity).toBe('critical');
+    expect(finding?.evidence).toMatch(/^bet bet_[0-9a-f]{16} \(coin_flip:(heads|tails)\): server seed [0-9a-f]{64}/);
+    expect(grave(findingsOf('payout-fair')).filter((id) => !id.includes(':coin_flip:'))).toEqual([]);
+    const keno = await stand('keno-fair', ['keno-short-draw']);
+    const drawn = await played(keno, [{ game: 'keno', picks: [5, 17, 33, 48, 71] }, { game: 'dice', direction: 'over', threshold: 50 }], 5);
+    const ran = await fairness(keno, drawn.key, 'keno-fair');
+    expect(ran.code).toBe(3);
+    expect(ran.out).toMatch(/major rule:keno:outcome: keno: the outcome does not follow the afp scheme's published rule \(the hashes verify\)/);
+    expect(grave(findingsOf('keno-fair')).filter((id) => !id.includes(':keno:'))).toEqual([]);
   }, 60_000);
 
   test('withdraw-no-balance-check: money finds an overdraw accepted, with a curl line', async () => {

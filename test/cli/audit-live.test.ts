@@ -1,7 +1,8 @@
 // `afp audit house-edge --target` and `afp audit fairness --target --key` against a real
 // `afp serve` (in-process listeners on loopback, ephemeral ports, manual clock): against the
 // faithful casino the house-edge audit covers all 17 games and reports no finding at or above
-// major (only the documents' own contradictions, as info), and fairness passes; each deliberate
+// major (only the documents' own contradictions, as info), and fairness verifies every bet of a
+// history played in three styles (style B's history, style A's audit trails); each deliberate
 // casino defect is caught — payout-short (every win paid 1% short), biased-draw (the worse of two
 // draws), replayable-nonce (a (seed, nonce) pair drawn again) and keno-8 (keno draws 8 numbers) —
 // with exit 3 and the finding that names it.
@@ -75,7 +76,17 @@ async function player(handle: ServeHandle): Promise<string> {
 
 const liveEdge = (handle: ServeHandle, out: string, bets = 600): Promise<Ran> =>
   audit(['house-edge', '--target', handle.urls.api as string, '--bets', String(bets), '--seed', '8', '--out', join(DIR, out), '--max-seconds', '60']);
-const fairness = (handle: ServeHandle, key: string, ...extra: string[]): Promise<Ran> => audit(['fairness', '--target', handle.urls.api as string, '--key', key, '--max-seconds', '60', ...extra]);
+const fairness = (handle: ServeHandle, key: string, out: string, ...extra: string[]): Promise<Ran> =>
+  audit(['fairness', '--target', handle.urls.api as string, '--key', key, '--max-seconds', '60', '--out', join(DIR, out), ...extra]);
+
+interface ReportFinding {
+  readonly id: string;
+  readonly severity: string;
+  readonly evidence: string;
+}
+
+const findingsOf = (out: string): ReportFinding[] => (JSON.parse(readFileSync(join(DIR, out, 'findings.json'), 'utf8')) as { findings: ReportFinding[] }).findings;
+const grave = (out: string): string[] => findingsOf(out).filter((finding) => finding.severity === 'major' || finding.severity === 'critical').map((finding) => finding.id);
 
 describe('against the faithful casino', () => {
   test('house-edge --target covers the 17 games, verifies every bet under the afp scheme, and finds nothing at or above major', async () => {
@@ -96,17 +107,28 @@ describe('against the faithful casino', () => {
     expect(readFileSync(join(DIR, 'faithful', 'findings.junit.xml'), 'utf8')).toContain('<testcase');
   });
 
-  test('fairness --target --key recomputes the whole history (three styles) and exits 0; house-edge takes --key too', async () => {
+  test('fairness --target --key verifies the whole history (three styles) under the afp scheme and exits 0; house-edge takes --key too', async () => {
     const handle = await serve();
     const key = await player(handle);
-    const ran = await fairness(handle, key);
+    const ran = await fairness(handle, key, 'fair-text');
     expect(ran.code, ran.out + ran.err).toBe(0);
-    expect(ran.out).toContain('bets: 140 in the history, 140 listed, 140 recomputed, 140 verified, 0 mismatched');
-    expect(ran.out).toContain('ok: all 140 bets recompute from their revealed seeds');
-    const json = await fairness(handle, key, '--json', '--out', join(DIR, 'fair'));
+    expect(ran.out).toContain('fairness scheme afp');
+    expect(ran.out).toContain('bets: 140 listed of 140 in the history, 140 audited, 140 verified under the afp scheme');
+    expect(ran.out).toMatch(/^coin_flip +10 +10 +10 +10 +0 +0$/m);
+    expect(ran.out).toMatch(/^keno +60 +60 +60 +60 +0 +0$/m);
+    expect(grave('fair-text')).toEqual([]);
+    const junit = readFileSync(join(DIR, 'fair-text', 'findings.junit.xml'), 'utf8');
+    for (const name of ['coin_flip', 'dice', 'keno', 'nonces']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.fairness"/>`);
+    const json = await fairness(handle, key, 'fair', '--json');
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ checked: 140, verified: 140, mismatch_count: 0, nonces: { duplicate_count: 0 } });
+    const report = JSON.parse(json.out) as { listed: number; audited: number; verified: number; games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }> };
+    expect(report).toMatchObject({ scheme: 'afp', rotation: 'revealed', history_total: 140, listed: 140, audited: 140, verified: 140, stopped_by: null });
+    for (const game of report.games) expect([game.followed_rule, game.paid_right]).toEqual([game.audited, game.audited]);
     expect(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')).toBe(json.out);
+    const capped = await fairness(handle, key, 'fair-capped', '--max-bets', '30');
+    expect(capped.code).toBe(0);
+    expect(capped.out).toContain('bets: 30 listed of 140 in the history, 30 audited, 30 verified');
+    expect(capped.out).toContain('stopped: --max-bets 30 reached');
     const withKey = await audit(['house-edge', '--target', handle.urls.api as string, '--key', key, '--games', 'dice,keno', '--bets', '120', '--seed', '2', '--out', join(DIR, 'with-key')]);
     expect(withKey.code, withKey.out + withKey.err).toBe(0);
     expect(withKey.out).toMatch(/account: the account of the given key \(ag_[0-9a-f]{12}, balance [\d.]+ USDC\)/);
@@ -133,7 +155,7 @@ describe('against the faithful casino', () => {
     } finally {
       await new Promise<void>((resolve) => foreign.close(() => resolve()));
     }
-    const closed = await audit(['fairness', '--target', 'http://127.0.0.1:9', '--key', 'sk_live_x']);
+    const closed = await audit(['fairness', '--target', 'http://127.0.0.1:9', '--key', 'sk_live_x', '--out', join(DIR, 'closed')]);
     expect(closed.code).toBe(1);
     expect(closed.err).toContain('does not answer');
     expect((await audit(['fairness', '--target', 'ftp://x'])).err).toMatch(/must start with http[\s\S]*--key KEY .* is required/);
@@ -148,16 +170,22 @@ describe('each deliberate defect is caught', () => {
     expect(ran.out).toMatch(/critical money:\w+:payout: \w+: the amount paid is not the stake times the rule's multiplier/);
     expect(ran.out).toContain('reproduce: npx afp audit house-edge --target');
     const key = await player(handle);
-    expect((await fairness(handle, key)).code).toBe(3);
+    const fair = await fairness(handle, key, 'short-fair');
+    expect(fair.code).toBe(3);
+    expect(fair.out).toMatch(/critical money:\w+:payout: \w+: the amount paid is not the stake times the rule's multiplier/);
+    expect(fair.out).toContain('reproduce: npx afp audit fairness --target');
+    // Short payouts (and the short multipliers recorded with them) are money and rule findings, never unfair: the hashes verify.
+    expect(grave('short-fair')).toContain('money:coin_flip:payout');
+    expect(grave('short-fair').filter((id) => !/^(money:\w+:payout|rule:\w+:outcome)$/.test(id))).toEqual([]);
   });
 
   test('casino-biased-draw: fairness finds outcomes that do not come from the committed draw (exit 3)', async () => {
     const handle = await serve(['casino-biased-draw']);
     const key = await player(handle);
-    const ran = await fairness(handle, key);
+    const ran = await fairness(handle, key, 'biased-fair');
     expect(ran.code).toBe(3);
-    expect(ran.out).toMatch(/result differs from the recomputed one/);
-    expect(ran.out).toMatch(/FAILED: \d+ bets do not recompute, 0 \(seed, nonce\) pairs drawn twice/);
+    expect(ran.out).toMatch(/major rule:\w+:outcome: \w+: the outcome does not follow the afp scheme's published rule \(the hashes verify\)/);
+    expect(grave('biased-fair').some((id) => id.startsWith('fairness:'))).toBe(false);
     // Live, every bet drawn from another draw than the committed one breaks the rule it is checked by.
     const edge = await liveEdge(handle, 'biased', 200);
     expect(edge.code).toBe(3);
@@ -167,22 +195,24 @@ describe('each deliberate defect is caught', () => {
   test('casino-replayable-nonce: fairness finds a (seed, nonce) pair drawn by many bets (exit 3)', async () => {
     const handle = await serve(['casino-replayable-nonce']);
     const key = await player(handle);
-    const ran = await fairness(handle, key, '--csv');
+    const ran = await fairness(handle, key, 'nonce-fair');
     expect(ran.code).toBe(3);
-    expect(ran.out).toMatch(/^duplicate-nonce,bet_[0-9a-f]{16} /m);
-    expect(ran.err).toMatch(/FAILED: 0 bets do not recompute, [1-9]\d* \(seed, nonce\) pairs drawn twice/);
+    expect(ran.out).toContain('critical fairness:nonce-reused: two bets share a (server seed, nonce) pair');
+    expect(findingsOf('nonce-fair').find((finding) => finding.id === 'fairness:nonce-reused')?.evidence).toMatch(/^bets bet_[0-9a-f]{16} and bet_[0-9a-f]{16} both draw nonce \d+ of seed [0-9a-f]{64}$/);
     expect((await liveEdge(handle, 'nonce', 120)).out).toContain('critical fairness:nonce-reused: two bets share a (server seed, nonce) pair');
   });
 
   test('casino-keno-8: fairness finds every keno bet wrong and no other (exit 3)', async () => {
     const handle = await serve(['casino-keno-8']);
     const key = await player(handle);
-    const ran = await fairness(handle, key, '--json');
+    const ran = await fairness(handle, key, 'keno-fair', '--json');
     expect(ran.code).toBe(3);
-    const report = JSON.parse(ran.out) as { checked: number; mismatch_count: number; mismatches: Array<{ game: string }> };
-    expect(report.checked).toBe(140);
-    expect(report.mismatch_count).toBe(60);
-    expect(new Set(report.mismatches.map((row) => row.game))).toEqual(new Set(['keno']));
+    const report = JSON.parse(ran.out) as { verified: number; games: Array<{ game: string; audited: number; followed_rule: number }> };
+    expect(report.verified).toBe(140);
+    expect(report.games.find((game) => game.game === 'keno')).toMatchObject({ audited: 60, followed_rule: 0 });
+    for (const game of report.games.filter((row) => row.game !== 'keno')) expect(game.followed_rule).toBe(game.audited);
+    expect(grave('keno-fair')).toContain('rule:keno:outcome');
+    expect(grave('keno-fair').filter((id) => !id.includes(':keno:'))).toEqual([]);
     // Live, keno's bets break the rule; no other game's do.
     const edge = await liveEdge(handle, 'keno', 300);
     expect(edge.code).toBe(3);

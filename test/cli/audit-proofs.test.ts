@@ -1,14 +1,13 @@
 // The pieces under the audit commands: the client-side recomputation of a bet from its wire audit
-// trail (every single-call game, crash rounds, and each kind of tampering named), the nonce
-// findings, strict parsing of wire answers, the defective games of the in-process simulator, the
-// live plan's default variants, and which variants report.html charts.
+// trail (every single-call game, crash rounds, and each kind of tampering named), strict parsing
+// of wire answers, the defective games of the in-process simulator, the live plan's default
+// variants, and which variants report.html charts.
 import { describe, expect, test } from 'vitest';
 import { chartedRows } from '../../src/audit/edge-audit-files.ts';
 import { simulateHouseEdge } from '../../src/audit/edge-simulation.ts';
 import { defectiveGames, defectShortName } from '../../src/audit/defective-games.ts';
 import { clientSeedOf } from '../../src/live/audit/edge-plan.ts';
 import { planStakesMicro } from '../../src/cli/audit-house-edge-live.ts';
-import { NonceLedger } from '../../src/audit/nonce-findings.ts';
 import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
 import { parseAuditTrail, parseBetAnswer, type AuditTrail } from '../../src/audit/wire-bet.ts';
 import type { AfpClient } from '../../src/client/client.ts';
@@ -97,33 +96,13 @@ describe('verifyWireBet', () => {
     setup.clock.advance(3_600_000);
     setup.platform.advanceTo(setup.clock.nowMs());
     const trails = await Promise.all(ids.map((id) => trail(client, id)));
-    const ledger = new NonceLedger();
     for (const { bet, serverSeed } of trails) {
       expect(bet.variant).toBe('crash:round');
       expect(verifyWireBet(bet, serverSeed).problems).toEqual([]);
       expect(verifyWireBet({ ...bet, detail: { ...(bet.detail as object), crash_point: 12345 } }, serverSeed).problems[0]).toMatch(/^crash point: recorded 12345/);
-      ledger.add({ betId: bet.betId, seedHash: bet.seedHash, nonce: bet.nonce, variant: bet.variant });
     }
     expect(trails[0]?.bet.seedHash).toBe(trails[1]?.bet.seedHash);
-    expect(ledger.findings()).toEqual({ duplicateCount: 0, duplicates: [], gapCount: 0, gaps: [] });
-  });
-});
-
-describe('NonceLedger', () => {
-  test('a pair drawn twice is a duplicate; holes below a seed’s highest nonce are gaps; stable order', () => {
-    const ledger = new NonceLedger();
-    const use = (betId: string, seedHash: string, nonce: number): void => ledger.add({ betId, seedHash, nonce, variant: 'dice:over:50' });
-    use('b3', 'bb', 0);
-    use('b1', 'aa', 0);
-    use('b2', 'aa', 1);
-    use('b0', 'aa', 1);
-    use('b4', 'bb', 3);
-    expect(ledger.findings()).toEqual({
-      duplicateCount: 1,
-      duplicates: [{ seedHash: 'aa', nonce: 1, betCount: 2, betIds: ['b0', 'b2'] }],
-      gapCount: 1,
-      gaps: [{ seedHash: 'bb', missing: 2, firstMissing: 1, highest: 3 }],
-    });
+    expect(trails[0]?.bet.nonce).toBe(trails[1]?.bet.nonce);
   });
 });
 

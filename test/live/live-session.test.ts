@@ -72,6 +72,13 @@ describe('a faithful afp serve in the documents style A', () => {
     expect(seeds.kind === 'ok' && seeds.value.seeds.some((seed) => seed.seedHash === bet.value.seedHash && seed.seed !== null)).toBe(true);
     const refused = await live.call('casino.withdraw', { amountMicro: 1_000_000_000n, address: `0x${'1'.repeat(40)}` }, key);
     expect(refused.kind === 'refused' && refused.refusal.name === 'INSUFFICIENT_BALANCE').toBe(true);
+    // The history is style B's, on the api_url; an offset off a page boundary drops what it covers.
+    const history = await live.call('casino.history', { offset: 0, limit: 200 }, key);
+    expect(history.kind === 'ok' && history.value).toEqual({ betIds: [first !== undefined && !isRefusal(first) ? first.betId : '', bet.value.betId], total: 2, hasMore: false });
+    const older = await live.call('casino.history', { offset: 1, limit: 1 }, key);
+    expect(older.kind === 'ok' && older.value).toEqual({ betIds: [bet.value.betId], total: 2, hasMore: false });
+    const trail = await live.call('casino.audit', { betId: bet.value.betId }, key);
+    expect(trail.kind === 'ok' && trail.value).toMatchObject({ params: { direction: 'over', threshold: 50 }, revealedSeed: rotated.kind === 'ok' ? rotated.value.revealedSeed : '', bet: { betId: bet.value.betId, game: 'dice', amountMicro: 10_000n, nonce: 0, seedHash: bet.value.seedHash, resultHash: bet.value.resultHash, result: bet.value.result } });
     expect(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}`)).toEqual([]);
   });
 });
@@ -95,6 +102,13 @@ function deployedAnswer(request: IncomingMessage, body: Record<string, unknown>)
       return [200, { seeds: [{ id: 2, seed_hash: 'd'.repeat(64), seed: '[active - not yet revealed]', active: true, bets_made: 0, revealed_at: null, created_at: 'x' }, { id: 1, seed_hash: 'a'.repeat(64), seed: 'c'.repeat(64), active: false, bets_made: 1, revealed_at: 'x', created_at: 'x' }], ...info }];
     case 'POST /api/v1/auth/withdraw':
       return [400, { error: 'minimum_withdrawal', message: 'Minimum withdrawal is $1', ...info }];
+    case 'GET /api/v1/bets/history?limit=200&offset=0':
+      return [200, { bets: [{ id: 'bet_1', game: 'dice', amount: 0.01, amount_won: 0, multiplier: 0, won: false, net: -0.01, verify: 'GET /api/v1/fairness/audit/bet_1', at: 'x' }, { id: 'bet_0', game: 'coin_flip', amount: 0.01, amount_won: 0, multiplier: 0, won: false, net: -0.01, verify: 'x', at: 'x' }], pagination: { total: 3, limit: 2, offset: 0, has_more: true }, summary: {}, filters: {}, tip: 'x', ...info }];
+    case 'GET /api/v1/fairness/audit/bet_0':
+      return [200, {
+        bet_id: 'bet_0', game: 'coin_flip', amount: 0.01, payout_multiplier: 0, won: false, amount_won: 0, result: { side_chosen: 'tails', outcome: 'heads', roll: 25.73 },
+        fairness: { server_seed_hash: 'a'.repeat(64), server_seed: '[hidden until seed rotation]', client_seed: 'c', nonce: 0, result_hash: 'b'.repeat(64), seed_revealed: false, seed_revealed_at: null }, timestamp: 'x', ...info,
+      }];
     case 'POST /faucet/claim':
       return body['agent_casino_id'] === 'ag_0123456789ab' ? [200, { credited: 1, message: 'ok', casino_url: 'x', claim_id: 1, agent_id: 'ag_0123456789ab', referral_tracked: false }] : [404, { error: 'agent_not_found' }];
     default:
@@ -157,6 +171,24 @@ describe('a target speaking the deployed dialect', () => {
       'casino.seeds renamed seeds[1].seed_hash (documented)',
       'casino.withdraw error-shape code (documented)',
       'faucet.claim renamed credited (documented)',
+    ]);
+  });
+
+  test('the history and an audit trail as DEPLOYED.md gives them: a page of ids, the bet without parameters, the seed hidden', async () => {
+    const url = await deployedStandIn();
+    const clock = fakeClock();
+    const deviations: CallDeviation[] = [];
+    const live = session(deployedTarget(url), clock, deviations);
+    const page = await live.call('casino.history', { offset: 0, limit: 500 }, 'k');
+    expect(page.kind === 'ok' && page.value).toEqual({ betIds: ['bet_1', 'bet_0'], total: 3, hasMore: true });
+    const trail = await live.call('casino.audit', { betId: 'bet_0' }, 'k');
+    expect(trail.kind === 'ok' && trail.value).toEqual({
+      params: null, revealedSeed: null,
+      bet: { betId: 'bet_0', game: 'coin_flip', amountMicro: 10_000n, paidMicro: 0n, multiplier: 0, won: false, result: { side_chosen: 'tails', outcome: 'heads', roll: 25.73 }, clientSeed: 'c', nonce: 0, seedHash: 'a'.repeat(64), resultHash: 'b'.repeat(64), balanceAfterMicro: null },
+    });
+    expect(deviations.filter((deviation) => !deviation.deviation.documented)).toEqual([]);
+    expect(deviations.map((deviation) => deviation.deviation.field).sort()).toEqual([
+      'amount_won', 'fairness.client_seed', 'fairness.nonce', 'fairness.result_hash', 'fairness.server_seed', 'fairness.server_seed_hash', 'pagination.total', 'payout_multiplier', 'result',
     ]);
   });
 

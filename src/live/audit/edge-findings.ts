@@ -15,6 +15,8 @@ import { lawEdge } from './edge-verdict.ts';
 import { isDocumentsOwn, type EdgeAuditResult } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
+import { documentsEdgeOf } from './edge-plan.ts';
+import type { JsonObject } from '../../core/errors.ts';
 
 const percent = (value: number): string => `${(value * 100).toFixed(3)}%`;
 const NEGLIGIBLE = 1e-9;
@@ -53,14 +55,31 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
         evidence: `Wald's SPRT (two-sided, δ = 1 point, α = β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
-    const law = scheme.law(variant.game, variant.params);
-    if (law !== null && documents !== null && Math.abs(lawEdge(law) - documents) > NEGLIGIBLE) {
-      findings.add({
-        id: `rule:${name}:documents`, severity: 'info', kind: 'rule',
-        title: `${name}: the target's rule gives an edge of ${percent(lawEdge(law))}; the documents' payout table ${percent(documents)}`,
-        expected: percent(documents), seen: percent(lawEdge(law)),
-        evidence: `exact laws: the ${scheme.name} scheme's rule against the documents' (casino.md) table`,
-      });
-    }
+    recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name, documentsEdge: documents });
   }
+}
+
+export interface PlayedVariant {
+  readonly game: string;
+  readonly params: JsonObject;
+  readonly variant: string;
+  /** The documents' exact edge when already known (edge-plan.ts); computed when absent. */
+  readonly documentsEdge?: number | null;
+}
+
+/**
+ * `rule:<variant>:documents` (info) when the scheme's rule and the documents' payout table give
+ * different exact edges for the variant; nothing when either has no law. Returns whether it did.
+ */
+export function recordDocumentsDifference(findings: FindingsCollector, scheme: FairnessScheme, played: PlayedVariant): boolean {
+  const documents = played.documentsEdge === undefined ? documentsEdgeOf(played.game, played.params, played.variant) : played.documentsEdge;
+  const law = documents === null ? null : scheme.law(played.game, played.params);
+  if (law === null || documents === null || Math.abs(lawEdge(law) - documents) <= NEGLIGIBLE) return false;
+  findings.add({
+    id: `rule:${played.variant}:documents`, severity: 'info', kind: 'rule',
+    title: `${played.variant}: the target's rule gives an edge of ${percent(lawEdge(law))}; the documents' payout table ${percent(documents)}`,
+    expected: percent(documents), seen: percent(lawEdge(law)),
+    evidence: `exact laws: the ${scheme.name} scheme's rule against the documents' (casino.md) table`,
+  });
+  return true;
 }

@@ -30,6 +30,12 @@ export interface WireRequest {
 
 export interface OperationRow<O extends OperationName> {
   readonly op: O;
+  /**
+   * `api`: the path lives on the documents' shared api_url (style B, `/casino-api/...`), not on the
+   * service's own address. A target names that address only when it is an afp serve (its api
+   * mount, Target.adminUrl); any other target does not offer the row.
+   */
+  readonly base?: 'api';
   request(input: OperationInput<O>): WireRequest;
   /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */
   read(reader: WireReader, input: OperationInput<O>): OperationResult<O> | null;
@@ -42,6 +48,11 @@ export interface Dialect {
   /** How the documents name errors on this style: `code` (documents) or `error` (deployed). */
   readonly errorName: 'code' | 'error';
   readonly rows: DialectTable;
+  /**
+   * 429 error names whose window outlasts any wait a command can afford (the deployment's faucet:
+   * one claim per IP per 24 h, `ip_rate_limited`): answered as a refusal at once, not waited out.
+   */
+  readonly refusingRateLimits?: readonly string[];
 }
 
 /** A row typed by its operation (the table's keys and rows cannot disagree). */

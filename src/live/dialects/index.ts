@@ -1,20 +1,24 @@
 /**
- * The dialects afp speaks, by name. The documents' style B and short style offer no operation of
- * the live audits yet (their casino has no batch, rotation or seed list of this shape): a command
- * asked for one of them says the dialect does not offer the operation, never guesses a path.
+ * The dialects afp speaks, by name. The documents' style B offers its faucet and escrow (replay
+ * reads recorded style B answers through them), not yet its casino (style A's table reaches B's
+ * history on the shared api_url, the documents' only history); the short style offers no operation
+ * yet: a command asked for one says the dialect does not offer it, never guesses a path.
  */
 import type { DialectName } from '../target.ts';
 import type { Dialect } from './dialect.ts';
 import { CASINO_A } from './documents/casino-a.ts';
+import { CASINO_AUDIT_A } from './documents/casino-audit-a.ts';
 import { FAUCET_ESCROW_A } from './documents/faucet-escrow-a.ts';
+import { FAUCET_ESCROW_B } from './documents/faucet-escrow-b.ts';
 import { CASINO_DEPLOYED } from './deployed/casino.ts';
+import { CASINO_AUDIT_DEPLOYED } from './deployed/casino-audit.ts';
 import { FAUCET_ESCROW_DEPLOYED } from './deployed/faucet-escrow.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
-  A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...FAUCET_ESCROW_A } },
-  B: { name: 'B', errorName: 'code', rows: {} },
+  A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A } },
+  B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B } },
   short: { name: 'short', errorName: 'code', rows: {} },
-  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED } },
+  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
 };
 
 export function dialectByName(name: DialectName): Dialect {

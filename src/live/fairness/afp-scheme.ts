@@ -7,14 +7,18 @@
  *
  * The outcome check compares the whole recorded `result` with the replayed one (afp writes no
  * field it does not recompute) and the recorded `payout_multiplier` with the recomputed one at the
- * wire's six decimals. Variants: the documents' (document-variants.ts). Non-goals: crash-round
- * bets of the short style (their parameters are not a game body; verify-wire-bet.ts has them).
+ * wire's six decimals. Variants: the documents' (document-variants.ts). A crash-round bet of the
+ * short style (its parameters name a `round_id`) replays as its round: the crash point of the
+ * round's draw, and the cash-out it reached (verify-wire-bet.ts).
+ * Parameters read back from a result (`paramsOf`, for a wire without them: afp serve --dialect
+ * deployed): afp's results echo every parameter field of the game (`paramFields`), video poker's
+ * holds as `held_positions`; they must parse as the game's parameters, else null.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../../core/errors.ts';
 import { applyToMicro } from '../../core/ratio.ts';
-import { checkWireBet, isSeedHex } from '../../audit/verify-wire-bet.ts';
+import { checkWireBet, CRASH_ROUND_VARIANT, isSeedHex } from '../../audit/verify-wire-bet.ts';
 import { findGame } from '../../services/casino/games/index.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
@@ -35,18 +39,26 @@ function resultDifferences(recorded: JsonValue, replayed: JsonValue): FieldDiffe
   return differences.length > 0 ? differences : [{ field: 'result', recorded, recomputed: replayed }];
 }
 
+/** A short-style crash-round bet names its round in its parameters. */
+function roundOf(bet: SchemeBet): string | null {
+  const round = bet.params['round_id'];
+  return bet.game === 'crash' && typeof round === 'string' ? round : null;
+}
+
 function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   if (!isSeedHex(serverSeedHex)) {
     const reason = 'the revealed server seed is not 64 lowercase hex characters';
     return { commitment: { status: 'failed', detail: reason }, resultHash: notChecked(reason), outcome: notChecked(reason), payout: notChecked(reason), multiplier: null };
   }
-  const checks = checkWireBet({ game: bet.game, variant: null, params: bet.params, detail: bet.result, clientSeed: bet.clientSeed, nonce: bet.nonce, seedHash: bet.seedHash }, serverSeedHex);
+  const variant = roundOf(bet) === null ? null : CRASH_ROUND_VARIANT;
+  const checks = checkWireBet({ game: bet.game, variant, params: bet.params, detail: bet.result, clientSeed: bet.clientSeed, nonce: bet.nonce, seedHash: bet.seedHash }, serverSeedHex);
   const commitment: Check = checks.commitmentOk ? OK : { status: 'failed', detail: createHash('sha256').update(serverSeedHex).digest('hex') };
   const resultHash: Check = checks.expectedResultHash === bet.resultHash ? OK : { status: 'failed', detail: checks.expectedResultHash };
   const replayed = checks.replayed;
   if ('problem' in replayed) return { commitment, resultHash, outcome: notChecked(replayed.problem), payout: notChecked(replayed.problem), multiplier: null };
   const { multiplier, detail } = replayed;
-  const differences = isDeepStrictEqual(detail, bet.result) ? [] : resultDifferences(bet.result, detail);
+  // A crash round's replay compares its crash point itself and has no result of its own (null).
+  const differences = detail === null || isDeepStrictEqual(detail, bet.result) ? [] : resultDifferences(bet.result, detail);
   const wireMultiplier = fixedNumber(multiplier);
   if (bet.multiplier !== null && bet.multiplier !== wireMultiplier) differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: wireMultiplier });
   const outcome = differences.length === 0 ? OK : { status: 'failed' as const, detail: `${differences.length} field(s) differ from the replayed game`, differences };
@@ -68,9 +80,25 @@ function law(game: string, params: JsonObject): readonly Chance[] | null {
   return parsed.ok ? module.distribution(parsed.value) : null;
 }
 
+/** Result fields that echo a parameter under another name. */
+const ECHO_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = { video_poker: { holds: 'held_positions' } };
+
+function paramsOf(game: string, result: JsonValue): JsonObject | null {
+  const module = findGame(game);
+  if (module === undefined || typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  const params: JsonObject = {};
+  for (const field of module.paramFields) {
+    const value = result[ECHO_NAMES[game]?.[field] ?? field];
+    if (value !== undefined && value !== null) params[field] = value;
+  }
+  return module.parse(params).ok ? params : null;
+}
+
 export const AFP_SCHEME: FairnessScheme = {
   name: 'afp',
   games: documentVariants,
   verify,
   law,
+  paramsOf,
+  roundOf,
 };

@@ -12,6 +12,8 @@
  * A result lacking a determined field, with nothing else differing, is not checked rather than
  * failed (the wire lacks it). A bet whose hashes verify but whose mapping differs fails the outcome
  * or payout check only: the caller's rule finding, never "unfair".
+ * Parameters: the deployment's audit answer has none; they are read back from the result's
+ * parameter echoes (deployed/result-params.ts).
  * Variants: the documents' (document-variants.ts); video poker's is dealt, held and drawn by the audit,
  * each with an exact law (mines-rule.ts has the one work limit; no documented variant passes it).
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
@@ -27,6 +29,7 @@ import { isUnreadable, RollSource, type DeployedPlay, type DeployedRule } from '
 import { MINES } from './deployed/mines-rule.ts';
 import { HILO, KENO, SCRATCH_CARD } from './deployed/nonce-games.ts';
 import { COIN_FLIP, CRASH, CUSTOM, DICE, MULTIPLIER, ROULETTE, SIMPLE_DICE, WHEEL_RULE } from './deployed/roll-games.ts';
+import { deployedParamsOf } from './deployed/result-params.ts';
 import { PLINKO, SLOTS } from './deployed/subdraw-games.ts';
 import { VIDEO_POKER } from './deployed/video-poker-rule.ts';
 import { documentVariants } from './document-variants.ts';
@@ -96,7 +99,7 @@ function games(): readonly SchemeGame[] {
   return documentVariants();
 }
 
-export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law };
+export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf };
 
 /** Whether the deployed scheme has an exact law for these parameters, without computing it. */
 export function deployedHasLaw(game: string, params: JsonObject): boolean {

@@ -79,4 +79,17 @@ export interface FairnessScheme {
   verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict;
   /** The exact distribution of the total-return multiplier; null where the scheme knows none. */
   law(game: string, params: JsonObject): readonly Chance[] | null;
+  /**
+   * The parameters a bet was placed with, read back from its recorded `result` (the parameter
+   * echoes the scheme's rule writes there), for audit answers that do not carry the parameters
+   * (the deployment's). Null when the result does not name them all: the bet's outcome and payout
+   * are then not checked. The echoes cannot show what the player sent, only what was played.
+   */
+  paramsOf?(game: string, result: JsonValue): JsonObject | null;
+  /**
+   * The shared round a bet belongs to, for schemes where the bets of one round draw the round's
+   * one (seed, nonce) by design (afp's short-style crash rounds); null for a bet with its own draw.
+   * Bets of one round sharing a nonce are no reuse.
+   */
+  roundOf?(bet: SchemeBet): string | null;
 }

@@ -97,9 +97,19 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
     for (const ruledOut of verdict.ruledOut) notes.push(`${verdict.url}: ${ruledOut}`);
   }
   const chosen: ChosenService[] = [];
+  // How many services answer at each URL: a service on its own address (style A, a deployment)
+  // is preferred to a shared one (the documents' style B api_url), as resolving an afp serve URL does.
+  const servicesAt = new Map(verdicts.map((verdict) => [verdict.url, verdict.services.length]));
+  const offersAny = (found: ChosenService, service: ServiceName): number => (operationsOffered(found.dialect, service) > 0 ? 1 : 0);
   for (const [service, list] of candidates) {
     // A stable sort: the URL given first wins the remaining ties.
-    const ranked = [...list].sort((a, b) => operationsOffered(b.dialect, service) - operationsOffered(a.dialect, service) || evidenceCount(b.votes, b.dialect) - evidenceCount(a.votes, a.dialect));
+    const ranked = [...list].sort(
+      (a, b) =>
+        offersAny(b, service) - offersAny(a, service) ||
+        (servicesAt.get(a.url) ?? 0) - (servicesAt.get(b.url) ?? 0) ||
+        operationsOffered(b.dialect, service) - operationsOffered(a.dialect, service) ||
+        evidenceCount(b.votes, b.dialect) - evidenceCount(a.votes, a.dialect),
+    );
     const best = ranked[0] as ChosenService;
     chosen.push(best);
     for (const other of ranked.slice(1)) notes.push(`${service} also answers at ${other.url} (${other.dialect}); chose ${best.url} (${best.dialect}: ${operationsOffered(best.dialect, service)} live operations, ${evidenceCount(best.votes, best.dialect)} pieces of evidence)`);

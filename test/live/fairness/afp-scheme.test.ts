@@ -1,7 +1,8 @@
 // afp's own scheme as an adapter: on real bets of afp's in-process casino (every documented
 // variant that is one bet, played in batches, the seed rotated and every audit trail read), its
 // four checks agree with the audits' `verifyWireBet` — all ok exactly when verifyWireBet finds no
-// problem, the same multiplier — before and after tampering; its laws are the game modules'.
+// problem, the same multiplier — before and after tampering, and with the parameters read back from
+// the result record; its laws are the game modules'.
 import { describe, expect, test } from 'vitest';
 import { verifyWireBet } from '../../../src/audit/verify-wire-bet.ts';
 import { parseAuditTrail, type WireBet } from '../../../src/audit/wire-bet.ts';
@@ -67,7 +68,16 @@ describe('the afp scheme', () => {
       expect(AFP_SCHEME.verify(asSchemeBet(bet), other).commitment.status).toBe('failed');
       expect(AFP_SCHEME.verify(asSchemeBet({ ...bet, payoutMicro: bet.payoutMicro + 1n }), seed).payout.status).toBe('failed');
       expect(AFP_SCHEME.verify(asSchemeBet({ ...bet, detail: { tampered: true } }), seed)).toMatchObject({ commitment: { status: 'ok' }, resultHash: { status: 'ok' }, outcome: { status: 'failed' } });
+      // Read back from afp's result record (a wire without parameters), the parameters play the same variant and verify alike.
+      const read = AFP_SCHEME.paramsOf?.(bet.game, bet.detail) ?? null;
+      const module = gameById(bet.game as GameId);
+      const [sent, back] = [module.parse(bet.params), module.parse(read ?? {})];
+      expect(sent.ok && back.ok && module.variantName(back.value) === module.variantName(sent.value), `${bet.game} ${JSON.stringify(read)}`).toBe(true);
+      expect(allOk(AFP_SCHEME.verify({ ...asSchemeBet(bet), params: read ?? {} }, seed))).toBe(true);
     }
+    expect(AFP_SCHEME.paramsOf?.('video_poker', { dealt_cards: [], held_positions: [0, 3], final_cards: [] })).toEqual({ holds: [0, 3] });
+    expect(AFP_SCHEME.paramsOf?.('dice', { roll: 12, win: false })).toBeNull();
+    expect(AFP_SCHEME.paramsOf?.('parlay', {})).toBeNull();
     // afp's result hash is HMAC block 0 of "<cs>:<nonce>", the message the deployed scheme hashes too:
     // under the deployed scheme an afp bet's hashes verify and only its mapping can differ (a rule finding).
     const { bet, seed } = bets[0] as { bet: WireBet; seed: string };

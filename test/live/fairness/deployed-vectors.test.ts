@@ -1,8 +1,9 @@
 // The deployed fairness scheme against hand-worked vectors: every roll is computed here with
 // node:crypto from spec/DEPLOYED.md §2.3 (HMAC-SHA256(seed hex, "<cs>:<nonce>"), first 8 hex
 // digits, % 10000, / 100), and every outcome below was worked out by hand from §2.5's formulas
-// (the working is in the comments); the scheme must agree on all four checks. Then a tampered
-// seed, a tampered outcome and a wrong payout, each caught by its own check and only by it.
+// (the working is in the comments); the scheme must agree on all four checks. The parameters are
+// read back from each vector's result as they are from the deployment's audit answer. Then a
+// tampered seed, a tampered outcome and a wrong payout, each caught by its own check and only by it.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../src/core/errors.ts';
@@ -10,6 +11,7 @@ import { parseDecimal } from '../../../src/core/money.ts';
 import { ratioFromDecimal, ratioText, ZERO, type Ratio } from '../../../src/core/ratio.ts';
 import { DEPLOYED_SCHEME } from '../../../src/live/fairness/deployed-scheme.ts';
 import type { SchemeBet, SchemeVerdict } from '../../../src/live/fairness/scheme.ts';
+import { GAME_IDS } from '../../../src/services/casino/games/game.ts';
 
 const SEED = createHash('sha256').update('afp deployed vectors').digest('hex');
 const COMMITMENT = createHash('sha256').update(SEED).digest('hex');
@@ -109,6 +111,11 @@ const VECTORS: readonly Vector[] = [
   { game: 'baccarat', params: { bet_on: 'banker' }, clientSeed: 'v4', nonce: 2, result: { bet_on: 'banker', outcome: 'banker', player_value: 1, banker_value: 2, natural: false, won: true }, multiplier: '1.9', paid: '1.90' },
 ];
 
+// mines, v1:3: 3 mines {14, 16, 21}, cells 0…4 revealed, a win (worked in the mines test below).
+const MINES_WIN: Vector = { game: 'mines', params: { mines: 3, reveals: 5 }, clientSeed: 'v1', nonce: 3, result: { mines_count: 3, reveals_count: 5, mine_positions: [21, 14, 16], revealed_cells: [0, 1, 2, 3, 4], hit_mine: false, payout_on_win: 1.9671 }, multiplier: '1.9671', paid: '1.97' };
+// video poker, v5 from nonce 10, holding J♣ only: a pair of jacks (worked in the video poker test below).
+const VIDEO_POKER_HAND: Vector = { game: 'video_poker', params: { holds: [true, false, false, false, false], nonce: 10 }, clientSeed: 'v5', nonce: 10, result: { initial_cards: ['J♣', 'A♦', '2♠', '5♠', '6♦'], final_cards: ['J♣', '8♦', '6♠', 'J♣', '4♦'], holds: [true, false, false, false, false], hand_name: 'Jacks or Better' }, multiplier: '1', paid: '1.00' };
+
 describe('hand-worked vectors', () => {
   test.each(VECTORS.map((vector) => [`${vector.game} ${JSON.stringify(vector.params)} ${vector.clientSeed}:${vector.nonce}`, vector] as const))('%s', (_name, vector) => {
     const verdict = DEPLOYED_SCHEME.verify(betOf(vector), SEED);
@@ -126,7 +133,7 @@ describe('hand-worked vectors', () => {
     }
     expect(cells.slice(0, 6)).toEqual([14, 16, 21, 18, 20, 3]);
     // 3 mines {14, 16, 21}, cells 0…4 revealed: a win; P = (22·21·20·19·18)/(25·24·23·22·21) = 0.49565…, 0.975 / P = 1.96710… → 1.9671.
-    const win = { game: 'mines', params: { mines: 3, reveals: 5 }, clientSeed: 'v1', nonce: 3, result: { mines_count: 3, reveals_count: 5, mine_positions: [21, 14, 16], revealed_cells: [0, 1, 2, 3, 4], hit_mine: false, payout_on_win: 1.9671 }, multiplier: '1.9671', paid: '1.97' };
+    const win = MINES_WIN;
     expect(statuses(DEPLOYED_SCHEME.verify(betOf(win), SEED))).toEqual(['ok', 'ok', 'ok', 'ok']);
     // 6 mines take cell 3 too: revealed cell 3 is hit.
     const hit = { ...win, params: { mines: 6, reveals: 5 }, result: { mine_positions: [14, 16, 21, 18, 20, 3], hit_mine: true, hit_at_cell: 3 }, multiplier: '0', paid: '0' };
@@ -142,8 +149,33 @@ describe('hand-worked vectors', () => {
     expect(dealt).toEqual([48, 38, 0, 3, 30]); // J♣ A♦ 2♠ 5♠ 6♦ (index = rank + 13·suit, ranks 2…A, suits ♠♥♦♣)
     expect([20, 21, 22, 23, 24].map((nonce) => index(nonce, 52))).toEqual([4, 32, 4, 48, 28]); // 6♠ 8♦ 6♠ J♣ 4♦
     // Holding J♣ only: J♣ 8♦ 6♠ J♣ 4♦ — the draw repeats J♣, and a pair of jacks pays 1.
-    const vector: Vector = { game: 'video_poker', params: { holds: [true, false, false, false, false], nonce: 10 }, clientSeed: 'v5', nonce: 10, result: { initial_cards: ['J♣', 'A♦', '2♠', '5♠', '6♦'], final_cards: ['J♣', '8♦', '6♠', 'J♣', '4♦'], holds: [true, false, false, false, false], hand_name: 'Jacks or Better' }, multiplier: '1', paid: '1.00' };
-    expect(statuses(DEPLOYED_SCHEME.verify(betOf(vector), SEED))).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(statuses(DEPLOYED_SCHEME.verify(betOf(VIDEO_POKER_HAND), SEED))).toEqual(['ok', 'ok', 'ok', 'ok']);
+  });
+});
+
+describe("parameters read back from the result (the deployment's audit answer carries none)", () => {
+  const ALL: readonly Vector[] = [...VECTORS, MINES_WIN, VIDEO_POKER_HAND];
+
+  test('the vectors cover every game of the deployment', () => {
+    expect(new Set(ALL.map((vector) => vector.game))).toEqual(new Set(GAME_IDS));
+  });
+
+  test.each(ALL.map((vector) => [`${vector.game} ${JSON.stringify(vector.params)} ${vector.clientSeed}:${vector.nonce}`, vector] as const))('%s', (_name, vector) => {
+    const params = DEPLOYED_SCHEME.paramsOf?.(vector.game, vector.result) ?? null;
+    // Video poker's deal nonce is the bet's own: the result does not repeat it.
+    const { nonce: _dealNonce, ...sent } = vector.params;
+    expect(params).toEqual(vector.game === 'video_poker' ? sent : vector.params);
+    expect(statuses(DEPLOYED_SCHEME.verify({ ...betOf(vector), params: params ?? {} }, SEED))).toEqual(['ok', 'ok', 'ok', 'ok']);
+  });
+
+  test('a result that does not echo every parameter gives none (the batch defaults are never assumed)', () => {
+    expect(DEPLOYED_SCHEME.paramsOf?.('mines', { mine_positions: [14, 16, 21, 18, 20, 3], hit_mine: true, hit_at_cell: 3 })).toBeNull();
+    expect(DEPLOYED_SCHEME.paramsOf?.('coin_flip', { outcome: 'heads', roll: 25.73 })).toBeNull();
+    expect(DEPLOYED_SCHEME.paramsOf?.('dice', { direction: 'over', threshold: null, dice_value: 54 })).toBeNull();
+    expect(DEPLOYED_SCHEME.paramsOf?.('roulette', { bet_type: 'number', number: 1 })).toBeNull();
+    expect(DEPLOYED_SCHEME.paramsOf?.('roulette', { bet_type: 'red', bet_value: 0, number: 1 })).toEqual({ bet_type: 'red' });
+    expect(DEPLOYED_SCHEME.paramsOf?.('parlay', { legs: [] })).toBeNull();
+    expect(DEPLOYED_SCHEME.paramsOf?.('dice', 'not an object')).toBeNull();
   });
 });
 

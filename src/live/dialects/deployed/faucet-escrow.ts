@@ -2,11 +2,17 @@
  * The deployed faucet and escrow (spec/DEPLOYED.md §3, §4): root paths on their own addresses, the
  * casino's key and balance. The faucet's claim names the casino agent in the body and needs no key;
  * an escrow is created for a `counterparty_agent_id` with `amount_usd` and `timeout_hours`, and
- * released by `/escrow/release/:id`. Renamed fields are read under the deployment's names and
- * recorded as documented deviations.
+ * released by `/escrow/release/:id`, disputed by `/escrow/dispute/:id`; there is no faucet
+ * registration or status, and no escrow refund or list (DEPLOYED.md §3, §4). Renamed fields are
+ * read under the deployment's names and recorded as documented deviations; states keep the
+ * deployment's names (`funded`): checks judge them by src/live/documented-rules.ts, replay by
+ * `ESCROW_STATES`.
  */
 import { toNumber } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
+
+const ESCROW_DEPLOYED: EscrowNames = { amount: 'amount_usd', amountDocuments: 'amount' };
 
 export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
   'faucet.claim': row('faucet.claim', {
@@ -22,24 +28,29 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       body: { amount_usd: toNumber(input.amountMicro), description: input.description, counterparty_agent_id: input.counterpartyId, timeout_hours: input.timeoutHours },
     }),
     read: (reader) => {
-      const escrowId = reader.string('escrow_id');
       reader.knows('commission_usd', 'net_to_counterparty', 'description', 'creator_id', 'counterparty_id', 'timeout_hours', 'auto_release_at', 'next_steps');
-      return escrowId === null ? null : { escrowId, status: reader.string('status', { optional: true }), amountMicro: reader.money('amount_usd', { documents: 'amount', optional: true }) };
+      return readEscrowView(reader, ESCROW_DEPLOYED);
     },
   }),
   'escrow.release': row('escrow.release', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/release/${encodeURIComponent(input.escrowId)}`, auth: true }),
     read: (reader) => {
       reader.knows('escrow_id', 'amount_released', 'commission', 'referral_commission', 'counterparty_id', 'message');
-      return { status: reader.string('status', { optional: true }) };
+      return { status: readEscrowStatus(reader) };
+    },
+  }),
+  'escrow.dispute': row('escrow.dispute', {
+    request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/dispute/${encodeURIComponent(input.escrowId)}`, body: { reason: input.reason }, auth: true }),
+    read: (reader) => {
+      reader.knows('escrow_id', 'reason', 'message', 'contact');
+      return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.get': row('escrow.get', {
     request: (input) => ({ service: 'escrow', method: 'GET', path: `/escrow/${encodeURIComponent(input.escrowId)}`, auth: true }),
     read: (reader) => {
-      const escrowId = reader.string('escrow_id');
       reader.knows('commission_usd', 'net_to_counterparty', 'description', 'creator_id', 'counterparty_id', 'timeout_hours', 'auto_release_at', 'created_at', 'completed_at', 'released_at', 'disputed_at', 'events');
-      return escrowId === null ? null : { escrowId, status: reader.string('status', { optional: true }), amountMicro: reader.money('amount_usd', { documents: 'amount', optional: true }) };
+      return readEscrowView(reader, ESCROW_DEPLOYED);
     },
   }),
 };

@@ -19,6 +19,7 @@ export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLim
   'casino.deal': { perMinute: 60, why: 'video poker deal: a single game, the `games` bucket' },
   'casino.draw': { perMinute: 60, why: 'video poker draw: a single game, the `games` bucket' },
   'casino.batch': { perMinute: 10, why: '/bets/batch: the `batch` bucket, 10 per agent per minute' },
+  'casino.history': { perMinute: 60, why: '/bets/history: 60 per IP per path per 60 s (/bets/*)' },
   'casino.withdraw': { perMinute: 5, why: '/auth/withdraw: 5 per IP per 60 s' },
   'faucet.claim': { perMinute: 5, why: '5 per IP per minute (and one credited claim per IP per 24 h)' },
   'escrow.create': { perMinute: 20, why: '/escrow/create: 20 per IP per 60 s' },

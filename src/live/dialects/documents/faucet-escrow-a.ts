@@ -1,12 +1,45 @@
 /**
  * The documents' style A faucet and escrow (platform.md), as afp serves them: each on its own
  * address under /api/v1, bearer keys, money as JSON numbers. The faucet's claim is the caller's own
- * (no agent id in the body); an escrow is created by the buyer for a `seller`.
+ * (no agent id in the body); an escrow is created by the buyer for a `seller`, always with the
+ * default expiry (style A has no expiry field), and style A has no refund.
  */
+import type { JsonObject } from '../../../core/errors.ts';
 import { toNumber } from '../../../core/money.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { readEscrowList, readEscrowStatus, readEscrowView, type EscrowNames } from '../escrow-answer.ts';
+
+const ESCROW_A: EscrowNames = { amount: 'amount' };
+const DETAIL_A = ['buyer', 'seller', 'currency', 'memo', 'fee', 'net', 'conditions', 'referrer', 'created_at', 'expires_at', 'settled_at', 'released_at', 'refunded_at', 'disputed_at', 'tx_hash', 'dispute'];
+
+/** `{ agent_id, referrer? }`: the same registration body in styles A and B. */
+export function registerBody(input: { agentId: string; referrer?: string }): JsonObject {
+  const body: JsonObject = { agent_id: input.agentId };
+  if (input.referrer !== undefined) body['referrer'] = input.referrer;
+  return body;
+}
+
+/** `?role=…&status=…&limit=…`, only the parts the input names. */
+export function listQuery(input: { role: string | null; status: string | null; limit: number | null }): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (input.role !== null) query['role'] = input.role;
+  if (input.status !== null) query['status'] = input.status;
+  if (input.limit !== null) query['limit'] = String(input.limit);
+  return query;
+}
 
 export const FAUCET_ESCROW_A: DialectTable = {
+  'faucet.register': row('faucet.register', {
+    request: (input) => ({ service: 'faucet', method: 'POST', path: '/api/v1/agents/register', body: registerBody(input), auth: false }),
+    read: (reader) => {
+      const agentId = reader.string('agent_id');
+      const apiKey = reader.string('api_key');
+      const address = reader.string('agent_address', { optional: true });
+      const referralCode = reader.string('referral_code', { optional: true });
+      reader.knows('created_at');
+      return agentId === null || apiKey === null ? null : { agentId, apiKey, address, referralCode, creditedMicro: 0n };
+    },
+  }),
   'faucet.claim': row('faucet.claim', {
     request: () => ({ service: 'faucet', method: 'POST', path: '/api/v1/faucet/claim', auth: true }),
     read: (reader) => {
@@ -14,27 +47,43 @@ export const FAUCET_ESCROW_A: DialectTable = {
       return { creditedMicro: reader.money('amount_usdc') };
     },
   }),
-  'escrow.create': row('escrow.create', {
-    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/create', body: { buyer: input.creatorId, seller: input.counterpartyId, amount: toNumber(input.amountMicro), memo: input.description }, auth: true }),
+  'faucet.status': row('faucet.status', {
+    request: () => ({ service: 'faucet', method: 'GET', path: '/api/v1/faucet/status', auth: true }),
     read: (reader) => {
-      const escrowId = reader.string('escrow_id');
+      reader.knows('eligible');
+      return { balanceMicro: reader.money('balance_usdc', { optional: true }) };
+    },
+  }),
+  'escrow.create': row('escrow.create', {
+    request: (input) => ({
+      service: 'escrow', method: 'POST', path: '/api/v1/escrow/create', auth: true,
+      body: { buyer: input.creatorId, seller: input.counterpartyId, amount: toNumber(input.amountMicro), ...(input.description === '' ? {} : { memo: input.description }) },
+    }),
+    read: (reader) => {
       reader.knows('fee', 'net', 'expires_at');
-      return escrowId === null ? null : { escrowId, status: reader.string('status', { optional: true }), amountMicro: reader.money('amount', { optional: true }) };
+      return readEscrowView(reader, ESCROW_A);
     },
   }),
   'escrow.release': row('escrow.release', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/release', body: { escrow_id: input.escrowId }, auth: true }),
     read: (reader) => {
       reader.knows('escrow_id', 'released_amount', 'seller', 'fee', 'tx_hash');
-      return { status: reader.string('status', { optional: true }) };
+      return { status: readEscrowStatus(reader) };
+    },
+  }),
+  'escrow.dispute': row('escrow.dispute', {
+    request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/dispute', body: { escrow_id: input.escrowId, reason: input.reason }, auth: true }),
+    read: (reader) => {
+      reader.knows('escrow_id', 'reason', 'evidence', 'window_ends_at');
+      return { status: readEscrowStatus(reader) };
     },
   }),
   'escrow.get': row('escrow.get', {
     request: (input) => ({ service: 'escrow', method: 'GET', path: `/api/v1/escrow/${encodeURIComponent(input.escrowId)}`, auth: true }),
-    read: (reader) => {
-      const escrowId = reader.string('escrow_id');
-      reader.knows('buyer', 'seller', 'fee', 'net', 'created_at', 'expires_at', 'released_at', 'refunded_at', 'disputed_at', 'memo', 'tx_hash', 'currency', 'dispute', 'conditions', 'referrer', 'settled_at');
-      return escrowId === null ? null : { escrowId, status: reader.string('status', { optional: true }), amountMicro: reader.money('amount', { optional: true }) };
-    },
+    read: (reader) => readEscrowView(reader.knows(...DETAIL_A), ESCROW_A),
+  }),
+  'escrow.list': row('escrow.list', {
+    request: (input) => ({ service: 'escrow', method: 'GET', path: '/api/v1/escrow/list', query: listQuery(input), auth: true }),
+    read: (reader) => readEscrowList(reader, ESCROW_A, DETAIL_A),
   }),
 };

@@ -1,0 +1,27 @@
+/**
+ * How `afp check` ends on the terminal, for the documents' model and for the check through a
+ * target's dialect alike: the lines given, then `ok: …`, or the failure with its shrunk command
+ * sequence, seed, path and the exact command that replays it.
+ */
+import type { CheckResult } from '../check/run-check.ts';
+
+/** `lines`, then `ok: …` or the failure with its shrunk sequence, seed, path and reproduce command. */
+export function formatOutcome(head: readonly string[], result: CheckResult, maxCommands: number): string {
+  const lines = [...head];
+  const failure = result.failure;
+  if (failure === undefined) {
+    lines.push(`ok: ${result.runs} runs held (at most ${maxCommands} commands each)`);
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
+    `FAILED: ${failure.kind === 'mismatch' ? 'an answer differs from the model' : 'the check could not run'} (run ${result.runs}, ${result.shrinks} shrinks)`,
+    `error: ${failure.error}`,
+    `shrunk command sequence (${failure.commands.length} commands; the last one failed):`,
+    ...failure.commands.map((command, index) => `  ${index + 1}. ${command}`),
+    `counterexample: ${failure.counterexample}`,
+    `seed: ${failure.seed}`,
+    `path: ${failure.path}`,
+    `reproduce: ${failure.reproduce}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,89 @@
+/**
+ * The I/O half of `afp replay FILE --target TARGET_FILE` (and of an afp serve URL that announces a
+ * dialect other than the documents'): a LiveSession over the target, the recorded exchanges replayed
+ * as operations (src/replay/operation-replay.ts, pure but for the session), the findings report
+ * written with the findings-report module (findings.json, .csv, .junit.xml, .html under --out), and
+ * the summary printed. Real time enters here (src/cli is a door for it): SYSTEM_LIVE_CLOCK waits
+ * out 429s and paces operations under the target file's limits.
+ * Exit: 4 when the target stopped answering (or its 429s outlasted the day's budget), else 3 when a
+ * finding reaches --fail-on, else 0.
+ */
+import { Deadline, MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
+import { deviationFinding } from '../live/deviation-findings.ts';
+import { FindingsCollector, type Finding } from '../live/finding.ts';
+import { LiveSession } from '../live/live-session.ts';
+import { curlOf } from '../live/report/curl.ts';
+import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
+import type { Target } from '../live/target.ts';
+import { OperationReplay, type OperationReplayTotals } from '../replay/operation-replay.ts';
+import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
+import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+const SHOWN_FINDINGS = 5;
+
+export interface DialectReplayOptions {
+  readonly target: Target;
+  readonly header: RecordHeader;
+  readonly exchanges: AsyncIterable<RecordedExchange>;
+  readonly beforeSend: (exchange: RecordedExchange) => Promise<void>;
+  readonly out: string;
+  readonly failOn: FailOn;
+  readonly timeoutMs: number;
+  readonly reproduce: string;
+  readonly io: { out(text: string): void; err(text: string): void };
+}
+
+export async function runDialectReplay(options: DialectReplayOptions): Promise<number> {
+  const { target, io } = options;
+  const dialects = Object.entries(target.services).map(([service, entry]) => `${service} ${entry.dialect}`).join(', ');
+  io.out(`target ${target.name} (${target.source}): ${dialects}; each recorded exchange is sent as its afp operation through the target's dialect\n`);
+  const findings = new FindingsCollector();
+  const deadline = new Deadline(SYSTEM_LIVE_CLOCK, MAX_SECONDS_LIMIT);
+  const session = new LiveSession({ target, clock: SYSTEM_LIVE_CLOCK, deadline, timeoutMs: options.timeoutMs, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)) });
+  const replay = new OperationReplay({ session, findings, curlOf, clock: SYSTEM_LIVE_CLOCK, deadline, beforeSend: options.beforeSend });
+  const stop = await replay.run(options.exchanges);
+  const totals = replay.totals();
+  const list = findings.list();
+  const paths = await writeFindingsReports(options.out, {
+    command: 'replay',
+    target: { name: target.name, source: target.source },
+    seed: options.header.seed,
+    failOn: options.failOn,
+    findings: list,
+    dropped: findings.dropped,
+    checks: replayChecks(totals, list, stop),
+  });
+  io.out(`${summaryLines(options.header, totals, list).join('\n')}\nreports: ${paths.join(', ')}\n`);
+  if (stop !== null) {
+    io.out(`STOPPED at seq ${stop.seq}: ${stop.reason}\nreproduce: ${options.reproduce}\n`);
+    return EXIT.liveness;
+  }
+  const exit = findingsExitCode(list, options.failOn);
+  if (exit !== EXIT.ok) io.out(`reproduce: ${options.reproduce}\n`);
+  return exit;
+}
+
+function summaryLines(header: RecordHeader, totals: OperationReplayTotals, list: readonly Finding[]): string[] {
+  const counts = (['critical', 'major', 'minor', 'info'] as const).map((severity) => `${severity} ${list.filter((finding) => finding.severity === severity).length}`).join(', ');
+  const operations = totals.byOperation.map((row) => `${row.op} ${row.count}`).join(', ');
+  const lines = [
+    `exchanges: ${totals.exchanges} of ${header.exchanges} · sent as operations: ${totals.sent} · skipped: ${totals.skipped} · ids bound: ${totals.bindings}`,
+    `operations: ${operations === '' ? 'none' : operations}`,
+    `findings: ${list.length} (${counts})`,
+  ];
+  for (const finding of list.filter((item) => item.severity !== 'info').slice(0, SHOWN_FINDINGS)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}`);
+  return lines;
+}
+
+/** One check per operation sent (a finding check when a semantic finding names it), and the skips. */
+function replayChecks(totals: OperationReplayTotals, list: readonly Finding[], stop: { seq: number; reason: string } | null): ReportCheck[] {
+  const checks: ReportCheck[] = totals.byOperation.map((row) => {
+    const ids = list.filter((finding) => finding.id.startsWith(`replay:${row.op}:`)).map((finding) => finding.id);
+    return { name: `replay ${row.op}`, group: 'replay', status: ids.length === 0 ? 'pass' : 'finding', findingIds: ids, detail: `${row.count} exchange(s)` };
+  });
+  if (totals.skipped > 0) checks.push({ name: 'replay skipped exchanges', group: 'replay', status: 'skipped', findingIds: [], detail: `${totals.skipped} exchange(s) not replayed; the info findings say why` });
+  if (stop !== null) checks.push({ name: 'replay completed', group: 'replay', status: 'fail', findingIds: [], detail: `stopped at seq ${stop.seq}: ${stop.reason}` });
+  return checks;
+}

@@ -1,0 +1,129 @@
+/**
+ * The scenario's `load:` section as k6's `options`: one k6 scenario with the executor the section
+ * names (its rate, time unit, duration, stages, VUs, graceful stop) and the thresholds copied as
+ * written (they are already k6's syntax; the object form keeps `abortOnFail`, its
+ * `delayAbortEval` becomes a k6 duration again).
+ *
+ * Populations are weighted inside this one k6 scenario (k6-mix.ts), not split into one k6
+ * scenario each: a k6 rate is a whole number per time unit, so splitting 10/s between populations
+ * of 1 and 2 agents could not keep their ratio, while one arrival process with a fixed cycle of
+ * populations keeps both the profile and the ratio exact.
+ *
+ * `max_in_flight` is k6's `maxVUs`; `preAllocatedVUs` is the peak arrivals of one second (an
+ * iteration assumed to last about a second), at least 1 and at most maxVUs. Per-endpoint request
+ * counts: k6 reports a tagged sub-metric only when a threshold names it, so every endpoint the
+ * script may call gets `http_reqs{endpoint:ID}: ['count>=0']` (always true) unless the scenario
+ * already has a threshold on that key.
+ *
+ * Strict like k6's own config: a field the executor has no use for, or a required one missing, is
+ * an error; all errors are reported together. Pure: the same section gives the same object, keys
+ * in a fixed order.
+ */
+import type { LoadSection, ExecutorName } from '../../load/load-schema.ts';
+import { LOAD_LIMITS } from '../../load/load-schema.ts';
+
+export const LOAD_DEFAULTS = { timeUnitMs: 1_000, maxInFlight: 1_000, gracefulStopMs: 30_000 } as const;
+
+/** The fields of `load:` each executor uses; the first list is required. */
+const EXECUTOR_FIELDS: Readonly<Record<ExecutorName, { required: readonly (keyof LoadSection)[]; optional: readonly (keyof LoadSection)[] }>> = {
+  'constant-arrival-rate': { required: ['rate'], optional: ['time_unit', 'duration', 'max_in_flight', 'graceful_stop'] },
+  'ramping-arrival-rate': { required: ['stages'], optional: ['start_rate', 'time_unit', 'max_in_flight', 'graceful_stop'] },
+  'constant-vus': { required: ['vus'], optional: ['duration', 'graceful_stop'] },
+  'ramping-vus': { required: ['stages'], optional: ['start_vus', 'graceful_stop'] },
+};
+
+export type K6Threshold = string | { readonly threshold: string; readonly abortOnFail?: boolean; readonly delayAbortEval?: string };
+
+export interface K6Options {
+  readonly scenarios: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly thresholds: Readonly<Record<string, readonly K6Threshold[]>>;
+}
+
+export type K6OptionsResult = { readonly ok: true; readonly options: K6Options } | { readonly ok: false; readonly errors: readonly string[] };
+
+/** A k6 duration: whole seconds as `Ns`, anything finer as `Nms` (k6 has no `d`). */
+export function k6Duration(durationMs: number): string {
+  return durationMs % 1_000 === 0 ? `${durationMs / 1_000}s` : `${durationMs}ms`;
+}
+
+/** k6 scenario names are `[0-9A-Za-z_-]+`. */
+export function k6ScenarioName(name: string): string {
+  const cleaned = name.replace(/[^0-9A-Za-z_-]/g, '_');
+  return cleaned === '' ? 'load' : cleaned;
+}
+
+export interface K6OptionsInput {
+  readonly name: string;
+  readonly load: LoadSection | null;
+  /** The scenario's duration: the constant executors' default, at most LOAD_LIMITS.durationMs.max. */
+  readonly scenarioDurationMs: number;
+  /** Every endpoint tag the script may send (each gets a count threshold). */
+  readonly endpoints: readonly string[];
+}
+
+export function k6Options(input: K6OptionsInput): K6OptionsResult {
+  const { load } = input;
+  if (load === null) return { ok: false, errors: ['the scenario has no load: section (executor, rate or vus, duration...): k6 needs a load profile'] };
+  const executor = load.executor ?? 'constant-arrival-rate';
+  const errors = fieldErrors(load, executor);
+  if (errors.length > 0) return { ok: false, errors };
+  const scenario = executorOptions(load, executor, Math.min(input.scenarioDurationMs, LOAD_LIMITS.durationMs.max));
+  return { ok: true, options: { scenarios: { [k6ScenarioName(input.name)]: scenario }, thresholds: thresholdsOf(load, input.endpoints) } };
+}
+
+function fieldErrors(load: LoadSection, executor: ExecutorName): string[] {
+  const { required, optional } = EXECUTOR_FIELDS[executor];
+  const errors: string[] = [];
+  for (const field of required) if (load[field] === undefined) errors.push(`load.${field} is required by the ${executor} executor`);
+  for (const field of Object.keys(load) as (keyof LoadSection)[]) {
+    if (field === 'executor' || field === 'thresholds' || required.includes(field) || optional.includes(field)) continue;
+    errors.push(`load.${field} has no meaning for the ${executor} executor (it uses ${[...required, ...optional].join(', ')})`);
+  }
+  return errors;
+}
+
+function executorOptions(load: LoadSection, executor: ExecutorName, defaultDurationMs: number): Record<string, unknown> {
+  const gracefulStop = k6Duration(load.graceful_stop ?? LOAD_DEFAULTS.gracefulStopMs);
+  const timeUnitMs = load.time_unit ?? LOAD_DEFAULTS.timeUnitMs;
+  const maxVUs = load.max_in_flight ?? LOAD_DEFAULTS.maxInFlight;
+  const stages = (load.stages ?? []).map((stage) => ({ duration: k6Duration(stage.duration), target: stage.target }));
+  switch (executor) {
+    case 'constant-arrival-rate': {
+      const rate = load.rate ?? 0;
+      return { executor, rate, timeUnit: k6Duration(timeUnitMs), duration: k6Duration(load.duration ?? defaultDurationMs), preAllocatedVUs: preAllocated(rate, timeUnitMs, maxVUs), maxVUs, gracefulStop };
+    }
+    case 'ramping-arrival-rate': {
+      const startRate = load.start_rate ?? 0;
+      const peak = Math.max(startRate, ...stages.map((stage) => stage.target));
+      return { executor, startRate, timeUnit: k6Duration(timeUnitMs), stages, preAllocatedVUs: preAllocated(peak, timeUnitMs, maxVUs), maxVUs, gracefulStop };
+    }
+    case 'constant-vus':
+      return { executor, vus: load.vus ?? 1, duration: k6Duration(load.duration ?? defaultDurationMs), gracefulStop };
+    case 'ramping-vus':
+      return { executor, startVUs: load.start_vus ?? 0, stages, gracefulStop };
+  }
+}
+
+/** The arrivals of one second at the peak rate (iterations assumed to last about 1 s), in [1, maxVUs]. */
+function preAllocated(peakRate: number, timeUnitMs: number, maxVUs: number): number {
+  return Math.min(maxVUs, Math.max(1, Math.ceil((peakRate * 1_000) / timeUnitMs)));
+}
+
+function thresholdsOf(load: LoadSection, endpoints: readonly string[]): Record<string, K6Threshold[]> {
+  const thresholds: Record<string, K6Threshold[]> = {};
+  for (const [key, list] of Object.entries(load.thresholds ?? {})) {
+    thresholds[key] = list.map((item) => {
+      if (typeof item === 'string') return item;
+      return {
+        threshold: item.threshold,
+        ...(item.abortOnFail === undefined ? {} : { abortOnFail: item.abortOnFail }),
+        ...(item.delayAbortEval === undefined ? {} : { delayAbortEval: k6Duration(item.delayAbortEval) }),
+      };
+    });
+  }
+  for (const endpoint of [...endpoints].sort()) {
+    const key = `http_reqs{endpoint:${endpoint}}`;
+    if (thresholds[key] === undefined) thresholds[key] = ['count>=0'];
+  }
+  return thresholds;
+}

@@ -1,0 +1,37 @@
+/**
+ * Reading one escrow as an answer shows it (a creation, a detail, a list element): its id, its
+ * status (as the dialect names it) and its amount, under the names each dialect gives them.
+ */
+import type { EscrowView } from '../operations.ts';
+import type { WireReader } from '../wire-reader.ts';
+
+export interface EscrowNames {
+  /** The amount's field and, where the dialect renames it, the documents' name. */
+  readonly amount: string;
+  readonly amountDocuments?: string;
+}
+
+/** The status as the dialect names it (optional: an answer without it is still read). */
+export function readEscrowStatus(reader: WireReader): string | null {
+  return reader.string('status', { optional: true });
+}
+
+export function readEscrowView(reader: WireReader, names: EscrowNames): EscrowView | null {
+  const escrowId = reader.string('escrow_id');
+  const status = readEscrowStatus(reader);
+  const amountMicro = reader.money(names.amount, names.amountDocuments === undefined ? { optional: true } : { documents: names.amountDocuments, optional: true });
+  return escrowId === null ? null : { escrowId, status, amountMicro };
+}
+
+/** The elements of a list answer's `escrows`, each read as one escrow; null when the list is absent. */
+export function readEscrowList(reader: WireReader, names: EscrowNames, known: readonly string[]): { escrows: EscrowView[] } | null {
+  const list = reader.array('escrows');
+  reader.knows('count');
+  if (list === null) return null;
+  const escrows = list.flatMap((item, index) => {
+    const element = reader.nested(item, `escrows[${index}]`).knows(...known);
+    const view = readEscrowView(element, names);
+    return view === null ? [] : [view];
+  });
+  return { escrows };
+}

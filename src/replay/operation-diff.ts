@@ -1,0 +1,153 @@
+/**
+ * Operation diff: a recorded answer and a live one, both read as the same operation's result (the
+ * recorded one through the recording's dialect, the live one through the target's), compared by
+ * meaning: accepted or refused, then field by field of the result. Shape differences between the
+ * dialects never reach here (the readers turned them into deviations); what remains is semantic.
+ *
+ * Fields: identifiers (agent ids, keys, escrow ids, addresses, referral codes) are bound, recorded
+ * → live, one to one (bindings.ts), never compared for equality; amounts (bigint micro-USDC) are
+ * compared exactly (`money`); other values exactly (`rule`). A value either side does not show
+ * (null) is not compared: a dialect that does not say is not wrong. Lists are compared by length
+ * and element by element (paired by their ids where they have one). Across two dialects, the
+ * credits each style sets by its own documented rule (`DIALECT_CREDITS`: the style B registration
+ * grant, its daily claims) are not compared, and a refusal of such a credit is marked documented.
+ * States a dialect names otherwise (`ESCROW_STATES`) are compared as afp's; the other name is a
+ * documented difference (info). Both refused is agreement, whatever the names: each dialect names
+ * its errors its own way.
+ * Pure; the caller turns each difference into a Finding with its evidence.
+ */
+import type { JsonValue } from '../core/errors.ts';
+import { formatDecimal } from '../core/money.ts';
+import type { OperationName, Refusal } from '../live/operations.ts';
+import type { DialectName } from '../live/target.ts';
+import type { ReadOutcome } from '../live/read-answer.ts';
+import type { Bindings } from './bindings.ts';
+
+export interface ResultDifference {
+  readonly kind: 'money' | 'rule';
+  /** `accepted`, or the result's field path (`escrows[2].status`). */
+  readonly field: string;
+  readonly expected: JsonValue;
+  readonly seen: JsonValue;
+  readonly note: string;
+  /** The documented rule of the dialects that explains it (a finding of severity info), when one does. */
+  readonly documented?: string;
+  /** Explained by an earlier difference of the same agent (`documented` names it), not a new one. */
+  readonly consequence?: true;
+}
+
+export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKey', 'escrowId', 'address', 'referralCode', 'betId', 'seedHash', 'resultHash']);
+
+/**
+ * Operations whose credit each addressing style sets by its own documented rule: across two
+ * dialects the credited amount, and a refusal of a repeated claim, are the dialects' difference,
+ * not the target's fault (the replay funds the difference the target's way and says so).
+ */
+export const DIALECT_CREDITS: Readonly<Partial<Record<OperationName, string>>> = {
+  'faucet.register': 'a style B registration grants 10 USDC; style A and a deployment grant none (platform.md, DEPLOYED.md §3)',
+  'faucet.claim': 'a style B claim credits 2 USDC every 24 h; style A and a deployment credit 1 USDC once per agent (platform.md, DEPLOYED.md §3)',
+};
+const CREDIT_FIELD = 'creditedMicro';
+const DEPTH_MAX = 8;
+const LIST_ELEMENTS_MAX = 1_000;
+
+function refusalText(refusal: Refusal): string {
+  return `${refusal.status} ${refusal.name}${refusal.message === '' ? '' : `: ${refusal.message.slice(0, 160)}`}`;
+}
+
+/**
+ * Escrow states a dialect names otherwise, as afp's: the deployment's `funded` (and `completed`,
+ * the counterparty's mark, still held) is afp's `locked`; its `refunded` is afp's `expired`, since
+ * a deployed escrow is refunded only by its timeout (there is no refund call; DEPLOYED.md §4).
+ */
+export const ESCROW_STATES: Readonly<Partial<Record<DialectName, Readonly<Record<string, string>>>>> = {
+  deployed: { funded: 'locked', completed: 'locked', refunded: 'expired' },
+};
+const STATE_SOURCE = 'DEPLOYED.md §4 (funded/completed/released/disputed/refunded; refunded only by the timeout)';
+
+export interface CompareOptions {
+  readonly bindings: Bindings;
+  /** The dialect the recording's exchange spoke (its route's style) and the target's for the service. */
+  readonly recordingDialect: DialectName;
+  readonly liveDialect: DialectName;
+}
+
+export function compareOutcomes<R>(op: OperationName, recorded: ReadOutcome<R>, live: ReadOutcome<R>, options: CompareOptions): ResultDifference[] {
+  const documented = options.recordingDialect === options.liveDialect ? undefined : DIALECT_CREDITS[op];
+  const withRule = (difference: ResultDifference): ResultDifference => (documented === undefined ? difference : { ...difference, documented });
+  if (recorded.kind === 'unreadable' || live.kind === 'unreadable') return [];
+  if (recorded.kind === 'refused' && live.kind === 'refused') return [];
+  if (recorded.kind === 'ok' && live.kind === 'refused') {
+    return [withRule({ kind: 'rule', field: 'accepted', expected: 'accepted', seen: refusalText(live.refusal), note: 'refused where the recording was accepted' })];
+  }
+  if (recorded.kind === 'refused' && live.kind === 'ok') {
+    return [withRule({ kind: 'rule', field: 'accepted', expected: refusalText(recorded.refusal), seen: 'accepted', note: 'accepted where the recording was refused' })];
+  }
+  if (recorded.kind !== 'ok' || live.kind !== 'ok') return [];
+  const differences: ResultDifference[] = [];
+  const states = { recorded: ESCROW_STATES[options.recordingDialect] ?? {}, live: ESCROW_STATES[options.liveDialect] ?? {} };
+  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), states, differences }, 0);
+  return differences;
+}
+
+interface Walk {
+  readonly bindings: Bindings;
+  readonly skipped: ReadonlySet<string>;
+  readonly states: { readonly recorded: Readonly<Record<string, string>>; readonly live: Readonly<Record<string, string>> };
+  readonly differences: ResultDifference[];
+}
+
+/**
+ * List elements paired for comparison: elements that carry an identifier field are paired through
+ * the bindings (a live list may hold the same escrows in another order, or others besides);
+ * an element whose id is not bound yet, or whose live partner is absent, is paired with nothing
+ * (the length check says the lists differ). Other lists pair by position.
+ */
+function pairById(expected: readonly unknown[], seen: readonly unknown[], bindings: Bindings): Array<[unknown, unknown]> {
+  const idOf = (item: unknown): string | null => {
+    if (typeof item !== 'object' || item === null) return null;
+    for (const name of IDENTIFIER_FIELDS) {
+      const value = (item as Record<string, unknown>)[name];
+      if (typeof value === 'string') return value;
+    }
+    return null;
+  };
+  if (!expected.every((item) => idOf(item) !== null)) return expected.map((item, index) => [item, seen[index]]);
+  const byId = new Map(seen.map((item) => [idOf(item), item] as const));
+  return expected.map((item) => [item, byId.get(bindings.live(idOf(item) as string) ?? '') ?? null]);
+}
+
+function show(value: unknown): JsonValue {
+  if (typeof value === 'bigint') return formatDecimal(value);
+  return (value ?? null) as JsonValue;
+}
+
+function compareValues(expected: unknown, seen: unknown, path: string, walk: Walk, depth: number): void {
+  if (expected === null || seen === null || expected === undefined || seen === undefined || depth > DEPTH_MAX) return;
+  const name = path.slice(path.lastIndexOf('.') + 1).replace(/\[\d+\]$/, '');
+  if (walk.skipped.has(path)) return;
+  if (IDENTIFIER_FIELDS.has(name) && typeof expected === 'string' && typeof seen === 'string') {
+    const bound = walk.bindings.bind(expected, seen);
+    if (!bound.ok) walk.differences.push({ kind: 'rule', field: path, expected: bound.expected, seen, note: bound.conflict });
+    return;
+  }
+  if (Array.isArray(expected) && Array.isArray(seen)) {
+    if (expected.length !== seen.length) walk.differences.push({ kind: 'rule', field: `${path}.length`, expected: expected.length, seen: seen.length, note: 'a list of another length' });
+    const paired = pairById(expected.slice(0, LIST_ELEMENTS_MAX), seen, walk.bindings);
+    paired.forEach(([item, other], index) => compareValues(item, other, `${path}[${index}]`, walk, depth + 1));
+    return;
+  }
+  if (typeof expected === 'object' && typeof seen === 'object') {
+    for (const [key, value] of Object.entries(expected as Record<string, unknown>)) {
+      compareValues(value, (seen as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`, walk, depth + 1);
+    }
+    return;
+  }
+  if (expected === seen) return;
+  if (name === 'status' && typeof expected === 'string' && typeof seen === 'string' && (walk.states.recorded[expected] ?? expected) === (walk.states.live[seen] ?? seen)) {
+    walk.differences.push({ kind: 'rule', field: path, expected, seen, note: 'the same state by another name', documented: STATE_SOURCE });
+    return;
+  }
+  const money = typeof expected === 'bigint';
+  walk.differences.push({ kind: money ? 'money' : 'rule', field: path, expected: show(expected), seen: show(seen), note: money ? 'another amount' : 'another value' });
+}

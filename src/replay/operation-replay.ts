@@ -1,0 +1,345 @@
+/**
+ * OperationReplay: a recording replayed through a target's dialect. Each recorded exchange is
+ * recognised by its route (route-operations.ts) and sent as the afp operation it performed, through
+ * the LiveSession (the target's layout, dialect, pacing and 429 waits); the recorded answer is read
+ * through the recording's own dialect (the route's style) and the live one through the target's,
+ * and the two operation results are compared (operation-diff.ts). So the documented differences of
+ * two dialects are shape findings (the live reader's deviations, deviation-findings.ts) and only
+ * differences of meaning — an amount, a state, a refusal where the recording was accepted — are
+ * semantic findings, each with its seq, route, both answers and a curl line.
+ *
+ * Identifiers: what the target issued replaces what the recording holds. Registration results bind
+ * the recorded agent id and key to the live ones, creation results the escrow ids (bindings.ts,
+ * one to one); the recording's other names of an agent (its address, its referral code) are known
+ * from its recorded registration, so an escrow for an address goes to the live agent.
+ * Registration the target's way: where the target's dialect has no registration of the recorded
+ * kind (a deployed faucet has none; agents register on the casino), the agent registers where the
+ * target file says (`register`), and whatever the recorded registration credited is funded the
+ * target's way (`funding`, live-account.ts). Where the target's registration credits less than the
+ * recorded one (a style B grant replayed on style A), the difference is funded the same way.
+ * Skips, never failures: an exchange no route matches, a route with no operation, a request the
+ * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
+ * operation the target's dialect does not offer are skipped, each an info finding saying why.
+ * Stops (returned, exit 4 in the CLI): the target unreachable, or its 429s outlasting the deadline.
+ * No timers here: `beforeSend` (pacing, clock sync) is injected, and the LiveSession holds the clock.
+ */
+import { formatDecimal, type Micro } from '../core/money.ts';
+import { ALL_ROUTES } from '../http/routes/index.ts';
+import type { Mount, Style } from '../http/route.ts';
+import { Router } from '../http/router.ts';
+import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { dialectByName } from '../live/dialects/index.ts';
+import type { Dialect } from '../live/dialects/dialect.ts';
+import type { FindingInput, FindingsCollector } from '../live/finding.ts';
+import { fundLiveAccount } from '../live/live-account.ts';
+import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
+import type { OperationInput, OperationName, OperationResult } from '../live/operations.ts';
+import { readAnswer, type ReadOutcome } from '../live/read-answer.ts';
+import { Bindings } from './bindings.ts';
+import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
+import type { RecordedExchange } from './record-format.ts';
+import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
+
+const BEARER = 'Bearer ';
+const EVIDENCE_CHARS_MAX = 300;
+
+export interface OperationReplayOptions {
+  readonly session: LiveSession;
+  readonly findings: FindingsCollector;
+  readonly curlOf: (request: SentRequest) => string;
+  readonly clock: LiveClock;
+  readonly deadline: Deadline;
+  /** Pacing and clock sync before an exchange is sent; throws to stop (the CLI's LivenessError). */
+  readonly beforeSend?: (exchange: RecordedExchange) => Promise<void>;
+}
+
+export type OperationReplayStop = { readonly seq: number; readonly reason: string } | null;
+
+export interface OperationReplayTotals {
+  readonly exchanges: number;
+  /** Exchanges sent as an operation (registrations the target's way included). */
+  readonly sent: number;
+  readonly skipped: number;
+  /** Exchanges per operation sent, sorted by name. */
+  readonly byOperation: readonly { readonly op: string; readonly count: number }[];
+  readonly bindings: number;
+}
+
+type Skip = { readonly id: string; readonly kind: FindingInput['kind']; readonly title: string; readonly evidence: string };
+
+let router: Router | null = null;
+
+function recordingDialect(style: Style): Dialect | null {
+  return style === 'A' || style === 'B' || style === 'short' ? dialectByName(style) : null;
+}
+
+function bearerOf(exchange: RecordedExchange): string | null {
+  const authorization = exchange.request.headers['authorization'];
+  return authorization?.startsWith(BEARER) === true ? authorization.slice(BEARER.length) : null;
+}
+
+function clip(value: unknown): string {
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? formatDecimal(item) : item)) ?? 'undefined';
+  return text.length > EVIDENCE_CHARS_MAX ? `${text.slice(0, EVIDENCE_CHARS_MAX)}…` : text;
+}
+
+/** A live call's outcome as the diff reads it; null when the call produced no answer to compare. */
+function liveOutcomeOf<R>(outcome: CallOutcome<R>): ReadOutcome<R> | null {
+  switch (outcome.kind) {
+    case 'ok':
+      return { kind: 'ok', value: outcome.value };
+    case 'refused':
+      return { kind: 'refused', refusal: outcome.refusal };
+    case 'unreadable':
+      return { kind: 'unreadable' };
+    case 'unsupported':
+    case 'unreachable':
+    case 'deadline':
+      return null;
+  }
+}
+
+export class OperationReplay {
+  private readonly options: OperationReplayOptions;
+  readonly bindings = new Bindings();
+  /** Recorded agent address or referral code → recorded agent id (from recorded registrations). */
+  private readonly aliases = new Map<string, string>();
+  /** Recorded api key → recorded agent id. */
+  private readonly agentOfKey = new Map<string, string>();
+  private readonly sentByOperation = new Map<string, number>();
+  private exchanges = 0;
+  private sent = 0;
+  private skipped = 0;
+  /** Recorded ids the recording created and the target did not (escrows), with the seq that tried. */
+  private readonly orphans = new Map<string, number>();
+  /** Orphans the current exchange's input named. */
+  private orphansNamed: number[] = [];
+  /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
+  private readonly diverged = new Map<string, string>();
+  private readonly ids: IdTranslation = {
+    agent: (reference) => {
+      const agentId = this.aliases.get(reference) ?? reference;
+      return this.bindings.live(agentId) ?? reference;
+    },
+    escrow: (escrowId) => {
+      const orphanedAt = this.orphans.get(escrowId);
+      if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
+      return this.bindings.live(escrowId) ?? escrowId;
+    },
+  };
+
+  constructor(options: OperationReplayOptions) {
+    this.options = options;
+  }
+
+  async run(exchanges: AsyncIterable<RecordedExchange> | Iterable<RecordedExchange>): Promise<OperationReplayStop> {
+    for await (const exchange of exchanges) {
+      this.exchanges++;
+      try {
+        await this.options.beforeSend?.(exchange);
+      } catch (error) {
+        return { seq: exchange.seq, reason: error instanceof Error ? error.message : String(error) };
+      }
+      const stop = await this.replay(exchange);
+      if (stop !== null) return { seq: exchange.seq, reason: stop };
+    }
+    return null;
+  }
+
+  totals(): OperationReplayTotals {
+    const byOperation = [...this.sentByOperation.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([op, count]) => ({ op, count }));
+    return { exchanges: this.exchanges, sent: this.sent, skipped: this.skipped, byOperation, bindings: this.bindings.size };
+  }
+
+  /** One exchange; returns why the replay must stop, or null. */
+  private async replay(exchange: RecordedExchange): Promise<string | null> {
+    const { request } = exchange;
+    router ??= new Router(ALL_ROUTES);
+    const match = router.match(request.mount as Mount, request.method, request.path);
+    if (match.kind !== 'found') return this.skip(exchange, { id: 'replay:skipped:no-route', kind: 'rule', title: 'recorded requests no route matches (probes of unknown paths) are not replayed', evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    const routeId = match.route.id;
+    const row = routeOperationOf(routeId) as RouteOperation<OperationName> | null;
+    const dialect = recordingDialect(match.route.style);
+    if (row === null || dialect === null) return this.skip(exchange, { id: `replay:skipped:${routeId}`, kind: 'rule', title: `${routeId} has no afp operation: not replayed through the target's dialect`, evidence: `${request.method} ${request.path}` });
+    if (exchange.response.status === 429) return this.skip(exchange, { id: `replay:skipped:rate-limited:${row.op}`, kind: 'limit', title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`, evidence: `${routeId} answered 429` });
+    const recordedKey = bearerOf(exchange);
+    const call: RecordedCall = { params: match.params, query: request.query, body: request.body, callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent };
+    this.orphansNamed = [];
+    const input = row.input(call, this.ids);
+    const orphanedAt = this.orphansNamed[0];
+    if (input !== null && orphanedAt !== undefined) return this.skip(exchange, { id: `replay:skipped:not-created:${row.op}`, kind: 'rule', title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`, evidence: `${routeId} names the escrow of seq ${orphanedAt}` });
+    if (input === null) return this.skip(exchange, { id: `replay:skipped:bad-input:${routeId}`, kind: 'rule', title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    const recorded = readAnswer(dialect, row.op, { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true }, input).outcome;
+    this.learnAliases(row.op, recorded);
+    const notOffered = this.options.session.offers(row.op);
+    if (notOffered !== null) {
+      if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
+      return this.skip(exchange, { id: `replay:skipped:not-offered:${row.op}`, kind: 'shape', title: `${row.op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`, evidence: `${request.method} ${request.path}` });
+    }
+    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
+    const outcome = await this.send(row.op, input, liveKey, exchange);
+    if (outcome.kind === 'unreachable') return outcome.message;
+    if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
+    const live = liveOutcomeOf(outcome);
+    if (live === null) return null;
+    const liveDialect = this.options.session.target.services[match.route.service]?.dialect ?? dialect.name;
+    const sameDialect = dialect.name === liveDialect;
+    const differences = compareOutcomes(row.op, recorded, live, { bindings: this.bindings, recordingDialect: dialect.name, liveDialect });
+    this.file(exchange, routeId, row.op, this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
+    this.follow(exchange, recorded, live, liveKey, differences);
+    if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+    return null;
+  }
+
+  /**
+   * Across dialects, a credit the recording got by its style's rule (a B grant, a B daily claim)
+   * and the target's rule did not give is funded the target's way, so the agent's later amounts
+   * stay comparable.
+   */
+  private async fundCreditDifference(exchange: RecordedExchange, routeId: string, call: { op: OperationName; input: OperationInput<OperationName>; liveKey: string | null }, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>): Promise<void> {
+    const creditOf = (outcome: ReadOutcome<unknown>): Micro => (outcome.kind === 'ok' ? ((outcome.value as { creditedMicro?: Micro | null }).creditedMicro ?? 0n) : 0n);
+    const missingMicro = creditOf(recorded) - creditOf(live);
+    if (missingMicro <= 0n) return;
+    const registered = call.op === 'faucet.register' && live.kind === 'ok' ? (live.value as OperationResult<'faucet.register'>) : null;
+    const agentId = registered?.agentId ?? (call.input as { agentId?: string }).agentId ?? null;
+    const apiKey = registered?.apiKey ?? call.liveKey;
+    if (agentId === null || apiKey === null) return;
+    await this.fund(exchange, routeId, { agentId, apiKey }, missingMicro);
+  }
+
+  /**
+   * A refusal for want of funds (or an acceptance the recording refused for want of them) by an
+   * agent whose balance already left the recording's is a consequence, not a new fault: info,
+   * naming the first cause.
+   */
+  private consequences(differences: readonly ResultDifference[], liveKey: string | null): ResultDifference[] {
+    const since = liveKey === null ? undefined : this.diverged.get(liveKey);
+    if (since === undefined) return [...differences];
+    return differences.map((difference) => {
+      const funds = difference.field === 'accepted' && /insufficient/i.test(`${String(difference.expected)} ${String(difference.seen)}`);
+      return funds && difference.documented === undefined ? { ...difference, documented: `the agent's balance on the target left the recording's at ${since}`, consequence: true } : difference;
+    });
+  }
+
+  /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
+  private follow(exchange: RecordedExchange, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>, liveKey: string | null, differences: readonly ResultDifference[]): void {
+    const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
+    if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined) this.orphans.set(recordedEscrow, exchange.seq);
+    const accepted = differences.find((difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'));
+    if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey)) this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
+  }
+
+  private send<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, exchange: RecordedExchange): Promise<CallOutcome<OperationResult<O>>> {
+    this.sent++;
+    this.sentByOperation.set(op, (this.sentByOperation.get(op) ?? 0) + 1);
+    const forwardedFor = exchange.request.headers['x-forwarded-for'];
+    return this.options.session.call(op, input, apiKey, forwardedFor === undefined ? {} : { forwardedFor });
+  }
+
+  /** A recorded registration's other names of the agent (address, referral code) and its key. */
+  private learnAliases(op: OperationName, recorded: ReadOutcome<OperationResult<OperationName>>): void {
+    if (!isRegistration(op) || recorded.kind !== 'ok') return;
+    const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
+    if (typeof value.agentId !== 'string' || typeof value.apiKey !== 'string') return;
+    this.agentOfKey.set(value.apiKey, value.agentId);
+    for (const alias of [value.address, value.referralCode]) if (typeof alias === 'string') this.aliases.set(alias, value.agentId);
+  }
+
+  /** The target registers agents elsewhere (or otherwise): register there, bind, fund what the recording credited. */
+  private async registerTargetWay(exchange: RecordedExchange, routeId: string, recorded: ReadOutcome<OperationResult<OperationName>>, notOffered: string): Promise<string | null> {
+    const { session } = this.options;
+    if (recorded.kind !== 'ok') return this.skip(exchange, { id: `replay:skipped:refused-registration:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}; a registration the recording refused is not replayed`, evidence: `${routeId} answered ${exchange.response.status}` });
+    const value = recorded.value as Partial<OperationResult<'faucet.register'>>;
+    if (session.target.register === null || session.offers('casino.register') !== null) {
+      return this.skip(exchange, { id: `replay:skipped:no-registration:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}, and ${session.target.name} offers no registration of its own: the agent's later requests carry its recorded key`, evidence: `${routeId}` });
+    }
+    this.info(exchange, { id: `replay:registered-elsewhere:${routeId}`, kind: 'shape', title: `${routeId}: ${notOffered}; the agent registers on the target's ${session.target.register.service} instead (casino.register) and is funded the target's way`, evidence: `seq ${exchange.seq}: recorded ${routeId} answered ${exchange.response.status}` });
+    const outcome = await this.send('casino.register', {}, null, exchange);
+    if (outcome.kind === 'unreachable') return outcome.message;
+    if (outcome.kind === 'deadline') return 'casino.register was rate limited past the time budget';
+    if (outcome.kind !== 'ok') {
+      this.file(exchange, routeId, 'casino.register', [{ kind: 'rule', field: 'accepted', expected: 'accepted', seen: outcome.kind === 'refused' ? `${outcome.refusal.status} ${outcome.refusal.name}` : outcome.kind, note: 'the target refused the registration that stands for the recorded one' }], 'request' in outcome ? outcome.request : null);
+      return null;
+    }
+    const live = outcome.value;
+    if (typeof value.agentId === 'string') this.bindings.bind(value.agentId, live.agentId);
+    if (typeof value.apiKey === 'string') this.bindings.bind(value.apiKey, live.apiKey);
+    const credited = value.creditedMicro ?? 0n;
+    if (credited > 0n) await this.fund(exchange, routeId, live, credited);
+    return null;
+  }
+
+  /**
+   * Funds `amountMicro` the target's way and checks what arrived (the balance before and after: a
+   * deployed faucet gives 1.00 whatever was asked). What did not arrive is a deficit: the agent's
+   * later want-of-funds differences are its consequences.
+   */
+  private async fund(exchange: RecordedExchange, routeId: string, account: { agentId: string; apiKey: string }, amountMicro: Micro): Promise<void> {
+    const { session, clock, deadline } = this.options;
+    const forwardedFor = exchange.request.headers['x-forwarded-for'];
+    const callOptions = forwardedFor === undefined ? {} : { forwardedFor };
+    const balance = async (): Promise<Micro | null> => {
+      const read = await session.call('casino.balance', {}, account.apiKey, callOptions);
+      return read.kind === 'ok' ? read.value.balanceMicro : null;
+    };
+    const before = await balance();
+    const funded = await fundLiveAccount({ session, key: null, fundMicro: amountMicro, clock, deadline, callOptions }, account.agentId, account.apiKey);
+    const after = await balance();
+    const arrivedMicro = before === null || after === null ? (funded.ok ? amountMicro : 0n) : after - before;
+    const method = session.target.funding.method;
+    const asked = formatDecimal(amountMicro);
+    if (arrivedMicro >= amountMicro) {
+      this.options.findings.add({ id: `replay:funded:${routeId}`, severity: 'info', kind: 'money', title: `${routeId}: the recording was credited ${asked} USDC more than the target credits; funded by ${method}`, expected: asked, seen: funded.ok ? funded.value : funded.message, evidence: `seq ${exchange.seq}: ${funded.ok ? funded.value : funded.message}` });
+      return;
+    }
+    const why = funded.ok ? `${funded.value}: ${formatDecimal(arrivedMicro)} USDC arrived` : funded.message;
+    if (!this.diverged.has(account.apiKey)) this.diverged.set(account.apiKey, `seq ${exchange.seq} (${formatDecimal(amountMicro - arrivedMicro)} of the ${asked} USDC the recording was credited could not be funded)`);
+    this.options.findings.add({ id: `replay:unfunded:${routeId}`, severity: 'minor', kind: 'money', title: `${routeId}: ${asked} USDC the recording was credited could not all be funded by ${method}; later amounts of this agent may differ`, expected: asked, seen: formatDecimal(arrivedMicro), evidence: `seq ${exchange.seq}: ${why}` });
+  }
+
+  private skip(exchange: RecordedExchange, skip: Skip): null {
+    this.skipped++;
+    this.info(exchange, skip);
+    return null;
+  }
+
+  private info(exchange: RecordedExchange, note: Skip): void {
+    this.options.findings.add({ id: note.id, severity: 'info', kind: note.kind, title: note.title, expected: null, seen: null, evidence: `seq ${exchange.seq}: ${note.evidence}` });
+  }
+
+  private file(exchange: RecordedExchange, routeId: string, op: OperationName, differences: readonly ResultDifference[], request: SentRequest | null): void {
+    for (const difference of differences) {
+      const field = difference.field.replace(/\[\d+\]/g, '[]');
+      const refused = difference.field === 'accepted' && typeof difference.seen === 'string' && difference.seen !== 'accepted' ? `:${difference.seen.split(/[ :]/)[1] ?? ''}` : '';
+      const finding: FindingInput = {
+        id: `replay:${op}:${field}${refused}${findingSuffix(difference)}`,
+        severity: difference.documented === undefined ? 'major' : 'info',
+        kind: difference.kind,
+        title: `${op}: ${difference.note} (${field})${explanation(difference)}`,
+        endpoint: `${op} (recorded as ${routeId})`,
+        field,
+        expected: difference.expected,
+        seen: difference.seen,
+        evidence: `seq ${exchange.seq} ${routeId}: recorded ${exchange.response.status} ${clip(exchange.response.body)}`,
+        ...(request === null ? {} : { reproduce: this.options.curlOf(request) }),
+      };
+      this.options.findings.add(finding);
+    }
+  }
+}
+
+/** Keeps a documented or consequent difference apart from an unexplained one of the same field. */
+function findingSuffix(difference: ResultDifference): string {
+  if (difference.consequence === true) return ':consequence';
+  if (difference.documented !== undefined && difference.field !== 'accepted') return `:${String(difference.seen)}`;
+  return '';
+}
+
+function explanation(difference: ResultDifference): string {
+  if (difference.documented === undefined) return '';
+  return difference.consequence === true ? `, a consequence: ${difference.documented}` : `, as the dialects document: ${difference.documented}`;
+}
+
+function isRegistration(op: OperationName): boolean {
+  return op === 'faucet.register' || op === 'casino.register';
+}

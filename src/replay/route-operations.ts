@@ -1,0 +1,154 @@
+/**
+ * Route → operation: which afp operation (src/live/operations.ts) a recorded request performed,
+ * found by its route id (the id of the row the router matches, endpoint-name.ts), and the
+ * operation's input taken from the recorded body, path parameters, query and caller. A replay
+ * through a target's dialect sends the operation, not the recorded wire request, so a recording in
+ * the documents' styles replays on a deployment shaped otherwise (DESIGN.md "The live-target seam").
+ *
+ * One row per route id (data, STYLE rule 6). Identifiers pass through `ids`, which gives the live
+ * value of a recorded one (an agent by any of its references, an escrow by its id), so the input
+ * names what the target issued. `input` returns null when the recorded request does not express the
+ * operation (bad input the route would refuse before the domain: a missing field, a wrong type):
+ * such an exchange is skipped with its reason, never forced into a shape.
+ * Non-goals: routes no quickstart-like run sends (casino games, trading…): they have no row and are
+ * skipped by name.
+ */
+import type { Micro } from '../core/money.ts';
+import { parseDecimal, parseNumber } from '../core/money.ts';
+import type { OperationInput, OperationName } from '../live/operations.ts';
+import { isObject } from './json-pointer.ts';
+
+/** A recorded request as a row reads it. */
+export interface RecordedCall {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  /** The JSON body; undefined when there was none (or only a raw one). */
+  readonly body: unknown;
+  /** The recorded caller's agent id (found by its key), null when the request carried none. */
+  readonly callerId: string | null;
+}
+
+/** Recorded identifiers → the target's. */
+export interface IdTranslation {
+  /** An agent by its id, address or referral code → the live agent id (the reference itself when unknown). */
+  agent(reference: string): string;
+  escrow(escrowId: string): string;
+}
+
+export interface RouteOperation<O extends OperationName> {
+  readonly route: string;
+  readonly op: O;
+  input(call: RecordedCall, ids: IdTranslation): OperationInput<O> | null;
+}
+
+export type AnyRouteOperation = { [O in OperationName]: RouteOperation<O> }[OperationName];
+
+const HOUR_SECONDS = 3_600;
+/** Both styles' default expiry (services/shared/config.ts `defaultExpiresInSeconds`). */
+const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
+
+function routeOperation<O extends OperationName>(route: string, op: O, input: RouteOperation<O>['input']): RouteOperation<O> {
+  return { route, op, input };
+}
+
+function text(body: unknown, name: string): string | null {
+  const value = isObject(body) ? body[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function optionalText(body: unknown, name: string): string | undefined | null {
+  const value = isObject(body) ? body[name] : undefined;
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+/** An amount as sent: a JSON number (both styles) or a decimal string (style B); null when neither. */
+function amount(body: unknown, name: string): Micro | null {
+  const value = isObject(body) ? body[name] : undefined;
+  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : null;
+  return typeof parsed === 'bigint' ? parsed : null;
+}
+
+function listInput(call: RecordedCall): OperationInput<'escrow.list'> | null {
+  const limitText = call.query['limit'];
+  const limit = limitText === undefined ? null : /^\d{1,6}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (Number.isNaN(limit)) return null;
+  return { role: call.query['role'] ?? null, status: call.query['status'] ?? null, limit };
+}
+
+function registerInput(call: RecordedCall, ids: IdTranslation): OperationInput<'faucet.register'> | null {
+  const agentId = text(call.body, 'agent_id');
+  const referrer = optionalText(call.body, 'referrer');
+  if (agentId === null || referrer === null) return null;
+  return referrer === undefined ? { agentId } : { agentId, referrer: ids.agent(referrer) };
+}
+
+function callerInput(call: RecordedCall, ids: IdTranslation): { agentId: string } | null {
+  return call.callerId === null ? null : { agentId: ids.agent(call.callerId) };
+}
+
+function idInput(escrowId: string | null | undefined, ids: IdTranslation): { escrowId: string } | null {
+  return escrowId === null || escrowId === undefined || escrowId === '' ? null : { escrowId: ids.escrow(escrowId) };
+}
+
+function disputeInput(escrowId: string | null | undefined, body: unknown, ids: IdTranslation): OperationInput<'escrow.dispute'> | null {
+  const id = idInput(escrowId, ids);
+  const reason = text(body, 'reason');
+  return id === null || reason === null ? null : { escrowId: id.escrowId, reason };
+}
+
+const ROWS: readonly AnyRouteOperation[] = [
+  routeOperation('faucet.A.register', 'faucet.register', registerInput),
+  routeOperation('faucet.B.register', 'faucet.register', registerInput),
+  routeOperation('faucet.A.claim', 'faucet.claim', callerInput),
+  routeOperation('faucet.B.claim', 'faucet.claim', (call, ids) => {
+    const named = optionalText(call.body, 'agent_id');
+    if (named === null) return null;
+    return named === undefined ? callerInput(call, ids) : { agentId: ids.agent(named) };
+  }),
+  routeOperation('faucet.A.status', 'faucet.status', () => ({})),
+  routeOperation('faucet.B.status', 'faucet.status', () => ({})),
+  routeOperation('escrow.A.create', 'escrow.create', (call, ids) => {
+    const buyer = text(call.body, 'buyer');
+    const seller = text(call.body, 'seller');
+    const amountMicro = amount(call.body, 'amount');
+    const memo = optionalText(call.body, 'memo');
+    if (buyer === null || seller === null || amountMicro === null || memo === null) return null;
+    return { amountMicro, creatorId: ids.agent(buyer), counterpartyId: ids.agent(seller), description: memo ?? '', timeoutHours: DEFAULT_EXPIRES_IN_SECONDS / HOUR_SECONDS };
+  }),
+  routeOperation('escrow.B.create', 'escrow.create', (call, ids) => {
+    const receiver = text(call.body, 'receiver');
+    const amountMicro = amount(call.body, 'amount');
+    const description = optionalText(call.body, 'description');
+    const expiresIn = isObject(call.body) ? (call.body['expires_in'] ?? DEFAULT_EXPIRES_IN_SECONDS) : null;
+    if (call.callerId === null || receiver === null || amountMicro === null || description === null || !Number.isSafeInteger(expiresIn) || (expiresIn as number) < 1) return null;
+    const seconds = expiresIn as number;
+    return { amountMicro, creatorId: ids.agent(call.callerId), counterpartyId: ids.agent(receiver), description: description ?? '', timeoutHours: Math.ceil(seconds / HOUR_SECONDS), expiresInSeconds: seconds };
+  }),
+  routeOperation('escrow.A.release', 'escrow.release', (call, ids) => idInput(text(call.body, 'escrow_id'), ids)),
+  routeOperation('escrow.B.release', 'escrow.release', (call, ids) => idInput(call.params['id'], ids)),
+  routeOperation('escrow.B.refund', 'escrow.refund', (call, ids) => idInput(call.params['id'], ids)),
+  routeOperation('escrow.A.dispute', 'escrow.dispute', (call, ids) => disputeInput(text(call.body, 'escrow_id'), call.body, ids)),
+  routeOperation('escrow.B.dispute', 'escrow.dispute', (call, ids) => disputeInput(call.params['id'], call.body, ids)),
+  routeOperation('escrow.A.get', 'escrow.get', (call, ids) => idInput(call.params['id'], ids)),
+  routeOperation('escrow.B.get', 'escrow.get', (call, ids) => idInput(call.params['id'], ids)),
+  routeOperation('escrow.A.list', 'escrow.list', listInput),
+  routeOperation('escrow.B.list', 'escrow.list', listInput),
+  routeOperation('casino.A.register', 'casino.register', (call) => {
+    const referralCode = optionalText(call.body, 'referral_code');
+    if (referralCode === null) return null;
+    return referralCode === undefined ? {} : { referralCode };
+  }),
+];
+
+const BY_ROUTE: ReadonlyMap<string, AnyRouteOperation> = new Map(ROWS.map((row) => [row.route, row]));
+
+/** The operation a route id performs, or null when the route has none. */
+export function routeOperationOf(routeId: string): AnyRouteOperation | null {
+  return BY_ROUTE.get(routeId) ?? null;
+}
+
+/** Every route id with an operation (tests check each names a route of the table). */
+export function routesWithOperations(): string[] {
+  return ROWS.map((row) => row.route);
+}
