@@ -9,12 +9,16 @@
  * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
  * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
  * the reports are still written; a second Ctrl-C cuts what is in flight at once.
- * Files: `load.json` in --out (default reports/<scenario>-load): the run's LoadSnapshot with its
- * header (src/load/load-run-file.ts), what the report writers render.
- * Exit codes, first that applies: 2 invalid flags, scenario, load profile or target (file, or a
- * dialect the agents do not speak) · 1 the target does not answer (at resolution, or no request
- * of the run got an answer) · 5 a threshold failed · 0 otherwise. An agent's report of a broken
- * rule is a failed check (`agent rules: <archetype>`), for thresholds to judge; not an exit code.
+ * Thresholds (the scenario's `load.thresholds`, k6 syntax: src/load/thresholds.ts) are judged at
+ * the end; those with abortOnFail also every ABORT_CHECK_MS while the run goes, and stop it (as
+ * Ctrl-C does) once past their delayAbortEval.
+ * Files in --out (default reports/<scenario>-load): `load.json` (the run's LoadSnapshot with its
+ * header, src/load/load-run-file.ts) and the load reports (summary.json, latency.csv,
+ * timeseries.csv, load.junit.xml, load.html: src/load/report/).
+ * Exit codes, first that applies: 2 invalid flags, scenario, load profile, thresholds or target
+ * (file, or a dialect the agents do not speak) · 1 the target does not answer (at resolution, or no
+ * request of the run got an answer) · 5 a threshold failed · 0 otherwise. An agent's report of a
+ * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,6 +30,8 @@ import { LOAD_LIMITS } from '../load/load-schema.ts';
 import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSnapshot } from '../load/load-recorder.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
 import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
+import { writeLoadReports } from '../load/report/write-load-reports.ts';
+import { abortNow, evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
@@ -39,6 +45,7 @@ const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N]
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
+export const ABORT_CHECK_MS = 1_000;
 
 export interface LoadIo {
   out(text: string): void;
@@ -121,6 +128,11 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
     io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
+  const thresholds = parseThresholds(scenario.load?.thresholds);
+  if (!thresholds.ok) {
+    io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
+    return EXIT.invalidInput;
+  }
   const { plan } = planned;
   const agentCount = scenario.populations.reduce((total, population) => total + population.count, 0);
   const agentCheck = checkAgentCount(plan, agentCount);
@@ -141,24 +153,42 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   }
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
   for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])]) io.out(`note: ${note}\n`);
-  const result = await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io });
+  const result = await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
+  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds });
+}
+
+/** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
+async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[] }): Promise<number> {
+  const { scenario, target, seed, io, result } = run;
   for (const note of result.notes) io.out(`note: ${note}\n`);
-  const out = flags.out ?? join('reports', `${scenario.name}-load`);
+  const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
   await mkdir(out, { recursive: true });
   const file = join(out, LOAD_RUN_FILE_NAME);
-  await writeFile(file, loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan }, result)));
-  io.out(summaryLines(result).join('\n') + '\n');
-  // Thresholds (issue 16 part 3): evaluateThresholds from src/load/thresholds.ts judges
-  // scenario.load.thresholds against result.snapshot here; a failure returns EXIT.loadThreshold.
-  io.out(`files: ${file}\n`);
+  await writeFile(file, loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)));
+  const judged = evaluateThresholds(run.thresholds, result.snapshot);
+  const stopReason = result.outcome.stopReason;
+  const reports = await writeLoadReports(out, { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', snapshot: result.snapshot, thresholds: judged, ...(stopReason === null ? {} : { stopReason }) });
+  io.out(`${[...summaryLines(result), ...thresholdLines(judged)].join('\n')}\n`);
+  io.out(`files: ${[file, ...reports].join(', ')}\n`);
   if (unanswered(result.snapshot)) {
-    io.err(`afp load: ${target.name} answered none of the run's ${totalRequests(result.snapshot)} requests (see iteration errors above)\n`);
+    io.err(`afp load: ${target.name} answered none of the run's ${totalRequests(result.snapshot)} requests (see the failed iterations above)\n`);
     return EXIT.crash;
+  }
+  const failed = failedThresholds(judged);
+  if (failed.length > 0) {
+    io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
+    return EXIT.loadThreshold;
   }
   return EXIT.ok;
 }
 
-async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo }): Promise<LoadRunResult> {
+function thresholdLines(results: readonly ThresholdResult[]): string[] {
+  if (results.length === 0) return [];
+  const value = (result: ThresholdResult): string => (Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4));
+  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${value(result)}${result.noData ? ', no data' : ''})`)];
+}
+
+async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo; thresholds: readonly Threshold[] }): Promise<LoadRunResult> {
   const { io, flags, plan } = options;
   const stop = new LoadStop();
   let interrupts = 0;
@@ -173,6 +203,8 @@ async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target
   });
   let window: LiveWindow | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
+  let abortWatch: ReturnType<typeof setInterval> | null = null;
+  const aborting = options.thresholds.filter((threshold) => threshold.abortOnFail);
   const show = (final: boolean): void => {
     if (window === null) return;
     const line = viewLine(window.view(io.clock.nowMs()), plan.durationMs);
@@ -184,6 +216,7 @@ async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target
       scenario: options.scenario, plan, target: options.target, urls: options.urls, seed: options.seed,
       runTag: Math.floor(io.clock.nowMs()).toString(36), clock: io.clock, stop,
       onStart: (recorder: LoadRecorder) => {
+        if (aborting.length > 0) abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
         if (flags.quiet) return;
         window = new LiveWindow(recorder.startMs);
         timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
@@ -192,9 +225,21 @@ async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target
     });
   } finally {
     if (timer !== null) clearInterval(timer);
+    if (abortWatch !== null) clearInterval(abortWatch);
     if (io.errIsTty) show(true);
     stopListening();
   }
+}
+
+/** Stops the run when an abortOnFail threshold fails past its delayAbortEval (k6's abort). */
+function watchAborts(recorder: LoadRecorder, thresholds: readonly Threshold[], stop: LoadStop, io: LoadIo): void {
+  if (stop.reason !== null) return;
+  const nowMs = io.clock.nowMs();
+  const failing = abortNow(evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }), nowMs - recorder.startMs);
+  const first = failing[0];
+  if (first === undefined) return;
+  stop.stop(`threshold ${first.metric}: ${first.expression} failed (abortOnFail)`);
+  io.err(`\nafp load: stopping: threshold ${first.metric}: ${first.expression} failed with abortOnFail\n`);
 }
 
 const fixed = (value: number, digits: number): string => value.toFixed(digits);

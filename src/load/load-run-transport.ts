@@ -7,9 +7,10 @@
  * found through the route table as the replay report names endpoints (src/replay/endpoint-name.ts);
  * intended start = the iteration's scheduled instant for its first request, the actual send time
  * for the next ones (they could not have been sent earlier); status 0 when no answer came.
- * `failed` (k6 http_req_failed) = no answer, or a 5xx. 4xx answers, 429 included, are answers the
- * agents expect and act on (a repeated claim's 409, a rate limit's 429); their statuses are kept per
- * endpoint and second, so `http_reqs{status:429}` can be given a threshold.
+ * `failed` (k6 http_req_failed) = no answer, a 429 or a 5xx: the work was not done, even where an
+ * agent takes a rate limit in its stride (as `afp export k6` counts it, so a threshold means the
+ * same in both). Other 4xx answers are outcomes the agents expect and check (a repeated claim's
+ * 409, a short balance's 422); every status is kept per endpoint and second for thresholds.
  * Answers that are not JSON are passed on as text (the client wraps an error answer it cannot read),
  * never thrown: only a network failure, a timeout or the generator's cut rejects. Requests cut by
  * the generator after the graceful stop are not samples (they were not allowed to finish).
@@ -26,9 +27,9 @@ import type { LoadSample } from './load-recorder.ts';
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
-/** k6's http_req_failed, as afp load counts it: no answer, or the target's own failure (5xx). */
+/** k6's http_req_failed, as afp load counts it: no answer, a rate limit, or the target's own failure (5xx). */
 export function requestFailed(status: number): boolean {
-  return status === 0 || status >= 500;
+  return status === 0 || status === 429 || status >= 500;
 }
 
 export class Interrupted extends Error {

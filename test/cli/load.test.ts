@@ -83,7 +83,28 @@ describe('afp load against afp serve', () => {
     expect(run.reports.count).toBe(0);
     expect(Object.keys(run.snapshot.checks)).toEqual(['agent rules: escrow-buyer', 'agent rules: escrow-seller', 'agent rules: faucet-farmer']);
     expect(ran.out).toMatch(/iterations: 60 started, 60 completed, 0 dropped, 0 interrupted, 0 failed/);
-    expect(ran.out).toContain(`files: ${join(out, 'load.json')}`);
+    expect(ran.out).toContain('  pass http_req_failed: rate<0.01 (observed 0)');
+    expect(ran.out).toContain(`files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}`);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { engine: string };
+    expect(summary.engine).toBe('afp');
+  });
+
+  test('a threshold that must fail (p99 below 1 µs) with abortOnFail: the run stops within seconds, exit 5, reports written', async () => {
+    const handle = await serve();
+    const scenario = join(DIR, 'strict.yaml');
+    const strict = "{ threshold: 'p(99)<0.001', abortOnFail: true }";
+    writeFileSync(scenario, ['name: load-strict', 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 5', 'load:', '  rate: 10', '  duration: 30s', '  graceful_stop: 1s', '  thresholds:', `    http_req_duration: [${strict}]`, "    http_req_failed: ['rate<0.5']", ''].join('\n'));
+    const out = join(DIR, 'strict');
+    const startedMs = systemLoadClock().nowMs();
+    const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--quiet']);
+    expect(ran.code).toBe(5);
+    expect(systemLoadClock().nowMs() - startedMs).toBeLessThan(10_000);
+    expect(ran.err).toContain("stopping: threshold http_req_duration: p(99)<0.001 failed with abortOnFail");
+    expect(ran.out).toContain('  FAIL http_req_duration: p(99)<0.001');
+    expect(ran.out).toContain('  pass http_req_failed: rate<0.5');
+    expect(ran.out).toContain('FAILED: 1 of 2 thresholds');
+    expect(readRun(out).ended).toMatchObject({ by: 'stopped', reason: 'threshold http_req_duration: p(99)<0.001 failed (abortOnFail)' });
+    expect(readFileSync(join(out, 'load.junit.xml'), 'utf8')).toContain('<failure');
   });
 
   test("a population's tier is applied through the serve's admin door; Ctrl-C stops gracefully and still writes load.json", async () => {
