@@ -15,8 +15,7 @@
  * delayAbortEval (k6: `AbortGracePeriod < timeSpentInTest`), at once when it has none.
  */
 import { AssertionFailure, unreachable } from '../core/assert.ts';
-import { sumHistograms, type Histogram } from './latency-histograms.ts';
-import type { EndpointSnapshot, LoadSnapshot } from './load-recorder.ts';
+import { sumHistograms, type EndpointSnapshot, type Histogram, type LoadSnapshot } from './load-recorder.ts';
 import { endpointMethod, type Threshold, type ThresholdOperator } from './threshold-parser.ts';
 
 export { endpointMethod, parseThresholds, type Threshold, type ThresholdFilter, type ThresholdsParse } from './threshold-parser.ts';

@@ -15,8 +15,7 @@
  * distribution line.
  */
 import { LINE_COLORS } from '../../report/html/chart-data.ts';
-import { readHistogram, type Histogram } from '../latency-histograms.ts';
-import type { Percentiles } from '../load-recorder.ts';
+import { decodeHistogram, type Histogram, type Percentiles } from '../load-recorder.ts';
 import { overallHistogramOf, secondCount, secondGroups, type LoadReport, type SecondRow } from './load-report.ts';
 import { plainNumber, type AxisTick, type ChartPoint, type SvgChart, type SvgSeries } from './svg-chart.ts';
 
@@ -114,7 +113,7 @@ export function distributionChart(report: LoadReport): SvgChart {
   const busiest = [...report.snapshot.endpoints].sort((a, b) => b.requests - a.requests || (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)).slice(0, DISTRIBUTION_ENDPOINTS_MAX);
   const series: SvgSeries[] = [{ label: 'all endpoints', color: BLUE, points: distributionPoints(overall) }];
   busiest.forEach((row, index) => {
-    series.push({ label: row.endpoint, color: LINE_COLORS[(index + 1) % LINE_COLORS.length] ?? GREY, points: distributionPoints(readHistogram(row.latency)), dashed: true });
+    series.push({ label: row.endpoint, color: LINE_COLORS[(index + 1) % LINE_COLORS.length] ?? GREY, points: distributionPoints(decodeHistogram(row.latency)), dashed: true });
   });
   const xEnd = Math.min(DISTRIBUTION_X_MAX, Math.max(10, overall.totalCount));
   return {

@@ -12,8 +12,7 @@
  * Non-goals: rendering (one file per format), judging the thresholds (thresholds.ts).
  */
 import { assert } from '../../core/assert.ts';
-import { readHistogram, sumHistograms, type Histogram } from '../latency-histograms.ts';
-import { MAX_ENDPOINTS, MAX_SECONDS, percentilesOf, type HistogramSnapshot, type LoadSnapshot, type Percentiles } from '../load-recorder.ts';
+import { decodeHistogram, MAX_ENDPOINTS, MAX_SECONDS, percentilesOf, sumHistograms, type Histogram, type HistogramSnapshot, type LoadSnapshot, type Percentiles } from '../load-recorder.ts';
 import { LOAD_LIMITS } from '../load-schema.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 
@@ -74,7 +73,7 @@ export function requestsPerSecond(report: LoadReport, requests: number): number 
 }
 
 export function endpointRows(report: LoadReport): EndpointRow[] {
-  return report.snapshot.endpoints.map((row) => ({ endpoint: row.endpoint, requests: row.requests, failed: row.failed, statuses: row.statuses, latency: percentilesOf(readHistogram(row.latency)) }));
+  return report.snapshot.endpoints.map((row) => ({ endpoint: row.endpoint, requests: row.requests, failed: row.failed, statuses: row.statuses, latency: percentilesOf(decodeHistogram(row.latency)) }));
 }
 
 function addStatuses(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
