@@ -68,7 +68,7 @@ export function edgeChartId(index: number): string {
 export const BANKROLL_CHART_ID = 'chart-bankroll';
 
 /** The smallest of 1, 2, 2.5, 5 × 10^k that is at least `rough` (as Chart.js steps its ticks). */
-function niceStep(rough: number): number {
+export function niceStep(rough: number): number {
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough * (1 - 1e-9)) ?? 10;
   return step * power;

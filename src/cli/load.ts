@@ -1,0 +1,303 @@
+/**
+ * `afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]`: the
+ * scenario's agents drive a live target on the scenario's `load:` profile (k6 executors; the open
+ * model by default), every request's latency measured from its intended start (src/load/).
+ *
+ * Output contract: `seed: <seed>` is the first line; then the scenario, the target, the plan and
+ * any notes; the summary (requests, latency percentiles, iterations started/completed/dropped,
+ * checks, endpoints) and `files:` at the end. While the run goes, a live view on stderr: on a
+ * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
+ * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
+ * the reports are still written; a second Ctrl-C cuts what is in flight at once.
+ * Thresholds (the scenario's `load.thresholds`, k6 syntax: src/load/thresholds.ts) are judged at
+ * the end; those with abortOnFail also every ABORT_CHECK_MS while the run goes, and stop it (as
+ * Ctrl-C does) once past their delayAbortEval.
+ * Files in --out (default reports/<scenario>-load): `load.json` (the run's LoadSnapshot with its
+ * header, src/load/load-run-file.ts) and the load reports (summary.json, latency.csv,
+ * timeseries.csv, load.junit.xml, load.html: src/load/report/).
+ * Exit codes, first that applies: 2 invalid flags, scenario, load profile, thresholds or target
+ * (file, or a dialect the agents do not speak) · 1 the target does not answer (at resolution, or no
+ * request of the run got an answer) · 5 a threshold failed · 0 otherwise. An agent's report of a
+ * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
+import { describePlan, resolveLoadPlan, type LoadPlan } from '../load/executors.ts';
+import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
+import { LOAD_LIMITS } from '../load/load-schema.ts';
+import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSnapshot } from '../load/load-recorder.ts';
+import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
+import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
+import { writeLoadReports } from '../load/report/write-load-reports.ts';
+import { abortNow, evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
+import { resolveTarget } from '../live/resolve-target.ts';
+import type { Target } from '../live/target.ts';
+import type { MountUrls } from '../client/transport.ts';
+import { formatDuration, parseDuration } from '../sim/duration.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { SEED_PATTERN } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]';
+const TTY_EVERY_MS = 250;
+export const PLAIN_EVERY_MS = 5_000;
+const ENDPOINTS_SHOWN = 30;
+export const ABORT_CHECK_MS = 1_000;
+
+export interface LoadIo {
+  out(text: string): void;
+  /** The live view and errors. */
+  err(text: string): void;
+  readonly errIsTty: boolean;
+  /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
+  onInterrupt(handler: () => void): () => void;
+  readonly clock: LoadClock;
+}
+
+const PROCESS_IO: LoadIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+  onInterrupt: (handler) => {
+    process.on('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
+  clock: systemLoadClock(),
+};
+
+interface LoadFlags {
+  readonly file: string;
+  readonly target: string;
+  readonly seed: string | undefined;
+  readonly out: string | undefined;
+  readonly durationMs: number | undefined;
+  readonly quiet: boolean;
+}
+
+function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
+  const args = parseArgs(argv, { target: 'string', out: 'string', seed: 'string', duration: 'string', quiet: 'boolean' });
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
+  const target = stringFlag(args, 'target');
+  if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
+  const seed = stringFlag(args, 'seed');
+  if (seed !== undefined && !SEED_PATTERN.test(seed)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seed.slice(0, 40)}'`);
+  const durationText = stringFlag(args, 'duration');
+  let durationMs: number | undefined;
+  if (durationText !== undefined) {
+    const parsed = parseDuration(durationText);
+    if (typeof parsed === 'string') errors.push(`--duration: ${parsed}`);
+    else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max) errors.push(`--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`);
+    else durationMs = parsed;
+  }
+  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true }, errors };
+}
+
+async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    io.err(`afp load: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  if (!parsed.ok) {
+    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
+    return null;
+  }
+  return parsed.scenario;
+}
+
+export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
+  const { flags, errors } = parseLoadArgs(argv);
+  if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
+  if (errors.length > 0) {
+    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const scenario = await loadScenario(flags.file, io);
+  if (scenario === null) return EXIT.invalidInput;
+  const seed = flags.seed ?? scenario.seed;
+  if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
+  const planned = resolveLoadPlan({ load: scenario.load, scenarioDurationMs: scenario.durationMs, ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }) });
+  if (!planned.ok) {
+    io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
+    return EXIT.invalidInput;
+  }
+  const thresholds = parseThresholds(scenario.load?.thresholds);
+  if (!thresholds.ok) {
+    io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
+    return EXIT.invalidInput;
+  }
+  const { plan } = planned;
+  const agentCount = scenario.populations.reduce((total, population) => total + population.count, 0);
+  const agentCheck = checkAgentCount(plan, agentCount);
+  if (agentCheck.error !== null) {
+    io.err(`${flags.file}: ${agentCheck.error}\n`);
+    return EXIT.invalidInput;
+  }
+  const resolved = await resolveTarget(flags.target);
+  if (!resolved.ok) {
+    io.err(`afp load: ${resolved.message}\n`);
+    return resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+  }
+  const target = resolved.value;
+  const mounts = loadMounts(target);
+  if (!mounts.ok) {
+    io.err(`afp load: ${mounts.message}\n`);
+    return EXIT.invalidInput;
+  }
+  io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
+  for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])]) io.out(`note: ${note}\n`);
+  const result = await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
+  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds });
+}
+
+/** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
+async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[] }): Promise<number> {
+  const { scenario, target, seed, io, result } = run;
+  for (const note of result.notes) io.out(`note: ${note}\n`);
+  const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
+  await mkdir(out, { recursive: true });
+  const file = join(out, LOAD_RUN_FILE_NAME);
+  await writeFile(file, loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)));
+  const judged = evaluateThresholds(run.thresholds, result.snapshot);
+  const stopReason = result.outcome.stopReason;
+  const reports = await writeLoadReports(out, { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', snapshot: result.snapshot, thresholds: judged, ...(stopReason === null ? {} : { stopReason }) });
+  io.out(`${[...summaryLines(result), ...thresholdLines(judged)].join('\n')}\n`);
+  io.out(`files: ${[file, ...reports].join(', ')}\n`);
+  if (unanswered(result.snapshot)) {
+    io.err(`afp load: ${target.name} answered none of the run's ${totalRequests(result.snapshot)} requests (see the failed iterations above)\n`);
+    return EXIT.crash;
+  }
+  const failed = failedThresholds(judged);
+  if (failed.length > 0) {
+    io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
+    return EXIT.loadThreshold;
+  }
+  return EXIT.ok;
+}
+
+function thresholdLines(results: readonly ThresholdResult[]): string[] {
+  if (results.length === 0) return [];
+  const value = (result: ThresholdResult): string => (Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4));
+  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${value(result)}${result.noData ? ', no data' : ''})`)];
+}
+
+async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo; thresholds: readonly Threshold[] }): Promise<LoadRunResult> {
+  const { io, flags, plan } = options;
+  const stop = new LoadStop();
+  let interrupts = 0;
+  const stopListening = io.onInterrupt(() => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      stop.stop('interrupted');
+      io.err(`\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`);
+    } else {
+      stop.hurry();
+    }
+  });
+  let window: LiveWindow | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let abortWatch: ReturnType<typeof setInterval> | null = null;
+  const aborting = options.thresholds.filter((threshold) => threshold.abortOnFail);
+  const show = (final: boolean): void => {
+    if (window === null) return;
+    const line = viewLine(window.view(io.clock.nowMs()), plan.durationMs);
+    if (io.errIsTty) io.err(`\r${line.padEnd(100)}${final ? '\n' : ''}`);
+    else io.err(`${line}\n`);
+  };
+  try {
+    return await runLoad({
+      scenario: options.scenario, plan, target: options.target, urls: options.urls, seed: options.seed,
+      runTag: Math.floor(io.clock.nowMs()).toString(36), clock: io.clock, stop,
+      onStart: (recorder: LoadRecorder) => {
+        if (aborting.length > 0) abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
+        if (flags.quiet) return;
+        window = new LiveWindow(recorder.startMs);
+        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
+      },
+      onSample: (sample) => window?.add(sample),
+    });
+  } finally {
+    if (timer !== null) clearInterval(timer);
+    if (abortWatch !== null) clearInterval(abortWatch);
+    if (io.errIsTty) show(true);
+    stopListening();
+  }
+}
+
+/** Stops the run when an abortOnFail threshold fails past its delayAbortEval (k6's abort). */
+function watchAborts(recorder: LoadRecorder, thresholds: readonly Threshold[], stop: LoadStop, io: LoadIo): void {
+  if (stop.reason !== null) return;
+  const nowMs = io.clock.nowMs();
+  const failing = abortNow(evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }), nowMs - recorder.startMs);
+  const first = failing[0];
+  if (first === undefined) return;
+  stop.stop(`threshold ${first.metric}: ${first.expression} failed (abortOnFail)`);
+  io.err(`\nafp load: stopping: threshold ${first.metric}: ${first.expression} failed with abortOnFail\n`);
+}
+
+const fixed = (value: number, digits: number): string => value.toFixed(digits);
+
+function viewLine(view: LiveView, durationMs: number): string {
+  const remainingMs = Math.max(0, durationMs - view.elapsedMs);
+  return [
+    `elapsed ${formatSeconds(view.elapsedMs)}`,
+    `ETA ${formatSeconds(remainingMs)}`,
+    `${view.requestsPerSecond} req/s`,
+    `p99 ${fixed(view.p99Ms, 1)} ms`,
+    `errors ${fixed(view.errorRate * 100, 2)}%`,
+    `${view.requests} requests`,
+  ].join(' · ');
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+const totalRequests = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
+
+/** Requests went out and not one got an answer: the target is unreachable. */
+function unanswered(snapshot: LoadSnapshot): boolean {
+  const total = totalRequests(snapshot);
+  const noAnswer = snapshot.endpoints.reduce((sum, endpoint) => sum + (endpoint.statuses['0'] ?? 0), 0);
+  return total > 0 && noAnswer === total;
+}
+
+function summaryLines(result: LoadRunResult): string[] {
+  const { snapshot, outcome } = result;
+  const total = totalRequests(snapshot);
+  const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
+  const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
+  const overall = percentilesOf(overallHistogram(snapshot));
+  const { started, completed, dropped } = snapshot.iterations;
+  const lines = [
+    `ended: ${outcome.endedBy === 'schedule' ? 'the schedule ran out' : `stopped (${outcome.stopReason ?? 'stopped'})`} after ${fixed(seconds, 1)} s`,
+    `requests: ${total} (${fixed(total / seconds, 1)}/s), failed ${failed} (${fixed(total === 0 ? 0 : (failed / total) * 100, 2)}%)`,
+    `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
+    `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
+  ];
+  for (const [name, tally] of Object.entries(snapshot.checks)) lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
+  if (snapshot.endpoints.length > 0) lines.push('endpoints:');
+  for (const endpoint of snapshot.endpoints.slice(0, ENDPOINTS_SHOWN)) {
+    const latency = percentilesOf(decodeHistogram(endpoint.latency));
+    const statuses = Object.entries(endpoint.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
+    lines.push(`  ${endpoint.endpoint.padEnd(24)} ${String(endpoint.requests).padStart(7)} req  p99 ${fixed(latency.p99Ms, 2).padStart(8)} ms  ${statuses}`);
+  }
+  if (snapshot.endpoints.length > ENDPOINTS_SHOWN) lines.push(`  … ${snapshot.endpoints.length - ENDPOINTS_SHOWN} more in load.json`);
+  const kept = (title: string, list: { count: number; first: readonly string[] }): void => {
+    if (list.count === 0) return;
+    lines.push(`${title}: ${list.count}`);
+    for (const item of list.first.slice(0, 5)) lines.push(`  ${item}`);
+  };
+  kept('rules the agents saw broken', { count: result.reports.count, first: result.reports.first.map((report) => `${report.agentId}: ${report.message}`) });
+  kept('iterations that failed', result.iterationErrors);
+  kept('set-up calls refused', result.setupTrouble);
+  return lines;
+}

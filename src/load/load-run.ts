@@ -1,0 +1,206 @@
+/**
+ * runLoad: one `afp load` run — the scenario's agents (agents/, unchanged) driving a live target
+ * on the plan's schedule, every request measured in one LoadRecorder. Composition only: the
+ * schedule is executors-*.ts, the pacing generator.ts, the agents load-run-agent.ts and
+ * load-run-pool.ts, the wire load-run-transport.ts; printing and files are the CLI's.
+ *
+ * The target: the agents speak the documents' dialect (styles A and B through AfpClient), so every
+ * service must be in a documents dialect (A, B, short); a service in the deployed dialect is
+ * refused (`loadMounts`), as mapping the agents' calls onto it is a dialect table not written yet.
+ * Style-A calls go to each service's own URL, style-B calls to the `api` mount: an afp serve's api
+ * URL, else the URL of the target file's B-dialect service.
+ * Set-up as in the simulator: each agent registers and funds itself (the faucet) in its first
+ * iteration. What the simulator's harness does out of band is done through an afp serve's admin
+ * doors when the target is one: a population's tier (POST /_afp/tier) and the scenario's casino
+ * starting deposit (POST /_afp/casino/deposit, with admin-deposit funding). These set-up calls are
+ * not samples (they are not the load), and a failed one is counted, never thrown.
+ * Time: the agents' clock is the target's — an afp serve's GET /_afp/clock gives the offset from
+ * the wall clock (a serve started with --start runs ahead); other targets are taken to keep wall
+ * time. A manual (frozen) serve clock is noted: agents' timed moves then see time pass that the
+ * target does not.
+ */
+import { AGENTS } from '../../agents/index.ts';
+import type { MountUrls } from '../client/transport.ts';
+import { assert } from '../core/assert.ts';
+import type { Clock } from '../core/clock.ts';
+import { formatDecimal } from '../core/money.ts';
+import type { Target } from '../live/target.ts';
+import type { AnyAgentDefinition } from '../sim/agent.ts';
+import { AgentDirectory } from '../sim/agent-directory.ts';
+import type { Scenario } from '../sim/scenario.ts';
+import { peakVus, type LoadPlan } from './executors.ts';
+import { runGenerator, type GeneratorOutcome, type LoadClock, type LoadStop } from './generator.ts';
+import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
+import type { LoadAgent, LoadAgentHost } from './load-run-agent.ts';
+import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
+import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
+
+export type MountsResult = { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };
+
+/** The agents' mounts on `target`, or why the agents cannot speak to it. */
+export function loadMounts(target: Target): MountsResult {
+  const urls: MountUrls = {};
+  const refused: string[] = [];
+  for (const [service, entry] of Object.entries(target.services)) {
+    if (entry === undefined) continue;
+    if (entry.dialect === 'deployed') refused.push(service);
+    else if (entry.dialect === 'A') urls[service as keyof MountUrls] = entry.url;
+    else if (urls.api === undefined) urls.api = entry.url;
+    else if (urls.api !== entry.url && !target.afpServe) return { ok: false, message: `services ${service} and another speak style B at different URLs (${urls.api}, ${entry.url}): the agents' style-B calls share one api URL` };
+  }
+  if (refused.length > 0) {
+    return { ok: false, message: `${target.name}: ${refused.join(', ')} speak the deployed dialect; afp load's agents speak the documents' styles A and B only (serve the documents' dialect, or describe a documents-style target in a file)` };
+  }
+  if (target.afpServe && target.adminUrl !== null) urls.api = target.adminUrl;
+  if (Object.keys(urls).length === 0) return { ok: false, message: `${target.name}: no service the agents can address` };
+  return { ok: true, urls };
+}
+
+/** An error when the plan cannot run with this many agents (the agents are the VUs); a note when they cap it. */
+export function checkAgentCount(plan: LoadPlan, agentCount: number): { readonly error: string | null; readonly note: string | null } {
+  if (plan.kind === 'vus') {
+    const peak = peakVus(plan);
+    return { error: peak > agentCount ? `${plan.executor} runs up to ${peak} VUs but the scenario has ${agentCount} agents: each VU steps one agent at a time; add agents or lower the VUs` : null, note: null };
+  }
+  return { error: null, note: plan.maxInFlight > agentCount ? `at most ${agentCount} iterations in flight (one per agent; max_in_flight is ${plan.maxInFlight}): an arrival that finds every agent busy is dropped` : null };
+}
+
+export interface LoadRunOptions {
+  readonly scenario: Scenario;
+  readonly plan: LoadPlan;
+  readonly target: Target;
+  readonly urls: MountUrls;
+  readonly seed: string;
+  /** Makes the agents' ids unique on a target that keeps state between runs (the CLI: its start instant). */
+  readonly runTag: string;
+  readonly clock: LoadClock;
+  readonly stop: LoadStop;
+  readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
+  readonly requestTimeoutMs?: number;
+  /** Every sample, once the recorder has it (the CLI's live view). */
+  readonly onSample?: (sample: LoadSample) => void;
+  /** The run's origin is fixed: the recorder, for the live view and thresholds evaluated while the run goes. */
+  readonly onStart?: (recorder: LoadRecorder) => void;
+}
+
+export interface Kept<T> {
+  readonly count: number;
+  readonly first: readonly T[];
+}
+
+export interface LoadRunResult {
+  readonly snapshot: LoadSnapshot;
+  readonly outcome: GeneratorOutcome;
+  readonly agents: number;
+  /** Broken rules the agents saw (each also a failed `agent rules:` check). */
+  readonly reports: Kept<KeptReport>;
+  /** Iterations that threw: no answer from the target, or an agent that could not read one. */
+  readonly iterationErrors: Kept<string>;
+  /** Set-up calls (tier, deposit) the target refused or did not answer. */
+  readonly setupTrouble: Kept<string>;
+  readonly notes: readonly string[];
+}
+
+class KeptList<T> {
+  count = 0;
+  readonly first: T[] = [];
+
+  add(item: T): void {
+    this.count += 1;
+    if (this.first.length < MAX_KEPT) this.first.push(item);
+  }
+}
+
+export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
+  const { scenario, plan, target, clock } = options;
+  const notes: string[] = [];
+  const inFlightMax = plan.kind === 'arrivals' ? plan.maxInFlight : peakVus(plan);
+  const sender = loadSender({ urls: options.urls, maxSockets: Math.max(1, inFlightMax), ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }) });
+  try {
+    const offsetMs = await targetClockOffset(target, sender, clock, notes);
+    const agentClock: Clock = { nowMs: () => Math.floor(clock.nowMs() + offsetMs) };
+    const sink: { recorder: LoadRecorder | null; pool: AgentPool | null } = { recorder: null, pool: null };
+    const setupTrouble = new KeptList<string>();
+    const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes });
+    const groups = createAgents({ populations: scenario.populations, table: options.agents ?? AGENTS, seed: options.seed, runTag: options.runTag, host });
+    const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
+    const pool = new AgentPool(interleave(groups), recorder);
+    sink.recorder = recorder;
+    sink.pool = pool;
+    options.onStart?.(recorder);
+    const iterationErrors = new KeptList<string>();
+    const outcome = await runGenerator({
+      plan, clock, recorder, source: pool, stop: options.stop,
+      interrupt: () => sender.interrupt(),
+      onIterationError: (error) => iterationErrors.add(error instanceof Error ? error.message : String(error)),
+    });
+    return {
+      snapshot: recorder.snapshot(),
+      outcome,
+      agents: pool.agents.length,
+      reports: { count: pool.reportCount, first: pool.kept },
+      iterationErrors,
+      setupTrouble,
+      notes,
+    };
+  } finally {
+    sender.close();
+  }
+}
+
+function loadHost(context: { options: LoadRunOptions; sender: LoadSender; agentClock: Clock; sink: { recorder: LoadRecorder | null; pool: AgentPool | null }; setupTrouble: KeptList<string>; notes: string[] }): LoadAgentHost {
+  const { options, sender, sink, setupTrouble } = context;
+  const { target, scenario } = options;
+  const directory = new AgentDirectory({ maxAgents: scenario.limits.maxAgents });
+  const admin = target.afpServe && target.adminUrl !== null;
+  const depositMicro = scenario.casino.startingDepositMicro;
+  const depositByAdmin = depositMicro !== null && admin && target.funding.method === 'admin-deposit';
+  if (depositMicro !== null && !depositByAdmin) context.notes.push(`the scenario's casino starting_deposit is not credited: ${target.name} is not funded by admin-deposit on an afp serve`);
+  const adminCall = (path: string, body: Record<string, string>): Promise<void> =>
+    sender.send({ mount: 'api', method: 'POST', path, body, headers: {} }).then(
+      (answer) => {
+        if (answer.status !== 200 && answer.status !== 201) setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'} answered ${answer.status}`);
+      },
+      (error: unknown) => setupTrouble.add(`POST ${path} for ${body['agent_id'] ?? '?'}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  return {
+    clock: context.agentClock,
+    directory,
+    transportFor: (agent: LoadAgent) =>
+      recordingTransport({
+        sender,
+        clock: options.clock,
+        onSample: (sample) => {
+          assert(sink.recorder !== null, 'no request goes out before the run starts');
+          sink.recorder.record(sample);
+          options.onSample?.(sample);
+        },
+        takeIntendedStartMs: () => agent.takeIntendedStartMs(),
+        before: () => agent.pendingSetup,
+      }),
+    onKey: (agent) => {
+      if (!directory.has(agent.agentId)) directory.add(agent.archetype, agent.agentId);
+      const calls: Promise<void>[] = [];
+      if (admin && agent.tier !== 'free') calls.push(adminCall('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier }));
+      if (depositByAdmin) calls.push(adminCall('/_afp/casino/deposit', { agent_id: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }));
+      if (calls.length > 0) agent.pendingSetup = Promise.all(calls).then(() => undefined);
+    },
+    report: (agent, message) => sink.pool?.keep(agent, message),
+  };
+}
+
+/** The target's time minus the wall clock's (0 when the target does not say). */
+async function targetClockOffset(target: Target, sender: LoadSender, clock: LoadClock, notes: string[]): Promise<number> {
+  if (!target.afpServe || target.adminUrl === null) return 0;
+  const askedMs = clock.nowMs();
+  let answer;
+  try {
+    answer = await sender.send({ mount: 'api', method: 'GET', path: '/_afp/clock', headers: {} });
+  } catch {
+    return 0;
+  }
+  const body = answer.body as { now_ms?: unknown; mode?: unknown } | null;
+  if (answer.status !== 200 || typeof body?.now_ms !== 'number') return 0;
+  if (body.mode === 'manual') notes.push(`${target.name} runs a manual clock (it stands still): the agents' timed moves (claims when due, escrow settlements) see time pass that the target does not; serve it with --clock wall for a load run`);
+  return body.now_ms - (askedMs + clock.nowMs()) / 2;
+}

@@ -1,0 +1,154 @@
+/**
+ * load.html: a load run as one self-contained page — no script, no external resource (a
+ * Content-Security-Policy forbids both), charts as inline SVG drawn when the page is written.
+ * It opens with the summary table (requests, failures, throughput, latency percentiles,
+ * iterations, thresholds passed), then the thresholds table with the values observed, the charts
+ * (latency percentiles over time, throughput, error rate, the HDR percentile distribution), every
+ * endpoint's percentiles and statuses, and the checks.
+ * Pure: the bytes are a function of the report (fixed order, fixed number formatting, no clock).
+ *
+ * Invariants: every text is escaped by escapeHtml after boundedText has capped it and replaced
+ * control characters (src/report/html/html-text.ts, shared with report.html and findings.html), so
+ * the page is well-formed whatever an endpoint or check is called; every number goes through
+ * toFixed or countText. Tables are bounded by the snapshot's own limits.
+ */
+import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
+import { countText } from '../../report/html/report-format.ts';
+import type { Percentiles } from '../load-recorder.ts';
+import type { ThresholdResult } from '../thresholds.ts';
+import { loadCharts } from './load-charts.ts';
+import {
+  assertLoadReportBounded, durationMsOf, endpointRows, failedRate, observedText, overallRow, requestsPerSecond, statusesText, thresholdOutcome,
+  type LoadReport,
+} from './load-report.ts';
+import { renderSvgChart } from './svg-chart.ts';
+
+const TEXT_MAX_CHARS = 300;
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
+
+const STYLE = `body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1d1d1f; }
+h1 { font-size: 1.5em; margin-bottom: 4px; } .subtitle { color: #555; margin-top: 0; white-space: pre-wrap; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; } th:first-child, td:first-child, td.text, #summary th { text-align: left; }
+td.name { word-break: break-all; max-width: 420px; }
+.pass { background: #e8f5e9; } .fail { background: #b00020; color: #fff; font-weight: 600; } .nodata { font-style: italic; }
+svg.chart { display: block; max-width: 960px; margin: 8px 0 24px; }
+.note { color: #666; font-size: 0.9em; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
+
+const text = (value: string): string => escapeHtml(boundedText(value, TEXT_MAX_CHARS));
+const ms = (value: number): string => value.toFixed(3);
+const percent = (fraction: number): string => `${(fraction * 100).toFixed(3)}%`;
+
+function row(cells: readonly string[], attributes = ''): string {
+  return `<tr${attributes}>${cells.join('')}</tr>`;
+}
+
+function table(id: string, caption: string, head: readonly string[], rows: readonly string[]): string {
+  return [
+    `<table id="${id}"><caption>${escapeHtml(caption)}</caption>`,
+    `<thead>${row(head.map((cell) => `<th>${escapeHtml(cell)}</th>`))}</thead>`,
+    `<tbody>\n${rows.join('\n')}\n</tbody></table>`,
+  ].join('\n');
+}
+
+const cell = (value: string, className?: string): string => `<td${className === undefined ? '' : ` class="${className}"`}>${value}</td>`;
+
+function latencyText(latency: Percentiles): string {
+  return `p50 ${ms(latency.p50Ms)} · p90 ${ms(latency.p90Ms)} · p95 ${ms(latency.p95Ms)} · p99 ${ms(latency.p99Ms)} · p99.9 ${ms(latency.p999Ms)} · max ${ms(latency.maxMs)} · mean ${ms(latency.meanMs)}`;
+}
+
+function summaryTable(report: LoadReport): string {
+  const overall = overallRow(report);
+  const { iterations } = report.snapshot;
+  const failedThresholds = report.thresholds.filter((result) => !result.ok).length;
+  const rows: [string, string][] = [
+    ['requests', countText(overall.requests)],
+    ['failed', `${countText(overall.failed)} (${percent(failedRate(overall))})`],
+    ['throughput', `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`],
+    ['latency (ms, from the intended start)', latencyText(overall.latency)],
+    ['statuses', escapeHtml(statusesText(overall.statuses)) || '—'],
+    ['iterations', `${countText(iterations.started)} started · ${countText(iterations.completed)} completed · ${countText(iterations.dropped)} dropped`],
+    ['thresholds', report.thresholds.length === 0 ? 'none' : `${report.thresholds.length - failedThresholds} of ${report.thresholds.length} passed${failedThresholds > 0 ? ' (exit 5)' : ''}`],
+  ];
+  return table('summary', 'Summary', ['figure', 'value'], rows.map(([name, value]) => row([cell(escapeHtml(name), 'text'), cell(value, 'text')])));
+}
+
+function thresholdRow(result: ThresholdResult): string {
+  const abort = result.abortOnFail ? `yes${result.delayAbortEvalMs === null ? '' : `, after ${(result.delayAbortEvalMs / 1000).toFixed(3)} s`}` : 'no';
+  return row(
+    [
+      cell(text(result.metric), 'text name'),
+      cell(text(result.expression), 'text'),
+      cell(escapeHtml(observedText(result.value))),
+      cell(escapeHtml(thresholdOutcome(result)), `${result.ok ? 'pass' : 'fail'}${result.noData ? ' nodata' : ''}`),
+      cell(abort, 'text'),
+    ],
+    ' class="threshold"',
+  );
+}
+
+function thresholdsTable(report: LoadReport): string {
+  const rows = report.thresholds.length === 0 ? ['<tr><td colspan="5">The scenario sets no thresholds.</td></tr>'] : report.thresholds.map(thresholdRow);
+  const noData = report.thresholds.some((result) => result.noData) ? '\n<p class="note">(no data): the metric recorded nothing; as k6 does, the empty metric was judged as 0.</p>' : '';
+  return `${table('thresholds', 'Thresholds (any failure exits 5)', ['metric', 'threshold', 'observed', 'result', 'abortOnFail'], rows)}${noData}`;
+}
+
+function endpointsTable(report: LoadReport): string {
+  const rows = endpointRows(report).map((endpoint) =>
+    row([
+      cell(text(endpoint.endpoint), 'text name'),
+      cell(countText(endpoint.requests)),
+      cell(`${countText(endpoint.failed)} (${percent(failedRate(endpoint))})`),
+      cell(escapeHtml(statusesText(endpoint.statuses)), 'text'),
+      ...[endpoint.latency.p50Ms, endpoint.latency.p90Ms, endpoint.latency.p95Ms, endpoint.latency.p99Ms, endpoint.latency.p999Ms, endpoint.latency.maxMs, endpoint.latency.meanMs].map((value) => cell(ms(value))),
+    ], ' class="endpoint"'),
+  );
+  const body = rows.length === 0 ? ['<tr><td colspan="11">No requests were recorded.</td></tr>'] : rows;
+  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], body);
+}
+
+function checksTable(report: LoadReport): string {
+  const entries = Object.entries(report.snapshot.checks);
+  const rows = entries.length === 0
+    ? ['<tr><td colspan="4">The run recorded no checks.</td></tr>']
+    : entries.map(([name, tally]) => row([cell(text(name), 'text name'), cell(countText(tally.passes)), cell(countText(tally.fails)), cell(percent(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)))]));
+  return table('checks', 'Checks', ['check', 'passes', 'fails', 'passed share'], rows);
+}
+
+function subtitle(report: LoadReport): string {
+  const parts = [`target ${text(report.target.name)} (${text(report.target.source)})`, `engine ${text(report.engine)}`, ...(report.seed === undefined ? [] : [`seed ${text(report.seed)}`])];
+  const stopped = report.stopReason === undefined ? '' : `\nstopped early: ${text(report.stopReason)}`;
+  return parts.join(' · ') + stopped;
+}
+
+export function renderLoadHtml(report: LoadReport): string {
+  assertLoadReportBounded(report);
+  const title = `afp load ${report.scenario} — ${report.target.name}`;
+  const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
+  const charts = loadCharts(report).map(renderSvgChart).join('\n');
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="generator" content="${escapeHtml(generator)}">`,
+    `<title>${text(title)}</title>`,
+    `<style>\n${STYLE}\n</style>`,
+    '</head>',
+    '<body>',
+    `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report)}</p>\n</header>`,
+    summaryTable(report),
+    `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
+    `<section id="charts">\n<h2>Over time and by percentile</h2>\n<p class="note">Latency runs from each request's intended start (no coordinated omission): a stalled target shows its stall.</p>\n${charts}\n</section>`,
+    `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
+    `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
+    `<footer><p>Written by ${escapeHtml(generator)}. summary.json, latency.csv, timeseries.csv and load.junit.xml hold the same figures.</p></footer>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,166 @@
+// `afp load` end to end against a real `afp serve` (in-process listeners on loopback, ephemeral
+// ports, a wall clock as a load run needs): the scenario's agents register, fund themselves and
+// act on the target; load.json holds the run; the target's state agrees with what was measured.
+// Ctrl-C stops gracefully and still writes load.json; the exit codes for a target that does not
+// answer (1), a dialect the agents do not speak and a scenario with no load: section (2).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { main, type LoadIo } from '../../src/cli/load.ts';
+import { main as runMain } from '../../src/cli/run.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { systemLoadClock } from '../../src/load/generator.ts';
+import type { LoadRunFile } from '../../src/load/load-run-file.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-load-cli-'));
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
+});
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+async function serve(options: { deployed?: boolean } = {}): Promise<ServeHandle> {
+  const handle = await startServe({ routes: options.deployed === true ? DEPLOYED_ROUTES : ALL_ROUTES, ...(options.deployed === true ? { layout: DEPLOYED_LAYOUT } : {}), seed: '3', port: 0, clockMode: 'wall', log: () => undefined });
+  handles.push(handle);
+  return handle;
+}
+
+interface Ran {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+async function load(argv: readonly string[], interruptAfterMs?: number): Promise<Ran> {
+  let out = '';
+  let err = '';
+  const clock = systemLoadClock();
+  const io: LoadIo = {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    errIsTty: false,
+    clock,
+    onInterrupt: (handler) => {
+      if (interruptAfterMs === undefined) return () => undefined;
+      let listening = true;
+      void clock.sleep(interruptAfterMs).then(() => listening && handler());
+      return () => void (listening = false);
+    },
+  };
+  const code = await main([...argv], io);
+  return { code, out, err };
+}
+
+const readRun = (out: string): LoadRunFile => JSON.parse(readFileSync(join(out, 'load.json'), 'utf8')) as LoadRunFile;
+const countOf = (run: LoadRunFile, prefix: string, status: string): number => run.snapshot.endpoints.filter((endpoint) => endpoint.endpoint.startsWith(prefix)).reduce((sum, endpoint) => sum + (endpoint.statuses[status] ?? 0), 0);
+
+describe('afp load against afp serve', () => {
+  test('scenarios/load-smoke.yaml for 3 s: every agent registers on the target, every request measured, exit 0', async () => {
+    const handle = await serve();
+    const out = join(DIR, 'smoke');
+    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.api as string, '--out', out, '--duration', '3s', '--quiet']);
+    expect(ran.err).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.out.split('\n')[0]).toBe('seed: 7');
+    expect(ran.out).toContain('plan: constant-arrival-rate 20/1s for 3s, max_in_flight 30, graceful_stop 5s');
+    const run = readRun(out);
+    expect(run).toMatchObject({ format: 'afp-load-run/1', scenario: 'load-smoke', seed: '7', agents: 30, ended: { by: 'schedule', interrupted: 0, failed_iterations: 0 } });
+    // 20 a second for 3 s: 60 arrivals, each started or dropped; 30 agents, each one set up first.
+    const { started, completed, dropped } = run.snapshot.iterations;
+    expect(started + dropped).toBe(60);
+    expect(completed).toBe(started);
+    expect(dropped).toBe(0);
+    // The target's state agrees with the measurements: one registration per agent, all of them answered 201.
+    expect(handle.platform.agents.size).toBe(30);
+    expect(countOf(run, 'faucet.', '201')).toBe(30);
+    const failed = run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
+    expect(failed).toBe(0);
+    expect(run.reports.count).toBe(0);
+    expect(Object.keys(run.snapshot.checks)).toEqual(['agent rules: escrow-buyer', 'agent rules: escrow-seller', 'agent rules: faucet-farmer']);
+    expect(ran.out).toMatch(/iterations: 60 started, 60 completed, 0 dropped, 0 interrupted, 0 failed/);
+    expect(ran.out).toContain('  pass http_req_failed: rate<0.01 (observed 0)');
+    expect(ran.out).toContain(`files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}`);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { engine: string };
+    expect(summary.engine).toBe('afp');
+  });
+
+  test('a threshold that must fail (p99 below 1 µs) with abortOnFail: the run stops within seconds, exit 5, reports written', async () => {
+    const handle = await serve();
+    const scenario = join(DIR, 'strict.yaml');
+    const strict = "{ threshold: 'p(99)<0.001', abortOnFail: true }";
+    writeFileSync(scenario, ['name: load-strict', 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 5', 'load:', '  rate: 10', '  duration: 30s', '  graceful_stop: 1s', '  thresholds:', `    http_req_duration: [${strict}]`, "    http_req_failed: ['rate<0.5']", ''].join('\n'));
+    const out = join(DIR, 'strict');
+    const startedMs = systemLoadClock().nowMs();
+    const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--quiet']);
+    expect(ran.code).toBe(5);
+    expect(systemLoadClock().nowMs() - startedMs).toBeLessThan(10_000);
+    expect(ran.err).toContain("stopping: threshold http_req_duration: p(99)<0.001 failed with abortOnFail");
+    expect(ran.out).toContain('  FAIL http_req_duration: p(99)<0.001');
+    expect(ran.out).toContain('  pass http_req_failed: rate<0.5');
+    expect(ran.out).toContain('FAILED: 1 of 2 thresholds');
+    expect(readRun(out).ended).toMatchObject({ by: 'stopped', reason: 'threshold http_req_duration: p(99)<0.001 failed (abortOnFail)' });
+    expect(readFileSync(join(out, 'load.junit.xml'), 'utf8')).toContain('<failure');
+  });
+
+  test("a population's tier is applied through the serve's admin door; Ctrl-C stops gracefully and still writes load.json", async () => {
+    const handle = await serve();
+    const scenario = join(DIR, 'tiers.yaml');
+    writeFileSync(scenario, ['name: load-tiers', 'duration: 1m', 'populations:', '  - agent: faucet-farmer', '    count: 4', '    tier: pro', '    params: { check_status: 1.0 }', 'load: { rate: 10, duration: 20s, graceful_stop: 2s }', ''].join('\n'));
+    const out = join(DIR, 'tiers');
+    const startedMs = systemLoadClock().nowMs();
+    const ran = await load([scenario, '--target', handle.urls.api as string, '--out', out, '--seed', '11'], 1_500);
+    expect(ran.code).toBe(0);
+    expect(systemLoadClock().nowMs() - startedMs).toBeLessThan(10_000);
+    expect(ran.err).toContain('stopping: iterations in flight get up to 2s');
+    const run = readRun(out);
+    expect(run.ended).toMatchObject({ by: 'stopped', reason: 'interrupted' });
+    expect(run.snapshot.iterations.started).toBeGreaterThanOrEqual(10);
+    expect(run.snapshot.iterations.started).toBeLessThan(30);
+    expect(handle.platform.agents.all().map((agent) => agent.tier)).toEqual(['pro', 'pro', 'pro', 'pro']);
+    expect(run.setup_trouble.count).toBe(0);
+  });
+});
+
+test('afp run accepts the same scenario file (it ignores load:) and every invariant holds', async () => {
+  let out = '';
+  const code = await runMain(['scenarios/load-smoke.yaml', '--out', join(DIR, 'simulated')], { out: (text) => void (out += text), err: () => undefined, errIsTty: false });
+  expect(code).toBe(0);
+  expect(out).toMatch(/outcome\s+completed/);
+});
+
+describe('exit codes', () => {
+  test('a target that does not answer: 1', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const ran = await load(['scenarios/load-smoke.yaml', '--target', `http://127.0.0.1:${port}`, '--out', join(DIR, 'unreachable')]);
+    expect(ran.code).toBe(1);
+    expect(ran.err).toContain('does not answer');
+  });
+
+  test('a serve in the deployed dialect: 2, naming the dialect', async () => {
+    const handle = await serve({ deployed: true });
+    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.casino ?? (handle.urls.api as string), '--out', join(DIR, 'deployed')]);
+    expect(ran.code).toBe(2);
+    expect(ran.err).toContain('deployed dialect');
+  });
+
+  test('a scenario without load:, bad flags: 2, every error', async () => {
+    const none = await load(['scenarios/quickstart.yaml', '--target', 'http://127.0.0.1:1']);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('no load: section');
+    const flags = await load(['scenarios/load-smoke.yaml', '--duration', '1.5s']);
+    expect(flags.code).toBe(2);
+    expect(flags.err).toContain('--target URL|FILE is required');
+    expect(flags.err).toContain('--duration: duration');
+  });
+});
