@@ -3,7 +3,8 @@
  *
  * 1. Generator rate. Against the trivial target (200 '{}' at once, in a child process), rounds of
  *    autocannon's raw loop (`autocannon({ url, connections, duration })`, nothing of afp's in the
- *    way) alternate with rounds of afp's open-model generator. "afp's generator rate" is the rate
+ *    way) alternate with rounds of afp's open-model generator (src/load/generator.ts) sending
+ *    through afp load's own sender (src/load/load-run-transport.ts). "afp's generator rate" is the rate
  *    it sustains at saturation: constant-arrival-rate far above what the target can answer
  *    (SATURATING_RATE), `max_in_flight` equal to autocannon's connections, so at most as many
  *    requests are in flight as autocannon keeps and every arrival past them is dropped (counted);
@@ -18,7 +19,10 @@
  */
 import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
-import { overallHistogram, percentilesOf } from '../src/load/load-recorder.ts';
+import type { ArrivalPlan } from '../src/load/executors.ts';
+import { LoadStop, runGenerator, systemLoadClock } from '../src/load/generator.ts';
+import { LoadRecorder, overallHistogram, percentilesOf, type LoadSnapshot } from '../src/load/load-recorder.ts';
+import { Interrupted, loadSender, requestFailed } from '../src/load/load-run-transport.ts';
 import type { LoadPartResult, StallRunResult } from './bench-report.ts';
 import { serveInChild } from './load-server-child.ts';
 import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
@@ -45,12 +49,61 @@ export function autocannonRawRound(url: string, connections: number, roundMs: nu
   });
 }
 
-/** The closed loop over the stalling server: `connections` senders, each waiting for its answer. */
-export async function closedLoopUnderStalls(url: string, connections: number, runMs: number): Promise<StallRunResult> {
-  const snapshot = await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 });
+/** How long requests in flight at a run's end may finish. */
+const GRACEFUL_STOP_MS = 2_000;
+
+/**
+ * One run of afp's generator: `plan`'s arrivals, each iteration one GET of `url` through afp load's
+ * own sender (node:http keep-alive, as many sockets as the in-flight cap), recorded from its
+ * intended start.
+ */
+async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapshot> {
+  const clock = systemLoadClock();
+  const recorder = new LoadRecorder(clock.nowMs());
+  const sender = loadSender({ urls: { api: url }, maxSockets: plan.maxInFlight });
+  const getOnce = async (intendedStartMs: number): Promise<void> => {
+    try {
+      const answer = await sender.send({ mount: 'api', method: 'GET', path: '/' });
+      recorder.record({ endpoint: 'GET /', intendedStartMs, endMs: clock.nowMs(), status: answer.status, failed: requestFailed(answer.status) });
+    } catch (error) {
+      if (!(error instanceof Interrupted)) recorder.record({ endpoint: 'GET /', intendedStartMs, endMs: clock.nowMs(), status: 0, failed: true });
+    }
+  };
+  try {
+    await runGenerator({ plan, clock, recorder, source: { start: getOnce }, stop: new LoadStop(), interrupt: () => sender.interrupt() });
+  } finally {
+    sender.close();
+  }
+  return recorder.snapshot();
+}
+
+const answered = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((sum, row) => sum + row.requests - (row.statuses['0'] ?? 0), 0);
+
+/** One round of afp's open model at saturation: requests answered over the round's wall time (its graceful drain included). */
+export function generatorRound(url: string, maxInFlight: number, roundMs: number): Promise<RoundResult> {
+  const plan: ArrivalPlan = { kind: 'arrivals', executor: 'constant-arrival-rate', rate: SATURATING_RATE, timeUnitMs: 1_000, durationMs: roundMs, maxInFlight, gracefulStopMs: GRACEFUL_STOP_MS };
+  return measureRound(async () => {
+    const requests = answered(await generatorRun(url, plan));
+    return { ops: requests, requests };
+  });
+}
+
+/** afp's open model over the stalling server: a constant arrival rate, latency from the intended start. */
+export async function openModelUnderStalls(url: string, runMs: number): Promise<StallRunResult> {
+  const plan: ArrivalPlan = { kind: 'arrivals', executor: 'constant-arrival-rate', rate: STALL_OPEN_RATE, timeUnitMs: 1_000, durationMs: runMs, maxInFlight: STALL_OPEN_MAX_IN_FLIGHT, gracefulStopMs: GRACEFUL_STOP_MS };
+  const snapshot = await generatorRun(url, plan);
+  return stallRunOf(snapshot);
+}
+
+function stallRunOf(snapshot: LoadSnapshot): StallRunResult {
   const requests = snapshot.endpoints.reduce((sum, row) => sum + row.requests, 0);
   const failed = snapshot.endpoints.reduce((sum, row) => sum + row.failed, 0);
   return { requests, failed, dropped: snapshot.iterations.dropped, latency: percentilesOf(overallHistogram(snapshot)) };
+}
+
+/** The closed loop over the stalling server: `connections` senders, each waiting for its answer. */
+export async function closedLoopUnderStalls(url: string, connections: number, runMs: number): Promise<StallRunResult> {
+  return stallRunOf(await runAutocannon({ url, method: 'GET', connections, durationMs: runMs, endpoint: 'GET /', timeoutMs: 10_000 }));
 }
 
 /** How long a stall run lasts: one period and one stall, so it holds a whole stall whatever its phase. */
@@ -64,12 +117,15 @@ async function rateRounds(options: LoadPartOptions): Promise<Pick<LoadPartResult
   try {
     log(`load: trivial target at ${target.url}; ${connections} connections, rounds of ${roundMs} ms; warm-up`);
     await autocannonRawRound(target.url, connections, roundMs);
+    await generatorRound(target.url, connections, roundMs);
     const raw: RoundResult[] = [];
+    const afp: RoundResult[] = [];
     for (let round = 1; round <= rounds; round++) {
       raw.push(await autocannonRawRound(target.url, connections, roundMs));
-      log(`load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms`);
+      afp.push(await generatorRound(target.url, connections, roundMs));
+      log(`load round ${round}/${rounds}: autocannon ${raw.at(-1)?.requests} requests in ${raw.at(-1)?.wallMs.toFixed(0)} ms, afp ${afp.at(-1)?.requests} in ${afp.at(-1)?.wallMs.toFixed(0)} ms`);
     }
-    return { autocannon: summarize(raw), generator: null, missing: "afp's open-model generator is not on this branch" };
+    return { autocannon: summarize(raw), generator: summarize(afp), missing: null };
   } finally {
     await target.stop();
   }
@@ -80,9 +136,10 @@ async function stallRuns(options: LoadPartOptions): Promise<LoadPartResult['stal
   const runMs = stallRunMs(schedule);
   const server = await serveInChild({ kind: 'stalling', schedule });
   try {
-    options.log(`load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; closed loop ${runMs} ms`);
+    options.log(`load: coordinated omission, a server stalling ${schedule.stallMs} ms every ${schedule.periodMs} ms at ${server.url}; open model then closed loop, ${runMs} ms each`);
+    const openModel = await openModelUnderStalls(server.url, runMs);
     const closedLoop = await closedLoopUnderStalls(server.url, options.connections, runMs);
-    return { ...schedule, runMs, openRate: STALL_OPEN_RATE, openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT, openModel: null, closedLoop };
+    return { ...schedule, runMs, openRate: STALL_OPEN_RATE, openMaxInFlight: STALL_OPEN_MAX_IN_FLIGHT, openModel, closedLoop };
   } finally {
     await server.stop();
   }

@@ -37,7 +37,7 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
       machine: { cpus: number };
       steadiness: { in_process_median_over_best: number; bare_median_over_best: number; busy: boolean };
       casino: { agents: number; style: string; phases: { bets: { best: { ops: number; requests: number } }; hmac: { best: { ops: number } } }; ratios: { bets_over_hmac: { best: number } }; target: { bets_over_hmac_min: number; verdict: string } };
-      load: { connections: number; phases: { autocannon: { best: { requests: number } } }; stalls: { closed_loop: { latency: { max_ms: number } } }; target: { generator_over_autocannon_min: number; open_p99_min_ms: number } };
+      load: { connections: number; phases: { autocannon: { best: { requests: number } } }; stalls: { closed_loop: { latency: { max_ms: number } } }; target: { generator_over_autocannon_min: number; open_p99_min_ms: number; verdict: string; stall_verdict: string } };
       checks: Record<string, unknown>;
     };
     const numbers = numbersOf(report, '', []);
@@ -77,6 +77,9 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(report.load.stalls.closed_loop.latency.max_ms).toBeGreaterThanOrEqual(500);
     expect(report.load.target.generator_over_autocannon_min).toBe(0.9);
     expect(report.load.target.open_p99_min_ms).toBe(500);
+    expect(['PASS', 'MISS']).toContain(report.load.target.verdict);
+    expect(['PASS', 'MISS']).toContain(report.load.target.stall_verdict);
+    expect(report.checks['load_dropped_iterations']).toBe(0);
     expect(report.checks['load_failed_requests']).toBe(0);
   });
 

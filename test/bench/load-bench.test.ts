@@ -1,12 +1,13 @@
 // The load benchmark's pieces, quickly, on real loopback servers: the stall schedule by exact
 // instants; the stalling server holds an answer exactly until its stall ends and answers at once
-// outside stalls; a closed loop over it hides the stall in its p99 (only its max shows it); the
+// outside stalls; afp's open model shows the stall in its p99, a closed loop over the same server
+// hides it (only its max shows it); the
 // report prints both targets with their verdicts, and says so when a side was not measured.
 import { describe, expect, test } from 'vitest';
 import { formatJson, formatTable, type BenchResult, type LoadPartResult } from '../../bench/bench-report.ts';
 import { summarize, type PhaseSummary, type RoundResult } from '../../bench/measure.ts';
 import type { Percentiles } from '../../src/load/load-recorder.ts';
-import { closedLoopUnderStalls, stallRunMs } from '../../bench/load-phase.ts';
+import { closedLoopUnderStalls, openModelUnderStalls, stallRunMs } from '../../bench/load-phase.ts';
 import { serveInChild } from '../../bench/load-server-child.ts';
 import { stallEndMs, startLoadServer, STALL_EVERY_5S, type StallSchedule } from '../../bench/load-servers.ts';
 
@@ -68,19 +69,24 @@ describe('the stalling server', () => {
   });
 });
 
-describe('a closed loop over the stalling server', () => {
-  test('its p99 hides the stall: only its max shows it', async () => {
+describe('coordinated omission over the stalling server', () => {
+  test("afp's open model shows the stall in its p99; a closed loop's p99 hides it (only its max shows it)", async () => {
     const child = await serveInChild({ kind: 'stalling', schedule: SHORT });
     try {
-      const run = await closedLoopUnderStalls(child.url, 4, stallRunMs(SHORT));
-      expect(run.failed).toBe(0);
-      expect(run.requests).toBeGreaterThan(200);
-      expect(run.latency.maxMs).toBeGreaterThan(200);
-      expect(run.latency.p99Ms).toBeLessThan(100);
+      const open = await openModelUnderStalls(child.url, stallRunMs(SHORT));
+      const closed = await closedLoopUnderStalls(child.url, 4, stallRunMs(SHORT));
+      // 500/s for 1.4 s; a whole 400 ms stall in it: a quarter or more of the arrivals wait up to 400 ms.
+      expect(open).toMatchObject({ failed: 0, dropped: 0 });
+      expect(open.requests).toBe(700);
+      expect(open.latency.p99Ms).toBeGreaterThan(250);
+      expect(closed.failed).toBe(0);
+      expect(closed.requests).toBeGreaterThan(200);
+      expect(closed.latency.maxMs).toBeGreaterThan(200);
+      expect(closed.latency.p99Ms).toBeLessThan(100);
     } finally {
       await child.stop();
     }
-  });
+  }, 20_000);
 });
 
 describe('the load part in the report', () => {
