@@ -19,6 +19,7 @@
  * (file, or a dialect the agents do not speak) · 1 the target does not answer (at resolution, or no
  * request of the run got an answer) · 5 a threshold failed · 0 otherwise. An agent's report of a
  * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
+ * `afp load merge FILE… --out DIR` (the --shard machines' load.json files) is src/cli/load-merge.ts.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ import { parseArgs, stringFlag } from './args.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]';
+const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]\n       afp load merge FILE... --out DIR [--scenario FILE]';
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
@@ -113,6 +114,7 @@ async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> 
 }
 
 export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
+  if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
   const { flags, errors } = parseLoadArgs(argv);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {

@@ -11,8 +11,9 @@
  * fall behind); one request is one iteration. For latency under a fixed arrival rate use afp's
  * open-model generator (the default engine).
  *
- * Failures are counted, never thrown: an answer outside the expected statuses (k6's default
- * 200–399) is a failed request with its status; a request that got no answer (autocannon's
+ * Failures are counted, never thrown: an answer that afp load counts as failed (`requestFailed`:
+ * a 429 or a 5xx, so `http_req_failed` means the same for both engines) is a failed request with
+ * its status; a request that got no answer (autocannon's
  * timeout, a refused or reset connection) is a failed request with status 0 and the time it
  * waited. Requests still in flight when the run stops are started but not completed iterations.
  * Bounded in time (`durationMs`, ended by a timer; autocannon notices within SAMPLE_MS) and in
@@ -25,6 +26,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { LoadRecorder, type LoadSnapshot } from './load-recorder.ts';
+import { requestFailed } from './load-run-transport.ts';
 
 export const AUTOCANNON_LIMITS = {
   connections: { min: 1, max: 10_000, default: 10 },
@@ -54,8 +56,8 @@ export interface AutocannonRunOptions {
   /** The endpoint's name in reports (a route id or `GET /path`). */
   readonly endpoint: string;
   readonly timeoutMs: number;
-  /** Whether an answer's status is a success (k6's `expected_response`); default 200–399. */
-  readonly expectedStatus?: (status: number) => boolean;
+  /** Whether an answer's status is a failed request; default afp load's `requestFailed` (429 and 5xx). */
+  readonly failedStatus?: (status: number) => boolean;
   /** Time for the recorder's start, end and failures; default HIGH_RESOLUTION_CLOCK. */
   readonly clock?: Clock;
   /** Record into this recorder (a live view may snapshot it while the run goes); default a fresh one. */
@@ -66,10 +68,6 @@ export interface AutocannonRunOptions {
 
 /** Wall time in fractional milliseconds (performance.timeOrigin + performance.now()). */
 export const HIGH_RESOLUTION_CLOCK: Clock = { nowMs: () => performance.timeOrigin + performance.now() };
-
-export function isExpectedStatus(status: number): boolean {
-  return status >= 200 && status <= 399;
-}
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -100,7 +98,7 @@ export function checkAutocannonOptions(options: AutocannonRunOptions): string[] 
 
 /** Hooks one autocannon connection to the recorder (see the header for what counts as what). */
 function recordConnection(client: AutocannonClient, options: AutocannonRunOptions, clock: Clock, recorder: LoadRecorder): void {
-  const expected = options.expectedStatus ?? isExpectedStatus;
+  const failedStatus = options.failedStatus ?? requestFailed;
   const { endpoint } = options;
   const sentMs: number[] = [];
   const noAnswer = (): void => {
@@ -119,7 +117,7 @@ function recordConnection(client: AutocannonClient, options: AutocannonRunOption
   client.on('response', (status, _bytes, responseTimeMs) => {
     sentMs.shift();
     const endMs = clock.nowMs();
-    recorder.record({ endpoint, intendedStartMs: endMs - Math.max(0, responseTimeMs), endMs, status, failed: !expected(status) });
+    recorder.record({ endpoint, intendedStartMs: endMs - Math.max(0, responseTimeMs), endMs, status, failed: failedStatus(status) });
     recorder.iterationCompleted();
   });
   client.on('timeout', noAnswer);

@@ -9,6 +9,7 @@ import type { LoadPlan } from './executors.ts';
 import { describePlan } from './executors.ts';
 import type { LoadSnapshot } from './load-recorder.ts';
 import type { KeptReport } from './load-run-pool.ts';
+import type { Shard } from './shard.ts';
 import type { Kept, LoadRunResult } from './load-run.ts';
 
 export const LOAD_RUN_FILE_NAME = 'load.json';
@@ -18,6 +19,8 @@ export interface LoadRunFile {
   readonly scenario: string;
   readonly seed: string;
   readonly target: { readonly name: string; readonly source: string };
+  /** This run's part of a `--shard i/n` run (src/load/shard.ts); absent for a whole run. `afp load merge` puts the shards together. */
+  readonly shard?: Shard;
   readonly plan: LoadPlan & { readonly description: string };
   readonly agents: number;
   readonly ended: { readonly by: 'schedule' | 'stopped'; readonly reason: string | null; readonly interrupted: number; readonly failed_iterations: number };

@@ -1,0 +1,77 @@
+/**
+ * `afp load merge FILE… --out DIR [--scenario FILE]`: the load.json files of one run's
+ * `--shard i/n` machines (or one whole run's) merged into one load.json and one set of load
+ * reports in DIR (src/load/merge-files.ts reads and merges; src/load/report/ writes).
+ * Thresholds live in the scenario, not in load.json: with `--scenario` they are judged on the
+ * merged snapshot (exit 5 when one fails), without it the reports carry none and the output says so.
+ * Exit codes, first that applies: 2 bad flags, a file that does not read as a load.json, files
+ * that are not one run's shards each once, a scenario or thresholds that do not parse · 5 a
+ * threshold failed · 0 otherwise. Every problem is reported together.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { LOAD_RUN_FILE_NAME, loadRunFileText } from '../load/load-run-file.ts';
+import { mergeLoadFiles } from '../load/merge-files.ts';
+import { writeLoadReports } from '../load/report/write-load-reports.ts';
+import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
+import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { EXIT } from './exit-codes.ts';
+
+export const MERGE_USAGE = 'usage: afp load merge FILE... --out DIR [--scenario FILE]';
+
+export interface MergeIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_IO: MergeIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+
+/** The scenario's thresholds, or every problem reading them. */
+async function scenarioThresholds(file: string): Promise<{ thresholds: readonly Threshold[] } | { errors: readonly string[] }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { errors: [`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const parsed = parseScenario(text, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  if (!parsed.ok) return { errors: [formatScenarioErrors(file, parsed.errors)] };
+  const thresholds = parseThresholds(parsed.scenario.load?.thresholds);
+  return thresholds.ok ? { thresholds: thresholds.thresholds } : { errors: thresholds.errors.map((error) => `${file}: ${error}`) };
+}
+
+export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<number> {
+  const args = parseArgs(argv, { out: 'string', scenario: 'string' });
+  const errors = [...args.errors];
+  const out = stringFlag(args, 'out');
+  if (out === undefined) errors.push('--out DIR is required (where the merged load.json and reports go)');
+  if (args.positionals.length === 0) errors.push('expected the load.json FILEs of the shards to merge');
+  const scenarioFile = stringFlag(args, 'scenario');
+  const thresholds = scenarioFile === undefined ? { thresholds: [] } : await scenarioThresholds(scenarioFile);
+  if ('errors' in thresholds) errors.push(...thresholds.errors);
+  const merged = args.positionals.length === 0 ? null : await mergeLoadFiles(args.positionals);
+  if (merged !== null && !merged.ok) errors.push(...merged.errors);
+  if (errors.length > 0 || out === undefined || merged === null || !merged.ok || 'errors' in thresholds) {
+    io.err(`${errors.map((error) => `afp load merge: ${error}`).join('\n')}\n${MERGE_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const { file } = merged;
+  await mkdir(out, { recursive: true });
+  const path = join(out, LOAD_RUN_FILE_NAME);
+  await writeFile(path, loadRunFileText(file));
+  const judged = evaluateThresholds(thresholds.thresholds, file.snapshot);
+  const reports = await writeLoadReports(out, { scenario: file.scenario, target: file.target, seed: file.seed, engine: 'afp', snapshot: file.snapshot, thresholds: judged, ...(file.ended.reason === null ? {} : { stopReason: file.ended.reason }) });
+  const requests = file.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0);
+  io.out(`merged: ${args.positionals.length} file(s) of ${file.scenario} (seed ${file.seed}) against ${file.target.name}: ${requests} requests, ${file.snapshot.iterations.dropped} dropped iterations\n`);
+  if (scenarioFile === undefined) io.out('thresholds: none judged (give --scenario FILE to judge its thresholds on the merged run)\n');
+  for (const result of judged) io.out(`  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression}\n`);
+  io.out(`files: ${[path, ...reports].join(', ')}\n`);
+  const failed = failedThresholds(judged);
+  if (failed.length > 0) {
+    io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
+    return EXIT.loadThreshold;
+  }
+  return EXIT.ok;
+}
