@@ -32,7 +32,7 @@ import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, ty
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
 import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
-import { abortNow, evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
+import { abortNow, evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
@@ -41,8 +41,17 @@ import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scena
 import { parseArgs, stringFlag } from './args.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
+import { AUTOCANNON_USAGE, autocannonMain, thresholdLines } from './load-autocannon.ts';
 
 const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]\n       afp load merge FILE... --out DIR [--scenario FILE]';
+const HELP = `  SCENARIO's populations drive the target as real agents do, on the schedule of its load: section
+  (k6 executors; the open model by default); latency from each request's intended start, HDR
+  percentiles per endpoint, thresholds in k6 syntax. --out gets load.json, summary.json,
+  latency.csv, timeseries.csv, load.junit.xml and load.html.
+  --engine autocannon: one endpoint's capacity in a closed loop (see the second usage line).
+  afp load merge FILE… --out DIR [--scenario FILE]: one report of several load.json files.
+exit codes: 0 ok · 1 the target does not answer · 2 invalid input · 5 a threshold failed
+`;
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
@@ -113,9 +122,26 @@ async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> 
   return parsed.scenario;
 }
 
+/** `--engine afp` (the default) or `--engine autocannon` (load-autocannon.ts); the rest of argv. */
+function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
+  const at = argv.indexOf('--engine');
+  if (at === -1) return { engine: 'afp', rest: [...argv] };
+  return { engine: argv[at + 1] ?? '', rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
+}
+
 export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
   if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
-  const { flags, errors } = parseLoadArgs(argv);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n${AUTOCANNON_USAGE}\n${HELP}`);
+    return EXIT.ok;
+  }
+  const engine = engineOf(argv);
+  if (engine.engine === 'autocannon') return autocannonMain(argv, io);
+  if (engine.engine !== 'afp') {
+    io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const { flags, errors } = parseLoadArgs(engine.rest);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
@@ -184,11 +210,6 @@ async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target;
   return EXIT.ok;
 }
 
-function thresholdLines(results: readonly ThresholdResult[]): string[] {
-  if (results.length === 0) return [];
-  const value = (result: ThresholdResult): string => (Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4));
-  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${value(result)}${result.noData ? ', no data' : ''})`)];
-}
 
 async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo; thresholds: readonly Threshold[] }): Promise<LoadRunResult> {
   const { io, flags, plan } = options;

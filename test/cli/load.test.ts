@@ -164,3 +164,30 @@ describe('exit codes', () => {
     expect(flags.err).toContain('--duration: duration');
   });
 });
+
+describe('--engine autocannon', () => {
+  test("one endpoint's capacity in a closed loop: the same reports, the scenario's thresholds (a loose one exits 0, p99 below 1 µs exits 5)", async () => {
+    const handle = await serve();
+    const api = handle.urls.api as string;
+    const scenarioOf = (name: string, threshold: string): string => {
+      const file = join(DIR, `${name}.yaml`);
+      writeFileSync(file, ['name: ' + name, 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 1', 'load:', '  rate: 1', '  duration: 2s', '  thresholds:', `    'http_req_duration{endpoint:GET /openapi.json}': ['${threshold}']`, ''].join('\n'));
+      return file;
+    };
+    const loose = join(DIR, 'ac-loose');
+    const passed = await load([scenarioOf('ac-loose', 'p(99)<5000'), '--engine', 'autocannon', '--endpoint', `${api}/openapi.json`, '--target', api, '--connections', '4', '--duration', '1s', '--out', loose]);
+    expect(passed.code, passed.out + passed.err).toBe(0);
+    expect(passed.out).toMatch(/^engine: autocannon \(a closed loop: 4 connections/m);
+    expect(passed.out).toMatch(/^requests: [1-9]\d* /m);
+    expect(passed.out).toContain('  pass http_req_duration{endpoint:GET /openapi.json}: p(99)<5000');
+    const summary = JSON.parse(readFileSync(join(loose, 'summary.json'), 'utf8')) as { engine: string };
+    expect(summary.engine).toBe('autocannon');
+    const strict = await load([scenarioOf('ac-strict', 'p(99)<0.001'), '--engine', 'autocannon', '--endpoint', `${api}/openapi.json`, '--target', api, '--connections', '4', '--duration', '1s', '--out', join(DIR, 'ac-strict')]);
+    expect(strict.code).toBe(5);
+    expect(strict.out).toContain('FAILED: 1 of 1 thresholds');
+    const bad = await load(['--engine', 'autocannon', '--target', api]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--engine autocannon needs --endpoint');
+    expect((await load(['--engine', 'gatling', '--target', api])).code).toBe(2);
+  }, 30_000);
+});
