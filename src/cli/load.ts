@@ -25,7 +25,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../load/load-run.ts';
-import { describePlan, resolveLoadPlan, type LoadPlan } from '../load/executors.ts';
+import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
+import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
+import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
 import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
 import { LOAD_LIMITS } from '../load/load-schema.ts';
 import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSnapshot } from '../load/load-recorder.ts';
@@ -85,10 +87,12 @@ interface LoadFlags {
   readonly out: string | undefined;
   readonly durationMs: number | undefined;
   readonly quiet: boolean;
+  readonly shard: Shard;
+  readonly workers: number;
 }
 
 function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', out: 'string', seed: 'string', duration: 'string', quiet: 'boolean' });
+  const args = parseArgs(argv, { target: 'string', out: 'string', seed: 'string', duration: 'string', quiet: 'boolean', shard: 'string', workers: 'string' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
@@ -103,7 +107,13 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
     else if (parsed < LOAD_LIMITS.durationMs.min || parsed > LOAD_LIMITS.durationMs.max) errors.push(`--duration must be from ${formatDuration(LOAD_LIMITS.durationMs.min)} to ${formatDuration(LOAD_LIMITS.durationMs.max)}`);
     else durationMs = parsed;
   }
-  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true }, errors };
+  const shardText = stringFlag(args, 'shard');
+  const shard = shardText === undefined ? WHOLE : parseShard(shardText);
+  if (typeof shard === 'string') errors.push(shard);
+  const workersText = stringFlag(args, 'workers') ?? '1';
+  const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
+  if (!(workers >= 1 && workers <= WORKERS_MAX)) errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
+  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
 }
 
 async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
@@ -161,8 +171,8 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
     io.err(`${thresholds.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
     return EXIT.invalidInput;
   }
-  const { plan } = planned;
-  const agentCount = scenario.populations.reduce((total, population) => total + population.count, 0);
+  const plan = shardPlan(planned.plan, flags.shard);
+  const agentCount = scenario.populations.reduce((total, population) => total + shardShare(population.count, flags.shard), 0);
   const agentCheck = checkAgentCount(plan, agentCount);
   if (agentCheck.error !== null) {
     io.err(`${flags.file}: ${agentCheck.error}\n`);
@@ -181,7 +191,10 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   }
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
   for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])]) io.out(`note: ${note}\n`);
-  const result = await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
+  if (flags.shard.count > 1) io.out(`shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`);
+  const result = flags.workers > 1
+    ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
+    : await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
   return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds });
 }
 
@@ -250,6 +263,26 @@ async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target
     if (timer !== null) clearInterval(timer);
     if (abortWatch !== null) clearInterval(abortWatch);
     if (io.errIsTty) show(true);
+    stopListening();
+  }
+}
+
+/** `--workers N`: the run in N worker threads, merged; Ctrl-C reaches every worker. */
+async function runInWorkers(options: { scenarioFile: string; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo }): Promise<LoadRunResult> {
+  const { io, flags } = options;
+  io.out(`workers: ${flags.workers} threads, each 1 in ${flags.workers} of this run's arrivals and agents; the live view and abortOnFail wait for the merged result\n`);
+  let stopAll: (() => void) | null = null;
+  const stopListening = io.onInterrupt(() => {
+    io.err('\nafp load: stopping the workers (Ctrl-C again to cut what is in flight)\n');
+    stopAll?.();
+  });
+  try {
+    return await runLoadInWorkers({
+      scenarioFile: options.scenarioFile, plan: options.plan, target: options.target, urls: options.urls, seed: options.seed, workers: flags.workers,
+      runTag: Math.floor(io.clock.nowMs()).toString(36),
+      onStart: (stop) => (stopAll = stop),
+    });
+  } finally {
     stopListening();
   }
 }

@@ -14,9 +14,12 @@
  */
 import { assert } from '../core/assert.ts';
 import type { ArrivalPlan, Stage } from './executors.ts';
+import { shardArrivals } from './shard.ts';
 
+/** The plan's arrivals; a shard's plan gets every n-th of the whole schedule, at the schedule's own instants. */
 export function arrivalOffsets(plan: ArrivalPlan): Generator<number, void, undefined> {
-  return plan.executor === 'constant-arrival-rate' ? constantArrivals(plan.rate, plan.timeUnitMs, plan.durationMs) : rampingArrivals(plan.startRate, plan.stages, plan.timeUnitMs, plan.durationMs);
+  const all = plan.executor === 'constant-arrival-rate' ? constantArrivals(plan.rate, plan.timeUnitMs, plan.durationMs) : rampingArrivals(plan.startRate, plan.stages, plan.timeUnitMs, plan.durationMs);
+  return plan.shard === undefined ? all : shardArrivals(all, plan.shard);
 }
 
 function* constantArrivals(rate: number, timeUnitMs: number, durationMs: number): Generator<number, void, undefined> {

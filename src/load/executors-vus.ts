@@ -11,14 +11,21 @@
  * Lazily generated: a long ramp of many VUs is never held in memory.
  */
 import type { Stage, VuPlan } from './executors.ts';
+import { shardShare, type Shard } from './shard.ts';
 
 export interface VuStep {
   readonly atMs: number;
   readonly vus: number;
 }
 
+/** The plan's VU steps; a shard's plan runs its share of the VUs at every step (shard.ts). */
 export function vuSteps(plan: VuPlan): Generator<VuStep, void, undefined> {
-  return plan.executor === 'constant-vus' ? constantVus(plan.vus) : rampingVus(plan.startVus, plan.stages, plan.durationMs);
+  const all = plan.executor === 'constant-vus' ? constantVus(plan.vus) : rampingVus(plan.startVus, plan.stages, plan.durationMs);
+  return plan.shard === undefined ? all : shareVus(all, plan.shard);
+}
+
+function* shareVus(steps: Iterable<VuStep>, shard: Shard): Generator<VuStep, void, undefined> {
+  for (const step of steps) yield { atMs: step.atMs, vus: shardShare(step.vus, shard) };
 }
 
 function* constantVus(vus: number): Generator<VuStep, void, undefined> {

@@ -14,6 +14,7 @@
  */
 import { formatDuration } from '../sim/duration.ts';
 import { LOAD_LIMITS, type ExecutorName, type LoadSection } from './load-schema.ts';
+import { shardShare, type Shard } from './shard.ts';
 
 export const LOAD_DEFAULTS = {
   executor: 'constant-arrival-rate',
@@ -32,6 +33,8 @@ export interface Stage {
 }
 
 interface PlanCommon {
+  /** This process's part of a sharded run (`--shard i/n`, `--workers N`: shard.ts); absent for the whole run. */
+  readonly shard?: Shard;
   /** When the schedule ends, ms from the start (the `--duration` cut applied). */
   readonly durationMs: number;
   /** How long iterations in flight at the end may still finish. */
@@ -126,7 +129,8 @@ export function plannedArrivalsBound(plan: LoadPlan): number {
 
 /** The most VUs a VU plan ever runs at once. */
 export function peakVus(plan: VuPlan): number {
-  return plan.executor === 'constant-vus' ? plan.vus : Math.max(plan.startVus, ...plan.stages.map((stage) => stage.target));
+  const peak = plan.executor === 'constant-vus' ? plan.vus : Math.max(plan.startVus, ...plan.stages.map((stage) => stage.target));
+  return plan.shard === undefined ? peak : shardShare(peak, plan.shard);
 }
 
 /** One line describing the plan, for the console and load.json. */
@@ -144,4 +148,16 @@ export function describePlan(plan: LoadPlan): string {
     case 'ramping-vus':
       return `ramping-vus from ${plan.startVus}: ${stages(plan.stages)} (run ${formatDuration(plan.durationMs)}), ${stop}`;
   }
+}
+
+/** `plan` as run by one shard: every n-th arrival from the i-th, its share of the VUs and agents (shard.ts). */
+export function shardPlan(plan: LoadPlan, shard: Shard): LoadPlan {
+  return shard.count === 1 ? plan : { ...plan, shard };
+}
+
+/** The plan as written to load.json: the shard is the file's own field, the plan stays the whole run's. */
+export function wholePlan(plan: LoadPlan): LoadPlan {
+  if (plan.shard === undefined) return plan;
+  const { shard: _shard, ...whole } = plan;
+  return whole as LoadPlan;
 }

@@ -5,8 +5,7 @@
  * keys in a fixed order, two-space indented; a snapshot from several workers or shards
  * (`mergeSnapshots`) fits the same file.
  */
-import type { LoadPlan } from './executors.ts';
-import { describePlan } from './executors.ts';
+import { describePlan, wholePlan, type LoadPlan } from './executors.ts';
 import type { LoadSnapshot } from './load-recorder.ts';
 import type { KeptReport } from './load-run-pool.ts';
 import type { Shard } from './shard.ts';
@@ -37,7 +36,8 @@ export function loadRunFile(header: { scenario: string; seed: string; target: { 
     scenario: header.scenario,
     seed: header.seed,
     target: { name: header.target.name, source: header.target.source },
-    plan: { ...header.plan, description: describePlan(header.plan) },
+    ...(header.plan.shard === undefined ? {} : { shard: header.plan.shard }),
+    plan: { ...wholePlan(header.plan), description: describePlan(wholePlan(header.plan)) },
     agents: result.agents,
     ended: { by: result.outcome.endedBy, reason: result.outcome.stopReason, interrupted: result.outcome.interrupted, failed_iterations: result.outcome.failedIterations },
     reports: { count: result.reports.count, first: result.reports.first },

@@ -33,6 +33,7 @@ import { runGenerator, type GeneratorOutcome, type LoadClock, type LoadStop } fr
 import { LoadRecorder, type LoadSample, type LoadSnapshot } from './load-recorder.ts';
 import type { LoadAgent, LoadAgentHost } from './load-run-agent.ts';
 import { AgentPool, createAgents, interleave, MAX_KEPT, type KeptReport } from './load-run-pool.ts';
+import { shardIndexes } from './shard.ts';
 import { loadSender, recordingTransport, type LoadSender } from './load-run-transport.ts';
 
 export type MountsResult = { readonly ok: true; readonly urls: MountUrls } | { readonly ok: false; readonly message: string };
@@ -122,7 +123,10 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
     const sink: { recorder: LoadRecorder | null; pool: AgentPool | null } = { recorder: null, pool: null };
     const setupTrouble = new KeptList<string>();
     const host = loadHost({ options, sender, agentClock, sink, setupTrouble, notes });
-    const groups = createAgents({ populations: scenario.populations, table: options.agents ?? AGENTS, seed: options.seed, runTag: options.runTag, host });
+    const shard = plan.shard;
+    // A shard runs agent k of each population when it owns index k (shard.ts): every agent keeps its identity, run by exactly one shard.
+    const groups = createAgents({ populations: scenario.populations, table: options.agents ?? AGENTS, seed: options.seed, runTag: options.runTag, host })
+      .map((group) => (shard === undefined ? group : shardIndexes(group.length, shard).map((index) => group[index] as LoadAgent)));
     const recorder = new LoadRecorder(Math.floor(clock.nowMs()));
     const pool = new AgentPool(interleave(groups), recorder);
     sink.recorder = recorder;

@@ -191,3 +191,34 @@ describe('--engine autocannon', () => {
     expect((await load(['--engine', 'gatling', '--target', api])).code).toBe(2);
   }, 30_000);
 });
+
+describe('past one process: --workers and --shard', () => {
+  test('--workers 2 runs the schedule in two threads and merges them; two --shard runs merge into the whole run', async () => {
+    const handle = await serve();
+    const api = handle.urls.api as string;
+    const scenario = join(DIR, 'split.yaml');
+    writeFileSync(scenario, ['name: load-split', 'duration: 1m', 'populations:', '  - agent: escrow-seller', '    count: 8', 'load: { rate: 10, duration: 2s, graceful_stop: 2s }', ''].join('\n'));
+    const workersOut = join(DIR, 'workers');
+    const threaded = await load([scenario, '--target', api, '--workers', '2', '--out', workersOut, '--quiet']);
+    expect(threaded.code, threaded.out + threaded.err).toBe(0);
+    expect(threaded.out).toContain('workers: 2 threads');
+    expect(threaded.out).toMatch(/iterations: 20 started, 20 completed, 0 dropped/);
+    expect(readRun(workersOut).agents).toBe(8);
+    const shards = await Promise.all([1, 2].map(async (index) => {
+      const out = join(DIR, `shard-${index}`);
+      const ran = await load([scenario, '--target', api, '--shard', `${index}/2`, '--out', out, '--quiet']);
+      expect(ran.code, ran.out + ran.err).toBe(0);
+      expect(ran.out).toMatch(/iterations: 10 started, 10 completed/);
+      expect(readRun(out).shard).toEqual({ index, count: 2 });
+      return join(out, 'load.json');
+    }));
+    const merged = join(DIR, 'merged');
+    const ran = await load(['merge', ...shards, '--out', merged, '--scenario', scenario]);
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    const whole = readRun(merged);
+    expect(whole.snapshot.iterations).toMatchObject({ started: 20, completed: 20, dropped: 0 });
+    expect(whole.agents).toBe(8);
+    expect((await load([scenario, '--target', api, '--shard', '3/2'])).err).toContain('--shard 3/2: i must be 1..2');
+    expect((await load([scenario, '--target', api, '--workers', '0'])).err).toContain('--workers must be a whole number from 1 to');
+  }, 60_000);
+});

@@ -1,6 +1,7 @@
 // --shard i/n: every n-th arrival from the i-th, by exact offsets; the shards together are the
 // whole schedule; counts (VUs, agents) split so the shares add up and each index has one owner.
 import { describe, expect, test } from 'vitest';
+import { workerShard } from '../../src/load/load-workers.ts';
 import { parseShard, shardArrivals, shardIndexes, shardLabel, shardShare, WHOLE, type Shard } from '../../src/load/shard.ts';
 
 /** A constant arrival rate as offsets: `rate` per second for `seconds` (what an executor schedules). */
@@ -65,5 +66,16 @@ describe('parseShard', () => {
     expect(parseShard('1/1001')).toBe('--shard 1/1001: n must be 1..1000');
     expect(parseShard('1of3')).toBe("--shard must be i/n (e.g. 1/3), got '1of3'");
     expect(parseShard('-1/3')).toBe("--shard must be i/n (e.g. 1/3), got '-1/3'");
+  });
+});
+
+describe('workers within shards', () => {
+  test('worker k of N on machine i/n runs exactly its machine\'s arrivals, each once', () => {
+    const arrivals = Array.from({ length: 60 }, (_, index) => index);
+    for (const machine of [{ index: 1, count: 1 }, { index: 2, count: 3 }]) {
+      const mine = [...shardArrivals(arrivals, machine)];
+      const byWorkers = [1, 2, 3, 4].flatMap((k) => [...shardArrivals(arrivals, workerShard(machine, k, 4))]).sort((a, b) => a - b);
+      expect(byWorkers).toEqual(mine);
+    }
   });
 });
