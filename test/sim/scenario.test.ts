@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { DURATION_PATTERN_TEXT, durationMs, formatDuration, parseDuration } from '../../src/sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type ScenarioError, type ScenarioResult } from '../../src/sim/scenario.ts';
 import { renderScenarioJsonSchema } from '../../src/sim/scenario-schema.ts';
+import { ARCHETYPE_PARAMS } from '../../agents/index.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -287,12 +288,26 @@ describe('durations', () => {
 
 describe('the editor JSON Schema', () => {
   test('schemas/scenario.schema.json is fresh (run node scripts/gen-schema.ts)', () => {
-    expect(readFileSync(join(root, 'schemas', 'scenario.schema.json'), 'utf8')).toBe(renderScenarioJsonSchema());
+    expect(readFileSync(join(root, 'schemas', 'scenario.schema.json'), 'utf8')).toBe(renderScenarioJsonSchema(ARCHETYPE_PARAMS));
   });
 
   test('rejects unknown keys and requires name, duration and populations', () => {
-    const schema = JSON.parse(renderScenarioJsonSchema()) as { additionalProperties: boolean; required: string[] };
+    const schema = JSON.parse(renderScenarioJsonSchema(ARCHETYPE_PARAMS)) as { additionalProperties: boolean; required: string[] };
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toStrictEqual(['name', 'duration', 'populations']);
+  });
+
+  test("documents every archetype's parameters: a population's params are its agent's schema, every $ref resolves", () => {
+    const text = renderScenarioJsonSchema(ARCHETYPE_PARAMS);
+    const schema = JSON.parse(text) as { $defs?: Record<string, unknown>; properties: { populations: { items: { oneOf: Array<{ properties: { agent: { const: string }; params: { properties: Record<string, unknown>; additionalProperties: boolean } } }> } } } };
+    const entries = schema.properties.populations.items.oneOf;
+    expect(entries.map((entry) => entry.properties.agent.const)).toStrictEqual(Object.keys(ARCHETYPE_PARAMS).sort());
+    for (const entry of entries) {
+      expect(Object.keys(entry.properties.params.properties).length).toBeGreaterThan(0);
+      const shape = (ARCHETYPE_PARAMS[entry.properties.agent.const] as unknown as { shape?: Record<string, unknown> }).shape;
+      if (shape !== undefined) expect(Object.keys(entry.properties.params.properties).sort()).toStrictEqual(Object.keys(shape).sort());
+      expect(entry.properties.params.additionalProperties).toBe(false);
+    }
+    for (const [, name] of text.matchAll(/"#\/\$defs\/([^"]+)"/g)) expect(schema.$defs).toHaveProperty([name as string]);
   });
 });
