@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -75,6 +76,8 @@ function main(): number {
     const failed = tally.failed + (tscOk ? 0 : 1) + (eslintOk ? 0 : 1);
     if (!tscOk) console.error('tsc failed');
     if (!eslintOk) console.error('eslint failed');
+    const skipReason = chromiumSkipReason();
+    if (skipReason !== undefined) console.log(`browser checks of the HTML reports skipped: ${skipReason}`);
     console.log(`${tally.passed} passed, ${failed} failed`);
     return failed === 0 ? 0 : 1;
   } finally {

@@ -4,7 +4,7 @@
 // the names as the text given (markup stayed text), and the four charts SVG elements holding their
 // lines. A run whose thresholds all pass (no red cell) is screenshotted: the coloured pixels there
 // are the charts' lines, so the SVG was drawn. Chromium missing fails the test, unless
-// AFP_SKIP_CHROMIUM=1 skips it (test/report/chromium.ts, shared with the other reports).
+// Skipped without Chromium, never on CI (test/report/chromium-presence.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,6 @@ import { CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs, decodePng, require
 import { hostileReport, reportOf, smallSnapshot } from './report-fixture.ts';
 
 const WINDOW = { width: 1280, height: 2600 } as const;
-
-if (CHROMIUM_SKIPPED) console.warn('report-html-chromium: skipped because AFP_SKIP_CHROMIUM=1 (load.html is not checked in a browser)');
 
 const directories: string[] = [];
 afterAll(() => {

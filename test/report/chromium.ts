@@ -1,30 +1,19 @@
 // Headless Chromium for the browser checks of afp's HTML reports (report.html, findings.html):
 // finding Debian's chromium, running it in its own process group with a timeout, checking that no
 // process of a run outlives it, reading attributes off the dumped DOM, and decoding its PNG
-// screenshots. Chromium missing fails a test that needs it (CI installs it: .ci/run), unless
-// AFP_SKIP_CHROMIUM=1 (CHROMIUM_SKIPPED), which skips it and says why.
+// screenshots. When the checks run or are skipped is chromium-presence.ts's rule (CHROMIUM_SKIPPED):
+// skipped without Chromium or with AFP_SKIP_CHROMIUM=1, never on CI, where a missing one fails.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { expect } from 'vitest';
+import { chromiumSkipReason, findChromium } from './chromium-presence.ts';
 
-export const CHROMIUM_SKIPPED = process.env.AFP_SKIP_CHROMIUM === '1';
+export const CHROMIUM_SKIP_REASON = chromiumSkipReason();
+export const CHROMIUM_SKIPPED = CHROMIUM_SKIP_REASON !== undefined;
 export const CHROMIUM_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
-
-export function findChromium(): string | undefined {
-  for (const directory of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(directory, 'chromium');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
 
 /** Live (not zombie) processes whose command line mentions `marker`. Linux /proc. */
 function liveProcessesWith(marker: string): string[] {
@@ -170,7 +159,7 @@ export function decodePng(png: Buffer): DecodedPng {
 
 export function requireChromium(): string {
   const chromium = findChromium();
-  expect(chromium, "chromium is not on PATH: install Debian's chromium (apt-get install chromium; .ci/run does it when missing) or set AFP_SKIP_CHROMIUM=1 to skip this test").toBeDefined();
+  expect(chromium, "chromium is not on PATH, and on CI (CI is set) the browser checks may not be skipped: install Debian's chromium (apt-get install chromium; .ci/run does it when missing)").toBeDefined();
   return chromium ?? '';
 }
 

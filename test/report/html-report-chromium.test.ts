@@ -5,8 +5,7 @@
 // chartsDrawn == chartsExpected and no chartError; the screenshot (--screenshot) must be a PNG
 // that decodes (signature, IHDR, inflated IDAT of the right length, filters undone) to the window
 // size and shows the charts' colours.
-// Chromium missing fails the test (CI installs it: .ci/run), unless AFP_SKIP_CHROMIUM=1, which
-// skips it and says why. Each run gets its own --user-data-dir and process group; the group is
+// Skipped without Chromium, never on CI (test/report/chromium-presence.ts). Each run gets its own --user-data-dir and process group; the group is
 // killed on timeout and after the run, and the test asserts no process of it is left alive.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +20,6 @@ const SKIP = CHROMIUM_SKIPPED;
 const WINDOW = { width: 1280, height: 2400 } as const;
 const Z_99 = 2.576;
 
-if (SKIP) console.warn('html-report-chromium: skipped because AFP_SKIP_CHROMIUM=1 (the charts are not checked in a browser)');
 
 // ---- a realistic input: simulated bets, running edge with its 99 % normal interval ----
 

@@ -3,8 +3,8 @@
 // The first table of the parsed page must be the summary, one row of five cells per finding, the
 // titles in the report's order and equal to the text given (markup stayed text: the parser built
 // no element from it), the curl lines inside <code>; the screenshot must decode to the window
-// size and show the severity colours. Chromium missing fails the test, unless AFP_SKIP_CHROMIUM=1
-// skips it (test/report/chromium.ts, shared with report.html's browser test).
+// size and show the severity colours. Skipped without Chromium, never on CI
+// (test/report/chromium-presence.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,6 @@ import { HOSTILE, sampleReport } from './fixture.ts';
 
 const WINDOW = { width: 1280, height: 1400 } as const;
 
-if (CHROMIUM_SKIPPED) console.warn('findings-html-chromium: skipped because AFP_SKIP_CHROMIUM=1 (findings.html is not checked in a browser)');
 
 const directories: string[] = [];
 afterAll(() => {
