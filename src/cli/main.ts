@@ -5,6 +5,7 @@
  * 0 ok, 1 crash, 2 invalid input, 3 invariant or conformance failure, 4 liveness, 5 load threshold).
  * Commands are loaded lazily so `afp run` does not pay for the HTTP server's imports.
  */
+import { readFileSync } from 'node:fs';
 import { EXIT } from './exit-codes.ts';
 
 interface CommandRow {
@@ -14,7 +15,7 @@ interface CommandRow {
 }
 
 const COMMANDS: readonly CommandRow[] = [
-  { name: 'run', usage: 'afp run FILE [--seed N] [--out DIR] [--record FILE]', load: () => import('./run.ts') },
+  { name: 'run', usage: 'afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]', load: () => import('./run.ts') },
   { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--data FILE] [--dialect documents|deployed] [--defect NAME]', load: () => import('./serve.ts') },
   { name: 'load', usage: 'afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet] | afp load merge FILE... --out DIR [--scenario FILE]', load: () => import('./load.ts') },
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
@@ -25,11 +26,21 @@ const COMMANDS: readonly CommandRow[] = [
 ];
 
 function usage(): string {
-  return ['usage:', ...COMMANDS.map((row) => `  ${row.usage}`), '', 'exit codes: 0 ok · 1 crash · 2 invalid input · 3 check failed · 4 liveness · 5 load threshold'].join('\n');
+  return ['usage:', ...COMMANDS.map((row) => `  ${row.usage}`), '', 'afp --version prints the version; afp COMMAND --help a command\'s usage.', '', 'exit codes: 0 ok · 1 crash · 2 invalid input · 3 check failed · 4 liveness · 5 load threshold'].join('\n');
+}
+
+/** afp's version, as package.json says (the file ships beside src/ in a clone and in the package). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`afp ${version()}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name === undefined ? EXIT.invalidInput : EXIT.ok;

@@ -90,6 +90,10 @@ async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null
 }
 
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
   const { flags, errors } = parseRunArgs(argv);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
