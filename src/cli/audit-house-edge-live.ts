@@ -82,7 +82,7 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');
   if (result.stoppedBy === 'unreachable') lines.push('stopped: the target stopped answering');
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
-  const code = ending.code !== EXIT.ok ? ending.code : result.stoppedBy === 'unreachable' ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
+  const code = ending.code !== EXIT.ok ? ending.code : result.stoppedBy === 'unreachable' ? EXIT.liveness : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
   say(`${lines.join('\n')}\n`);
   return code;

@@ -29,7 +29,7 @@ import { parseArgs, stringFlag } from './args.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 
 const USAGE = 'usage: afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]] [--fail-on SEVERITY] [--out DIR]';
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
@@ -101,7 +101,7 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
   const dialectTarget = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   if (dialectTarget !== null && !dialectTarget.ok) {
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
-    return dialectTarget.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+    return exitOfUnresolvedTarget(dialectTarget.kind);
   }
   if (dialectTarget !== null && parsed.target !== undefined) {
     const clock = SYSTEM_LIVE_CLOCK;
@@ -132,12 +132,13 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
 /**
  * The Target to check through its dialects, or null for the documents' model: a target file always
  * goes through its dialects; a URL only when it is an afp serve announcing a dialect other than
- * the documents' style A (any other URL, reachable or not, keeps the documents' model and its messages).
+ * the documents' style A (any other answering URL keeps the documents' model). A URL that does not
+ * answer is returned as the failure it is: the caller exits 4, as every live command does.
  */
 async function targetOfDialects(spec: string): Promise<ResolveResult | null> {
   const resolved = await resolveTarget(spec);
   if (!URL_PATTERN.test(spec)) return resolved;
-  if (!resolved.ok) return null;
+  if (!resolved.ok) return resolved.kind === 'trouble' ? resolved : null;
   return Object.values(resolved.value.services).every((service) => service.dialect === 'A') ? null : resolved;
 }
 

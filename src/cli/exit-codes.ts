@@ -11,3 +11,12 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code of a target that could not be resolved, the same in every live command: a wrong
+ * file or URL is invalid input (2); a target that did not answer is liveness (4: the work could
+ * not settle), never a crash (1 is kept for afp's own bugs).
+ */
+export function exitOfUnresolvedTarget(kind: 'invalid' | 'trouble'): ExitCode {
+  return kind === 'invalid' ? EXIT.invalidInput : EXIT.liveness;
+}

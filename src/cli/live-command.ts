@@ -18,7 +18,7 @@ import { writeFindingsReports, type ReportCheck } from '../live/report/write-fin
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 
 export interface LiveRun {
   readonly command: string;
@@ -34,7 +34,7 @@ export async function startLiveRun(command: string, spec: string, maxSeconds: nu
   const resolved = await resolveTarget(spec);
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);
-    return resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+    return exitOfUnresolvedTarget(resolved.kind);
   }
   const target = resolved.value;
   const findings = new FindingsCollector();

@@ -18,7 +18,7 @@ import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold, 
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 
 export const AUTOCANNON_USAGE = 'usage: afp load [SCENARIO] --engine autocannon --endpoint OPERATION|SERVICE:/PATH|URL --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]';
 
@@ -68,7 +68,7 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo):
   const resolved = await resolveTarget(targetSpec);
   if (!resolved.ok) {
     io.err(`afp load: ${resolved.message}\n`);
-    return resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+    return exitOfUnresolvedTarget(resolved.kind);
   }
   const target = resolved.value;
   const request = endpointRequest(flags.endpoint, target, stringFlag(args, 'key') ?? null);

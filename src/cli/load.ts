@@ -42,7 +42,7 @@ import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { SEED_PATTERN } from './audit-io.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 import { AUTOCANNON_USAGE, autocannonMain, thresholdLines } from './load-autocannon.ts';
 
 const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]\n       afp load merge FILE... --out DIR [--scenario FILE]';
@@ -181,7 +181,7 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   const resolved = await resolveTarget(flags.target);
   if (!resolved.ok) {
     io.err(`afp load: ${resolved.message}\n`);
-    return resolved.kind === 'invalid' ? EXIT.invalidInput : EXIT.crash;
+    return exitOfUnresolvedTarget(resolved.kind);
   }
   const target = resolved.value;
   const mounts = loadMounts(target);

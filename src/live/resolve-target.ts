@@ -11,7 +11,7 @@
  *     Any other answer: not an afp serve, so the user describes the target in a file (or lets
  *     `afp target probe URL` write one); no answer at all: the target is unreachable.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (exit 2: the user must change
- * the argument or the file), 'trouble' (exit 1: the target did not answer).
+ * the argument or the file), 'trouble' (exit 4: the target did not answer).
  * Bounded: one request, at most `timeoutMs` (default 10 s).
  */
 import { stat } from 'node:fs/promises';

@@ -74,11 +74,11 @@ describe('afp check --target (live afp server)', () => {
     expect(out).toMatch(/^note: time fields compared within ±5 min/m);
   }, 20_000);
 
-  it('exits 1 when the target does not answer', async () => {
+  it('exits 4 (liveness) when the target does not answer', async () => {
     const url = await serve('manual');
     await handles.pop()?.close({ forceAfterMs: 0 });
     const { code, err } = await check(['--target', url, '--seed', '1', '--runs', '1']);
-    expect(code).toBe(1);
+    expect(code).toBe(4);
     expect(err).toMatch(/does not answer/);
   }, 20_000);
 });

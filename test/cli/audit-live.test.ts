@@ -144,7 +144,7 @@ describe('against the faithful casino', () => {
     expect(ran.out).toContain('reproduce: npx afp audit house-edge --target');
   });
 
-  test('a target that is not an afp serve needs --key (exit 2); one that does not answer is exit 1', async () => {
+  test('a target that is not an afp serve needs --key (exit 2); one that does not answer is exit 4', async () => {
     const foreign: Server = createServer((_request, response) => response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}'));
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     try {
@@ -156,7 +156,7 @@ describe('against the faithful casino', () => {
       await new Promise<void>((resolve) => foreign.close(() => resolve()));
     }
     const closed = await audit(['fairness', '--target', 'http://127.0.0.1:9', '--key', 'sk_live_x', '--out', join(DIR, 'closed')]);
-    expect(closed.code).toBe(1);
+    expect(closed.code).toBe(4);
     expect(closed.err).toContain('does not answer');
     expect((await audit(['fairness', '--target', 'ftp://x'])).err).toMatch(/must start with http[\s\S]*--key KEY .* is required/);
   });

@@ -134,7 +134,7 @@ test('afp run accepts the same scenario file (it ignores load:) and every invari
 });
 
 describe('exit codes', () => {
-  test('a target that does not answer: 1', async () => {
+  test('a target that does not answer: 4 (liveness), as in every live command', async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer();
       probe.listen(0, '127.0.0.1', () => {
@@ -143,7 +143,7 @@ describe('exit codes', () => {
       });
     });
     const ran = await load(['scenarios/load-smoke.yaml', '--target', `http://127.0.0.1:${port}`, '--out', join(DIR, 'unreachable')]);
-    expect(ran.code).toBe(1);
+    expect(ran.code).toBe(4);
     expect(ran.err).toContain('does not answer');
   });
 
