@@ -58,11 +58,11 @@ function settleCount(offsetMs: (index: number) => number | null, estimate: numbe
     const offset = offsetMs(index);
     return offset !== null && offset < atMs;
   };
-  let count = Math.max(0, estimate);
-  let steps = 0;
-  while (count > 0 && !before(count - 1)) (count -= 1), (steps += 1);
-  while (before(count)) (count += 1), (steps += 1);
-  assert(steps <= COUNT_ADJUST_MAX, `an arrival count estimated in closed form is off by float rounding only (${steps} steps)`);
+  const start = Math.max(0, estimate);
+  let count = start;
+  while (count > 0 && !before(count - 1) && start - count < COUNT_ADJUST_MAX) count -= 1;
+  while (before(count) && count - start < COUNT_ADJUST_MAX) count += 1;
+  assert((count === 0 || before(count - 1)) && !before(count), `an arrival count estimated in closed form is off by float rounding only (at most ${COUNT_ADJUST_MAX})`);
   return count;
 }
 
