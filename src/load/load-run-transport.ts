@@ -217,7 +217,8 @@ export interface RecordingOptions {
 export function recordingTransport(options: RecordingOptions): Transport {
   const { sender, clock, onSample } = options;
   return async (request) => {
-    await options.before?.();
+    // Only awaited when there is something to wait for: the intended start is taken in the caller's turn.
+    if (options.before !== undefined) await options.before();
     const sentMs = clock.nowMs();
     const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
     const endpoint = endpointName({ mount: request.mount, method: request.method, path: request.path, query: {}, headers: {} });
