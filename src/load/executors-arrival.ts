@@ -62,7 +62,7 @@ function settleCount(offsetMs: (index: number) => number | null, estimate: numbe
   let count = start;
   while (count > 0 && !before(count - 1) && start - count < COUNT_ADJUST_MAX) count -= 1;
   while (before(count) && count - start < COUNT_ADJUST_MAX) count += 1;
-  assert((count === 0 || before(count - 1)) && !before(count), `an arrival count estimated in closed form is off by float rounding only (at most ${COUNT_ADJUST_MAX})`);
+  assert((count === 0 || before(count - 1)) && !before(count), 'an arrival count estimated in closed form is off by float rounding only (COUNT_ADJUST_MAX steps at most)');
   return count;
 }
 
