@@ -194,17 +194,16 @@ async function waitUntil(clock: LoadClock, stop: LoadStop, atMs: number): Promis
   for (let nowMs = clock.nowMs(); nowMs < atMs; nowMs = clock.nowMs()) {
     if (stop.reason !== null) return false;
     const aheadMs = atMs - nowMs;
-    if (aheadMs <= BUSY_WAIT_MS) return spinUntil(clock, atMs) && stop.reason === null;
-    await clock.sleep(aheadMs < TIMER_MIN_MS ? 0 : Math.min(SLICE_MS, aheadMs));
+    if (aheadMs <= BUSY_WAIT_MS) spinUntil(clock, atMs);
+    else await clock.sleep(aheadMs < TIMER_MIN_MS ? 0 : Math.min(SLICE_MS, aheadMs));
   }
   return stop.reason === null;
 }
 
-/** Spins on the clock until `atMs`, at most BUSY_WAIT_MS (a few hundred clock reads); true when it got there. */
-function spinUntil(clock: LoadClock, atMs: number): boolean {
+/** Spins on the clock until `atMs`, for BUSY_WAIT_MS at most (a few hundred clock reads). */
+function spinUntil(clock: LoadClock, atMs: number): void {
   const giveUpMs = clock.nowMs() + BUSY_WAIT_MS;
-  for (let nowMs = clock.nowMs(); nowMs < atMs; nowMs = clock.nowMs()) if (nowMs > giveUpMs) return false;
-  return true;
+  for (let nowMs = clock.nowMs(); nowMs < atMs && nowMs <= giveUpMs; nowMs = clock.nowMs());
 }
 
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorOutcome> {
