@@ -68,16 +68,15 @@ class Connection {
   connected = false;
   private readonly client: HttpClient;
   private lastError = '';
+  /** Answered during the current chunk and kept open: released once the chunk is read. */
+  private reusable = false;
 
   constructor(client: HttpClient, host: string, port: number, bodyBytesMax: number) {
     this.client = client;
     this.parser = new ResponseParser({ bodyBytesMax, onResponse: (response) => this.answered(response) });
     this.socket = connect({ host, port, noDelay: true });
     this.socket.on('connect', () => (this.connected = true));
-    this.socket.on('data', (chunk: Buffer) => {
-      const failure = this.parser.push(chunk);
-      if (failure !== null) this.drop('malformed', `a malformed answer: ${failure}`);
-    });
+    this.socket.on('data', (chunk: Buffer) => this.received(chunk));
     // The target closed its side: a body read until close is complete; anything else in flight failed.
     this.socket.on('end', () => this.drop('closed', this.parser.end() ?? 'the connection closed before the answer'));
     this.socket.on('error', (error: Error) => (this.lastError = error.message));
@@ -100,6 +99,23 @@ class Connection {
     pending?.settle({ ok: false, kind, message: `${pending.label}: ${message}` });
   }
 
+  /**
+   * Bytes from the target. A connection answered goes back to the pool only after the whole chunk
+   * is read: bytes past the answer, with no request in flight, must not pass for the next one's.
+   */
+  private received(chunk: Buffer): void {
+    const failure = this.parser.push(chunk);
+    if (this.socket.destroyed) return;
+    if (failure !== null) {
+      this.drop('malformed', `a malformed answer: ${failure}`);
+      return;
+    }
+    if (!this.reusable) return;
+    this.reusable = false;
+    if (this.parser.idle) this.client.release(this);
+    else this.drop('malformed', 'bytes after the answer, with no request in flight');
+  }
+
   private answered(response: ParsedResponse): void {
     const pending = this.pending;
     if (pending === null) {
@@ -107,7 +123,7 @@ class Connection {
       return;
     }
     this.pending = null;
-    if (response.keepAlive) this.client.release(this);
+    if (response.keepAlive) this.reusable = true;
     else this.drop('closed', 'closed after its answer');
     pending.settle({ ok: true, response });
   }

@@ -237,6 +237,19 @@ describe('against a broken target (node:net)', () => {
     expect(http.size).toBe(0);
   });
 
+  test('an extra answer nobody asked for is not taken for the next request', async () => {
+    let count = 0;
+    const origin = await rawServer((socket) => {
+      count += 1;
+      const answer = (body: string): string => `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+      socket.write(count === 1 ? answer('"one"') + answer('"forged"') : answer('"two"'));
+    });
+    const http = client(origin, { connectionsMax: 1 });
+    const [first, second] = await Promise.all([get(http), get(http)]);
+    expect(answer(first as HttpResult).text).toBe('"one"');
+    expect(answer(second as HttpResult).text).toBe('"two"');
+  });
+
   test('nobody listening: refused; a line break in a header: refused before sending', async () => {
     const origin = await rawServer(() => undefined);
     closers.splice(0).forEach((close) => void close());
