@@ -4,7 +4,9 @@
  * 1. Generator rate. Against the trivial target (200 '{}' at once, in a child process), rounds of
  *    autocannon's raw loop (`autocannon({ url, connections, duration })`, nothing of afp's in the
  *    way) alternate with rounds of afp's open-model generator (src/load/generator.ts) sending
- *    through afp load's own sender (src/load/load-run-transport.ts). "afp's generator rate" is the rate
+ *    through afp load's own request path (src/load/load-run-transport.ts: the agents' recording
+ *    transport over the lean keep-alive client, src/load/http-client.ts), with no bench-only
+ *    shortcut. "afp's generator rate" is the rate
  *    it sustains at saturation: constant-arrival-rate far above what the target can answer
  *    (SATURATING_RATE), `max_in_flight` equal to autocannon's connections, so at most as many
  *    requests are in flight as autocannon keeps and every arrival past them is dropped (counted);
@@ -21,8 +23,8 @@ import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
 import type { ArrivalPlan } from '../src/load/executors.ts';
 import { LoadStop, runGenerator, systemLoadClock } from '../src/load/generator.ts';
-import { LoadRecorder, overallHistogram, percentilesOf, type LoadSnapshot } from '../src/load/load-recorder.ts';
-import { Interrupted, loadSender, requestFailed } from '../src/load/load-run-transport.ts';
+import { LoadRecorder, overallHistogram, percentilesOf, type LoadSample, type LoadSnapshot } from '../src/load/load-recorder.ts';
+import { loadSender, recordingTransport } from '../src/load/load-run-transport.ts';
 import type { LoadPartResult, StallRunResult } from './bench-report.ts';
 import { serveInChild } from './load-server-child.ts';
 import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
@@ -54,20 +56,27 @@ const GRACEFUL_STOP_MS = 2_000;
 
 /**
  * One run of afp's generator: `plan`'s arrivals, each iteration one GET of `url` through afp load's
- * own sender (node:http keep-alive, as many sockets as the in-flight cap), recorded from its
- * intended start.
+ * own request path — the agents' recording transport over the sender (load-run-transport.ts: the
+ * lean keep-alive client, as many connections as the in-flight cap), recorded from its intended
+ * start. Nothing here is faster than what `afp load` runs.
  */
 async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapshot> {
   const clock = systemLoadClock();
   const recorder = new LoadRecorder(clock.nowMs());
   const sender = loadSender({ urls: { api: url }, maxSockets: plan.maxInFlight });
-  const getOnce = async (intendedStartMs: number): Promise<void> => {
-    try {
-      const answer = await sender.send({ mount: 'api', method: 'GET', path: '/' });
-      recorder.record({ endpoint: 'GET /', intendedStartMs, endMs: clock.nowMs(), status: answer.status, failed: requestFailed(answer.status) });
-    } catch (error) {
-      if (!(error instanceof Interrupted)) recorder.record({ endpoint: 'GET /', intendedStartMs, endMs: clock.nowMs(), status: 0, failed: true });
-    }
+  const onSample = (sample: LoadSample): void => recorder.record(sample);
+  // One request per iteration, its own recording transport (an agent's, in `afp load`): the intended start goes to that request.
+  const getOnce = (intendedStartMs: number): Promise<void> => {
+    let intended: number | null = intendedStartMs;
+    const takeIntendedStartMs = (): number | null => {
+      const value = intended;
+      intended = null;
+      return value;
+    };
+    return recordingTransport({ sender, clock, onSample, takeIntendedStartMs })({ mount: 'api', method: 'GET', path: '/' }).then(
+      () => undefined,
+      () => undefined,
+    );
   };
   try {
     await runGenerator({ plan, clock, recorder, source: { start: getOnce }, stop: new LoadStop(), interrupt: () => sender.interrupt() });

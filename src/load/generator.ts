@@ -5,23 +5,32 @@
  * Open model (arrival-rate executors, the default): every arrival starts an iteration at its
  * intended instant if fewer than `max_in_flight` are in flight and the source has a free agent;
  * otherwise it is a dropped iteration (k6's dropped_iterations), never a late start that would
- * hide the target's slowness. Arrivals already due when the generator wakes start at once, each
- * with its own intended instant, so a late wake-up shows up as latency (measured from the intended
- * start by the recorder), not as a gap. Closed model (vus executors): each VU runs iterations back
- * to back; the intended start of an iteration is when its VU became free.
+ * hide the target's slowness. When the cap is reached (or every agent is busy) the generator does
+ * not step through the arrivals that keep coming due: it waits for an iteration to end, and counts
+ * every arrival due before that instant as dropped in one closed-form count (`countBefore`), as
+ * k6 drops what came due while all its VUs were busy. Arrivals already due when the generator
+ * wakes start at once, each with its own intended instant, so a late wake-up shows up as latency
+ * (measured from the intended start by the recorder), not as a gap. Closed model (vus executors):
+ * each VU runs iterations back to back; the intended start of an iteration is when its VU became
+ * free.
+ * Waiting for an instant: a timer when it is a millisecond or more away, a turn of the event loop
+ * (setImmediate) when closer, and a busy wait only within BUSY_WAIT_MS (a timer cannot be that
+ * precise, and a spin that short costs less than the turn it saves).
  * Stopping: the schedule's end, or `LoadStop.stop` (Ctrl-C, an abortOnFail threshold). Then no
  * iteration starts; those in flight get `graceful_stop` to finish; what is left is cut
  * (`interrupt` aborts its requests) and counted as interrupted. `LoadStop.hurry` (a second Ctrl-C)
  * ends the graceful wait at once.
  * Failures are counted, never thrown out of the loop (autocannon): an iteration that rejects is a
  * failed iteration handed to `onIterationError`.
- * Bounds: every wait is sliced (at most SLICE_MS) and checks the stop; the loop yields to the event
- * loop at least every YIELD_EVERY starts; a cut waits at most CUT_SETTLE_MS for requests to unwind.
+ * Bounds: every wait is sliced (at most SLICE_MS) and checks the stop — a wait for a free slot by
+ * one watchdog sleep at a time, whatever the number of waits; the loop yields to the event loop at
+ * least every YIELD_EVERY starts; a cut waits at most CUT_SETTLE_MS for requests to unwind.
  * Time comes from the injected LoadClock (systemLoadClock() in the CLI; src/load may read wall time).
  */
 import { assert } from '../core/assert.ts';
-import { arrivalOffsets } from './executors-arrival.ts';
+import { arrivalSchedule } from './executors-arrival.ts';
 import { vuSteps } from './executors-vus.ts';
+import type { ArrivalSchedule } from './executors-arrival.ts';
 import type { ArrivalPlan, LoadPlan, VuPlan } from './executors.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 
@@ -94,14 +103,24 @@ export interface GeneratorOutcome {
 export const SLICE_MS = 100;
 export const YIELD_EVERY = 256;
 export const CUT_SETTLE_MS = 2_000;
+/** An instant closer than this (10 µs) is waited for by spinning on the clock; farther ones by a timer or a turn of the event loop. */
+export const BUSY_WAIT_MS = 0.01;
+/** Below this a timer cannot wait (Node rounds it up to 1 ms): a turn of the event loop instead. */
+const TIMER_MIN_MS = 1;
 /** A VU that finds no free agent (the agents of VUs ramped down still finishing) looks again this much later. */
 const IDLE_RETRY_MS = 10;
 
 class Flight {
   readonly inFlight = new Set<Promise<void>>();
   failed = 0;
+  /** Iterations ended so far, and when the last one did (a slot freed): arrivals due before it found the cap full. */
+  ended = 0;
+  freedAtMs = Number.NEGATIVE_INFINITY;
   private cut = false;
   private readonly options: GeneratorOptions;
+  /** The generator waiting for a free slot, if it is. */
+  private wake: (() => void) | null = null;
+  private watchdogArmed = false;
 
   constructor(options: GeneratorOptions) {
     this.options = options;
@@ -120,9 +139,37 @@ class Flight {
           onIterationError?.(error);
         },
       )
-      .finally(() => this.inFlight.delete(tracked));
+      .finally(() => {
+        this.inFlight.delete(tracked);
+        this.ended += 1;
+        this.freedAtMs = this.options.clock.nowMs();
+        this.wakeUp();
+      });
     this.inFlight.add(tracked);
     return tracked;
+  }
+
+  /**
+   * Resolves when an iteration ends, or at the latest after SLICE_MS (so the caller checks the stop
+   * and the schedule's end). One watchdog sleep is pending at most, however many times this is called.
+   */
+  nextChange(): Promise<void> {
+    assert(this.wake === null, 'one generator loop waits on a flight at a time');
+    const changed = new Promise<void>((resolve) => (this.wake = resolve));
+    if (!this.watchdogArmed) {
+      this.watchdogArmed = true;
+      void this.options.clock.sleep(SLICE_MS).then(() => {
+        this.watchdogArmed = false;
+        this.wakeUp();
+      });
+    }
+    return changed;
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /** Waits for the iterations in flight, at most `graceMs`; cuts what remains. Returns how many were cut. */
@@ -142,13 +189,21 @@ class Flight {
   }
 }
 
-/** Sleeps until `atMs` in slices; false when the run was stopped meanwhile. */
+/** Waits until `atMs` (see the header for how); false when the run was stopped meanwhile. */
 async function waitUntil(clock: LoadClock, stop: LoadStop, atMs: number): Promise<boolean> {
   for (let nowMs = clock.nowMs(); nowMs < atMs; nowMs = clock.nowMs()) {
     if (stop.reason !== null) return false;
-    await clock.sleep(Math.min(SLICE_MS, atMs - nowMs));
+    const aheadMs = atMs - nowMs;
+    if (aheadMs <= BUSY_WAIT_MS) spinUntil(clock, atMs);
+    else await clock.sleep(aheadMs < TIMER_MIN_MS ? 0 : Math.min(SLICE_MS, aheadMs));
   }
   return stop.reason === null;
+}
+
+/** Spins on the clock until `atMs`, for BUSY_WAIT_MS at most (a few hundred clock reads). */
+function spinUntil(clock: LoadClock, atMs: number): void {
+  const giveUpMs = clock.nowMs() + BUSY_WAIT_MS;
+  for (let nowMs = clock.nowMs(); nowMs < atMs && nowMs <= giveUpMs; nowMs = clock.nowMs());
 }
 
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorOutcome> {
@@ -166,20 +221,18 @@ export async function runGenerator(options: GeneratorOptions): Promise<Generator
 async function runArrivals(plan: ArrivalPlan, options: GeneratorOptions, flight: Flight): Promise<void> {
   const { clock, recorder, source, stop } = options;
   const originMs = recorder.startMs;
-  const offsets = arrivalOffsets(plan);
+  const schedule = arrivalSchedule(plan);
   let startsSinceYield = 0;
-  for (let next = offsets.next(); !next.done; next = offsets.next()) {
-    const intendedMs = originMs + next.value;
+  for (let index = 0, offsetMs = schedule.offsetMs(0); offsetMs !== null; offsetMs = schedule.offsetMs(index)) {
+    const intendedMs = originMs + offsetMs;
     if (!(await waitUntil(clock, stop, intendedMs))) return;
-    if (flight.inFlight.size >= plan.maxInFlight) {
-      recorder.iterationDropped();
-      continue;
-    }
-    const iteration = source.start(intendedMs);
+    const iteration = flight.inFlight.size >= plan.maxInFlight ? null : source.start(intendedMs);
     if (iteration === null) {
-      recorder.iterationDropped();
+      // Nothing in flight and no agent free (every one done): nothing to wait for, this arrival alone is dropped.
+      index = flight.inFlight.size === 0 ? index + 1 : await dropWhileBusy({ plan, options, flight, schedule, index });
       continue;
     }
+    index += 1;
     recorder.iterationStarted();
     void flight.track(iteration);
     // A generator behind its schedule starts what is due without waiting; it still lets answers in.
@@ -189,6 +242,25 @@ async function runArrivals(plan: ArrivalPlan, options: GeneratorOptions, flight:
     }
   }
   await waitUntil(clock, stop, originMs + plan.durationMs);
+}
+
+/**
+ * Arrival `index` found no free slot: waits for an iteration to end (or the stop, or the schedule's
+ * end) and drops `index` and every arrival due before that instant, counted in closed form.
+ * Returns the index of the first arrival not dropped.
+ */
+async function dropWhileBusy(context: { plan: ArrivalPlan; options: GeneratorOptions; flight: Flight; schedule: ArrivalSchedule; index: number }): Promise<number> {
+  const { plan, options, flight, schedule, index } = context;
+  const { clock, recorder, stop } = options;
+  const originMs = recorder.startMs;
+  const endMs = originMs + plan.durationMs;
+  const endedBefore = flight.ended;
+  while (flight.ended === endedBefore && stop.reason === null && clock.nowMs() < endMs) await flight.nextChange();
+  // Freed: what came due before the slot did found the cap full. Stopped or over: what came due before now.
+  const untilMs = flight.ended !== endedBefore ? flight.freedAtMs : clock.nowMs();
+  const next = Math.max(index + 1, schedule.countBefore(untilMs - originMs));
+  recorder.iterationDropped(next - index);
+  return next;
 }
 
 async function runVus(plan: VuPlan, options: GeneratorOptions, flight: Flight): Promise<void> {

@@ -196,9 +196,10 @@ export class LoadRecorder {
     this.completed += 1;
   }
 
-  /** An iteration the generator could not start on time (no free slot under the in-flight cap), as k6 counts them. */
-  iterationDropped(): void {
-    this.dropped += 1;
+  /** Iterations the generator could not start on time (no free slot under the in-flight cap), as k6 counts them. */
+  iterationDropped(count = 1): void {
+    assert(Number.isSafeInteger(count) && count >= 0, 'iterations are dropped by whole numbers');
+    this.dropped += count;
   }
 
   check(name: string, ok: boolean): void {

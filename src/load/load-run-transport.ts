@@ -1,8 +1,12 @@
 /**
- * The HTTP side of a load run: a sender (node:http/https over keep-alive agents, one base URL per
- * mount) and, over it, each agent's recording Transport, so the agents' own AfpClient drives the
- * live target unchanged while every request lands in the LoadRecorder.
+ * The HTTP side of a load run: a sender (one base URL per mount) and, over it, each agent's
+ * recording Transport, so the agents' own AfpClient drives the live target unchanged while every
+ * request lands in the LoadRecorder.
  *
+ * The wire: http:// mounts go through the lean keep-alive client (http-client.ts, one per origin,
+ * at most `maxSockets` connections: the in-flight cap), the one request path of `afp load` and of
+ * the bench's generator rate alike; https:// mounts go through node:https over a keep-alive agent
+ * (TLS is rare against a load target on loopback, and not worth a second client).
  * A sample per request: endpoint = the afp route id the request addresses (`escrow.B.create`),
  * found through the route table as the replay report names endpoints (src/replay/endpoint-name.ts);
  * intended start = the iteration's scheduled instant for its first request, the actual send time
@@ -14,14 +18,17 @@
  * Answers that are not JSON are passed on as text (the client wraps an error answer it cannot read),
  * never thrown: only a network failure, a timeout or the generator's cut rejects. Requests cut by
  * the generator after the graceful stop are not samples (they were not allowed to finish).
- * Bounds: answers above MAX_ANSWER_BYTES are cut (no answer); every request has a timeout.
+ * An answer's headers are read from its raw head when first asked for (most never are).
+ * Bounds: answers above MAX_ANSWER_BYTES are refused (no answer); every request has a timeout.
  */
 import { setMaxListeners } from 'node:events';
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { MountUrls, Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
 import { endpointName } from '../replay/endpoint-name.ts';
 import type { LoadClock } from './generator.ts';
+import { parseHeaderFields, type ParsedResponse } from './http-client-parser.ts';
+import { HttpClient } from './http-client.ts';
 import type { LoadSample } from './load-recorder.ts';
 
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -41,7 +48,7 @@ export interface LoadSender {
   /** Aborts every request in flight and refuses new ones (the generator's cut). */
   interrupt(): void;
   readonly interrupted: boolean;
-  /** Closes the idle keep-alive sockets. */
+  /** Closes the keep-alive sockets (a later request opens new ones). */
   close(): void;
 }
 
@@ -50,51 +57,114 @@ export interface LoadSenderOptions {
   readonly timeoutMs?: number;
   /** Sockets per origin (the in-flight cap is the generator's business; this is its ceiling). */
   readonly maxSockets: number;
+  /** A monotonic clock in ms for the requests' deadlines; performance.now by default. */
+  readonly nowMs?: () => number;
 }
 
+/** A mount's base URL, split once: the origin the client connects to and the path every request's goes under. */
+interface Mount {
+  readonly origin: string;
+  readonly prefix: string;
+  readonly secure: boolean;
+}
+
+const CUT = 'cut at the end of the graceful stop';
+
 export function loadSender(options: LoadSenderOptions): LoadSender {
-  const urls: MountUrls = {};
-  for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) if (url !== undefined) urls[mount] = url.replace(/\/+$/, '');
+  const mounts = new Map<string, Mount>();
+  for (const [mount, url] of Object.entries(options.urls) as [keyof MountUrls, string | undefined][]) {
+    if (url === undefined) continue;
+    const parsed = new URL(url.replace(/\/+$/, ''));
+    mounts.set(mount, { origin: parsed.origin, prefix: parsed.pathname.replace(/\/+$/, ''), secure: parsed.protocol === 'https:' });
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const http = new HttpAgent({ keepAlive: true, maxSockets: options.maxSockets });
+  const nowMs = options.nowMs ?? (() => performance.now());
+  const clients = new Map<string, HttpClient>();
   const https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets });
   const abort = new AbortController();
-  // Every request in flight listens on the one cut signal: no listener-count warning for that.
+  // Every https request in flight listens on the one cut signal: no listener-count warning for that.
   setMaxListeners(0, abort.signal);
+  const clientOf = (origin: string): HttpClient => {
+    let client = clients.get(origin);
+    if (client === undefined) {
+      client = new HttpClient({ origin, connectionsMax: options.maxSockets, timeoutMs, bodyBytesMax: MAX_ANSWER_BYTES, nowMs });
+      clients.set(origin, client);
+    }
+    return client;
+  };
   return {
     get interrupted() {
       return abort.signal.aborted;
     },
-    interrupt: () => abort.abort(new Interrupted('cut at the end of the graceful stop')),
+    interrupt: () => {
+      abort.abort(new Interrupted(CUT));
+      for (const client of clients.values()) client.interrupt(CUT);
+    },
     close: () => {
-      http.destroy();
+      for (const client of clients.values()) client.close();
+      clients.clear();
       https.destroy();
     },
     send: (request) => {
       if (abort.signal.aborted) return Promise.reject(new Interrupted('the run was cut'));
-      const base = urls[request.mount];
-      if (base === undefined) return Promise.reject(new Error(`no URL for mount '${request.mount}' (known: ${Object.keys(urls).join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`));
-      const url = new URL(base + request.path + queryString(request.query));
+      const mount = mounts.get(request.mount);
+      if (mount === undefined) return Promise.reject(new Error(`no URL for mount '${request.mount}' (known: ${[...mounts.keys()].join(', ') || 'none'}); ${request.method} ${request.path} cannot be sent`));
+      const path = mount.prefix + request.path + queryString(request.query);
       const body = outgoingBody(request);
-      const secure = url.protocol === 'https:';
-      return new Promise<TransportResponse>((resolve, reject) => {
-        const sent = (secure ? httpsRequest : httpRequest)(url, { method: request.method, headers: outgoingHeaders(request, body), agent: secure ? https : http, signal: abort.signal, timeout: timeoutMs }, (answer) => {
-          const chunks: Buffer[] = [];
-          let bytes = 0;
-          answer.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            if (bytes > MAX_ANSWER_BYTES) sent.destroy(new Error(`${request.method} ${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`));
-            else chunks.push(chunk);
-          });
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, headers: incomingHeaders(answer.headers), body: answerBody(Buffer.concat(chunks).toString('utf8')) }));
-          answer.on('error', reject);
+      const headers = outgoingHeaders(request, body);
+      if (mount.secure) return httpsSend({ url: new URL(mount.origin + path), method: request.method, headers, body, agent: https, signal: abort.signal, timeoutMs });
+      return clientOf(mount.origin)
+        .request({ method: request.method, path, headers, body })
+        .then((result) => {
+          if (result.ok) return leanResponse(result.response);
+          throw result.kind === 'interrupted' ? new Interrupted(result.message) : new Error(result.message);
         });
-        sent.on('timeout', () => sent.destroy(new Error(`${request.method} ${url.href}: no answer within ${timeoutMs} ms`)));
-        sent.on('error', (error) => reject(abort.signal.aborted ? new Interrupted('cut at the end of the graceful stop') : error));
-        sent.end(body);
-      });
     },
   };
+}
+
+/** A TransportResponse over a parsed answer: its headers parsed from the raw head on first use. */
+function leanResponse(response: ParsedResponse): TransportResponse {
+  let headers: Record<string, string> | null = null;
+  return {
+    status: response.status,
+    get headers() {
+      headers ??= parseHeaderFields(response.head);
+      return headers;
+    },
+    body: answerBody(response.body.toString('utf8')),
+  };
+}
+
+interface HttpsSend {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+  readonly agent: HttpsAgent;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+}
+
+/** One request through node:https (https:// mounts). */
+function httpsSend(options: HttpsSend): Promise<TransportResponse> {
+  const { url, method, headers, body, agent, signal, timeoutMs } = options;
+  return new Promise<TransportResponse>((resolve, reject) => {
+    const sent = httpsRequest(url, { method, headers, agent, signal, timeout: timeoutMs }, (answer) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      answer.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > MAX_ANSWER_BYTES) sent.destroy(new Error(`${method} ${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`));
+        else chunks.push(chunk);
+      });
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, headers: incomingHeaders(answer.headers), body: answerBody(Buffer.concat(chunks).toString('utf8')) }));
+      answer.on('error', reject);
+    });
+    sent.on('timeout', () => sent.destroy(new Error(`${method} ${url.href}: no answer within ${timeoutMs} ms`)));
+    sent.on('error', (error) => reject(signal.aborted ? new Interrupted(CUT) : error));
+    sent.end(body);
+  });
 }
 
 function queryString(query: Readonly<Record<string, string>> | undefined): string {
@@ -147,7 +217,8 @@ export interface RecordingOptions {
 export function recordingTransport(options: RecordingOptions): Transport {
   const { sender, clock, onSample } = options;
   return async (request) => {
-    await options.before?.();
+    // Only awaited when there is something to wait for: the intended start is taken in the caller's turn.
+    if (options.before !== undefined) await options.before();
     const sentMs = clock.nowMs();
     const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
     const endpoint = endpointName({ mount: request.mount, method: request.method, path: request.path, query: {}, headers: {} });

@@ -4,7 +4,7 @@
 // in the k6 script exported from it. Plus the plan's checks across fields, all errors at once.
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
-import { arrivalOffsets } from '../../src/load/executors-arrival.ts';
+import { arrivalOffsets, arrivalSchedule, arrivalsBetween } from '../../src/load/executors-arrival.ts';
 import { vuSteps } from '../../src/load/executors-vus.ts';
 import { describePlan, resolveLoadPlan, type ArrivalPlan, type LoadPlan, type VuPlan } from '../../src/load/executors.ts';
 import { parseScenario } from '../../src/sim/scenario.ts';
@@ -115,5 +115,38 @@ describe('the plan', () => {
     expect(none.ok === false && none.errors[0]).toContain('no load: section');
     const long = resolveLoadPlan({ load: { rate: 1 }, scenarioDurationMs: 30 * 86_400_000 });
     expect(long.ok === false && long.errors[0]).toContain('set load.duration or pass --duration');
+  });
+});
+
+describe('arrival counts in closed form (the generator drops what came due while it waited)', () => {
+  /** Every count the schedule gives agrees with stepping through its offsets, at and around every arrival. */
+  function expectCountsMatchOffsets(plan: ArrivalPlan): void {
+    const offsets = [...arrivalOffsets(plan)];
+    const schedule = arrivalSchedule(plan);
+    const stepped = (atMs: number): number => offsets.filter((offset) => offset < atMs).length;
+    const instants = [-1, 0, plan.durationMs, plan.durationMs + 1, 1e12, ...offsets.flatMap((offset) => [offset, offset + 1e-9, offset - 1e-9, offset + 0.5])];
+    for (const atMs of instants) expect(schedule.countBefore(atMs), `countBefore(${atMs})`).toBe(stepped(atMs));
+    expect(arrivalsBetween(schedule, 0, plan.durationMs)).toBe(offsets.length);
+  }
+
+  test('constant-arrival-rate, thirds of a second and whole ones', () => {
+    expectCountsMatchOffsets(planOf('load: { rate: 3, time_unit: 1s, duration: 2s }') as ArrivalPlan);
+    expectCountsMatchOffsets(planOf('load: { rate: 7, time_unit: 1s, duration: 3s }') as ArrivalPlan);
+    const fast = arrivalSchedule(planOf('load: { rate: 1000000, duration: 10s }') as ArrivalPlan);
+    expect(arrivalsBetween(fast, 1_000, 1_250)).toBe(250_000);
+    expect(fast.countBefore(20_000)).toBe(10_000_000);
+  });
+
+  test('ramping-arrival-rate: k6 profiles, a flat start, a cut', () => {
+    const stages = 'stages: [{ duration: 5s, target: 1 }, { duration: 1s, target: 1 }, { duration: 5s, target: 0 }]';
+    expectCountsMatchOffsets(planOf(`load: { executor: ramping-arrival-rate, start_rate: 0, ${stages} }`) as ArrivalPlan);
+    expectCountsMatchOffsets(planOf('load: { executor: ramping-arrival-rate, stages: [{ duration: 5s, target: 300 }, { duration: 0s, target: 50 }, { duration: 1s, target: 50 }, { duration: 5s, target: 0 }] }') as ArrivalPlan);
+    expectCountsMatchOffsets(planOf('load: { executor: ramping-arrival-rate, start_rate: 2, stages: [{ duration: 2s, target: 2 }] }') as ArrivalPlan);
+    expectCountsMatchOffsets(planOf(`load: { executor: ramping-arrival-rate, ${stages} }`, 5_000) as ArrivalPlan);
+  });
+
+  test("a shard's counts are its every n-th of the whole schedule's", () => {
+    const whole = planOf('load: { executor: ramping-arrival-rate, stages: [{ duration: 3s, target: 40 }, { duration: 2s, target: 10 }] }') as ArrivalPlan;
+    for (const index of [1, 2, 3]) expectCountsMatchOffsets({ ...whole, shard: { index, count: 3 } });
   });
 });

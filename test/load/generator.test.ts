@@ -115,6 +115,30 @@ describe('open model', () => {
     expect(latency.p50Ms).toBeLessThan(400);
   });
 
+  test('saturated (a million arrivals a second, 2 slots): waits for a free slot, drops what came due meanwhile, counted exactly', async () => {
+    const server = await loopback(() => 20);
+    const { snapshot, tookMs } = await run(arrivals({ rate: 1_000_000, durationMs: 1000, maxInFlight: 2 }), server);
+    const { started, completed, dropped } = snapshot.iterations;
+    expect(started + dropped).toBe(1_000_000);
+    expect(server.maxConcurrent).toBeLessThanOrEqual(2);
+    // Two slots, each busy about 20 ms, over one second: about 100 starts, never more than 2 per 20 ms.
+    expect(started).toBeGreaterThanOrEqual(10);
+    expect(started).toBeLessThanOrEqual(102);
+    expect(completed).toBe(started);
+    // Waiting, not stepping through a million arrivals: the run ends about on time (slack for a busy machine).
+    expect(tookMs).toBeLessThan(3000);
+  });
+
+  test('saturated on a slow target: the run still ends at the schedule and the drops cover it', async () => {
+    const server = await loopback(() => 700);
+    const { snapshot, tookMs } = await run(arrivals({ rate: 10_000, durationMs: 500, maxInFlight: 1, gracefulStopMs: 2000 }), server);
+    expect(snapshot.iterations.started).toBe(1);
+    expect(snapshot.iterations.dropped).toBe(4_999);
+    expect(snapshot.iterations.completed).toBe(1);
+    expect(tookMs).toBeGreaterThanOrEqual(690);
+    expect(tookMs).toBeLessThan(3000);
+  });
+
   test('stopped mid-run: no new arrival; in-flight iterations cut after graceful_stop, not samples', async () => {
     const server = await loopback(() => null);
     const stop = new LoadStop();
