@@ -144,7 +144,7 @@ describe('tool lists', () => {
 });
 
 describe('tool calls go through the route rows', () => {
-  test('register → keyless claim → create → get → list → release; balances match the platform', async () => {
+  test('register → claim → create → get → list → release; balances match the platform', async () => {
     const faucet = await connect('faucet');
     const alice = await call(faucet, 'register_agent', { agent_id: 'alice', metadata: { framework: 'mcp' } });
     expect(alice.isError).toBe(false);
@@ -154,14 +154,16 @@ describe('tool calls go through the route rows', () => {
     const aliceKey = body(alice)['api_key'] as string;
     expect(body(await call(faucet, 'register_agent', { agent_id: 'bob' }))['balance']).toBe('10.00');
 
-    // The 10 USDC grant starts the 24 h cooldown: inside it the first keyless claim is a 409.
-    expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 409, 'FAUCET_CLAIMED', 'faucet');
+    // A claim needs the key (a keyless one is 401 whoever it names); the 10 USDC grant starts the
+    // 24 h cooldown: inside it a claim is a 409.
+    const keyless = expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 401, 'UNAUTHORIZED', 'faucet');
+    expect(keyless['error']).toContain('the first claim is the registration grant');
+    const aliceFaucet = await connect('faucet', aliceKey);
+    expectToolError(await call(aliceFaucet, 'claim_faucet', { agent_id: 'alice' }), 409, 'FAUCET_CLAIMED', 'faucet');
     w.clock.set(START + DAY);
-    const claimed = body(await call(faucet, 'claim_faucet', { agent_id: 'alice' }));
+    const claimed = body(await call(aliceFaucet, 'claim_faucet', { agent_id: 'alice' }));
     expect(claimed).toMatchObject({ amount: '2.00', balance: '12.00' });
     expect(claimed['balance']).toBe(balanceText('alice'));
-    const again = expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 401, 'UNAUTHORIZED', 'faucet');
-    expect(again['error']).toContain('key required');
 
     const escrow = await connect('escrow', aliceKey);
     const created = await call(escrow, 'create_escrow', { amount: '5', receiver: 'bob', description: 'logo', conditions: { rounds: 2 } });
