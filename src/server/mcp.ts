@@ -37,6 +37,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { JsonObject } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
+import { jsonTooDeep } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
@@ -147,14 +148,15 @@ async function servePost(bound: Bound, lane: McpLane, request: IncomingMessage, 
     if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), { ...charged.headers, connection: 'close' });
     return writeJson(response, 413, jsonRpcError(-32000, `Payload too large: the body exceeds ${maxBodyBytes} bytes`), { connection: 'close' });
   }
-  const parsed = parseJson(read.text);
+  const tooDeep = jsonTooDeep(read.text);
+  const parsed = tooDeep === null ? parseJson(read.text) : undefined;
   if (parsed === undefined || !onlyToolCalls(parsed.value)) {
     const charged = chargeTransport(bound, request, ip);
     if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     // The SDK writes the answer; headers set here are merged into it.
     for (const [name, value] of Object.entries(rateHeaders(charged))) response.setHeader(name, value);
   }
-  if (parsed === undefined) return writeJson(response, 400, jsonRpcError(-32700, 'Parse error: Invalid JSON'), {});
+  if (parsed === undefined) return writeJson(response, 400, jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`), {});
   const caller: Caller = { authorization: request.headers.authorization, ip };
   const turn = lane.enqueue(() => serveTurn(bound, lane, caller, request, response, parsed.value));
   if (turn === false) return writeJson(response, 503, jsonRpcError(-32000, `the MCP server is busy: more than ${MCP_WAITING_MAX} requests wait; retry shortly`), { 'retry-after': '1' });
