@@ -1,11 +1,11 @@
 /**
  * The reference model's faucet: registration (both styles), claims (A once ever; B one per
- * cooldown, keyless only for an agent's first B claim), B status and an agent's own details.
+ * cooldown, always with the key: a keyless claim is 401), B status and an agent's own details.
  * Each `predict*` reads the model only; the returned `commit` applies an accepted answer.
  *
  * Precedence of failures, from the contract and afp's documented order: registration — taken
- * (409) before unknown referrer (404) before an empty pool (422); B claim — identity (403 for
- * another agent's id with a key, 404 unknown, 401 keyless after a first B claim) before the
+ * (409) before unknown referrer (404) before an empty pool (422); B claim — identity (401
+ * keyless whatever it names, 403 for another agent's id with a key) before the
  * cooldown (409 FAUCET_CLAIMED) before an empty pool (422); agent details — unknown (404)
  * before another agent's (403).
  */
@@ -85,11 +85,11 @@ export interface ClaimBInput {
 }
 
 export function predictClaimB(model: Readonly<CheckModel>, input: ClaimBInput): Prediction {
-  if (input.mode === 'keyless-no-id') return failure(401, 'UNAUTHORIZED');
+  // A keyless claim is 401 whatever it names (claims.ts: the first payout is the registration grant).
+  if (input.mode === 'keyless-no-id' || input.mode === 'keyless') return failure(401, 'UNAUTHORIZED');
   if (input.mode === 'key-other-id' && model.names.agentId(input.otherSlot) !== requireAgent(model, input.slot).id) return failure(403, 'FORBIDDEN');
   const agent = model.agents[input.slot];
   if (agent === undefined) return failure(404, 'NOT_FOUND');
-  if (input.mode === 'keyless' && agent.claimsB > 0) return failure(401, 'UNAUTHORIZED');
   const nowMs = model.nowMs;
   const nextMs = agent.nextClaimBAtMs;
   if (nextMs !== null && nowMs < nextMs) {

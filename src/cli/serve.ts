@@ -29,6 +29,7 @@ import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_LAYOUT } from '../server/deployed-layout.ts';
@@ -91,6 +92,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const startText = stringFlag(args, 'start');
   const startMs = startText === undefined ? undefined : parseIso(startText);
   if (Number.isNaN(startMs)) errors.push(`--start must be an ISO 8601 date or date-time, got '${startText}'`);
+  else if (startMs !== undefined && startMs > CLOCK_MAX_MS) errors.push(`--start must be no later than ${new Date(CLOCK_MAX_MS).toISOString()}, got '${startText}'`);
   else if (startMs !== undefined && clock === 'wall' && startMs < wallNowMs) errors.push('--start in the past needs --clock manual (the wall clock only moves forward)');
   for (const name of defects) {
     if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);

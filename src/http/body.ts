@@ -3,11 +3,17 @@
  * both answer bad bodies alike (DESIGN: what passes in-process passes live).
  *
  * Order: too large (413) before anything else, then an empty body (= no body, whatever its
- * content type), then the content type (415 unless application/json), then the JSON text (400).
+ * content type), then the content type (415 unless application/json), then nesting deeper than
+ * JSON_DEPTH_MAX (400: rows and copies walk values recursively, and a parameter thousands of
+ * levels deep overflowed the stack, a 500), then the JSON text (400). The depth is measured on
+ * the text in one pass, before parsing, without recursion.
  * All three statuses carry the code BAD_REQUEST (docs/decisions.md "Serve and transports").
  * The result is a value, never a throw; the dispatcher answers `failure` at its step 5.
  */
 import { fail, failWithStatus, type Failure } from '../core/errors.ts';
+
+/** Deepest nesting of arrays and objects a body may have (escrow conditions use 4 levels under the body). */
+export const JSON_DEPTH_MAX = 32;
 
 export type BodyReadResult = { readonly body: unknown } | { readonly failure: Failure };
 
@@ -30,6 +36,8 @@ export function readJsonBody(text: string, contentType: string | undefined, maxB
   if (!isJsonContentType(contentType)) {
     return { failure: failWithStatus(415, 'BAD_REQUEST', `request body must be sent with Content-Type: application/json (got ${contentType === undefined ? 'none' : `'${contentType.slice(0, 100)}'`})`) };
   }
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep !== null) return { failure: tooDeep };
   try {
     return { body: JSON.parse(text) as unknown };
   } catch (error) {
@@ -47,4 +55,29 @@ export function utf8Exceeds(text: string, maxBytes: number): boolean {
   if (text.length > maxBytes) return true;
   if (text.length * 3 <= maxBytes) return false;
   return Buffer.byteLength(text, 'utf8') > maxBytes;
+}
+
+/**
+ * The 400 for a JSON text nesting arrays or objects deeper than JSON_DEPTH_MAX, else null. Counts
+ * brackets outside strings (a backslash escapes the next character inside one); malformed text is
+ * left to JSON.parse.
+ */
+export function jsonTooDeep(text: string): Failure | null {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x5b || code === 0x7b) {
+      depth++;
+      if (depth > JSON_DEPTH_MAX) return fail('BAD_REQUEST', `request body nests deeper than ${JSON_DEPTH_MAX} levels`);
+    } else if (code === 0x5d || code === 0x7d) {
+      depth--;
+    }
+  }
+  return null;
 }

@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Clock } from '../core/clock.ts';
 import { fail, type Failure, type JsonValue } from '../core/errors.ts';
 import { bodyTooLarge, readJsonBody } from './body.ts';
+import { answerClientError } from './client-error.ts';
 import { normalizePeer, originatingIp } from './client-ip.ts';
 import type { ApiRequest, Dispatcher } from './dispatcher.ts';
 import type { Mount } from './route.ts';
@@ -71,6 +72,8 @@ export function createApiServer(options: ApiServerOptions): Server {
       response.destroy();
     });
   });
+  // Requests the parser refuses get a JSON error too, not Node's empty answer (client-error.ts).
+  server.on('clientError', answerClientError);
   return server;
 }
 

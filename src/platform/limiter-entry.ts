@@ -13,6 +13,9 @@
  * style-B row (a handful), and a request touches one. Linked from the identity entry, most
  * recently used first, the usual case is one hop from an object already in cache, where a Map
  * costs its table and a hash probe (the misses of a first touch).
+ * Why `older`/`newer`: the limiter keeps every entry it holds (identities and per-IP register
+ * buckets alike) on one list by last use, so that making room is O(1): the least recently used
+ * entry is at one end (rate-limiter.ts `admit`). Both links are null while the entry is not held.
  * Non-goals: policy and arithmetic (rate-limiter.ts, token-bucket.ts).
  */
 import { BucketAndDay, dayIndexOf, type BucketShape, type DayCounter } from './token-bucket.ts';
@@ -49,6 +52,11 @@ export class IdentityEntry extends BucketAndDay {
   /** Head of the chain of service entries, most recently used first (at most one per row). */
   services: ServiceEntry | null = null;
   endpoints: Map<string, DayCounter> | null = null;
+  /** The neighbours on the limiter's list by last use (see the header); null at the ends or when not held. */
+  older: IdentityEntry | null = null;
+  newer: IdentityEntry | null = null;
+  /** True for a per-IP register bucket (held in the limiter's IP map, its bucket under `tierShape`). */
+  registerIp = false;
 
   constructor(identity: string, owner: object | null) {
     super(0, 0);

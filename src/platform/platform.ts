@@ -134,6 +134,8 @@ export interface PlatformOptions {
   readonly closures?: readonly GameClosure[];
   /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
   readonly authMemoMax?: number;
+  /** The rate limiter's bound on held entries (default: its own, 1,000,000); tests use a small one. */
+  readonly limiterEntriesMax?: number;
 }
 
 export class Platform {
@@ -192,7 +194,7 @@ export class Platform {
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
-    this.limiter = new RateLimiter(this.config.limits);
+    this.limiter = new RateLimiter(this.config.limits, options.limiterEntriesMax === undefined ? {} : { maxEntries: options.limiterEntriesMax });
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
 

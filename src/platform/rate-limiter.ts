@@ -14,9 +14,13 @@
  * consumption). The binding (reported) bucket is, when refused, the refusing one with the longest
  * wait (so that a request at now + retry_after passes), else the one with the fewest remaining
  * requests, the lower limit winning ties, then the order above. All state is integers.
- * Memory: an entry (an identity or an IP) is evicted once every bucket in it is full again and its
- * daily counts belong to an earlier UTC day (a fresh entry would behave the same); sweeps run when
- * the entry count doubles past the last sweep; `maxEntries` is a hard cap, asserted.
+ * Memory: at most `maxEntries` entries (identities and IPs), kept on one list by last use. Making
+ * room for a new entry is O(1): the least recently used entries are dropped first when idle (every
+ * bucket full again and the daily counts of an earlier UTC day: a fresh entry would behave the
+ * same), at most two per new entry; at the bound the least recently used one is dropped whatever
+ * its state (its caller starts afresh). No scan of the entries, ever: a flood of new identities
+ * (one per forged X-Forwarded-For) costs O(1) per request and never refuses anyone for want of
+ * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
  * Hot path: integer math, no closures or arrays per request; the per-request state lives in
  * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
  * its answer in one reused decision object (`chargeFields`; `charge` hands out a copy). An identity's tier bucket
@@ -35,7 +39,7 @@ import type { ServiceName } from './platform.ts';
 import { findServiceEntry, IdentityEntry, ServiceEntry, type LimiterHandle, type ServiceRow } from './limiter-entry.ts';
 import {
   bucketShape, countAt, DayCounter, msUntilFull, msUntilToken, nextMidnightMs, refill, rollDay,
-  TokenBucket, UNITS_PER_TOKEN, unitsAt, type BucketLevel, type BucketShape, type DayCount,
+  UNITS_PER_TOKEN, unitsAt, type BucketLevel, type BucketShape, type DayCount,
 } from './token-bucket.ts';
 
 export { LimiterHandle } from './limiter-entry.ts';
@@ -82,9 +86,7 @@ export interface LimitDecision {
 }
 
 export interface RateLimiterOptions {
-  /** Entry count that triggers the first eviction sweep. */
-  readonly sweepAtEntries?: number;
-  /** Hard cap on held entries; exceeding it is a bug (an unbounded population). */
+  /** Bound on held entries (at least 2: one request may add an IP bucket and an identity). */
   readonly maxEntries?: number;
   /** false: every request takes the general path (tests compare the two; default true). */
   readonly fastPath?: boolean;
@@ -93,8 +95,9 @@ export interface RateLimiterOptions {
 /** Reported when nothing limits the request (Enterprise on a route without endpoint caps). */
 export const UNLIMITED = 2_147_483_647;
 export const UPGRADE_URL = '/docs#upgrade';
-const SWEEP_AT_ENTRIES_DEFAULT = 65_536;
 const MAX_ENTRIES_DEFAULT = 1_000_000;
+/** Idle entries dropped from the old end per new entry: more than one, so idle ones drain. */
+const IDLE_RECLAIM_PER_ADMIT = 2;
 
 type Mode = 'check' | 'take' | 'peek';
 
@@ -222,10 +225,11 @@ export class RateLimiter {
   private readonly serviceRows = new Map<string, ServiceRow>();
   private readonly endpointCaps = new Map<string, EndpointCap>();
   private readonly identities = new Map<string, IdentityEntry>();
-  private readonly registerByIp = new Map<string, TokenBucket>();
-  private readonly sweepAtEntriesMin: number;
+  private readonly registerByIp = new Map<string, IdentityEntry>();
   private readonly maxEntries: number;
-  private sweepAtEntries = 0;
+  /** The ends of the list of held entries by last use (limiter-entry.ts `older`/`newer`). */
+  private oldest: IdentityEntry | null = null;
+  private newest: IdentityEntry | null = null;
   private readonly fastPath: boolean;
   private readonly binding = new Binding();
   /** The decision `chargeFields` answers in, rewritten by every charge. */
@@ -237,7 +241,7 @@ export class RateLimiter {
   private slotTierShape: BucketShape | null = null;
   private slotTierDaily: number | null = null;
   private slotIpApplies = false;
-  private slotIp: TokenBucket | undefined = undefined;
+  private slotIp: IdentityEntry | undefined = undefined;
   private slotServiceRow: ServiceRow | null = null;
   private slotService: ServiceEntry | undefined = undefined;
   private slotEndpointCap: EndpointCap | null = null;
@@ -264,10 +268,8 @@ export class RateLimiter {
       assertDailyCap(perDay, `endpoint:${key}`);
       this.endpointCaps.set(key, { perDay, scope: `endpoint:${key}` });
     }
-    this.sweepAtEntriesMin = options.sweepAtEntries ?? SWEEP_AT_ENTRIES_DEFAULT;
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_DEFAULT;
-    assert(this.sweepAtEntriesMin >= 1 && this.sweepAtEntriesMin <= this.maxEntries, 'sweep threshold within the hard cap');
-    this.sweepAtEntries = this.sweepAtEntriesMin;
+    assert(Number.isSafeInteger(this.maxEntries) && this.maxEntries >= 2, 'the limiter holds at least two entries (an IP bucket and an identity)');
     this.fastPath = options.fastPath ?? true;
   }
 
@@ -323,7 +325,8 @@ export class RateLimiter {
   ): void {
     const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? serviceName) : null;
     const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
-    const entry = this.heldEntry(identity, handle) ?? this.addEntry(identity, handle, tierShape, nowMs);
+    const entry = this.heldEntry(identity, handle) ?? this.addEntry(identity, handle, tierShape, nowMs, null);
+    this.touch(entry);
     // As in resolveIdentity: first limited request of an identity seen only as Enterprise. Written
     // only on a change: a pointer store costs a write barrier while the collector marks.
     if (entry.tierShape !== tierShape) {
@@ -438,11 +441,12 @@ export class RateLimiter {
    * A new entry for the request's identity (makes room first), noted in its handle: the handle
    * itself when it was built for this identity and this limiter and is not held (limiter-entry.ts).
    */
-  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
-    this.admit(nowMs);
+  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number, keep: IdentityEntry | null): IdentityEntry {
+    this.admit(nowMs, keep);
     const entry = handle !== undefined && handle.owner === this && handle.identity === identity && !handle.held ? handle : new IdentityEntry(identity, this);
     entry.start(tierShape, nowMs);
     this.identities.set(identity, entry);
+    this.link(entry);
     if (handle !== undefined) handle.entry = entry;
     return entry;
   }
@@ -509,10 +513,18 @@ export class RateLimiter {
     this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     this.slotIpApplies = limits?.registerPerIp === true;
     this.slotIp = this.slotIpApplies ? this.registerByIp.get(request.ip) : undefined;
-    if (create && this.slotIpApplies && this.slotIp === undefined) {
-      this.admit(nowMs);
-      this.slotIp = new TokenBucket(this.registerShape.capacityUnits, nowMs);
-      this.registerByIp.set(request.ip, this.slotIp);
+    if (create && this.slotIpApplies) {
+      if (this.slotIp === undefined) {
+        this.admit(nowMs, null);
+        const bucket = new IdentityEntry(request.ip, this);
+        bucket.registerIp = true;
+        bucket.start(this.registerShape, nowMs);
+        this.registerByIp.set(request.ip, bucket);
+        this.link(bucket);
+        this.slotIp = bucket;
+      } else {
+        this.touch(this.slotIp);
+      }
     }
     this.resolveIdentity(request, nowMs, create);
   }
@@ -522,9 +534,10 @@ export class RateLimiter {
     this.slotEndpoint = undefined;
     const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
     let entry = needed ? this.heldEntry(request.identity, request.handle) : undefined;
-    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs);
+    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs, this.slotIp ?? null);
     this.slotEntry = entry;
     if (entry === undefined) return;
+    if (create) this.touch(entry);
     if (create && this.slotTierShape !== null) {
       // First limited request of an identity seen only as Enterprise so far: its bucket starts full.
       if (entry.tierShape === null) entry.units = this.slotTierShape.capacityUnits;
@@ -603,26 +616,57 @@ export class RateLimiter {
     this.binding.offer(perDay, perDay - counter.count, nextMidnightMs(nowMs), '1d', scope);
   }
 
-  /** Makes room for one more entry: sweeps when the count reaches the threshold, then asserts the cap. */
-  private admit(nowMs: number): void {
-    if (this.bucketCount >= this.sweepAtEntries) {
-      this.sweep(nowMs);
-      this.sweepAtEntries = Math.min(this.maxEntries, Math.max(this.sweepAtEntriesMin, 2 * this.bucketCount));
+  /**
+   * Makes room for one more entry, in O(1): drops up to IDLE_RECLAIM_PER_ADMIT idle entries from
+   * the old end, then, at the bound, the least recently used entry whatever its state. `keep` (the
+   * IP bucket the request being charged has just resolved, a fresh one idle) is never dropped.
+   */
+  private admit(nowMs: number, keep: IdentityEntry | null): void {
+    for (let reclaimed = 0; reclaimed < IDLE_RECLAIM_PER_ADMIT; reclaimed++) {
+      const oldest = this.oldest;
+      if (oldest === null || oldest === keep || !isIdle(oldest, nowMs)) break;
+      this.evict(oldest);
     }
-    assert(this.bucketCount < this.maxEntries, `rate limiter holds at most ${this.maxEntries} entries`);
+    if (this.bucketCount >= this.maxEntries) {
+      const oldest = this.oldest;
+      // `keep` was just used: it is the newest, so the oldest only when it is alone (below the bound).
+      assert(oldest !== null && oldest !== keep, 'a full limiter holds at least two entries');
+      this.evict(oldest);
+    }
+    assert(this.bucketCount < this.maxEntries, 'room was made');
   }
 
-  /** Evicts every entry that a fresh one would replace exactly (all full, no count today). */
-  private sweep(nowMs: number): void {
-    for (const [ip, bucket] of this.registerByIp) {
-      if (unitsAt(bucket, this.registerShape, nowMs) === this.registerShape.capacityUnits) this.registerByIp.delete(ip);
-    }
-    for (const [identity, entry] of this.identities) {
-      if (isIdle(entry, nowMs)) {
-        this.identities.delete(identity);
-        entry.held = false;
-      }
-    }
+  /** Drops a held entry: out of its map and off the list; a handle to it no longer finds it. */
+  private evict(entry: IdentityEntry): void {
+    const removed = entry.registerIp ? this.registerByIp.delete(entry.identity) : this.identities.delete(entry.identity);
+    assert(removed, 'an entry on the list is in its map');
+    this.unlink(entry);
+    entry.held = false;
+  }
+
+  /** Puts a new entry at the new end of the list. */
+  private link(entry: IdentityEntry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest === null) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: IdentityEntry): void {
+    if (entry.older === null) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) this.newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
+  }
+
+  /** Marks a held entry as just used: moved to the new end (nothing to do when it is there). */
+  private touch(entry: IdentityEntry): void {
+    if (entry === this.newest) return;
+    this.unlink(entry);
+    this.link(entry);
   }
 }
 

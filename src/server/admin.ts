@@ -7,7 +7,8 @@
  *   GET  /_afp/mounts     → { mounts: { api, faucet, escrow... } } (api mount; discoverTarget reads it);
  *                          afp serve --dialect deployed: { dialect, mounts, base_urls }, on the casino's address
  *   GET  /_afp/clock      → { now_ms, now, mode }
- *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only (400 otherwise);
+ *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only, at most
+ *                          CLOCK_MOVE_MAX_MS ahead and never past CLOCK_MAX_MS (400 otherwise);
  *                          due timers run before the answer
  *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] }
@@ -22,6 +23,8 @@
  *                          (move a manual clock with POST /_afp/clock; a wall clock gets there);
  *                          `afp audit house-edge --target` funds its fresh agent through it
  * A table of rows, like the routes; a known path under another method answers 405.
+ * Bad input: every row validates all of its input before it records or changes anything, and
+ * answers a 4xx in the spec's error shape (`{ error, code }`); nothing applied, nothing logged.
  * Durability (afp serve --data): the state-changing rows hand their command to `record` (the
  * command log) after validating it and before changing platform state; the log's replay applies
  * it with the same functions (`applyClockMove`, `applyTierSet`, `applyDeposit`).
@@ -104,6 +107,14 @@ const ROWS: readonly AdminRow[] = [
 ];
 
 const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+/**
+ * The clock's last instant, 9999-01-01T00:00:00.000Z: every instant the platform renders keeps a
+ * four-digit ISO year, with a year of headroom for the instants it computes ahead (escrow expiry at
+ * most 90 days, tournaments 60). Past 8.64e15 ms a Date cannot even hold it.
+ */
+export const CLOCK_MAX_MS = Date.UTC(9999, 0, 1);
+/** One move goes at most 100 years ahead: its due timers (a referral sweep a day) run before the answer, ~65 ms. */
+export const CLOCK_MOVE_MAX_MS = 36_525 * 86_400_000;
 const TIER_FIELDS = ['agent_id', 'tier'];
 
 /** The intercept for one mount's server: answers admin paths, null for everything else. */
@@ -171,12 +182,19 @@ function targetMs(body: unknown, nowMs: number): number | Failure {
   if (keys.length !== 1 || !CLOCK_FIELDS.includes(keys[0] as string)) return fail('BAD_REQUEST', usage);
   const value = fields[keys[0] as string];
   if (keys[0] === 'to') {
-    const parsed = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-    return Number.isSafeInteger(parsed) ? parsed : fail('BAD_REQUEST', 'to must be an ISO 8601 date-time');
+    const parsed = typeof value === 'string' && value.length <= 64 && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+    return Number.isSafeInteger(parsed) ? withinClockRange(parsed, nowMs) : fail('BAD_REQUEST', 'to must be an ISO 8601 date-time');
   }
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail('BAD_REQUEST', `${keys[0] as string} must be a whole number of milliseconds`);
-  if (keys[0] === 'advance_ms') return value >= 0 ? nowMs + value : fail('BAD_REQUEST', 'advance_ms must not be negative: the clock only moves forward');
-  return value;
+  if (keys[0] === 'advance_ms' && value < 0) return fail('BAD_REQUEST', 'advance_ms must not be negative: the clock only moves forward');
+  return withinClockRange(keys[0] === 'advance_ms' ? nowMs + value : value, nowMs);
+}
+
+/** The instant, or a 400 when it lies past CLOCK_MAX_MS or more than CLOCK_MOVE_MAX_MS ahead. */
+function withinClockRange(targetMs: number, nowMs: number): number | Failure {
+  if (targetMs > CLOCK_MAX_MS) return fail('BAD_REQUEST', `the clock goes no further than ${new Date(CLOCK_MAX_MS).toISOString()} (to_ms ${CLOCK_MAX_MS})`);
+  if (targetMs - nowMs > CLOCK_MOVE_MAX_MS) return fail('BAD_REQUEST', `one move goes at most ${CLOCK_MOVE_MAX_MS} ms (100 years) ahead: the timers due on the way run before the answer`);
+  return targetMs;
 }
 
 function stateView(options: AdminOptions): JsonObject {
@@ -242,6 +260,10 @@ function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject 
   if (typeof chain !== 'string' || findChain(chain) === undefined) return fail('BAD_REQUEST', `chain must be one of ${chainList()}`);
   if (amountMicro === null || amountMicro <= 0n) return fail('BAD_REQUEST', `amount must be a positive USDC amount with at most 6 decimals; ${usage}`);
   if (!options.platform.agents.has(agentId)) return fail('NOT_FOUND', `no agent '${agentId}'`, { agent_id: agentId });
+  // Refusals the casino would give (amount range, pending deposits) come before the log: a
+  // refused command is never recorded.
+  const refused = options.platform.casino.account.depositRefusal({ agentId, chain, amountMicro });
+  if (refused !== null) return refused;
   const atMs = options.clock.nowMs();
   options.record?.({ kind: 'deposit', agentId, chain, amountMicro, atMs });
   const deposit = applyDeposit(options.platform, { agentId, chain, amountMicro }, atMs);

@@ -58,6 +58,11 @@ export interface ServeOptions {
    * flags). Its settings replace seed, startMs, clockMode, defects, config, faults and closures above.
    */
   readonly commandLog?: CommandLog;
+  /**
+   * The rate limiter's bound on held entries (default 1,000,000): tests of the full limiter use a
+   * small one. Not with a commandLog (its platform is built from the log's settings).
+   */
+  readonly limiterEntriesMax?: number;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
 }
@@ -157,6 +162,7 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform:
     faults: options.faults ?? [],
     closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.limiterEntriesMax === undefined ? {} : { limiterEntriesMax: options.limiterEntriesMax }),
   });
   return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
 }

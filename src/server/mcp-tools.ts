@@ -58,7 +58,7 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
     service: 'faucet',
     routeId: 'faucet.B.claim',
     input: z.strictObject({
-      agent_id: z.string().nullish().describe("Without an API key: the agent's id (first claim only); with a key: omit, or the caller's own id"),
+      agent_id: z.string().nullish().describe("Omit, or the caller's own id (a claim needs the agent's API key)"),
     }),
   },
   { name: 'faucet_status', service: 'faucet', routeId: 'faucet.B.status', input: z.strictObject({}) },
@@ -104,7 +104,7 @@ export const MCP_TOOLS: readonly McpToolRow[] = [
 const AUTH_NOTE: Readonly<Record<Route['auth'], string>> = {
   none: 'No API key needed.',
   bearer: 'Needs the API key: send Authorization: Bearer <api_key> with the MCP request.',
-  optional: 'The first claim needs no API key (name agent_id); later claims need Authorization: Bearer <api_key>.',
+  optional: 'Needs Authorization: Bearer <api_key> (register_agent needs none and pays the first grant).',
 };
 
 /** The tool's description: its route row's summary plus how it is authorised. */

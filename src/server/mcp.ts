@@ -1,8 +1,8 @@
 /**
  * The `/mcp` endpoint of the faucet and escrow listeners, over the official MCP TypeScript SDK's
  * streamable HTTP transport in stateless mode, as the real platform serves it (spec/NOTES.md):
- *   POST /mcp  → JSON-RPC through a fresh McpServer + StreamableHTTPServerTransport per request
- *                (no session id; answers as plain JSON, not an SSE stream);
+ *   POST /mcp  → JSON-RPC through ONE McpServer per listener (tools registered once) and a fresh
+ *                StreamableHTTPServerTransport per request (no session id; plain JSON answers);
  *   GET  /mcp  → `{ tools: [{ name, description, inputSchema }] }` (bearer key required), or 405
  *                when the client asks for an event stream (stateless: no server-initiated stream);
  *   other      → 405.
@@ -13,8 +13,19 @@
  * dispatcher. The result is the JSON body as text and `structuredContent`, `isError` for ≥ 400,
  * and the HTTP status and headers (rate limits) in `_meta` under `afp/status` and `afp/headers`.
  *
- * Limits: the body is read by the SDK up to config.maxBodyBytes (413 beyond), at most 100 messages
- * per batch (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments.
+ * Rate limits: every request to /mcp is one request to the rate limiter, as any request is (a valid
+ * key: its agent; otherwise the client IP), except a POST whose messages are all tool calls: each
+ * call is charged as its route instead. The charge is a dispatch of `<METHOD> /mcp` on the mount
+ * (no row matches: the limiter counts it, then 404, which is ignored), so afp serve --data logs
+ * and replays it like every other request; a refusal answers the dispatcher's own 429.
+ * One server: the SDK allows a server one transport at a time and a stateless transport one
+ * request (reusing either mixes up JSON-RPC ids between clients), so requests take turns on the
+ * server (`McpLane`): the body is read first (bounded), then connect, handle, close — the tools
+ * are synchronous, so a turn lasts no longer than its dispatches; a slow client cannot hold it.
+ * The request being handled (its Authorization header and IP) is the lane's `current`.
+ * Limits: the body is read up to config.maxBodyBytes (413 beyond), at most 100 messages per batch
+ * (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments, at most
+ * MCP_WAITING_MAX requests waiting for the server (503 beyond).
  * Non-goals: sessions, resumability, server-to-client notifications.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,9 +33,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { JsonObject } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
+import { jsonTooDeep } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
@@ -32,6 +45,8 @@ import { resolveTools, toolDescription, toolRequest, type McpService, type McpTo
 /** Above the largest argument a route accepts (conditions: 256 values), so the route's message wins. */
 export const MAX_TOOL_INPUT_ELEMENTS = 1_024;
 export const MCP_PATH = '/mcp';
+/** Requests that may wait for their turn on the server; beyond, 503 (each turn is short). */
+export const MCP_WAITING_MAX = 1_000;
 const SERVER_VERSION = '1.0.0';
 
 export interface McpHandlerOptions {
@@ -54,22 +69,62 @@ interface Bound extends McpHandlerOptions {
   readonly log: (line: string) => void;
 }
 
+/** The request whose turn it is on the server: what its tool calls are sent with. */
+interface Caller {
+  readonly authorization: string | undefined;
+  readonly ip: string;
+}
+
+/** The one server of a listener, and the turns requests take on it (see the header). */
+class McpLane {
+  readonly server: McpServer;
+  current: Caller | null = null;
+  private tail: Promise<void> = Promise.resolve();
+  private waiting = 0;
+
+  constructor(bound: Bound) {
+    this.server = new McpServer({ name: `afp-${bound.service}`, version: SERVER_VERSION }, { maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS });
+    for (const entry of bound.tools) {
+      this.server.registerTool(entry.tool.name, { description: entry.description, inputSchema: entry.tool.input }, (args: Record<string, unknown>) => {
+        const caller = this.current;
+        assert(caller !== null, 'tool calls run during a request\'s turn');
+        return callTool(bound, entry, args, caller.authorization, caller.ip);
+      });
+    }
+  }
+
+  /** Runs `turn` once every earlier turn is over; false (nothing run) when MCP_WAITING_MAX wait already. */
+  enqueue(turn: () => Promise<void>): Promise<void> | false {
+    if (this.waiting >= MCP_WAITING_MAX) return false;
+    this.waiting += 1;
+    const done = this.tail.then(turn).finally(() => {
+      this.waiting -= 1;
+    });
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+}
+
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const tools = resolveTools(options.service, options.dispatcher.router.routes).map(({ tool, route }) => ({ tool, route, description: toolDescription(route) }));
   const bound: Bound = { ...options, tools, log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)) };
   const listText = JSON.stringify(toolList(bound));
+  const lane = new McpLane(bound);
   return async (request, response, ip) => {
-    if (request.method === 'POST') return servePost(bound, request, response, ip);
+    if (request.method === 'POST') return servePost(bound, lane, request, response, ip);
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
-    if (request.method !== 'GET') return writeError(bound, response, 405, 'BAD_REQUEST', `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`, { allow: 'GET, POST' });
+    const charged = chargeTransport(bound, request, ip);
+    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    const rate = rateHeaders(charged);
+    if (request.method !== 'GET') return writeError(bound, response, 405, 'BAD_REQUEST', `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`, { ...rate, allow: 'GET, POST' });
     if ((request.headers.accept ?? '').includes('text/event-stream')) {
-      return writeError(bound, response, 405, 'BAD_REQUEST', 'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp', { allow: 'GET, POST' });
+      return writeError(bound, response, 405, 'BAD_REQUEST', 'this MCP endpoint is stateless: no server-initiated stream; POST JSON-RPC messages to /mcp', { ...rate, allow: 'GET, POST' });
     }
     const caller = options.dispatcher.platform.authenticate(request.headers.authorization);
     if (typeof caller !== 'object' || caller === null) {
-      return writeError(bound, response, 401, 'UNAUTHORIZED', caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>');
+      return writeError(bound, response, 401, 'UNAUTHORIZED', caller === 'invalid' ? 'invalid API key' : 'missing API key: send Authorization: Bearer <api_key>', rate);
     }
-    writeJson(response, 200, listText, {});
+    writeJson(response, 200, listText, rate);
   };
 }
 
@@ -83,25 +138,112 @@ function toolList(bound: Bound): JsonObject {
   return { tools, _info: INFO[bound.service] };
 }
 
-async function servePost(bound: Bound, request: IncomingMessage, response: ServerResponse, ip: string): Promise<void> {
-  const server = new McpServer({ name: `afp-${bound.service}`, version: SERVER_VERSION }, { maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS });
-  const authorization = request.headers.authorization;
-  for (const entry of bound.tools) {
-    server.registerTool(entry.tool.name, { description: entry.description, inputSchema: entry.tool.input }, (args: Record<string, unknown>) => callTool(bound, entry, args, authorization, ip));
+async function servePost(bound: Bound, lane: McpLane, request: IncomingMessage, response: ServerResponse, ip: string): Promise<void> {
+  const maxBodyBytes = bound.dispatcher.platform.config.maxBodyBytes;
+  const read = await readMcpBody(request, maxBodyBytes);
+  if (read.kind === 'failed') return;
+  if (read.kind === 'too-large') {
+    // Charged like any request; the connection closes (the rest of the body is not read).
+    const charged = chargeTransport(bound, request, ip);
+    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), { ...charged.headers, connection: 'close' });
+    return writeJson(response, 413, jsonRpcError(-32000, `Payload too large: the body exceeds ${maxBodyBytes} bytes`), { connection: 'close' });
   }
-  const maxRequestBodySize = bound.dispatcher.platform.config.maxBodyBytes;
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize });
-  response.once('close', () => {
-    void transport.close();
-    void server.close();
-  });
+  const tooDeep = jsonTooDeep(read.text);
+  const parsed = tooDeep === null ? parseJson(read.text) : undefined;
+  if (parsed === undefined || !onlyToolCalls(parsed.value)) {
+    const charged = chargeTransport(bound, request, ip);
+    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    // The SDK writes the answer; headers set here are merged into it.
+    for (const [name, value] of Object.entries(rateHeaders(charged))) response.setHeader(name, value);
+  }
+  if (parsed === undefined) return writeJson(response, 400, jsonRpcError(-32700, tooDeep === null ? 'Parse error: Invalid JSON' : `Parse error: ${tooDeep.message}`), {});
+  const caller: Caller = { authorization: request.headers.authorization, ip };
+  const turn = lane.enqueue(() => serveTurn(bound, lane, caller, request, response, parsed.value));
+  if (turn === false) return writeJson(response, 503, jsonRpcError(-32000, `the MCP server is busy: more than ${MCP_WAITING_MAX} requests wait; retry shortly`), { 'retry-after': '1' });
+  await turn;
+}
+
+/** One request's turn on the server: a fresh stateless transport, connected, handled, closed. */
+async function serveTurn(bound: Bound, lane: McpLane, caller: Caller, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  lane.current = caller;
   try {
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
+    await lane.server.connect(transport);
+    await transport.handleRequest(request, response, body);
   } catch (error) {
     bound.log(`afp serve: INTERNAL ERROR (a bug) on POST ${bound.service}:/mcp — seed ${bound.dispatcher.platform.seed}\n${describe(error)}`);
-    if (!response.headersSent) writeJson(response, 500, JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }), {});
+    if (!response.headersSent) writeJson(response, 500, jsonRpcError(-32603, 'internal error'), {});
+  } finally {
+    lane.current = null;
+    await transport.close(); // the server lets go of it: the next turn may connect
   }
+}
+
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+/**
+ * Charges the request to the rate limiter through the dispatcher (see the header): its 429 when
+ * refused, else an answer to ignore but for its X-RateLimit-* headers.
+ */
+/** The X-RateLimit-* headers of a charge's answer. */
+function rateHeaders(charged: ApiResponse): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of RATE_HEADERS) {
+    const value = charged.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+function chargeTransport(bound: Bound, request: IncomingMessage, ip: string): ApiResponse {
+  const authorization = request.headers.authorization;
+  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  return bound.dispatcher.handle({ mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip }, bound.clock.nowMs());
+}
+
+/** True when the body is one tools/call request or a non-empty batch of them (each charged as its route). */
+function onlyToolCalls(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every((message) => typeof message === 'object' && message !== null && (message as Record<string, unknown>)['method'] === 'tools/call' && 'id' in message);
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonRpcError(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+type McpBody = { kind: 'read'; text: string } | { kind: 'too-large' } | { kind: 'failed' };
+
+/** Reads the body as UTF-8 text, at most `maxBytes` (the SDK would read it otherwise; it is read first so turns stay short). */
+function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: McpBody): void => {
+      if (done) return;
+      done = true;
+      request.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) finish({ kind: 'too-large' });
+      else chunks.push(chunk);
+    };
+    if (Number(request.headers['content-length'] ?? 0) > maxBytes) return finish({ kind: 'too-large' });
+    request.on('data', onData);
+    request.once('end', () => finish({ kind: 'read', text: Buffer.concat(chunks, size).toString('utf8') }));
+    request.once('error', () => finish({ kind: 'failed' }));
+    request.once('close', () => finish({ kind: 'failed' }));
+  });
 }
 
 /** One tool call = one dispatcher request on the tool's route row. */

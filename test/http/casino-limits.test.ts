@@ -51,3 +51,22 @@ test('style B: 10,000 bets per day per game type', () => {
   // The next UTC day counts again.
   expect(w.b('POST', '/bet', { body: { game: 'slots', amount: '0.10' }, atMs: START + 86_400_000 + 5_000 }).status).toBe(200);
 });
+
+// Issue 17 (3): POST /kelly/simulate ran a million simulated bets per request on any tier (about
+// 0.6 s of CPU each, 100 a minute on Free). The work of one request is now capped by tier.
+test('kelly simulate: num_bets × simulations capped per request by tier, 400 naming the cap', () => {
+  const w = casinoWorld();
+  const body = (numBets: number, simulations: number): Record<string, unknown> => ({ game: 'coin_flip', side: 'heads', bankroll: 100, bet_amount: 1, num_bets: numBets, simulations });
+  const refused = w.a('POST', '/kelly/simulate', { body: body(10_000, 100) });
+  expect(refused.status).toBe(400);
+  expect(refused.body).toMatchObject({ code: 'BAD_REQUEST', error: 'num_bets × simulations must be at most 10000 per request on the free tier (free 10000, pro 100000, enterprise 1000000); asked 1000000' });
+  expect(w.a('POST', '/kelly/simulate', { body: body(100, 101) }).status).toBe(400);
+  expect(w.a('POST', '/kelly/simulate', { body: body(100, 100) }).status).toBe(200);
+  const free = w.a('POST', '/kelly/simulate', { body: { ...body(1_000, 1), simulations: undefined } });
+  expect(free.body['simulations']).toBe(10); // the default: the most the tier's budget allows
+  w.platform.agents.get('alice')!.tier = 'pro';
+  expect(w.a('POST', '/kelly/simulate', { body: body(1_000, 101) }).status).toBe(400);
+  expect(w.a('POST', '/kelly/simulate', { body: body(1_000, 100) }).status).toBe(200);
+  w.platform.agents.get('alice')!.tier = 'enterprise';
+  expect(w.a('POST', '/kelly/simulate', { body: body(1_000, 1_000) }).status).toBe(200);
+});

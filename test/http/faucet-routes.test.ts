@@ -194,17 +194,17 @@ describe('style B', () => {
       _info: INFO,
     });
 
-    const early = h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'bob' } }, START_MS + DAY_MS - 1);
+    const early = h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } }, START_MS + DAY_MS - 1);
     expectError(early, 409, 'FAUCET_CLAIMED');
     expect(early.body).toMatchObject({ next_claim: NEXT_DAY_ISO, retry_after_seconds: 1 });
 
-    const claim = h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'bob' } }, START_MS + DAY_MS);
+    const claim = h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'bob' } }, START_MS + DAY_MS);
     expect(claim.status).toBe(200);
     expect(claim.body).toEqual({ amount: '2.00', balance: '12.00', next_claim: '2026-01-03T00:00:00.000Z', _info: INFO });
 
     const keyless = h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'bob' } }, START_MS + 3 * DAY_MS);
     expectError(keyless, 401, 'UNAUTHORIZED');
-    expect(keyless.body['error']).toContain('key required after the first claim');
+    expect(keyless.body['error']).toContain('the first claim is the registration grant');
 
     const keyed = h.send({ mount: 'api', method: 'POST', path: '/claim', key }, START_MS + 3 * DAY_MS);
     expect(keyed.body).toEqual({ amount: '2.00', balance: '14.00', next_claim: '2026-01-05T00:00:00.000Z', _info: INFO });
@@ -213,7 +213,7 @@ describe('style B', () => {
     expect(h.platform.ledger.balance('agent:bob')).toBe(usdc(16));
   });
 
-  test("claim with a key and another agent's agent_id is 403; no key and no agent_id is 401; unknown agent_id 404", () => {
+  test("claim with a key and another agent's agent_id is 403; no key is 401, with or without an agent_id", () => {
     const h = new Harness();
     const { key } = h.registerB('bob');
     h.registerB('eve');
@@ -221,7 +221,7 @@ describe('style B', () => {
     expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', key, body: { agent_id: 'eve' } }, START_MS + DAY_MS), 403, 'FORBIDDEN');
     expectError(h.send({ mount: 'api', method: 'POST', path: '/claim' }), 401, 'UNAUTHORIZED');
     expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', key: 'sk_live_bad' }), 401, 'UNAUTHORIZED');
-    expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'ghost' } }), 404, 'NOT_FOUND');
+    expectError(h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: 'ghost' } }), 401, 'UNAUTHORIZED');
     expect(h.snapshot()).toEqual(before);
   });
 
@@ -421,4 +421,23 @@ describe('limits', () => {
     expect(h.send({ mount: 'api', method: 'GET', path: '/status', key }).status).toBe(429);
     expect(h.send({ mount: 'faucet', method: 'GET', path: '/api/v1/faucet/status', key }).status).toBe(200);
   });
+});
+
+// Issue 17 (5): a keyless style-B claim naming another agent paid that agent, showed its balance
+// and used up its keyless claim. The documents' B claim takes no body and a bearer key; "the first
+// claim needs no key" is the registration grant (the grant starts the cooldown). A keyless claim is
+// now 401 whoever it names, the same answer for an unknown id: it reveals and changes nothing.
+test('a keyless claim naming an agent is 401 whatever the agent, and changes nothing', () => {
+  const h = new Harness();
+  const { key: keyA } = h.registerA('ann'); // no B grant: a B claim would pay at once
+  const { key: keyB } = h.registerB('bob');
+  const before = h.snapshot();
+  const answers = [START_MS, START_MS + DAY_MS].flatMap((atMs) => ['ann', 'bob', 'ghost'].map((agentId) => h.send({ mount: 'api', method: 'POST', path: '/claim', body: { agent_id: agentId } }, atMs)));
+  for (const answer of [...answers, h.send({ mount: 'api', method: 'POST', path: '/claim' }, START_MS + DAY_MS)]) {
+    expectError(answer, 401, 'UNAUTHORIZED');
+    expect(answer.body).toEqual({ error: 'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)', code: 'UNAUTHORIZED', _info: INFO });
+  }
+  expect(h.snapshot()).toEqual(before);
+  expect(h.send({ mount: 'api', method: 'POST', path: '/claim', key: keyA }, START_MS + DAY_MS).status).toBe(200);
+  expect(h.send({ mount: 'api', method: 'POST', path: '/claim', key: keyB }, START_MS + DAY_MS).status).toBe(200);
 });

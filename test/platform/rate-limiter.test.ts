@@ -307,7 +307,7 @@ describe('429 body and retry', () => {
 
 describe('memory', () => {
   test('entries of idle identities are evicted: the count stays bounded over days', () => {
-    const rl = limiter({ sweepAtEntries: 1_000 });
+    const rl = limiter();
     let peak = 0;
     for (let day = 0; day < 10; day += 1) {
       for (let i = 0; i < 900; i += 1) {
@@ -321,20 +321,45 @@ describe('memory', () => {
   });
 
   test('an evicted identity behaves exactly as if it had been kept', () => {
-    const rl = limiter({ sweepAtEntries: 2 });
+    const rl = limiter();
     burst(rl, request(), 300, T0);
     rl.charge(request({ identity: 'ip:b' }), T0 + 180_000);
     expect(rl.bucketCount).toBe(2);
-    rl.charge(request({ identity: 'ip:c' }), MIDNIGHT); // sweeps: both are full and their day is over
+    rl.charge(request({ identity: 'ip:c' }), MIDNIGHT); // drops both: they are full and their day is over
     expect(rl.bucketCount).toBe(1);
     expect(rl.charge(request(), MIDNIGHT)).toMatchObject({ allowed: true, remaining: 299, scope: 'tier' });
   });
 
-  test('the hard cap on entries is asserted', () => {
-    const rl = limiter({ sweepAtEntries: 10, maxEntries: 50 });
-    expect(() => {
-      for (let i = 0; i < 51; i += 1) rl.charge(request({ identity: `ip:${i}` }), T0);
-    }).toThrow(AssertionFailure);
+  // Issue 17 (1): a million forged X-Forwarded-For values filled the limiter, and every new
+  // caller was answered 500 (an assertion) until midnight, each after a scan of every entry.
+  test('at the bound the least recently used entry makes room: new callers are charged, never refused for room', () => {
+    const rl = limiter({ maxEntries: 50 });
+    for (let i = 0; i < 50; i += 1) expect(rl.charge(request({ identity: `ip:${i}` }), T0).allowed).toBe(true);
+    burst(rl, request({ identity: 'ip:0' }), 10, T0 + 1); // ip:0 used again: ip:1 is now the oldest
+    for (let i = 50; i < 500; i += 1) {
+      expect(rl.charge(request({ identity: `ip:${i}` }), T0 + 2)).toMatchObject({ allowed: true, remaining: 299 });
+      expect(rl.bucketCount).toBe(50);
+    }
+    // Everyone but the last 50 was dropped, ip:0 among them (used at T0 + 1, before the flood).
+    expect(rl.peek(request({ identity: 'ip:499' }), T0 + 2).remaining).toBe(299);
+    expect(rl.charge(request({ identity: 'ip:0' }), T0 + 2)).toMatchObject({ allowed: true, remaining: 299 });
+  });
+
+  test('the recently used entry outlives older ones at the bound', () => {
+    const rl = limiter({ maxEntries: 3 });
+    burst(rl, request({ identity: 'ip:a' }), 5, T0);
+    rl.charge(request({ identity: 'ip:b' }), T0);
+    rl.charge(request({ identity: 'ip:c' }), T0);
+    rl.charge(request({ identity: 'ip:a' }), T0 + 1); // a: 6 taken, now the most recent
+    rl.charge(request({ identity: 'ip:d' }), T0 + 2); // drops b, the least recently used
+    expect(rl.charge(request({ identity: 'ip:a' }), T0 + 2).remaining).toBe(293);
+    expect(rl.charge(request({ identity: 'ip:b' }), T0 + 2).remaining).toBe(299); // afresh: c was dropped for it
+    expect(rl.charge(request({ identity: 'ip:d' }), T0 + 2).remaining).toBe(298);
+    expect(rl.bucketCount).toBe(3);
+  });
+
+  test('a bound below two entries is a bug', () => {
+    expect(() => limiter({ maxEntries: 1 })).toThrow(AssertionFailure);
   });
 });
 
@@ -383,8 +408,8 @@ describe('fast path', () => {
           { maxLength: 400 },
         ),
         (steps) => {
-          const fast = limiter({ sweepAtEntries: 3 }, SMALL);
-          const general = limiter({ sweepAtEntries: 3, fastPath: false }, SMALL);
+          const fast = limiter({ maxEntries: 3 }, SMALL);
+          const general = limiter({ maxEntries: 3, fastPath: false }, SMALL);
           let nowMs = T0;
           for (const step of steps) {
             nowMs += step.stepMs;
@@ -409,13 +434,13 @@ describe('fast path', () => {
 
 describe('limiter handles', () => {
   test('a handle gives the same answers as the identity lookup, and is dropped with its entry', () => {
-    const withHandle = limiter({ sweepAtEntries: 1 });
-    const without = limiter({ sweepAtEntries: 1 });
+    const withHandle = limiter();
+    const without = limiter();
     const handle = new LimiterHandle();
     const steps = [T0, T0, T0 + 1_000, T0 + 1_000, MIDNIGHT + 1, MIDNIGHT + 2, MIDNIGHT + 86_400_000 + 5];
     const entries = new Set<unknown>();
     for (const atMs of steps) {
-      // Enough new identities at each step to pass the sweep threshold: idle entries go first.
+      // New identities at each step: each drops up to two idle entries from the old end.
       for (let fresh = 2 * without.bucketCount + 2; fresh > 0; fresh--) {
         const other = request({ identity: `ip:${atMs}-${fresh}` });
         expect(withHandle.charge(other, atMs)).toEqual(without.charge(other, atMs));

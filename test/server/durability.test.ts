@@ -131,6 +131,9 @@ class Pair {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${this.served.urls['faucet'] ?? ''}/mcp`), { requestInit: { headers } }));
     try {
       const result = (await client.callTool({ name: 'faucet_status', arguments: {} })) as CallToolResult;
+      // The client's transport requests (initialize, initialized, its event-stream GET) are charged
+      // to the rate limiter as requests to /mcp; the twin is charged the same.
+      for (const method of ['POST', 'POST', 'GET'] as const) await this.twin.transport({ mount: 'faucet', method, path: '/mcp', headers });
       const twin = await this.twin.transport({ mount: 'api', method: 'GET', path: '/status', headers });
       const meta = result._meta as { 'afp/status': number; 'afp/headers': Record<string, string> };
       expect(comparable({ status: meta['afp/status'], headers: meta['afp/headers'], body: result.structuredContent })).toEqual(comparable({ ...twin, body: JSON.parse(JSON.stringify(twin.body)) as unknown }));
@@ -177,7 +180,9 @@ describe('afp serve --data survives SIGKILL', () => {
     // Restarted with the settings left out: the log's are served.
     const restarted = await serve(['--data', file]);
     pair.attach(restarted);
-    expect(restarted.stderr()).toMatch(/^recovered: 22 commands from .*crash\.db in \d+ ms$/m);
+    // 22 requests, and the MCP client's three transport requests (initialize, initialized, its
+    // event-stream GET), each charged to the rate limiter and so logged.
+    expect(restarted.stderr()).toMatch(/^recovered: 25 commands from .*crash\.db in \d+ ms$/m);
     expect(restarted.stdout().split('\n')[0]).toBe(`seed: ${SEED}`);
     await pair.send({ mount: 'api', method: 'GET', path: '/status' }, alice); // still limited, same remaining
     await pair.send({ mount: 'api', method: 'GET', path: `/escrow/${escrowId}` }, alice);
@@ -192,7 +197,7 @@ describe('afp serve --data survives SIGKILL', () => {
 
     const again = await serve(['--data', file, '--seed', SEED, '--clock', 'manual']);
     pair.attach(again);
-    expect(again.stderr()).toMatch(/^recovered: 29 commands from /m);
+    expect(again.stderr()).toMatch(/^recovered: 32 commands from /m);
     await pair.send({ mount: 'api', method: 'GET', path: '/status' }, carol);
     await pair.send({ mount: 'faucet', method: 'GET', path: '/api/v1/agents/alice' }, alice);
     await crash(again);

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { agentAccount } from '../../src/core/ledger.ts';
 import { formatDecimal } from '../../src/core/money.ts';
@@ -143,7 +144,7 @@ describe('tool lists', () => {
 });
 
 describe('tool calls go through the route rows', () => {
-  test('register → keyless claim → create → get → list → release; balances match the platform', async () => {
+  test('register → claim → create → get → list → release; balances match the platform', async () => {
     const faucet = await connect('faucet');
     const alice = await call(faucet, 'register_agent', { agent_id: 'alice', metadata: { framework: 'mcp' } });
     expect(alice.isError).toBe(false);
@@ -153,14 +154,16 @@ describe('tool calls go through the route rows', () => {
     const aliceKey = body(alice)['api_key'] as string;
     expect(body(await call(faucet, 'register_agent', { agent_id: 'bob' }))['balance']).toBe('10.00');
 
-    // The 10 USDC grant starts the 24 h cooldown: inside it the first keyless claim is a 409.
-    expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 409, 'FAUCET_CLAIMED', 'faucet');
+    // A claim needs the key (a keyless one is 401 whoever it names); the 10 USDC grant starts the
+    // 24 h cooldown: inside it a claim is a 409.
+    const keyless = expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 401, 'UNAUTHORIZED', 'faucet');
+    expect(keyless['error']).toContain('the first claim is the registration grant');
+    const aliceFaucet = await connect('faucet', aliceKey);
+    expectToolError(await call(aliceFaucet, 'claim_faucet', { agent_id: 'alice' }), 409, 'FAUCET_CLAIMED', 'faucet');
     w.clock.set(START + DAY);
-    const claimed = body(await call(faucet, 'claim_faucet', { agent_id: 'alice' }));
+    const claimed = body(await call(aliceFaucet, 'claim_faucet', { agent_id: 'alice' }));
     expect(claimed).toMatchObject({ amount: '2.00', balance: '12.00' });
     expect(claimed['balance']).toBe(balanceText('alice'));
-    const again = expectToolError(await call(faucet, 'claim_faucet', { agent_id: 'alice' }), 401, 'UNAUTHORIZED', 'faucet');
-    expect(again['error']).toContain('key required');
 
     const escrow = await connect('escrow', aliceKey);
     const created = await call(escrow, 'create_escrow', { amount: '5', receiver: 'bob', description: 'logo', conditions: { rounds: 2 } });
@@ -251,5 +254,54 @@ describe('transport limits', () => {
     expect(response.status).toBe(413);
     await response.text();
     expect(w.platform.agents.get('big')).toBeUndefined();
+  });
+});
+
+// Issue 17 (4): POST /mcp tools/list needed no key and was not rate limited, and every POST built a
+// new MCP server. Now every request to /mcp counts (a keyless one by the client IP) unless it holds
+// only tool calls (each charged as its route), and one server per listener answers them all.
+describe('the transport is rate limited, on one server', () => {
+  const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const post = (service: McpService, text: string, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${w.urls[service]}${MCP_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: text });
+
+  test('keyless tools/list POSTs count against the IP: the 301st in one instant is a 429', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 300; index++) {
+      const response = await post('faucet', LIST);
+      statuses.push(response.status);
+      const answer = (await response.json()) as { result?: { tools: unknown[] } };
+      expect(answer.result?.tools).toHaveLength(FAUCET_TOOLS.length);
+    }
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const refused = await post('faucet', LIST);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ code: 'RATE_LIMIT', error: 'rate_limit_exceeded', _info: INFO.faucet });
+    // GET /mcp counts too; a tool call is charged as its route (the tier bucket is the IP's, empty).
+    expect((await fetch(`${w.urls.faucet}${MCP_PATH}`)).status).toBe(429);
+    w.clock.advance(600);
+    const passed = await post('faucet', LIST);
+    expect(passed.status).toBe(200);
+    expect(passed.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  test('one server answers every request, concurrent ones each with its own caller', async () => {
+    const registerTool = vi.spyOn(McpServer.prototype, 'registerTool');
+    const registered = body(await call(await connect('faucet'), 'register_agent', { agent_id: 'one' }));
+    const key = registered['api_key'] as string;
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async (_, index) => {
+        const text = JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'faucet_status', arguments: {} } });
+        const response = await post('faucet', text, index % 2 === 0 ? { authorization: `Bearer ${key}` } : {});
+        return { index, answer: (await response.json()) as { id: number; result: CallToolResult } };
+      }),
+    );
+    for (const { index, answer } of answers) {
+      expect(answer.id).toBe(index);
+      expect(answer.result._meta?.['afp/status']).toBe(index % 2 === 0 ? 200 : 401);
+    }
+    expect(registerTool).not.toHaveBeenCalled();
+    registerTool.mockRestore();
   });
 });

@@ -9,6 +9,7 @@ import { EXTERNAL, FAUCET_POOL, Ledger, agentAccount } from '../../src/core/ledg
 import { usdc } from '../../src/core/money.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { Scheduler } from '../../src/core/scheduler.ts';
+import { KEYLESS_CLAIM } from '../../src/services/faucet/claims.ts';
 import { FaucetService } from '../../src/services/faucet/faucet.ts';
 import { AgentRegistry } from '../../src/services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
@@ -249,32 +250,28 @@ describe('style B claim', () => {
     expect(f.faucet.record('bob')).toMatchObject({ claimsB: 2, claims: 2, receivedMicro: usdc(14) });
   });
 
-  test('keyless first claim by agent_id, then the key is required', () => {
+  test('a keyless claim is 401 whoever it names, and pays nothing; the key claims', () => {
     const f = fixture();
     ok(f.faucet.register({ style: 'A', agentId: 'alice' }, START_MS));
-    const first = ok(f.faucet.claimB({ callerId: null, agentId: 'alice' }, START_MS));
-    expect(first.balanceMicro).toBe(usdc(2));
-    const later = f.faucet.claimB({ callerId: null, agentId: 'alice' }, START_MS + 10 * DAY_MS);
-    expect(later).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED', message: expect.stringContaining('key required after the first claim') as string });
-    expect(balance(f, 'alice')).toBe(usdc(2));
-    ok(f.faucet.claimB({ callerId: 'alice', agentId: 'alice' }, START_MS + 10 * DAY_MS));
-    expect(balance(f, 'alice')).toBe(usdc(4));
-  });
-
-  test('keyless claim inside the registration cooldown is 409 and does not use up the keyless claim', () => {
-    const f = fixture();
     ok(f.faucet.register({ style: 'B', agentId: 'bob' }, START_MS));
-    expect(f.faucet.claimB({ callerId: null, agentId: 'bob' }, START_MS + HOUR_MS)).toMatchObject({ ok: false, code: 'FAUCET_CLAIMED' });
-    ok(f.faucet.claimB({ callerId: null, agentId: 'bob' }, START_MS + DAY_MS));
+    for (const agentId of ['alice', 'bob', 'ghost']) {
+      for (const atMs of [START_MS, START_MS + HOUR_MS, START_MS + DAY_MS]) {
+        expect(f.faucet.claimB({ callerId: null, agentId }, atMs)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED', message: KEYLESS_CLAIM });
+      }
+    }
+    expect(balance(f, 'alice')).toBe(0n);
+    ok(f.faucet.claimB({ callerId: 'alice', agentId: 'alice' }, START_MS + DAY_MS));
+    ok(f.faucet.claimB({ callerId: 'bob', agentId: null }, START_MS + DAY_MS));
+    expect(balance(f, 'alice')).toBe(usdc(2));
   });
 
-  test('identity errors: another agent_id with a key 403, no key and no agent_id 401, unknown agent 404', () => {
+  test('identity errors: another agent_id with a key 403, no key 401 whatever the agent_id', () => {
     const f = fixture();
     ok(f.faucet.register({ style: 'A', agentId: 'alice' }, START_MS));
     ok(f.faucet.register({ style: 'A', agentId: 'eve' }, START_MS));
     expect(f.faucet.claimB({ callerId: 'eve', agentId: 'alice' }, START_MS)).toMatchObject({ ok: false, status: 403, code: 'FORBIDDEN' });
     expect(f.faucet.claimB({ callerId: null, agentId: null }, START_MS)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED' });
-    expect(f.faucet.claimB({ callerId: null, agentId: 'ghost' }, START_MS)).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND' });
+    expect(f.faucet.claimB({ callerId: null, agentId: 'ghost' }, START_MS)).toMatchObject({ ok: false, status: 401, code: 'UNAUTHORIZED' });
     expect(balance(f, 'alice') + balance(f, 'eve')).toBe(0n);
   });
 

@@ -72,7 +72,8 @@ const history = defineRoute<null, null>({
 const simulate = defineRoute<SimulateRequest, JsonObject>({
   id: 'casino.A.kelly.simulate', service: 'casino', style: 'A', mount: 'casino', method: 'POST', path: '/api/v1/kelly/simulate', auth: 'bearer',
   summary: 'Monte Carlo of flat bets ({ bankroll, game, ...params, bet_amount, num_bets, simulations?, seed? }); seeded and deterministic.',
-  parse: (input) => bodyOnly(input, (body) => parseSimulateRequest(body, findGame)),
+  // The caller's tier sets the request's budget of simulated bets (kelly-simulate.ts).
+  parse: (input, context) => bodyOnly(input, (body) => parseSimulateRequest(body, findGame, context.caller?.tier ?? 'free')),
   run: (context, request) => {
     const state = context.platform.casino.state;
     const agentId = casinoCaller(context);

@@ -202,7 +202,7 @@ const claimB = defineRoute<{ agentId: string | null }, ClaimResult>({
   path: '/claim',
   auth: 'optional',
   limits: { serviceRowB: true },
-  summary: 'Claim 2 USDC, once per 24 h; the first claim may name agent_id instead of sending a key.',
+  summary: 'Claim 2 USDC, once per 24 h, with your key (the first payout is the registration grant).',
   parse: (input) => {
     const queryFailure = knownQuery(input.query, NO_KEYS);
     if (queryFailure !== null) return queryFailure;

@@ -1,8 +1,11 @@
 /**
  * Faucet claims. Style A: 1 USDC, once per agent, ever. Style B: 2 USDC per claim, one claim per
- * cooldown (24 h), which the registration grant also starts; the first B claim may be made
- * without a key (the agent is named by agent_id), every later one needs the agent's key. The two
- * styles' rules are independent and chosen by the style of the call.
+ * cooldown (24 h), which the registration grant also starts. Every B claim needs the agent's key:
+ * the documents' B claim takes a bearer key and no body, and "the first claim needs no key" is the
+ * registration grant (POST /register, keyless). A keyless claim is 401 before any lookup, the same
+ * answer whoever it names: it can neither pay nor use up another agent's claim, nor tell whether
+ * the agent exists, its balance or its next claim. The two styles' rules are independent and
+ * chosen by the style of the call.
  *
  * Invariants: money moves only from the faucet pool to the agent's one balance; a refused claim
  * changes nothing; a B claim is accepted exactly from `nextClaimBAtMs` on (claims at
@@ -24,7 +27,7 @@ export interface ClaimACommand {
 export interface ClaimBCommand {
   /** The agent whose key authenticated the call; null for a keyless call. */
   readonly callerId: string | null;
-  /** The agent named in the body; required without a key, must equal the caller with one. */
+  /** The agent named in the body (optional): must equal the caller; a keyless claim is refused whatever it names. */
   readonly agentId: string | null;
 }
 
@@ -66,7 +69,7 @@ export function claimB(ctx: ServiceContext, records: FaucetRecords, command: Cla
   return succeed({ agentId, amountMicro, balanceMicro: ctx.ledger.balance(agentAccount(agentId)), nextClaimAtMs });
 }
 
-/** Who a B claim is for: the key's agent, or (keyless) the named agent that never claimed in B. */
+/** Who a B claim is for: the key's agent (a named agent_id must be it); a keyless claim is 401. */
 function claimantB(ctx: ServiceContext, records: FaucetRecords, command: ClaimBCommand): Outcome<{ agentId: string; record: FaucetRecord }> {
   if (command.callerId !== null) {
     if (command.agentId !== null && command.agentId !== command.callerId) {
@@ -76,13 +79,11 @@ function claimantB(ctx: ServiceContext, records: FaucetRecords, command: ClaimBC
     if (caller === undefined) return fail('UNAUTHORIZED', 'invalid API key');
     return succeed({ agentId: caller.id, record: records.forAgent(caller) });
   }
-  if (command.agentId === null) return fail('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <api_key> (a first claim may name agent_id instead)');
-  const agent = ctx.agents.get(command.agentId);
-  if (agent === undefined) return fail('NOT_FOUND', `agent ${command.agentId} is not registered`);
-  const record = records.forAgent(agent);
-  if (record.claimsB > 0) return fail('UNAUTHORIZED', 'key required after the first claim: send Authorization: Bearer <api_key>');
-  return succeed({ agentId: agent.id, record });
+  return fail('UNAUTHORIZED', KEYLESS_CLAIM);
 }
+
+/** The one answer to every keyless B claim (see the header). */
+export const KEYLESS_CLAIM = 'missing API key: send Authorization: Bearer <api_key> (the first claim is the registration grant)';
 
 function cooldownFailure(nextClaimAtMs: number, nowMs: number): Failure {
   const retryAfterSeconds = Math.ceil((nextClaimAtMs - nowMs) / 1000);

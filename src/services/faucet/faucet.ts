@@ -40,7 +40,7 @@ export class FaucetService {
     return claimA(this.ctx, this.records, command, nowMs);
   }
 
-  /** Style B: 2 USDC per cooldown; keyless only for the agent's first B claim. */
+  /** Style B: 2 USDC per cooldown, with the agent's key (a keyless claim is 401, claims.ts). */
   claimB(command: ClaimBCommand, nowMs: number): Outcome<ClaimResult> {
     return claimB(this.ctx, this.records, command, nowMs);
   }

@@ -95,6 +95,11 @@ export class CasinoAccount {
   }
 
   /** The chain "sends" USDC to the agent's deposit address; credited after the chain's delay. */
+  /** Why `simulateDeposit` would refuse the command, without changing anything; null when it would not. */
+  depositRefusal(command: SimulateDepositCommand): Failure | null {
+    return this.deposits.refusal(command);
+  }
+
   simulateDeposit(command: SimulateDepositCommand, nowMs: number): Outcome<DepositView> {
     return this.deposits.simulate(command, nowMs);
   }

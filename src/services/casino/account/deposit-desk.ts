@@ -47,18 +47,35 @@ export class DepositDesk {
     this.addressOf = addressOf;
   }
 
-  simulate(command: SimulateDepositCommand, nowMs: number): Outcome<DepositView> {
+  /**
+   * Why `simulate` would refuse the deposit, checked without changing anything (no id drawn), or
+   * null. afp serve's admin door asks first and logs only deposits that will be accepted; a
+   * generated transaction hash that repeats an earlier one (a 2^-128 chance) is the one refusal
+   * found only by `simulate`.
+   */
+  refusal(command: SimulateDepositCommand): Failure | null {
     const chain = findChain(command.chain);
     if (chain === undefined) return fail('BAD_REQUEST', `chain must be one of: ${chainList()}`);
     const invalid = checkAmount(command.amountMicro) ?? checkTxHash(chain, command.txHash ?? null);
     if (invalid !== null) return invalid;
     if (!this.state.ctx.agents.has(command.agentId)) return fail('NOT_FOUND', `agent ${command.agentId} not found`);
+    const given = normaliseTxHash(chain, command.txHash ?? null);
+    if (given !== null && this.txHashes.has(`${chain.id}:${given}`)) return fail('CONFLICT', `transaction ${given} was already deposited on ${chain.id}`);
+    // Before any hash is generated: a refused deposit draws nothing from the id stream.
+    if (this.pendingOf(command.agentId).count >= ACCOUNT_LIMITS.pendingDepositsPerAgentMax) {
+      return fail('CONFLICT', `at most ${ACCOUNT_LIMITS.pendingDepositsPerAgentMax} deposits may await confirmation per agent`);
+    }
+    return null;
+  }
+
+  simulate(command: SimulateDepositCommand, nowMs: number): Outcome<DepositView> {
+    const refused = this.refusal(command);
+    if (refused !== null) return refused;
+    const chain = findChain(command.chain);
+    assert(chain !== undefined, 'the refusal check found the chain');
     const txHash = normaliseTxHash(chain, command.txHash ?? null) ?? this.newTxHash(chain);
     if (this.txHashes.has(`${chain.id}:${txHash}`)) return fail('CONFLICT', `transaction ${txHash} was already deposited on ${chain.id}`);
     const pending = this.pendingOf(command.agentId);
-    if (pending.count >= ACCOUNT_LIMITS.pendingDepositsPerAgentMax) {
-      return fail('CONFLICT', `at most ${ACCOUNT_LIMITS.pendingDepositsPerAgentMax} deposits may await confirmation per agent`);
-    }
     assert(this.byId.size < ACCOUNT_LIMITS.recordsMax, `at most ${ACCOUNT_LIMITS.recordsMax} deposits`);
     const deposit: MutableDeposit = {
       id: this.state.ctx.ids.next('dep_', 16),

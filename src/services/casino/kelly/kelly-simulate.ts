@@ -3,8 +3,11 @@
  *
  * Body: { bankroll, game, ...the game's parameters, bet_amount, num_bets, simulations?, seed? }.
  * Bounds (a limit on the work of one request): num_bets 1..10,000; simulations 1..1,000 and
- * num_bets × simulations ≤ 1,000,000; the default `simulations` is the most the budget allows
- * (min(1,000, 1,000,000 / num_bets)). Over a bound is a 400, never silently clamped.
+ * num_bets × simulations at most the caller's tier budget (Free 10,000, Pro 100,000, Enterprise
+ * 1,000,000 simulated bets; a simulated bet costs about 0.6 µs, so a Free request about 6 ms);
+ * the default `simulations` is the most the budget allows (min(1,000, budget / num_bets)). Over a
+ * bound is a 400 naming the budgets, never silently clamped. The documents give no bound; the
+ * deployment (DEPLOYED.md) allows up to 10,000 × 5,000 and 5 calls a minute per IP.
  * bet_amount must be a bet the game takes (its min..max bet); the Kelly limit is NOT applied
  * (the simulation is a what-if of the flat bet asked for); bankroll ≥ the game's minimum bet.
  *
@@ -29,8 +32,11 @@ import { Rng } from '../../../core/rng.ts';
 import { DistributionSampler } from './distribution-sampler.ts';
 import { bodyFields, optionalInteger, optionalSeed, requiredAmount, requiredInteger, selectGame, type GameLookup, type SelectedGame } from './kelly-fields.ts';
 import { fixedNumber } from './kelly-numbers.ts';
+import type { Tier } from '../../shared/agents.ts';
 
 export const SIMULATE_LIMITS = { numBetsMax: 10_000, simulationsMax: 1_000, totalBetsMax: 1_000_000 } as const;
+/** Simulated bets (num_bets × simulations) one request may ask for, by the caller's tier; the largest is totalBetsMax. */
+export const SIMULATE_BUDGET_BY_TIER: Readonly<Record<Tier, number>> = { free: 10_000, pro: 100_000, enterprise: SIMULATE_LIMITS.totalBetsMax };
 export const SIMULATE_OWN_KEYS: readonly string[] = ['bankroll', 'bet_amount', 'num_bets', 'simulations', 'seed'];
 export const PERCENTILES: readonly number[] = [5, 25, 50, 75, 95];
 
@@ -44,7 +50,8 @@ export interface SimulateRequest {
   readonly seed: string | undefined;
 }
 
-export function parseSimulateRequest(body: unknown, lookup: GameLookup): SimulateRequest | Failure {
+/** `tier`: the caller's, which sets the request's budget (SIMULATE_BUDGET_BY_TIER). */
+export function parseSimulateRequest(body: unknown, lookup: GameLookup, tier: Tier): SimulateRequest | Failure {
   const read = bodyFields(body);
   if (!read.ok) return read;
   const fields = read.value;
@@ -60,9 +67,11 @@ export function parseSimulateRequest(body: unknown, lookup: GameLookup): Simulat
   if (typeof simulations === 'object') return simulations;
   const seed = optionalSeed(fields, 'seed');
   if (typeof seed === 'object') return seed;
-  const runs = simulations ?? Math.min(SIMULATE_LIMITS.simulationsMax, Math.floor(SIMULATE_LIMITS.totalBetsMax / numBets));
-  if (numBets * runs > SIMULATE_LIMITS.totalBetsMax) {
-    return fail('BAD_REQUEST', `simulations: num_bets × simulations must be at most ${SIMULATE_LIMITS.totalBetsMax}`);
+  const budget = SIMULATE_BUDGET_BY_TIER[tier];
+  const runs = simulations ?? Math.max(1, Math.min(SIMULATE_LIMITS.simulationsMax, Math.floor(budget / numBets)));
+  if (numBets * runs > budget) {
+    const { free, pro, enterprise } = SIMULATE_BUDGET_BY_TIER;
+    return fail('BAD_REQUEST', `num_bets × simulations must be at most ${budget} per request on the ${tier} tier (free ${free}, pro ${pro}, enterprise ${enterprise}); asked ${numBets * runs}`);
   }
   const { minBetMicro, maxBetMicro } = selected.game;
   if (betAmountMicro < minBetMicro || betAmountMicro > maxBetMicro) {

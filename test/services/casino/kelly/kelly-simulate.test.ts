@@ -17,12 +17,12 @@ import { coin196, lookupOf, surePush, sureLoss, wheel } from './fixtures.ts';
 const lookup = lookupOf([coin196, wheel, sureLoss, surePush, multiplier]);
 
 function parsed(body: unknown): SimulateRequest {
-  const request = parseSimulateRequest(body, lookup);
+  const request = parseSimulateRequest(body, lookup, 'enterprise');
   if (isFailure(request)) throw new Error(request.message);
   return request;
 }
 function refused(body: unknown): Failure {
-  const request = parseSimulateRequest(body, lookup);
+  const request = parseSimulateRequest(body, lookup, 'enterprise');
   if (!isFailure(request)) throw new Error(`accepted ${JSON.stringify(body)}`);
   expect(request.status).toBe(400);
   expect(request.code).toBe('BAD_REQUEST');
@@ -59,7 +59,7 @@ describe('parseSimulateRequest', () => {
     [{ ...COIN, num_bets: undefined }, 'num_bets is required'],
     [{ ...COIN, simulations: 1_001 }, 'simulations must be a whole number from 1 to 1000'],
     [{ ...COIN, simulations: 0 }, 'simulations must be a whole number from 1 to 1000'],
-    [{ ...COIN, num_bets: 10_000, simulations: 101 }, 'simulations: num_bets × simulations must be at most 1000000'],
+    [{ ...COIN, num_bets: 10_000, simulations: 101 }, 'num_bets × simulations must be at most 1000000 per request on the enterprise tier (free 10000, pro 100000, enterprise 1000000); asked 1010000'],
     [{ ...COIN, bankroll: undefined }, 'bankroll is required'],
     [{ ...COIN, bankroll: 0 }, 'bankroll must be positive'],
     [{ ...COIN, bankroll: '100' }, 'bankroll must be a number'],
@@ -179,7 +179,7 @@ describe('percentileMicro (nearest rank)', () => {
 
 describe('the real coin flip module', () => {
   it('simulates through the registry lookup as well as fixtures', () => {
-    const request = parseSimulateRequest({ game: 'coin_flip', side: 'tails', bankroll: 10, bet_amount: 1, num_bets: 1, simulations: 50 }, lookupOf([coinFlip]));
+    const request = parseSimulateRequest({ game: 'coin_flip', side: 'tails', bankroll: 10, bet_amount: 1, num_bets: 1, simulations: 50 }, lookupOf([coinFlip]), 'enterprise');
     if (isFailure(request)) throw new Error(request.message);
     const runs = runSimulations(request, new Rng('real'));
     for (const final of runs.finalsMicro) expect([9_000_000n, 10_960_000n]).toContain(final);

@@ -1,0 +1,82 @@
+// Issue 17 (2): admin input is validated before anything happens. A clock move past the Date range
+// answered 500 yet moved the clock; registration then created agents whose keys were never
+// delivered, and with --data the move was logged, so every restart failed (RangeError). Every
+// admin row answers bad input with a 4xx in the spec's error shape, applies nothing and logs nothing;
+// the test serves with a real command log (node:sqlite) and restarts from it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { DEFECT_NAMES, parseServeArgs } from '../../src/cli/serve.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
+import { SEED, START_MS } from '../client/fixtures.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-admin-input-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+async function opened(file: string): Promise<CommandLog> {
+  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
+  if ('error' in log) throw new Error(log.error);
+  expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
+  return log;
+}
+
+async function post(served: ServeHandle, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${served.urls.api as string}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+test('bad clock, tier and deposit input: 400 in the error shape, nothing applied, nothing logged, restart serves', async () => {
+  const file = join(DIR, 'admin.db');
+  const first = await opened(file);
+  const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: first, log: () => undefined });
+  try {
+    expect((await post(served, '/register', { agent_id: 'ada' })).status).toBe(201);
+    const refusals: [string, unknown][] = [
+      ['/_afp/clock', { to_ms: 8_640_000_000_000_001 }],
+      ['/_afp/clock', { to_ms: 8_640_000_000_000_000 }],
+      ['/_afp/clock', { advance_ms: 9_000_000_000_000_000 }],
+      ['/_afp/clock', { to: '9999-12-31T23:59:59.999Z' }],
+      ['/_afp/tier', { agent_id: 'ada', tier: 'platinum' }],
+      ['/_afp/tier', { agent_id: 'x'.repeat(65), tier: 'pro' }],
+      ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '0.001' }],
+      ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1000000.01' }],
+      ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1e3' }],
+      ['/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: 1e300 }],
+    ];
+    for (const [path, body] of refusals) {
+      const answer = await post(served, path, body);
+      expect(answer, `${path} ${JSON.stringify(body)}`).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST', error: expect.any(String) as string } });
+    }
+    expect(served.clock.nowMs()).toBe(START_MS);
+    expect(served.platform.agents.get('ada')?.tier).toBe('free');
+    // A deposit refused for the platform's state (100 pending at most) is logged neither.
+    for (let deposit = 0; deposit < 100; deposit++) expect((await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).status).toBe(200);
+    expect(await post(served, '/_afp/casino/deposit', { agent_id: 'ada', chain: 'base', amount: '1' })).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    const registered = await post(served, '/register', { agent_id: 'bea' });
+    expect(registered).toMatchObject({ status: 201, body: { api_key: expect.any(String) as string } });
+  } finally {
+    await served.close();
+    first.close();
+  }
+  const second = await opened(file);
+  const again = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: second, log: () => undefined });
+  try {
+    // Two registrations and 100 deposits: no refused admin command was logged.
+    expect(again.recovery).toMatchObject({ commands: 102, internalErrors: 0 });
+    expect(again.clock.nowMs()).toBe(START_MS);
+    expect((await post(again, '/register', { agent_id: 'cal' })).status).toBe(201);
+    expect((await post(again, '/_afp/clock', { advance_ms: 1_000 })).body).toMatchObject({ now_ms: START_MS + 1_000 });
+  } finally {
+    await again.close();
+    second.close();
+  }
+});
+
+test('--start past the clock\'s last instant is a flag error', () => {
+  expect(parseServeArgs(['--clock', 'manual', '--start', '9999-06-01'], START_MS)).toEqual({ errors: ["--start must be no later than 9999-01-01T00:00:00.000Z, got '9999-06-01'"] });
+  expect(parseServeArgs(['--clock', 'manual', '--start', '9998-12-31'], START_MS)).not.toHaveProperty('errors');
+});
