@@ -13,6 +13,9 @@
  * dispatcher. The result is the JSON body as text and `structuredContent`, `isError` for ≥ 400,
  * and the HTTP status and headers (rate limits) in `_meta` under `afp/status` and `afp/headers`.
  *
+ * With a `gate` (afp serve --data) a tool call's result waits for `gate.hold()` like any answer
+ * of the edge (503 result when it rejects; none is dispatched once the gate is closed).
+ *
  * Limits: the body is read by the SDK up to config.maxBodyBytes (413 beyond), at most 100 messages
  * per batch (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments.
  * Non-goals: sessions, resumability, server-to-client notifications.
@@ -25,6 +28,7 @@ import * as z from 'zod';
 import type { Clock } from '../core/clock.ts';
 import type { JsonObject } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
+import type { AnswerGate } from '../http/server.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
 import { resolveTools, toolDescription, toolRequest, type McpService, type McpToolRow } from './mcp-tools.ts';
@@ -39,6 +43,8 @@ export interface McpHandlerOptions {
   readonly clock: Clock;
   readonly service: McpService;
   readonly log?: (line: string) => void;
+  /** Holds each tool call's result until it may leave (afp serve --data's group commit). */
+  readonly gate?: AnswerGate;
 }
 
 export type McpHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
@@ -104,8 +110,16 @@ async function servePost(bound: Bound, request: IncomingMessage, response: Serve
   }
 }
 
-/** One tool call = one dispatcher request on the tool's route row. */
-function callTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult {
+/** One tool call = one dispatcher request on the tool's route row; its result held by the gate. */
+function callTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult | Promise<CallToolResult> {
+  const unavailable = (): CallToolResult => toolResult({ status: 503, headers: {}, body: { error: 'the server cannot make changes durable and is stopping', code: 'SERVICE_UNAVAILABLE', _info: INFO[bound.service] } });
+  if (bound.gate !== undefined && !bound.gate.open) return unavailable();
+  const result = dispatchTool(bound, entry, args, authorization, ip);
+  const held = bound.gate?.hold() ?? null;
+  return held === null ? result : held.then(() => result, unavailable);
+}
+
+function dispatchTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult {
   const { path, query, body } = toolRequest(entry.tool, entry.route, args);
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   let answer: ApiResponse;
