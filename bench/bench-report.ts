@@ -16,6 +16,8 @@
  * loop on a trivial loopback target, target ≥ 0.9 on the best rounds; and the coordinated-omission
  * runs against a server that stalls 1 s every 5 s: afp's open-model p99 must show the stall
  * (≥ 500 ms), the closed loop's p99 is printed beside it.
+ * The durable HTTP figure: the same HTTP traffic to `afp serve --data` over the in-memory serve,
+ * requests/s, rounds alternated, target ≥ 0.5 on the best rounds (group commit).
  * Any part is null when `--only` left it out.
  * Steadiness: how far each phase's median round is above its best. Noise only slows rounds down,
  * so a wide spread says the machine was busy during the run; the verdict is still printed, with
@@ -33,6 +35,7 @@ export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
 export const TARGET_GENERATOR_OVER_AUTOCANNON = 0.9;
 export const TARGET_OPEN_P99_MS = 500;
+export const TARGET_DURABLE_OVER_MEMORY = 0.5;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
 export interface CasinoResult {
@@ -81,6 +84,8 @@ export interface MixResult {
   readonly inProcess: PhaseSummary;
   readonly bare: PhaseSummary;
   readonly http: (PhaseSummary & HttpDetails) | null;
+  /** The same HTTP traffic to `afp serve --data` (a fresh log per round); null with --no-http. */
+  readonly httpDurable: (PhaseSummary & HttpDetails) | null;
 }
 
 /** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
@@ -167,6 +172,10 @@ function steadinessJson(phases: NamedPhases): Record<string, unknown> {
   return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: busy(phases) };
 }
 
+export function durableVerdict(durable: PhaseSummary, memory: PhaseSummary): 'PASS' | 'MISS' {
+  return ratio(durable, memory).best >= TARGET_DURABLE_OVER_MEMORY ? 'PASS' : 'MISS';
+}
+
 export function verdict(mix: MixResult): 'PASS' | 'MISS' {
   return opsRatio(mix.inProcess, mix.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
 }
@@ -221,6 +230,7 @@ const HEADER = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s'
 function mixLines(mixPart: MixResult): string[] {
   const rows = [phaseRow('in-process', mixPart.inProcess), phaseRow('bare', mixPart.bare)];
   if (mixPart.http !== null) rows.push(phaseRow(`http (${mixPart.http.client}, c=${mixPart.http.concurrency})`, mixPart.http));
+  if (mixPart.httpDurable !== null) rows.push(phaseRow(`http --data (${mixPart.httpDurable.client}, c=${mixPart.httpDurable.concurrency})`, mixPart.httpDurable));
   const inOverBare = ratio(mixPart.inProcess, mixPart.bare);
   const target = opsRatio(mixPart.inProcess, mixPart.bare);
   const { mix } = mixPart;
@@ -239,6 +249,12 @@ function mixLines(mixPart: MixResult): string[] {
     lines.push(`http / in-process   best ${fixed(httpOverIn.best, 3)}  median ${fixed(httpOverIn.median, 3)}`);
     const { windows, clockMoves, clientCpuMs, serverCpuMs } = mixPart.http;
     lines.push(`http best round: ${clockMoves} clock moves (${windows} windows planned); CPU client ${fixed(clientCpuMs, 0)} ms, server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`);
+  }
+  if (mixPart.http !== null && mixPart.httpDurable !== null) {
+    const durable = ratio(mixPart.httpDurable, mixPart.http);
+    lines.push(`serve --data req/s / in-memory req/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.httpDurable, mixPart.http)}`);
+    const { serverCpuMs } = mixPart.httpDurable;
+    lines.push(`http --data best round: group commit (synchronous=FULL); CPU server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`);
   }
   return lines;
 }
@@ -315,6 +331,7 @@ function phaseJson(phase: PhaseSummary): Record<string, unknown> {
 
 function mixJson(mixPart: MixResult): Record<string, unknown> {
   const http = mixPart.http;
+  const durable = mixPart.httpDurable;
   return {
     seed: mixPart.seed,
     mix: { name: mixPart.mix.name, agents: mixPart.mix.agents, duration_ms: mixPart.mix.durationMs, requests: mixPart.mix.requests, start: mixPart.mix.startIso },
@@ -325,13 +342,23 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
         http === null
           ? null
           : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
+      http_durable:
+        durable === null
+          ? null
+          : { ...phaseJson(durable), client: durable.client, concurrency: durable.concurrency, windows: durable.windows, clock_moves: durable.clockMoves, client_cpu_ms: durable.clientCpuMs, server_cpu_ms: durable.serverCpuMs },
     },
     ratios: {
       in_process_requests_over_bare_domain_calls: opsRatio(mixPart.inProcess, mixPart.bare),
       in_process_over_bare_per_request: ratio(mixPart.inProcess, mixPart.bare),
       http_over_in_process: http === null ? null : ratio(http, mixPart.inProcess),
+      durable_over_memory: http === null || durable === null ? null : ratio(durable, http),
     },
-    target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(mixPart) },
+    target: {
+      in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE,
+      verdict: verdict(mixPart),
+      durable_over_memory_min: TARGET_DURABLE_OVER_MEMORY,
+      durable_verdict: http === null || durable === null ? null : durableVerdict(durable, http),
+    },
     steadiness: steadinessJson([['in_process', mixPart.inProcess], ['bare', mixPart.bare]]),
   };
 }

@@ -4,7 +4,9 @@
  *   1. in-process — through `inProcessTransport` → Dispatcher → route rows (the agents' path);
  *   2. http — the same traffic to a real `afp serve` on 127.0.0.1 (bounded prefix, concurrent lanes);
  *   3. bare — the same domain calls on the services directly (no routing, auth, limiter, rendering);
- * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process. And the
+ * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process; and the same
+ * http traffic to `afp serve --data` (a fresh log per round, rounds alternated with the in-memory
+ * ones): durable / in-memory requests/s, target ≥ 0.5 (group commit, src/server/group-commit.ts). And the
  * casino: dice bets/s of a population on the in-process path (casino-phase.ts) over the raw
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
  * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
@@ -70,18 +72,21 @@ async function inProcessAndBare(mix: TrafficMix, rounds: number): Promise<{ inPr
   return { inProcess, bare };
 }
 
-async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds: HttpRound[]; windows: number }> {
+async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds: HttpRound[]; durable: HttpRound[]; windows: number }> {
   const prefix: TrafficMix = { ...mix, exchanges: mix.exchanges.slice(0, flags.httpRequests) };
   const plan = planHttp(prefix.exchanges, { concurrency: flags.concurrency, windowMs: flags.httpWindowMs, windowRequestsMax: WINDOW_REQUESTS_MAX });
-  log(`http: ${prefix.exchanges.length} requests in ${plan.windows.length} windows, ${flags.concurrency} lanes; warm-up`);
+  log(`http: ${prefix.exchanges.length} requests in ${plan.windows.length} windows, ${flags.concurrency} lanes, in memory and with --data alternated; warm-up`);
   const options = { maxSeconds: flags.httpSeconds, client: flags.httpClient, concurrency: flags.concurrency };
-  await httpRound(prefix, plan, options);
+  await httpRound(prefix, plan, { ...options, durable: false });
+  await httpRound(prefix, plan, { ...options, durable: true });
   const rounds: HttpRound[] = [];
+  const durable: HttpRound[] = [];
   for (let round = 1; round <= flags.rounds; round++) {
-    rounds.push(await httpRound(prefix, plan, options));
-    log(`http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms`);
+    rounds.push(await httpRound(prefix, plan, { ...options, durable: false }));
+    durable.push(await httpRound(prefix, plan, { ...options, durable: true }));
+    log(`http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms in memory, ${durable.at(-1)?.requests} in ${durable.at(-1)?.wallMs.toFixed(0)} ms with --data`);
   }
-  return { rounds, windows: plan.windows.length };
+  return { rounds, durable, windows: plan.windows.length };
 }
 
 const MISMATCH_KINDS_SHOWN = 6;
@@ -141,6 +146,8 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
   const http = flags.http ? await httpRounds(mix, flags) : null;
   const httpSummary = http === null ? null : summarize(http.rounds);
   const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
+  const durableSummary = http === null ? null : summarize(http.durable);
+  const bestDurable = durableSummary === null ? null : (durableSummary.best as HttpRound);
   const result: MixResult = {
     seed: mix.seed,
     mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
@@ -150,13 +157,17 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
       http === null || httpSummary === null || bestHttp === null
         ? null
         : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+    httpDurable:
+      http === null || durableSummary === null || bestDurable === null
+        ? null
+        : { ...durableSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestDurable.clockMoves, clientCpuMs: bestDurable.clientCpuMs, serverCpuMs: bestDurable.serverCpuMs },
   };
   const checks: MixRun['checks'] = {
     inProcessStatusMismatches: inProcess.reduce((sum, round) => sum + round.statusMismatches, 0),
     bareOutcomeMismatches: bare.reduce((sum, round) => sum + round.outcomeMismatches, 0),
-    httpStatusMismatches: http === null ? null : http.rounds.reduce((sum, round) => sum + round.statusMismatches, 0),
-    httpTransportErrors: http === null ? null : http.rounds.reduce((sum, round) => sum + round.transportErrors, 0),
-    httpMismatchKinds: http === null ? [] : topKinds(http.rounds),
+    httpStatusMismatches: http === null ? null : [...http.rounds, ...http.durable].reduce((sum, round) => sum + round.statusMismatches, 0),
+    httpTransportErrors: http === null ? null : [...http.rounds, ...http.durable].reduce((sum, round) => sum + round.transportErrors, 0),
+    httpMismatchKinds: http === null ? [] : topKinds([...http.rounds, ...http.durable]),
   };
   return { result, checks };
 }
