@@ -12,12 +12,9 @@
  * upgrades, fault windows or scenario config, and concurrency shifts instants inside a window) and
  * transport errors. Only a server that cannot start, or a clock that cannot move, ends the round.
  * What is timed: the windows (clock moves, requests, answers); starting and stopping the server is
- * not. A durable round (`durable`) serves with `--data` on a fresh file in a temporary directory
- * (removed after the round): the same traffic, every answer held until its batch is committed. CPU of both sides is reported, so a reader can tell whether the client or the server bound.
+ * not. CPU of both sides is reported, so a reader can tell whether the client or the server bound.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { httpTransport } from '../src/client/http-transport.ts';
 import type { MountUrls, Transport, TransportRequest } from '../src/client/transport.ts';
 import { endpointName } from '../src/replay/endpoint-name.ts';
@@ -49,8 +46,6 @@ export interface HttpRoundOptions {
   readonly maxSeconds: number;
   readonly client: HttpClient;
   readonly concurrency: number;
-  /** Serve with `--data` (a fresh command log) instead of in memory. */
-  readonly durable: boolean;
 }
 
 interface RoundState {
@@ -66,16 +61,7 @@ interface RoundState {
 }
 
 export async function httpRound(mix: TrafficMix, plan: HttpPlan, options: HttpRoundOptions): Promise<HttpRound> {
-  const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
-  try {
-    return await servedRound(mix, plan, options, dataDir === null ? undefined : join(dataDir, 'bench.db'));
-  } finally {
-    if (dataDir !== null) await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function servedRound(mix: TrafficMix, plan: HttpPlan, options: HttpRoundOptions, dataFile: string | undefined): Promise<HttpRound> {
-  const server = await startServeProcess({ seed: mix.seed, startMs: mix.startMs, ...(dataFile === undefined ? {} : { dataFile }) });
+  const server = await startServeProcess({ seed: mix.seed, startMs: mix.startMs });
   const lean = options.client === 'lean' ? leanHttpTransport({ urls: server.urls, maxSockets: options.concurrency, timeoutMs: HTTP_REQUEST_TIMEOUT_MS }) : null;
   try {
     const transport = lean?.transport ?? httpTransport({ urls: server.urls, timeoutMs: HTTP_REQUEST_TIMEOUT_MS });
