@@ -18,6 +18,8 @@
  * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
  * services. Not with --data (its log replays the documents' dispatcher).
+ * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
+ * state that is not on disk (its last group answered 503); a restart replays what is on disk.
  * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.

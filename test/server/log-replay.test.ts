@@ -17,7 +17,7 @@ import type { ApiRequest, ApiResponse } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { applyClockMove, applyTierSet } from '../../src/server/admin.ts';
-import { openCommandLog, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
+import { COMMAND_LOG_SCHEMA_VERSION, openCommandLog, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
 import { recoverPlatform, type Recovered } from '../../src/server/recovery.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
@@ -172,6 +172,23 @@ describe('the command log keeps exactly what recovery needs', () => {
     replayed.platform.advanceTo(atMs);
     expect(digest(replayed.platform)).toBe(digest(live.served.platform));
     probe(live.served, replayed, atMs, keys);
+  });
+
+  test('a schema-1 log (before charge entries) is replayed as it is and marked schema 2 when adopted', async () => {
+    const file = join(DIR, 'schema1.db');
+    const first = new Live(await opened(file));
+    first.send({ method: 'POST', path: '/register', body: { agent_id: 'old' } });
+    expect(first.log.commit()).toEqual({ ok: true, entries: 1 });
+    first.log.close();
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA user_version = 1');
+    db.close();
+    const reopened = await opened(file);
+    expect(recovered(reopened).platform.agents.has('old')).toBe(true);
+    reopened.close();
+    const check = new DatabaseSync(file);
+    expect((check.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(COMMAND_LOG_SCHEMA_VERSION);
+    check.close();
   });
 
   test('negative control: without its charge entries the replay’s limiter differs', async () => {
