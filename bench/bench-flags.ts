@@ -56,6 +56,10 @@ export interface BenchFlags {
   readonly loadConnections: number;
   /** ...and milliseconds per rate round (each of autocannon and afp). */
   readonly loadRoundMs: number;
+  /** Write phase (serve --data over in memory): concurrent writers... */
+  readonly writeConnections: number;
+  /** ...and milliseconds per round (each of in memory and --data). */
+  readonly writeRoundMs: number;
 }
 
 export const USAGE =
@@ -63,7 +67,7 @@ export const USAGE =
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
   '                        [--http-client lean|fetch] [--only mix|casino|load]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
-  '                        [--load-connections N] [--load-seconds S]';
+  '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -79,6 +83,9 @@ export const BENCH_LIMITS = {
   hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
   loadConnections: { min: 1, max: 1_000, default: 10 },
   loadSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
+  // 64 writers keep a batch of up to 64 entries per commit: throughput, not one client's latency.
+  writeConnections: { min: 1, max: 255, default: 64 },
+  writeSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -107,6 +114,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'hmac-count': 'string',
     'load-connections': 'string',
     'load-seconds': 'string',
+    'write-connections': 'string',
+    'write-seconds': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -149,6 +158,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     hmacCount: int('hmac-count', BENCH_LIMITS.hmacCount, small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default),
     loadConnections: int('load-connections', BENCH_LIMITS.loadConnections),
     loadRoundMs: int('load-seconds', BENCH_LIMITS.loadSeconds, small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default) * 1000,
+    writeConnections: int('write-connections', BENCH_LIMITS.writeConnections),
+    writeRoundMs: int('write-seconds', BENCH_LIMITS.writeSeconds, small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default) * 1000,
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

@@ -16,6 +16,9 @@
  * loop on a trivial loopback target, target ≥ 0.9 on the best rounds; and the coordinated-omission
  * runs against a server that stalls 1 s every 5 s: afp's open-model p99 must show the stall
  * (≥ 500 ms), the closed loop's p99 is printed beside it.
+ * The write figure (write-phase.ts): a saturating load of registrations to `afp serve --data` over
+ * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.5 on the best
+ * rounds (group commit).
  * Any part is null when `--only` left it out.
  * Steadiness: how far each phase's median round is above its best. Noise only slows rounds down,
  * so a wide spread says the machine was busy during the run; the verdict is still printed, with
@@ -33,6 +36,7 @@ export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
 export const TARGET_GENERATOR_OVER_AUTOCANNON = 0.9;
 export const TARGET_OPEN_P99_MS = 500;
+export const TARGET_DURABLE_OVER_MEMORY = 0.5;
 
 /** The casino part of a run: the population's bets and the raw HMAC loop, rounds alternated. */
 export interface CasinoResult {
@@ -81,6 +85,15 @@ export interface MixResult {
   readonly inProcess: PhaseSummary;
   readonly bare: PhaseSummary;
   readonly http: (PhaseSummary & HttpDetails) | null;
+  /** The write phase: serve in memory and serve --data under the same saturating load; null with --no-http. */
+  readonly writes: WriteResult | null;
+}
+
+export interface WriteResult {
+  readonly connections: number;
+  readonly roundMs: number;
+  readonly memory: PhaseSummary;
+  readonly durable: PhaseSummary;
 }
 
 /** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
@@ -109,6 +122,8 @@ export interface BenchResult {
     readonly httpTransportErrors: number | null;
     /** The most frequent HTTP differences, `<endpoint> <recorded>→<live>`, most frequent first. */
     readonly httpMismatchKinds: readonly (readonly [string, number])[];
+    /** Write-phase registrations not answered 201, all rounds (expected 0: no limit binds); null without it. */
+    readonly writeFailures: number | null;
     /** Casino bets answered with anything but 200, all rounds (expected 0: no limit binds); null without the casino part. */
     readonly casinoRefusedBets: number | null;
     /** Failed requests of the load part's stall runs (expected 0: a stall delays, never refuses); null without the load part. */
@@ -167,6 +182,10 @@ function steadinessJson(phases: NamedPhases): Record<string, unknown> {
   return { ...Object.fromEntries(phases.map(([name, phase]) => [`${name}_median_over_best`, 1 + spread(phase)])), busy: busy(phases) };
 }
 
+export function durableVerdict(writes: WriteResult): 'PASS' | 'MISS' {
+  return ratio(writes.durable, writes.memory).best >= TARGET_DURABLE_OVER_MEMORY ? 'PASS' : 'MISS';
+}
+
 export function verdict(mix: MixResult): 'PASS' | 'MISS' {
   return opsRatio(mix.inProcess, mix.bare).best >= TARGET_IN_PROCESS_OVER_BARE ? 'PASS' : 'MISS';
 }
@@ -221,6 +240,9 @@ const HEADER = ['phase', 'ops', 'requests', 'best ms', 'median ms', 'best ops/s'
 function mixLines(mixPart: MixResult): string[] {
   const rows = [phaseRow('in-process', mixPart.inProcess), phaseRow('bare', mixPart.bare)];
   if (mixPart.http !== null) rows.push(phaseRow(`http (${mixPart.http.client}, c=${mixPart.http.concurrency})`, mixPart.http));
+  if (mixPart.writes !== null) {
+    rows.push(phaseRow(`writes in memory (c=${mixPart.writes.connections})`, mixPart.writes.memory), phaseRow(`writes --data (c=${mixPart.writes.connections})`, mixPart.writes.durable));
+  }
   const inOverBare = ratio(mixPart.inProcess, mixPart.bare);
   const target = opsRatio(mixPart.inProcess, mixPart.bare);
   const { mix } = mixPart;
@@ -239,6 +261,11 @@ function mixLines(mixPart: MixResult): string[] {
     lines.push(`http / in-process   best ${fixed(httpOverIn.best, 3)}  median ${fixed(httpOverIn.median, 3)}`);
     const { windows, clockMoves, clientCpuMs, serverCpuMs } = mixPart.http;
     lines.push(`http best round: ${clockMoves} clock moves (${windows} windows planned); CPU client ${fixed(clientCpuMs, 0)} ms, server ${serverCpuMs === null ? 'unknown' : `${fixed(serverCpuMs, 0)} ms`}`);
+  }
+  if (mixPart.writes !== null) {
+    const durable = ratio(mixPart.writes.durable, mixPart.writes.memory);
+    lines.push(`serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`);
+    lines.push(`  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=FULL)`);
   }
   return lines;
 }
@@ -301,6 +328,7 @@ export function formatTable(result: BenchResult): string {
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
   if (checks.httpStatusMismatches !== null) parts.push(`http status mismatches ${checks.httpStatusMismatches} and transport errors ${checks.httpTransportErrors ?? 0} (all http rounds)`);
+  if (checks.writeFailures !== null) parts.push(`write failures ${checks.writeFailures}`);
   if (checks.casinoRefusedBets !== null) parts.push(`casino refused bets ${checks.casinoRefusedBets} (all rounds)`);
   if (checks.loadFailedRequests !== null) parts.push(`load stall runs failed requests ${checks.loadFailedRequests}${checks.loadDroppedIterations === null ? '' : `, dropped iterations ${checks.loadDroppedIterations}`}`);
   lines.push(`checks: ${parts.join(', ')}`);
@@ -315,6 +343,7 @@ function phaseJson(phase: PhaseSummary): Record<string, unknown> {
 
 function mixJson(mixPart: MixResult): Record<string, unknown> {
   const http = mixPart.http;
+  const writes = mixPart.writes;
   return {
     seed: mixPart.seed,
     mix: { name: mixPart.mix.name, agents: mixPart.mix.agents, duration_ms: mixPart.mix.durationMs, requests: mixPart.mix.requests, start: mixPart.mix.startIso },
@@ -325,13 +354,21 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
         http === null
           ? null
           : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
+      writes_in_memory: writes === null ? null : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
+      writes_durable: writes === null ? null : { ...phaseJson(writes.durable), connections: writes.connections, round_ms: writes.roundMs },
     },
     ratios: {
       in_process_requests_over_bare_domain_calls: opsRatio(mixPart.inProcess, mixPart.bare),
       in_process_over_bare_per_request: ratio(mixPart.inProcess, mixPart.bare),
       http_over_in_process: http === null ? null : ratio(http, mixPart.inProcess),
+      durable_over_memory: writes === null ? null : ratio(writes.durable, writes.memory),
     },
-    target: { in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE, verdict: verdict(mixPart) },
+    target: {
+      in_process_over_bare_min: TARGET_IN_PROCESS_OVER_BARE,
+      verdict: verdict(mixPart),
+      durable_over_memory_min: TARGET_DURABLE_OVER_MEMORY,
+      durable_verdict: writes === null ? null : durableVerdict(writes),
+    },
     steadiness: steadinessJson([['in_process', mixPart.inProcess], ['bare', mixPart.bare]]),
   };
 }
@@ -399,6 +436,7 @@ export function formatJson(result: BenchResult): string {
       http_status_mismatches: checks.httpStatusMismatches,
       http_transport_errors: checks.httpTransportErrors,
       http_mismatch_kinds: Object.fromEntries(checks.httpMismatchKinds),
+      write_failures: checks.writeFailures,
       casino_refused_bets: checks.casinoRefusedBets,
       load_failed_requests: checks.loadFailedRequests,
       load_dropped_iterations: checks.loadDroppedIterations,

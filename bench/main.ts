@@ -4,7 +4,10 @@
  *   1. in-process — through `inProcessTransport` → Dispatcher → route rows (the agents' path);
  *   2. http — the same traffic to a real `afp serve` on 127.0.0.1 (bounded prefix, concurrent lanes);
  *   3. bare — the same domain calls on the services directly (no routing, auth, limiter, rendering);
- * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process. And the
+ * then the ratios in-process / bare (target ≥ 0.5, PASS/MISS) and http / in-process; then the
+ * write phase (write-phase.ts): a saturating load of registrations to `afp serve` in memory and to
+ * `afp serve --data` (a fresh log per round), rounds alternated: durable / in-memory writes/s,
+ * target ≥ 0.5 (group commit, src/server/group-commit.ts). And the
  * casino: dice bets/s of a population on the in-process path (casino-phase.ts) over the raw
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
  * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
@@ -26,7 +29,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { EXIT } from '../src/cli/exit-codes.ts';
 import { captureDomainCalls, bareRound, type BareRound } from './bare-phase.ts';
 import { parseBenchFlags, USAGE, WINDOW_REQUESTS_MAX, type BenchFlags } from './bench-flags.ts';
-import { formatJson, formatTable, type BenchResult, type CasinoResult, type LoadPartResult, type MixResult } from './bench-report.ts';
+import { formatJson, formatTable, type BenchResult, type CasinoResult, type LoadPartResult, type MixResult, type WriteResult } from './bench-report.ts';
 import { casinoInChild, CHILD_ENV, partInChild } from './casino-child.ts';
 import { casinoRound, type CasinoBenchOptions, type CasinoRound } from './casino-phase.ts';
 import { hmacRound, type HmacRound } from './hmac-phase.ts';
@@ -38,6 +41,7 @@ import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
+import { writeRound, type WriteRound } from './write-phase.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
@@ -82,6 +86,23 @@ async function httpRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ rounds:
     log(`http round ${round}/${flags.rounds}: ${rounds.at(-1)?.requests} requests in ${rounds.at(-1)?.wallMs.toFixed(0)} ms`);
   }
   return { rounds, windows: plan.windows.length };
+}
+
+/** The write phase: in memory and --data rounds alternated, after one warm-up of each. */
+async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result: WriteResult; failed: number }> {
+  const options = { seed: mix.seed, startMs: mix.startMs, connections: flags.writeConnections, durationMs: flags.writeRoundMs };
+  log(`writes: ${options.connections} writers registering agents for ${options.durationMs} ms, in memory and with --data alternated; warm-up`);
+  await writeRound({ ...options, durable: false });
+  await writeRound({ ...options, durable: true });
+  const memory: WriteRound[] = [];
+  const durable: WriteRound[] = [];
+  for (let round = 1; round <= flags.rounds; round++) {
+    memory.push(await writeRound({ ...options, durable: false }));
+    durable.push(await writeRound({ ...options, durable: true }));
+    log(`write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data in ${options.durationMs} ms`);
+  }
+  const failed = [...memory, ...durable].reduce((sum, round) => sum + round.failed, 0);
+  return { result: { connections: options.connections, roundMs: options.durationMs, memory: summarize(memory), durable: summarize(durable) }, failed };
 }
 
 const MISMATCH_KINDS_SHOWN = 6;
@@ -129,7 +150,7 @@ async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
 
 interface MixRun {
   readonly result: MixResult;
-  readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds'>;
+  readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds' | 'writeFailures'>;
 }
 
 async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
@@ -141,6 +162,7 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
   const http = flags.http ? await httpRounds(mix, flags) : null;
   const httpSummary = http === null ? null : summarize(http.rounds);
   const bestHttp = httpSummary === null ? null : (httpSummary.best as HttpRound);
+  const writes = flags.http ? await writeRounds(mix, flags) : null;
   const result: MixResult = {
     seed: mix.seed,
     mix: { name: mix.name, agents: mix.agents, durationMs: mix.durationMs, requests: mix.exchanges.length, startIso: new Date(mix.startMs).toISOString() },
@@ -150,6 +172,7 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
       http === null || httpSummary === null || bestHttp === null
         ? null
         : { ...httpSummary, client: flags.httpClient, concurrency: flags.concurrency, windows: http.windows, clockMoves: bestHttp.clockMoves, clientCpuMs: bestHttp.clientCpuMs, serverCpuMs: bestHttp.serverCpuMs },
+    writes: writes === null ? null : writes.result,
   };
   const checks: MixRun['checks'] = {
     inProcessStatusMismatches: inProcess.reduce((sum, round) => sum + round.statusMismatches, 0),
@@ -157,6 +180,7 @@ async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
     httpStatusMismatches: http === null ? null : http.rounds.reduce((sum, round) => sum + round.statusMismatches, 0),
     httpTransportErrors: http === null ? null : http.rounds.reduce((sum, round) => sum + round.transportErrors, 0),
     httpMismatchKinds: http === null ? [] : topKinds(http.rounds),
+    writeFailures: writes === null ? null : writes.failed,
   };
   return { result, checks };
 }
@@ -200,7 +224,7 @@ async function main(argv: string[]): Promise<number> {
     casino: casino === null ? null : casino.result,
     load,
     checks: {
-      ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [] } : mixRun.checks),
+      ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,
       loadFailedRequests: load === null ? null : load.stalls.closedLoop.failed + (load.stalls.openModel?.failed ?? 0),
       loadDroppedIterations: load?.stalls.openModel?.dropped ?? null,

@@ -1,6 +1,7 @@
 /**
  * A real `afp serve` in a child process, for the HTTP phase: started on this very Node
- * (`process.execPath src/cli/main.ts serve --port 0 --clock manual --start ISO --seed N`), its
+ * (`process.execPath src/cli/main.ts serve --port 0 --clock manual --start ISO --seed N`, and
+ * `--data FILE` for a durable round: a fresh file the caller owns and removes), its
  * printed `mount: url` lines read until `ready`, stopped by its pid (SIGTERM, then SIGKILL when it
  * has not exited in time). Every wait is bounded; a server that does not come up is an error
  * that quotes its stderr.
@@ -21,8 +22,9 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServeProcess(options: { seed: string; startMs: number }): Promise<ServeProcess> {
+export async function startServeProcess(options: { seed: string; startMs: number; dataFile?: string }): Promise<ServeProcess> {
   const args = [join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--clock', 'manual', '--start', new Date(options.startMs).toISOString(), '--seed', options.seed];
+  if (options.dataFile !== undefined) args.push('--data', options.dataFile);
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');

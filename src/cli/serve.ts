@@ -9,14 +9,17 @@
  * seed, its start instant (with --clock manual; a wall clock starts now), its platform overrides
  * (dispute_outcome) and its fault windows, anchored at the served start instant. Explicit --seed
  * and --start win. GET /_afp/platform shows what was applied; afp replay compares it with a record.
- * `--data FILE` makes it durable (src/server/command-log.ts, recovery.ts): every accepted command
- * is appended to a SQLite write-ahead log before it is answered; on start an existing FILE is
+ * `--data FILE` makes it durable (src/server/command-log.ts, recovery.ts, group-commit.ts): what
+ * recovery needs of every command is committed to a SQLite write-ahead log, in batches, before it
+ * is answered; a failed commit stops the server (exit 1, the batch answered 503); on start an existing FILE is
  * replayed (`recovered: N commands from FILE in T ms` on stderr, before `ready`). The log keeps the
  * settings it was created with: flags left out take the stored values, flags given must match.
  * `--dialect deployed` serves the deployment's wire instead (spec/DEPLOYED.md;
  * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
  * services. Not with --data (its log replays the documents' dispatcher).
+ * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
+ * state that is not on disk (its last group answered 503); a restart replays what is on disk.
  * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
  * a scenario file that cannot be read or is invalid (every error, with its line), a --data FILE
  * that is not an afp command log (or a newer one, or in use), or whose settings differ from the flags.
@@ -38,6 +41,9 @@ import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
+
+/** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
+const LOG_FAILURE_CLOSE_MS = 1_000;
 
 const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE]';
 
@@ -206,8 +212,14 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
   process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? 'dialect deployed; ' : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
   process.stdout.write('ready\n');
-  const signal = await nextSignal();
-  process.stderr.write(`afp serve: ${signal}, closing\n`);
+  const stop = await Promise.race([nextSignal().then((signal) => ({ signal })), ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))])]);
+  if ('error' in stop) {
+    // The state in memory is ahead of the disk: stop serving it; the next start replays the disk.
+    process.stderr.write(`afp serve: ${stop.error}\nafp serve: stopping (exit ${EXIT.crash}): answers not yet durable were 503; restart to recover what is on disk\n`);
+    await handle.close({ forceAfterMs: LOG_FAILURE_CLOSE_MS });
+    return EXIT.crash;
+  }
+  process.stderr.write(`afp serve: ${stop.signal}, closing\n`);
   await handle.close();
   return EXIT.ok;
 }

@@ -13,6 +13,12 @@
  *      `successStatus`.
  * Every response carries the X-RateLimit-* headers and, for JSON objects, `_info`.
  * No sockets, no Request/Response objects, no JSON text here.
+ * `lastReach` says how far the last `dispatch` went (afp serve --data logs by it, recovery.ts):
+ * REACH_NOTHING — the limiter answered unlimited (no bucket applies, none visited) and no row ran:
+ * nothing but due timers changed; REACH_LIMITER — buckets were charged or refilled, no row was
+ * called (429, fault, 404/405, body failure, 401): only the limiter changed; REACH_ROW — the row's
+ * parse was called (it may run and change anything). A request with a `bodyFailure` never gets
+ * past step 5, whatever else it carries: the log's charge-only entries replay through that.
  *
  * Hot path (every simulated request comes through here): no closures, copies or string building
  * per request on the normal path, and no object a request does not need to keep. The caller's
@@ -81,6 +87,13 @@ export interface ApiResponse {
 
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** How far a dispatch went: see the header (`Dispatcher.lastReach`). */
+export type DispatchReach = typeof REACH_NOTHING | typeof REACH_LIMITER | typeof REACH_ROW;
+export const REACH_NOTHING = 0;
+export const REACH_LIMITER = 1;
+export const REACH_ROW = 2;
+const UNLIMITED_SCOPE = 'unlimited';
+
 export class Dispatcher {
   readonly platform: Platform;
   readonly router: Router;
@@ -88,6 +101,8 @@ export class Dispatcher {
   private readonly routeInput = new RouteInputSlot();
   /** Scratch: the context rows are called with, rewritten per request (rows never retain it). */
   private readonly routeContext: RouteContextSlot;
+  /** How far the last `dispatch` went (the header); valid until the next one. */
+  lastReach: DispatchReach = REACH_NOTHING;
 
   constructor(platform: Platform, routes: readonly Route[]) {
     this.platform = platform;
@@ -122,6 +137,7 @@ export class Dispatcher {
     const decision = platform.limiter.chargeFields(identity, tier, ip, service, limits, authenticated ?? undefined, nowMs);
     const info = infoOf(service);
     const routeId = route === null ? null : route.id;
+    this.lastReach = decision.scope === UNLIMITED_SCOPE ? REACH_NOTHING : REACH_LIMITER;
     if (!decision.allowed) return { status: 429, headers: rejectionHeaders(decision), body: platform.limiter.rejectionBody(decision, tier, info), routeId };
     const headers = rateLimitHeaders(decision);
     if (service !== null) {
@@ -153,6 +169,7 @@ export class Dispatcher {
     const query = request.query ?? NO_STRINGS;
     if (input.query !== query) input.query = query;
     input.body = request.body;
+    this.lastReach = REACH_ROW;
     const command = matched.parse(input, context);
     if (isFailure(command)) return failure(headers, info, routeId, command);
     const outcome = matched.run(context, command);

@@ -8,6 +8,10 @@
  *
  * Paths in `rawPaths` (the MCP endpoint) bypass all of this: their handler owns the request.
  *
+ * With a `gate` (afp serve --data's group commit, src/server/group-commit.ts) an answer leaves only
+ * once `gate.hold()` settles: resolved → the answer as computed; rejected → 503 (the log could not
+ * make it durable). A closed gate answers 503 before anything is handled.
+ *
  * Limits: past maxBodyBytes nothing more is buffered; a body past maxBodyBytes + 1 MiB is not even
  * drained (413 and the connection is closed). An exception inside `handle` is a bug: it is logged
  * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving.
@@ -38,6 +42,14 @@ export interface EdgeAnswer {
   readonly body: JsonValue;
 }
 
+/** What holds answers until they may leave (afp serve --data: until their log entries are durable). */
+export interface AnswerGate {
+  /** False once nothing more may be handled: every request is answered 503 at once. */
+  readonly open: boolean;
+  /** null: answer now; else answer when it resolves, 503 when it rejects. */
+  hold(): Promise<void> | null;
+}
+
 export interface ApiServerOptions {
   readonly dispatcher: Dispatcher;
   readonly clock: Clock;
@@ -51,6 +63,8 @@ export interface ApiServerOptions {
   readonly rawPaths?: Readonly<Record<string, RawHandler>>;
   /** Serve-only requests (admin, health) answered before the dispatcher; null = not one of them. */
   readonly intercept?: (request: EdgeRequest, nowMs: number) => EdgeAnswer | null;
+  /** Holds every answer (intercepted ones too) until it may leave; absent = answers leave at once. */
+  readonly gate?: AnswerGate;
   /** Runs after every answered request (serve re-arms its timer here). */
   readonly afterRequest?: () => void;
   readonly log?: (line: string) => void;
@@ -78,6 +92,11 @@ export function createApiServer(options: ApiServerOptions): Server {
 }
 
 async function serveOne(options: ApiServerOptions, log: (line: string) => void, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (options.gate !== undefined && !options.gate.open) {
+    request.resume();
+    writeJson(response, 503, {}, UNAVAILABLE_TEXT, true);
+    return;
+  }
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
   if (rawHandler !== undefined) {
     const forwardedFor = request.headers['x-forwarded-for'];
@@ -91,17 +110,30 @@ async function serveOne(options: ApiServerOptions, log: (line: string) => void, 
   if (bytes.kind === 'failed') return; // the client went away mid-body: nobody to answer
   const edge = toEdgeRequest(options, request, bytes, maxBodyBytes);
   const close = bytes.kind === 'abandoned';
+  let status: number;
+  let headers: Readonly<Record<string, string>>;
+  let text: string;
   try {
     const nowMs = options.clock.nowMs();
     const answer = options.intercept?.(edge, nowMs) ?? options.dispatcher.handle(edge, nowMs);
-    writeJson(response, answer.status, answer.headers ?? {}, JSON.stringify(answer.body), close);
+    status = answer.status;
+    headers = answer.headers ?? {};
+    text = JSON.stringify(answer.body);
   } catch (error) {
     const seed = options.dispatcher.platform.seed;
     log(`afp serve: INTERNAL ERROR (a bug) on ${edge.method} ${options.mount}:${edge.path} — seed ${seed}\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    writeJson(response, 500, {}, JSON.stringify({ error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR' }), close);
+    status = 500;
+    headers = {};
+    text = JSON.stringify({ error: `internal error (seed ${seed})`, code: 'INTERNAL_ERROR' });
   }
+  const held = options.gate?.hold() ?? null;
+  if (held === null) writeJson(response, status, headers, text, close);
+  else await held.then(() => writeJson(response, status, headers, text, close), () => writeJson(response, 503, {}, UNAVAILABLE_TEXT, true));
   options.afterRequest?.();
 }
+
+/** The answer when the gate refuses: the request's effect may or may not be on disk. */
+const UNAVAILABLE_TEXT = JSON.stringify({ error: 'the server cannot make changes durable (its --data log failed) and is stopping; retry after it restarts', code: 'SERVICE_UNAVAILABLE' });
 
 function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, bytes: BodyBytes, maxBodyBytes: number): EdgeRequest {
   const headers = lowerCaseHeaders(request);

@@ -7,17 +7,32 @@
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
  *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
- *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier' | 'deposit'; entry = JSON;
- *                                            body = a request body's JSON text as received
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit';
+ *                                            entry = JSON; body = a request body's JSON text as received
+ * A 'request' entry is a whole request (route, query, IP, credential, body): its row ran. A
+ * 'charge' entry (schema 2) is a request the dispatcher refused before any row ran (429, fault,
+ * 404/405, body failure, 401): only the limiter changed, so only what the limiter reads is kept —
+ * mount, method, path (→ service and route limits), IP and credential (→ identity and tier) — no
+ * query, no body. recovery.ts decides which shape a request gets (LoggedDispatcher).
+ *
+ * Group commit: `appendRequest`/`appendAdmin` add an entry to the open batch, in memory; `commit`
+ * writes the whole batch in ONE SQLite transaction (journal_mode=WAL, synchronous=FULL: the WAL is
+ * fsynced at each commit). Nothing appended is durable before `commit` returns ok; the caller
+ * (src/server/group-commit.ts) holds every answer until then. Bounds: the caller commits before
+ * `pendingEntries`/`pendingChars` pass its limits. A failed commit poisons the log: the batch is
+ * rolled back (what SQLite made durable, if anything, is replayed on the next start), every later
+ * append or commit fails, and the server must stop (docs: "Durability").
  * Invariants:
- * - Every append is its own SQLite transaction, committed (journal_mode=WAL, synchronous=FULL: the
- *   WAL is fsynced at each commit) before the caller changes state or answers.
+ * - Entries are committed in the order they were appended, which is the order the platform
+ *   applied them; a batch is all or nothing (one transaction).
  * - No key at rest: a request's Authorization header is stored as its Credential (the SHA-256 of a
  *   live key, 'invalid' or 'none'), never as text. Registration answers are not stored at all: a
  *   replay regenerates their keys (same seed, same order).
  * - One writer: the file is opened with `locking_mode=EXCLUSIVE`, so a second afp serve on the same
  *   FILE is refused (SQLITE_BUSY) instead of interleaving a second history.
  * - Entries are read back in `seq` order, streaming (a log of 10M entries is not loaded whole).
+ * - Schema 1 logs (before 'charge') are read as they are and marked schema 2 on adopt, since the
+ *   next commit may hold a 'charge' entry an older afp could not read.
  * Non-goals: snapshots (docs/decisions.md "Durability"), compaction, concurrent readers.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -35,7 +50,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import type { AdminCommand } from './admin.ts';
 import type { ClockMode } from './serve-clock.ts';
 
-export const COMMAND_LOG_SCHEMA_VERSION = 1;
+export const COMMAND_LOG_SCHEMA_VERSION = 2;
 /** 'AFP1' in ASCII: the SQLite header field that says "this file is an afp command log". */
 export const COMMAND_LOG_APPLICATION_ID = 0x41465031;
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -70,9 +85,22 @@ export interface LoggedRequest {
   readonly bodyFailure: Failure | undefined;
 }
 
+/** A request as a 'charge' entry keeps it: what the limiter reads, nothing else. */
+export interface LoggedCharge {
+  readonly mount: Mount;
+  readonly method: string;
+  readonly path: string;
+  readonly ip: string;
+  readonly credential: Credential;
+}
+
+/** What of a request the log keeps: all of it ('whole'), or what the limiter reads ('charge'). */
+export type RequestShape = 'whole' | 'charge';
+
 /** One entry, in log order; `atMs` is the instant the command took effect (never decreasing). */
 export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'request'; readonly atMs: number; readonly request: LoggedRequest }
+  | { readonly seq: number; readonly kind: 'charge'; readonly atMs: number; readonly request: LoggedCharge }
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
   | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
@@ -80,6 +108,16 @@ export type LoggedCommand =
 
 /** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
 export type RequestToLog = ApiRequest & { readonly bodyText?: string };
+
+export type CommitOutcome = { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
+
+/** One entry waiting in the open batch: the row's columns. */
+interface PendingRow {
+  readonly atMs: number;
+  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit';
+  readonly entry: string;
+  readonly body: string | null;
+}
 
 export interface OpenOptions {
   /** Valid defect names (the stored list is checked against them). */
@@ -117,6 +155,11 @@ export class CommandLog {
   private currentSettings: LogSettings | null;
   private readonly db: DatabaseSync;
   private insertStatement: StatementSync | null = null;
+  /** The open batch: appended, not yet committed. */
+  private pending: PendingRow[] = [];
+  private pendingCharCount = 0;
+  /** Set by a failed commit: the log takes nothing more. */
+  private failure: string | null = null;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -135,7 +178,11 @@ export class CommandLog {
    * with the schema); an existing one must hold the same. Returns the differences (empty = ok).
    */
   adopt(wanted: LogSettings): string[] {
-    if (this.currentSettings !== null) return settingsDifferences(this.currentSettings, wanted);
+    if (this.currentSettings !== null) {
+      const differences = settingsDifferences(this.currentSettings, wanted);
+      if (differences.length === 0) this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
+      return differences;
+    }
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -153,26 +200,76 @@ export class CommandLog {
     return [];
   }
 
-  /** Appends a request the dispatcher is about to handle at `atMs` (committed on return). */
-  appendRequest(request: RequestToLog, credential: Credential, atMs: number): void {
+  /**
+   * Adds a request the dispatcher handled at `atMs` to the open batch (durable once `commit`
+   * returns ok): whole, or as a charge (what the limiter reads: no query, no body).
+   */
+  appendRequest(request: RequestToLog, credential: Credential, atMs: number, shape: RequestShape = 'whole'): void {
+    if (shape === 'charge') {
+      const charge = { mount: request.mount, method: request.method, path: request.path, ip: request.ip, auth: encodeCredential(credential) };
+      this.stage({ atMs, kind: 'charge', entry: JSON.stringify(charge), body: null });
+      return;
+    }
     const entry: Record<string, unknown> = { mount: request.mount, method: request.method, path: request.path, query: request.query, ip: request.ip, auth: encodeCredential(credential) };
     if (request.bodyFailure !== undefined) entry['body_failure'] = request.bodyFailure;
     const bodyText = request.bodyText ?? (request.body === undefined ? null : JSON.stringify(request.body));
-    this.insert().run(atMs, 'request', JSON.stringify(entry), bodyText);
+    this.stage({ atMs, kind: 'request', entry: JSON.stringify(entry), body: bodyText });
   }
 
-  /** Appends a state-changing admin action (clock move, tier set, casino deposit) before it is applied. */
+  /** Adds a state-changing admin action (clock move, tier set, casino deposit) to the open batch. */
   appendAdmin(command: AdminCommand): void {
     switch (command.kind) {
       case 'clock':
-        this.insert().run(command.toMs, 'clock', JSON.stringify({ from_ms: command.fromMs }), null);
+        this.stage({ atMs: command.toMs, kind: 'clock', entry: JSON.stringify({ from_ms: command.fromMs }), body: null });
         return;
       case 'tier':
-        this.insert().run(command.atMs, 'tier', JSON.stringify({ agent_id: command.agentId, tier: command.tier }), null);
+        this.stage({ atMs: command.atMs, kind: 'tier', entry: JSON.stringify({ agent_id: command.agentId, tier: command.tier }), body: null });
         return;
       case 'deposit':
-        this.insert().run(command.atMs, 'deposit', JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), null);
+        this.stage({ atMs: command.atMs, kind: 'deposit', entry: JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), body: null });
         return;
+    }
+  }
+
+  /** Entries in the open batch. */
+  get pendingEntries(): number {
+    return this.pending.length;
+  }
+
+  /** Characters of entry and body text in the open batch (~bytes: UTF-8 takes 1 to 3 per character). */
+  get pendingChars(): number {
+    return this.pendingCharCount;
+  }
+
+  /** Why the log takes nothing more (a failed commit), or null. */
+  get failed(): string | null {
+    return this.failure;
+  }
+
+  /**
+   * Writes the open batch in one transaction (fsynced on return). An empty batch commits nothing.
+   * A failure is returned, rolls the batch back and poisons the log (every later call fails).
+   */
+  commit(): CommitOutcome {
+    if (this.failure !== null) return { ok: false, error: this.failure };
+    const rows = this.pending;
+    if (rows.length === 0) return { ok: true, entries: 0 };
+    this.pending = [];
+    this.pendingCharCount = 0;
+    try {
+      const insert = this.insert();
+      this.db.exec('BEGIN IMMEDIATE');
+      for (const row of rows) insert.run(row.atMs, row.kind, row.entry, row.body);
+      this.db.exec('COMMIT');
+      return { ok: true, entries: rows.length };
+    } catch (error) {
+      this.failure = `--data ${this.file}: cannot commit ${rows.length} entries: ${error instanceof Error ? error.message : String(error)}`;
+      try {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // The rollback failed too: the log is poisoned either way; recovery reads what is on disk.
+      }
+      return { ok: false, error: this.failure };
     }
   }
 
@@ -185,6 +282,13 @@ export class CommandLog {
 
   close(): void {
     if (this.db.isOpen) this.db.close();
+  }
+
+  private stage(row: PendingRow): void {
+    if (this.failure !== null) throw new Error(`${this.failure}; append after a failed commit (a bug: the server must have stopped)`);
+    if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
+    this.pending.push(row);
+    this.pendingCharCount += row.entry.length + (row.body === null ? 0 : row.body.length);
   }
 
   private insert(): StatementSync {
@@ -390,6 +494,8 @@ function decodeCommand(row: Record<string, unknown>): LoggedCommand {
   switch (row['kind']) {
     case 'request':
       return decodeRequest(seq, atMs, entry, row['body']);
+    case 'charge':
+      return decodeCharge(seq, atMs, entry);
     case 'clock':
       return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'clock', atMs, fromMs: entry['from_ms'] as number } : corrupt('clock entry without from_ms');
     case 'tier': {
@@ -427,4 +533,11 @@ function decodeRequest(seq: number, atMs: number, entry: Record<string, unknown>
   if (bodyFailure === null) return { seq, kind: 'corrupt', reason: 'body_failure' };
   const request: LoggedRequest = { mount: mount as Mount, method, path, query: query as Record<string, string>, ip, credential, bodyText: body, bodyFailure };
   return { seq, kind: 'request', atMs, request };
+}
+
+function decodeCharge(seq: number, atMs: number, entry: Record<string, unknown>): LoggedCommand {
+  const { mount, method, path, ip } = entry;
+  const credential = decodeCredential(entry['auth']);
+  if (!isMount(mount) || typeof method !== 'string' || typeof path !== 'string' || typeof ip !== 'string' || credential === undefined) return { seq, kind: 'corrupt', reason: 'charge entry' };
+  return { seq, kind: 'charge', atMs, request: { mount, method, path, ip, credential } };
 }

@@ -13,8 +13,11 @@
  * mounts and ports, the mount that serves `/_afp/*`, its own dispatcher, no MCP.
  *
  * With a `commandLog` (afp serve --data, src/server/recovery.ts) the platform is the log's: built
- * from its settings, its commands replayed, the clock resumed after them; every dispatched request
- * and every state-changing admin action is then appended to it before it is answered.
+ * from its settings, its commands replayed, the clock resumed after them; what recovery needs of
+ * every dispatched request and every state-changing admin action is then appended to it, and every
+ * answer (admin and MCP ones too) waits until its batch is committed (src/server/group-commit.ts).
+ * A failed commit closes the gate (503 from then on) and resolves `logFailure`: afp serve stops.
+ * `close` commits what is still pending after the last request drained.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,8 +28,9 @@ import { Platform, type FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
-import { adminIntercept } from './admin.ts';
+import { adminIntercept, type AdminCommand } from './admin.ts';
 import type { CommandLog } from './command-log.ts';
+import { GroupCommit } from './group-commit.ts';
 import { createMcpHandler, MCP_PATH } from './mcp.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
@@ -99,6 +103,10 @@ export interface ServeHandle {
   readonly urls: Readonly<Partial<Record<Mount, string>>>;
   /** With a commandLog: what its replay did and how long it took. */
   readonly recovery?: RecoveryStats & { readonly durationMs: number };
+  /** With a commandLog: its group commit (batches and entries committed so far). */
+  readonly groupCommit?: GroupCommit;
+  /** With a commandLog: resolves with the error when a commit failed (the server must stop). */
+  readonly logFailure?: Promise<string>;
   close(options?: { forceAfterMs?: number }): Promise<void>;
 }
 
@@ -112,18 +120,27 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const layout = options.layout ?? DOCUMENTS_LAYOUT;
   if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined) throw new Error(`--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`);
-  const { platform, dispatcher, clock, recovery } = servedPlatform(options, layout);
+  const commandLog = options.commandLog;
+  const logFailure = Promise.withResolvers<string>();
+  const group = commandLog === undefined ? undefined : new GroupCommit({ log: commandLog, onFailure: (error) => logFailure.resolve(error) });
+  const { platform, dispatcher, clock, recovery } = servedPlatform(options, layout, group);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
-  const commandLog = options.commandLog;
-  const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
+  const gate = group === undefined ? {} : { gate: group };
+  const record =
+    commandLog === undefined || group === undefined
+      ? undefined
+      : (command: AdminCommand) => {
+          commandLog.appendAdmin(command);
+          group.appended();
+        };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
   const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
-      const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, ...gate }) } : undefined;
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...gate, ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
@@ -139,18 +156,20 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     clock,
     urls,
     ...(recovery === undefined ? {} : { recovery }),
+    ...(group === undefined ? {} : { groupCommit: group, logFailure: logFailure.promise }),
     close: async (closeOptions = {}) => {
       pump.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
+      if (group?.open === true) group.flush();
     },
   };
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
-function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
+function servedPlatform(options: ServeOptions, layout: ServeLayout, group: GroupCommit | undefined): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
   if (options.commandLog !== undefined) {
     const startedMs = performance.now();
-    const served = serveFromLog(options.commandLog, options.routes, Date.now());
+    const served = serveFromLog(options.commandLog, options.routes, Date.now(), group === undefined ? undefined : () => group.appended());
     if ('error' in served) throw new Error(served.error);
     return { ...served, recovery: { ...served.stats, durationMs: performance.now() - startedMs } };
   }

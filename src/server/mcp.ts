@@ -23,6 +23,9 @@
  * server (`McpLane`): the body is read first (bounded), then connect, handle, close — the tools
  * are synchronous, so a turn lasts no longer than its dispatches; a slow client cannot hold it.
  * The request being handled (its Authorization header and IP) is the lane's `current`.
+ * With a `gate` (afp serve --data's group commit) every answer waits for `gate.hold()` like any
+ * answer of the edge: a tool call's result (503 result when it rejects; none is dispatched once the
+ * gate is closed) and the transport charge's 429 (it wrote to the limiter, which is in the batch).
  * Limits: the body is read up to config.maxBodyBytes (413 beyond), at most 100 messages per batch
  * (SDK), at most MAX_TOOL_INPUT_ELEMENTS values in one call's arguments, at most
  * MCP_WAITING_MAX requests waiting for the server (503 beyond).
@@ -37,6 +40,7 @@ import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { JsonObject } from '../core/errors.ts';
 import type { ApiResponse, Dispatcher } from '../http/dispatcher.ts';
+import type { AnswerGate } from '../http/server.ts';
 import { jsonTooDeep } from '../http/body.ts';
 import type { Route } from '../http/route.ts';
 import { INFO } from '../platform/info.ts';
@@ -54,6 +58,8 @@ export interface McpHandlerOptions {
   readonly clock: Clock;
   readonly service: McpService;
   readonly log?: (line: string) => void;
+  /** Holds each answer until it may leave (afp serve --data's group commit). */
+  readonly gate?: AnswerGate;
 }
 
 export type McpHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
@@ -113,8 +119,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   return async (request, response, ip) => {
     if (request.method === 'POST') return servePost(bound, lane, request, response, ip);
     request.resume(); // nothing else reads a body: drain it so keep-alive connections stay usable
-    const charged = chargeTransport(bound, request, ip);
-    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    const charged = await chargeTransport(bound, request, ip);
+    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     const rate = rateHeaders(charged);
     if (request.method !== 'GET') return writeError(bound, response, 405, 'BAD_REQUEST', `${request.method ?? '?'} is not allowed on /mcp; allowed: GET, POST`, { ...rate, allow: 'GET, POST' });
     if ((request.headers.accept ?? '').includes('text/event-stream')) {
@@ -144,15 +150,15 @@ async function servePost(bound: Bound, lane: McpLane, request: IncomingMessage, 
   if (read.kind === 'failed') return;
   if (read.kind === 'too-large') {
     // Charged like any request; the connection closes (the rest of the body is not read).
-    const charged = chargeTransport(bound, request, ip);
-    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), { ...charged.headers, connection: 'close' });
+    const charged = await chargeTransport(bound, request, ip);
+    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), { ...charged.headers, connection: 'close' });
     return writeJson(response, 413, jsonRpcError(-32000, `Payload too large: the body exceeds ${maxBodyBytes} bytes`), { connection: 'close' });
   }
   const tooDeep = jsonTooDeep(read.text);
   const parsed = tooDeep === null ? parseJson(read.text) : undefined;
   if (parsed === undefined || !onlyToolCalls(parsed.value)) {
-    const charged = chargeTransport(bound, request, ip);
-    if (charged.status === 429) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
+    const charged = await chargeTransport(bound, request, ip);
+    if (charged.status === 429 || charged.status === 503) return writeJson(response, charged.status, JSON.stringify(charged.body), charged.headers);
     // The SDK writes the answer; headers set here are merged into it.
     for (const [name, value] of Object.entries(rateHeaders(charged))) response.setHeader(name, value);
   }
@@ -181,10 +187,6 @@ async function serveTurn(bound: Bound, lane: McpLane, caller: Caller, request: I
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-/**
- * Charges the request to the rate limiter through the dispatcher (see the header): its 429 when
- * refused, else an answer to ignore but for its X-RateLimit-* headers.
- */
 /** The X-RateLimit-* headers of a charge's answer. */
 function rateHeaders(charged: ApiResponse): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -195,10 +197,20 @@ function rateHeaders(charged: ApiResponse): Record<string, string> {
   return headers;
 }
 
-function chargeTransport(bound: Bound, request: IncomingMessage, ip: string): ApiResponse {
+/**
+ * Charges the request to the rate limiter through the dispatcher (see the header): its 429 when
+ * refused, else an answer to ignore but for its X-RateLimit-* headers. With a gate, the answer
+ * waits for the batch holding the charge; a closed or failing gate answers 503.
+ */
+async function chargeTransport(bound: Bound, request: IncomingMessage, ip: string): Promise<ApiResponse> {
+  const unavailable: ApiResponse = { status: 503, headers: {}, routeId: null, body: { error: 'the server cannot make changes durable and is stopping', code: 'SERVICE_UNAVAILABLE', _info: INFO[bound.service] } };
+  if (bound.gate !== undefined && !bound.gate.open) return unavailable;
   const authorization = request.headers.authorization;
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-  return bound.dispatcher.handle({ mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip }, bound.clock.nowMs());
+  const charged = bound.dispatcher.handle({ mount: bound.service, method: request.method ?? 'POST', path: MCP_PATH, query: {}, headers, ip }, bound.clock.nowMs());
+  const held = bound.gate?.hold() ?? null;
+  if (held === null) return charged;
+  return held.then(() => charged, () => unavailable);
 }
 
 /** True when the body is one tools/call request or a non-empty batch of them (each charged as its route). */
@@ -247,7 +259,15 @@ function readMcpBody(request: IncomingMessage, maxBytes: number): Promise<McpBod
 }
 
 /** One tool call = one dispatcher request on the tool's route row. */
-function callTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult {
+function callTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult | Promise<CallToolResult> {
+  const unavailable = (): CallToolResult => toolResult({ status: 503, headers: {}, body: { error: 'the server cannot make changes durable and is stopping', code: 'SERVICE_UNAVAILABLE', _info: INFO[bound.service] } });
+  if (bound.gate !== undefined && !bound.gate.open) return unavailable();
+  const result = dispatchTool(bound, entry, args, authorization, ip);
+  const held = bound.gate?.hold() ?? null;
+  return held === null ? result : held.then(() => result, unavailable);
+}
+
+function dispatchTool(bound: Bound, entry: BoundTool, args: Readonly<Record<string, unknown>>, authorization: string | undefined, ip: string): CallToolResult {
   const { path, query, body } = toolRequest(entry.tool, entry.route, args);
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   let answer: ApiResponse;

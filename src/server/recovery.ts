@@ -4,52 +4,90 @@
  *
  * Why a replay is exact: the platform is a deterministic state machine (same seed, settings,
  * commands and instants → same state, same keys, same rate-limiter buckets). Each request goes
- * through the dispatcher's own `handle` at its logged instant, authenticated by its logged
+ * through the dispatcher's own `dispatch` at its logged instant, authenticated by its logged
  * credential (the key's hash); admin commands go through admin.ts's own `applyClockMove`,
  * `applyTierSet` and `applyDeposit`. Timers are not logged: they fire at their own instants inside the next
  * `advanceTo`, whoever calls it (the timer pump live, the next entry on replay), so they replay too.
  *
- * `LoggedDispatcher` is the serving side of the same log: every request is appended (with its
- * instant and credential) BEFORE it is handled, so what was answered is on disk, and what failed
- * to be appended was neither applied nor answered (the edge answers 500).
+ * `LoggedDispatcher` is the serving side of the same log. It handles a request, then appends what
+ * recovery needs of it, by how far the dispatch went (Dispatcher.lastReach):
+ *   - a row was called (parse, run: any outcome, success or domain refusal) → the whole request:
+ *     a row may change anything, and its refusals are not declared free of effects;
+ *   - refused before any row (429, fault window, 404/405, body failure, 401) → a 'charge' entry:
+ *     instant, mount/method/path, IP, credential — the limiter's buckets are state (a 429 refills
+ *     them: with a later tier change the level differs), but no body or query is read before the
+ *     row. It replays as the same request with a body failure, which stops the dispatcher right
+ *     after the limiter (asserted), whatever the route;
+ *   - the limiter answered unlimited (no bucket applies, so none was created or visited) and no
+ *     row ran → nothing: only due timers fired, and they fire at their own instants anyway;
+ *   - `dispatch` threw (a bug, answered 500) → the whole request: it throws again on replay.
+ * The credential is taken before handling (a request may rotate its own key). The answer waits
+ * for the entry's batch to commit (src/server/group-commit.ts), so what was answered is on disk.
  *
  * Invariants: logged instants never decrease (a log where they do is refused as corrupt); the
  * served clock resumes at or after the last logged instant, so `advanceTo` stays forward-only
  * even when the wall clock went backwards between runs.
  * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
  */
-import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
+import { assert } from '../core/assert.ts';
+import { fail } from '../core/errors.ts';
+import { Dispatcher, REACH_NOTHING, REACH_ROW, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
 import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
-import type { CommandLog, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
+import type { CommandLog, LoggedCharge, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** The dispatcher of a served platform with a command log: append, then handle. */
+/** The failure a charge entry replays with: it stops the dispatcher right after the limiter. */
+const CHARGE_ONLY = fail('BAD_REQUEST', 'replay of a request refused before its row (command log charge entry)');
+
+/** The dispatcher of a served platform with a command log: handle, then append what recovery needs. */
 export class LoggedDispatcher extends Dispatcher {
   private readonly commandLog: CommandLog;
+  private readonly onAppend: () => void;
 
-  constructor(platform: Platform, routes: readonly Route[], commandLog: CommandLog) {
+  /** `onAppend` runs after each append (the group commit schedules or makes its commit). */
+  constructor(platform: Platform, routes: readonly Route[], commandLog: CommandLog, onAppend: () => void = () => undefined) {
     super(platform, routes);
     this.commandLog = commandLog;
+    this.onAppend = onAppend;
   }
 
   /**
-   * Appends the request (committed) and answers it; an append that throws leaves no trace.
-   * `dispatch` is the one path under both `handle` and the in-process transport.
+   * Answers the request and appends its entry (whole, charge or none: the header) to the open
+   * batch. `dispatch` is the one path under both `handle` and the in-process transport.
    */
   override dispatch(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
     const credential = request.credential ?? credentialOf(this.platform.identify(request.headers?.['authorization']));
-    const logged: RequestToLog = { ...request, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
-    this.commandLog.appendRequest(logged, credential, nowMs);
-    return super.dispatch(request, nowMs, ip);
+    let response: ApiResponse;
+    try {
+      response = super.dispatch(request, nowMs, ip);
+    } catch (error) {
+      this.append(request, credential, nowMs, ip, true);
+      throw error;
+    }
+    const reach = this.lastReach;
+    if (reach !== REACH_NOTHING) this.append(request, credential, nowMs, ip, reach === REACH_ROW);
+    return response;
   }
 
-  /** Handles a request read back from the log (not appended again). */
+  /** Handles a whole request read back from the log (not appended again). */
   replay(request: ApiRequest, nowMs: number): ApiResponse {
     return super.dispatch(request, nowMs, request.ip);
+  }
+
+  /** Charges the limiter as a request refused before its row did (a 'charge' entry; not appended again). */
+  replayCharge(charge: LoggedCharge, nowMs: number): void {
+    super.dispatch({ mount: charge.mount, method: charge.method, path: charge.path, credential: charge.credential, bodyFailure: CHARGE_ONLY }, nowMs, charge.ip);
+    assert(this.lastReach !== REACH_ROW, 'a charge entry never reaches a row (the body failure stops it)');
+  }
+
+  private append(request: DispatchRequest, credential: Credential, nowMs: number, ip: string, whole: boolean): void {
+    const logged: RequestToLog = { ...request, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
+    this.commandLog.appendRequest(logged, credential, nowMs, whole ? 'whole' : 'charge');
+    this.onAppend();
   }
 }
 
@@ -77,11 +115,11 @@ export interface Recovered {
 }
 
 /** The platform of the log's settings, with every logged command applied in order. */
-export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Recovered | { error: string } {
+export function recoverPlatform(log: CommandLog, routes: readonly Route[], onAppend?: () => void): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
   const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures });
-  const dispatcher = new LoggedDispatcher(platform, routes, log);
+  const dispatcher = new LoggedDispatcher(platform, routes, log, onAppend);
   let commands = 0;
   let internalErrors = 0;
   let lastAtMs = settings.startMs;
@@ -96,6 +134,9 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Reco
       switch (command.kind) {
         case 'request':
           dispatcher.replay(apiRequestOf(command.request), command.atMs);
+          break;
+        case 'charge':
+          dispatcher.replayCharge(command.request, command.atMs);
           break;
         case 'clock':
           applyClockMove(platform, command.atMs);
@@ -130,8 +171,8 @@ export function resumeAtMs(settings: LogSettings, stats: RecoveryStats, wallNowM
 }
 
 /** Recovery as startServe uses it: the replayed platform, its dispatcher and the resumed clock. */
-export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowMs: number): (Recovered & { clock: ServeClock }) | { error: string } {
-  const recovered = recoverPlatform(log, routes);
+export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowMs: number, onAppend?: () => void): (Recovered & { clock: ServeClock }) | { error: string } {
+  const recovered = recoverPlatform(log, routes, onAppend);
   if ('error' in recovered) return recovered;
   const settings = log.settings as LogSettings;
   const clock = new ServeClock({ mode: settings.clockMode, startMs: resumeAtMs(settings, recovered.stats, wallNowMs) });

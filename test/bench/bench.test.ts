@@ -168,10 +168,10 @@ describe('the report says how steady the rounds were', () => {
     rounds: 2,
     mixRounds: 2,
     gcForced: true,
-    mixPart: { seed: '1', mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' }, inProcess: phase(100, inProcessMedianMs, 1_000), bare: phase(40, 42, 800), http: null },
+    mixPart: { seed: '1', mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' }, inProcess: phase(100, inProcessMedianMs, 1_000), bare: phase(40, 42, 800), http: null, writes: null },
     casino: null,
     load: null,
-    checks: { inProcessStatusMismatches: 0, bareOutcomeMismatches: 0, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], casinoRefusedBets: null, loadFailedRequests: null, loadDroppedIterations: null },
+    checks: { inProcessStatusMismatches: 0, bareOutcomeMismatches: 0, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: null, loadDroppedIterations: null },
   });
 
   test('a median round 15% or more above the best marks the run busy, in the table and in JSON', () => {
@@ -182,5 +182,15 @@ describe('the report says how steady the rounds were', () => {
     const steady = formatTable(result(105));
     expect(steady).toContain('steadiness: median round over best in-process +5%, bare +5%\n');
     expect(JSON.parse(formatJson(result(105))).steadiness.busy).toBe(false);
+  });
+
+  test('the durable line: serve --data over in-memory writes/s, best and median, beside its target', () => {
+    const base = result(105);
+    const withHttp = (durableBestMs: number): BenchResult => ({ ...base, mixPart: base.mixPart === null ? null : { ...base.mixPart, writes: { connections: 64, roundMs: 3_000, memory: phase(200, 220, 1_000), durable: phase(durableBestMs, 500, 1_000) } } });
+    expect(formatTable(withHttp(250))).toContain('serve --data writes/s / in-memory writes/s   best 0.800  median 0.440  target >= 0.50  PASS');
+    expect(formatTable(withHttp(500))).toContain('serve --data writes/s / in-memory writes/s   best 0.400  median 0.440  target >= 0.50  MISS');
+    const json = JSON.parse(formatJson(withHttp(250))) as { ratios: { durable_over_memory: { best: number } }; target: { durable_over_memory_min: number; durable_verdict: string } };
+    expect(json.ratios.durable_over_memory.best).toBeCloseTo(0.8, 9);
+    expect(json.target).toMatchObject({ durable_over_memory_min: 0.5, durable_verdict: 'PASS' });
   });
 });

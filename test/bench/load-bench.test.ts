@@ -117,7 +117,7 @@ describe('the load part in the report', () => {
     mixPart: null,
     casino: null,
     load: part,
-    checks: { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], casinoRefusedBets: null, loadFailedRequests: 0, loadDroppedIterations: part.stalls.openModel?.dropped ?? null },
+    checks: { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: 0, loadDroppedIterations: part.stalls.openModel?.dropped ?? null },
   });
 
   test('both targets printed with their verdicts; the closed loop beside the open model', () => {

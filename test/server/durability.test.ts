@@ -234,7 +234,7 @@ describe('afp serve --data refuses files it cannot trust', () => {
     const db = new DatabaseSync(newer);
     db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION + 1}`);
     db.close();
-    expect(await serveExit(['--data', newer])).toMatchObject({ code: 2, stderr: expect.stringMatching(/written by a newer afp \(command log schema 2; this afp reads schema 1\)/) as string });
+    expect(await serveExit(['--data', newer])).toMatchObject({ code: 2, stderr: expect.stringMatching(/written by a newer afp \(command log schema 3; this afp reads schema 2\)/) as string });
 
     const otherApp = join(DIR, 'other-app.db');
     const other = new DatabaseSync(otherApp);
@@ -286,6 +286,7 @@ describe('recovery seams', () => {
     const tooLarge = failWithStatus(413, 'BAD_REQUEST', 'request body is larger than 1024 bytes');
     log.appendRequest({ ...request, bodyFailure: tooLarge, bodyText: 'x'.repeat(10) }, 'none', START_MS);
     log.appendRequest({ ...request, bodyFailure: fail('BAD_REQUEST', 'malformed JSON', { detail: 'at 3' }) }, 'none', START_MS);
+    expect(log.commit()).toEqual({ ok: true, entries: 2 });
     log.close();
     const db = new DatabaseSync(file);
     db.prepare("INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, 'request', ?, NULL)").run(START_MS, JSON.stringify({ mount: 'api', method: 'POST', path: '/claim', query: {}, ip: '127.0.0.1', auth: null, body_failure: { ok: false, status: 400, code: 'NOPE', message: 'x' } }));

@@ -1,0 +1,70 @@
+/**
+ * The write phase: how much of `afp serve`'s write throughput survives durability. The same
+ * saturating load goes to a real `afp serve` child in memory and to one with `--data` (a fresh
+ * command log in a temporary directory, removed after the round): `connections` closed-loop
+ * writers over keep-alive sockets, each registering new agents (POST /register, a fresh agent id
+ * and a fresh X-Forwarded-For address per request, so no limit binds: every answer is a 201 and
+ * every request a logged state change) until the round's time is up.
+ * Why a saturating load: group commit pays one fsync per batch, and a batch holds what arrived
+ * while the previous commit ran; one client waiting on each answer (the mix's dependent lanes and
+ * clock moves) pays a whole fsync per round trip, which measures the disk's latency, not afp.
+ * Bounded: at most `durationMs` of sending and 65,536 registrations per writer; failures (non-201
+ * answers, transport errors) are counted, never thrown out of the loop.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { leanHttpTransport } from './lean-http-transport.ts';
+import { measureRound, type RoundResult } from './measure.ts';
+import { startServeProcess } from './serve-process.ts';
+
+export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
+const WRITES_PER_WRITER_MAX = 65_536;
+
+export interface WriteRound extends RoundResult {
+  /** Answers other than 201, and transport errors (expected 0). */
+  readonly failed: number;
+}
+
+export interface WriteRoundOptions {
+  readonly seed: string;
+  readonly startMs: number;
+  readonly connections: number;
+  readonly durationMs: number;
+  readonly durable: boolean;
+}
+
+export async function writeRound(options: WriteRoundOptions): Promise<WriteRound> {
+  const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
+  try {
+    const server = await startServeProcess({ seed: options.seed, startMs: options.startMs, ...(dataDir === null ? {} : { dataFile: join(dataDir, 'bench.db') }) });
+    const lean = leanHttpTransport({ urls: server.urls, maxSockets: options.connections, timeoutMs: WRITE_REQUEST_TIMEOUT_MS });
+    try {
+      let failed = 0;
+      let written = 0;
+      const round = await measureRound(async () => {
+        const startMs = performance.now();
+        const writer = async (writerIndex: number): Promise<void> => {
+          for (let index = 0; index < WRITES_PER_WRITER_MAX && performance.now() - startMs < options.durationMs; index++) {
+            const ip = `10.${writerIndex}.${index >> 8}.${index & 255}`;
+            try {
+              const answer = await lean.transport({ mount: 'api', method: 'POST', path: '/register', headers: { 'x-forwarded-for': ip }, body: { agent_id: `w${writerIndex}-${index}` } });
+              if (answer.status === 201) written++;
+              else failed++;
+            } catch {
+              failed++;
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: options.connections }, (_, writerIndex) => writer(writerIndex)));
+        return { ops: written, requests: written + failed };
+      });
+      return { ...round, failed };
+    } finally {
+      lean.close();
+      await server.stop();
+    }
+  } finally {
+    if (dataDir !== null) await rm(dataDir, { recursive: true, force: true });
+  }
+}

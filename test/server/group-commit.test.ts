@@ -1,0 +1,121 @@
+/**
+ * Group commit on a real `startServe` with a real node:sqlite log and real HTTP on 127.0.0.1:
+ * entries appended in one event-loop turn share one transaction (and a batch past its bound commits
+ * at once), concurrent requests are all answered and all recovered, and
+ * a failed commit (the real SQLITE_FULL of `PRAGMA max_page_count`) answers 503 for its whole
+ * batch, closes the server to further work and reports the failure, while the log keeps exactly
+ * the batches committed before it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, test } from 'vitest';
+import { DEFECT_NAMES } from '../../src/cli/serve.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
+import { GroupCommit } from '../../src/server/group-commit.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
+import { SEED, START_MS } from '../client/fixtures.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-group-commit-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+async function served(file: string): Promise<{ log: CommandLog; handle: ServeHandle }> {
+  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
+  if ('error' in log) throw new Error(log.error);
+  expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
+  const handle = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, log: () => undefined });
+  return { log, handle };
+}
+
+/** POST /register for `count` agents at once, each from its own IP (the register-IP row allows 10 a minute). */
+function registerAll(handle: ServeHandle, prefix: string, count: number): Promise<Response[]> {
+  const api = handle.urls.api ?? '';
+  return Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.1.${index >> 8}.${index & 255}` }, body: JSON.stringify({ agent_id: `${prefix}${index}` }) }),
+    ),
+  );
+}
+
+describe('group commit', () => {
+  test('one transaction per event-loop turn, and at once past the entry bound', async () => {
+    const log = await openCommandLog(join(DIR, 'unit.db'), { knownDefects: DEFECT_NAMES });
+    if ('error' in log) throw new Error(log.error);
+    log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] });
+    const failures: string[] = [];
+    const group = new GroupCommit({ log, onFailure: (error) => failures.push(error), entriesMax: 4 });
+    const tick = (count: number): Promise<void> | null => {
+      for (let index = 0; index < count; index++) {
+        log.appendAdmin({ kind: 'clock', fromMs: START_MS, toMs: START_MS });
+        group.appended();
+      }
+      return group.hold();
+    };
+    expect(group.hold()).toBe(null); // nothing pending: answer at once
+    const held = tick(3);
+    expect(held).not.toBe(null);
+    expect(log.pendingEntries).toBe(3);
+    await held; // the turn ended: one commit
+    expect({ batches: group.batches, entries: group.entries, pending: log.pendingEntries }).toEqual({ batches: 1, entries: 3, pending: 0 });
+    await tick(10); // 4 + 4 at once (the bound), the last 2 at the end of the turn
+    expect({ batches: group.batches, entries: group.entries }).toEqual({ batches: 4, entries: 13 });
+    expect(failures).toEqual([]);
+    log.close();
+  });
+
+  test('200 concurrent registrations over HTTP: all answered, all committed, all there after a restart', async () => {
+    const file = join(DIR, 'batches.db');
+    const { log, handle } = await served(file);
+    const answers = await registerAll(handle, 'g', 200);
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 200 }, () => 201));
+    const group = handle.groupCommit ?? expect.unreachable('a group commit');
+    expect(group.entries).toBe(200);
+    expect(group.batches).toBeLessThanOrEqual(200); // how many share one depends on how the client's sends interleave
+    await handle.close();
+    log.close();
+    const again = await served(file);
+    try {
+      expect(again.handle.recovery?.commands).toBe(200);
+      expect(again.handle.platform.agents.size).toBe(200);
+    } finally {
+      await again.handle.close();
+      again.log.close();
+    }
+  });
+
+  test('a failed commit: its batch answered 503, nothing handled after it, the failure reported; the log keeps what was committed', async () => {
+    const file = join(DIR, 'full.db');
+    const { log, handle } = await served(file);
+    const before = await registerAll(handle, 'ok', 5);
+    expect(before.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201]);
+    // The disk is "full": SQLite may not grow the database by one more page (a real SQLITE_FULL).
+    const db = (log as unknown as { db: DatabaseSync }).db;
+    const pages = Number((db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    db.exec(`PRAGMA max_page_count = ${pages}`);
+    // WAL mode: commits go on while free pages last, then one fails; its batch and everything after is 503.
+    const later = await registerAll(handle, 'lost', 300);
+    const statuses = later.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
+    expect(statuses).toContain(503);
+    const acknowledged = statuses.flatMap((status, index) => (status === 201 ? [`lost${index}`] : []));
+    expect(await handle.logFailure).toMatch(/cannot commit \d+ entries: .*full/);
+    expect(handle.groupCommit?.open).toBe(false);
+    const after = await fetch(`${handle.urls.api ?? ''}/_afp/state`);
+    expect(after.status).toBe(503); // not even a read: memory is ahead of the disk
+    await handle.close({ forceAfterMs: 100 });
+    log.close();
+
+    const again = await served(file);
+    try {
+      // Every acknowledged registration is there; none answered 503 is (its batch was rolled back).
+      expect(again.handle.recovery?.commands).toBe(5 + acknowledged.length);
+      expect(again.handle.platform.agents.all().map((agent) => agent.id).sort()).toEqual(['ok0', 'ok1', 'ok2', 'ok3', 'ok4', ...acknowledged].sort());
+    } finally {
+      await again.handle.close();
+      again.log.close();
+    }
+  });
+});
