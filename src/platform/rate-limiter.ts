@@ -438,8 +438,8 @@ export class RateLimiter {
    * A new entry for the request's identity (makes room first), noted in its handle: the handle
    * itself when it was built for this identity and this limiter and is not held (limiter-entry.ts).
    */
-  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number): IdentityEntry {
-    this.admit(nowMs);
+  private addEntry(identity: string, handle: LimiterHandle | undefined, tierShape: BucketShape | null, nowMs: number, admitted = false): IdentityEntry {
+    if (!admitted) this.admit(nowMs, 1);
     const entry = handle !== undefined && handle.owner === this && handle.identity === identity && !handle.held ? handle : new IdentityEntry(identity, this);
     entry.start(tierShape, nowMs);
     this.identities.set(identity, entry);
@@ -509,20 +509,25 @@ export class RateLimiter {
     this.slotEndpointCap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
     this.slotIpApplies = limits?.registerPerIp === true;
     this.slotIp = this.slotIpApplies ? this.registerByIp.get(request.ip) : undefined;
-    if (create && this.slotIpApplies && this.slotIp === undefined) {
-      this.admit(nowMs);
+    const newIp = create && this.slotIpApplies && this.slotIp === undefined;
+    if (newIp) {
+      // Room for the IP's bucket and the identity's entry in one admission, before either exists:
+      // a sweep between the two would evict the fresh (full) IP bucket, and this request would be
+      // charged to an orphan — the IP's register cap silently forgotten (issue 17).
+      this.admit(nowMs, 2);
       this.slotIp = new TokenBucket(this.registerShape.capacityUnits, nowMs);
       this.registerByIp.set(request.ip, this.slotIp);
     }
-    this.resolveIdentity(request, nowMs, create);
+    this.resolveIdentity(request, nowMs, create, newIp);
   }
 
-  private resolveIdentity(request: LimitRequest, nowMs: number, create: boolean): void {
+  /** `admitted`: room for the identity's entry was already made (by `resolve`, with the IP's). */
+  private resolveIdentity(request: LimitRequest, nowMs: number, create: boolean, admitted: boolean): void {
     this.slotService = undefined;
     this.slotEndpoint = undefined;
     const needed = this.slotTierShape !== null || this.slotServiceRow !== null || this.slotEndpointCap !== null;
     let entry = needed ? this.heldEntry(request.identity, request.handle) : undefined;
-    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs);
+    if (create && needed && entry === undefined) entry = this.addEntry(request.identity, request.handle, this.slotTierShape, nowMs, admitted);
     this.slotEntry = entry;
     if (entry === undefined) return;
     if (create && this.slotTierShape !== null) {
@@ -603,13 +608,16 @@ export class RateLimiter {
     this.binding.offer(perDay, perDay - counter.count, nextMidnightMs(nowMs), '1d', scope);
   }
 
-  /** Makes room for one more entry: sweeps when the count reaches the threshold, then asserts the cap. */
-  private admit(nowMs: number): void {
-    if (this.bucketCount >= this.sweepAtEntries) {
+  /**
+   * Makes room for `adding` more entries: sweeps when they would pass the threshold, then asserts
+   * the cap. A request's entries are admitted together, before any is created (see `resolve`).
+   */
+  private admit(nowMs: number, adding: number): void {
+    if (this.bucketCount + adding > this.sweepAtEntries) {
       this.sweep(nowMs);
       this.sweepAtEntries = Math.min(this.maxEntries, Math.max(this.sweepAtEntriesMin, 2 * this.bucketCount));
     }
-    assert(this.bucketCount < this.maxEntries, `rate limiter holds at most ${this.maxEntries} entries`);
+    assert(this.bucketCount + adding <= this.maxEntries, `rate limiter holds at most ${this.maxEntries} entries`);
   }
 
   /** Evicts every entry that a fresh one would replace exactly (all full, no count today). */

@@ -330,6 +330,22 @@ describe('memory', () => {
     expect(rl.charge(request(), MIDNIGHT)).toMatchObject({ allowed: true, remaining: 299, scope: 'tier' });
   });
 
+  test('a sweep on a registration keeps the IP bucket it charges (issue 17: ×50 quickstart, rate-limit-headers)', () => {
+    // The IP's bucket was created first, then the identity's entry was admitted with a sweep that
+    // evicted the fresh (full) IP bucket: the charge went to an orphan, peek saw a full bucket, and
+    // the IP could register without limit across sweeps.
+    const rl = limiter({ sweepAtEntries: 1 });
+    const register = request({ identity: 'ip:10.7.0.1', ip: '10.7.0.1', service: 'faucet', limits: REGISTER });
+    const first = rl.charge(register, T0);
+    expect(first).toMatchObject({ allowed: true, limit: 10, remaining: 9, scope: 'register-ip' });
+    expect(rl.peek(register, T0)).toEqual({ limit: 10, remaining: 9, resetAtSeconds: first.resetAtSeconds });
+    // Every later registration from new identities sweeps again; the IP's count survives them all.
+    for (let i = 1; i < 10; i += 1) {
+      expect(rl.charge({ ...register, identity: `ip:other-${i}` }, T0 + i)).toMatchObject({ allowed: true, remaining: 9 - i });
+    }
+    expect(rl.charge({ ...register, identity: 'ip:other-10' }, T0 + 10)).toMatchObject({ allowed: false, scope: 'register-ip' });
+  });
+
   test('the hard cap on entries is asserted', () => {
     const rl = limiter({ sweepAtEntries: 10, maxEntries: 50 });
     expect(() => {
