@@ -15,8 +15,13 @@
  * With a `commandLog` (afp serve --data, src/server/recovery.ts) the platform is the log's: built
  * from its settings, its commands replayed, the clock resumed after them; every dispatched request
  * and every state-changing admin action is then appended to it before it is answered.
+ *
+ * Overload (src/server/load-shedder.ts): one LoadShedder for all listeners (they share one event
+ * loop and one heap) sheds requests past its bounds with 503 + Retry-After; `/health` and
+ * `/_afp/*` are exempt, and GET /_afp/state shows its counts under `load`.
  */
 import type { Server } from 'node:http';
+import type { JsonObject } from '../core/errors.ts';
 import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
@@ -27,6 +32,7 @@ import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { adminIntercept } from './admin.ts';
 import type { CommandLog } from './command-log.ts';
+import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
 import { createMcpHandler, MCP_PATH } from './mcp.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
@@ -60,6 +66,8 @@ export interface ServeOptions {
   readonly commandLog?: CommandLog;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
+  /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
+  readonly shed?: LoadShedderOptions;
 }
 
 /** How a dialect is served: which mounts listen where, which one answers `/_afp/*`, its dispatcher. */
@@ -94,6 +102,8 @@ export interface ServeHandle {
   readonly urls: Readonly<Partial<Record<Mount, string>>>;
   /** With a commandLog: what its replay did and how long it took. */
   readonly recovery?: RecoveryStats & { readonly durationMs: number };
+  /** The overload guard every listener admits requests through. */
+  readonly shedder: LoadShedder;
   close(options?: { forceAfterMs?: number }): Promise<void>;
 }
 
@@ -113,12 +123,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const commandLog = options.commandLog;
   const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, ...dialect };
+  const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, load: () => loadView(shedder), ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, gate: shedder, ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
@@ -128,14 +139,17 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     throw error;
   }
   pump.arm();
+  shedder.start();
   return {
     platform,
     dispatcher,
     clock,
     urls,
+    shedder,
     ...(recovery === undefined ? {} : { recovery }),
     close: async (closeOptions = {}) => {
       pump.stop();
+      shedder.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
     },
   };
@@ -159,6 +173,18 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform:
     ...(options.config === undefined ? {} : { config: options.config }),
   });
   return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
+}
+
+/** GET /_afp/state's `load`: the bounds, what is in flight now, and the counts since start. */
+function loadView(shedder: LoadShedder): JsonObject {
+  return {
+    max_in_flight: shedder.maxInFlight,
+    max_event_loop_delay_ms: shedder.maxEventLoopDelayMs,
+    in_flight: shedder.inFlight,
+    admitted: shedder.admittedCount,
+    shed_in_flight: shedder.shedInFlightCount,
+    shed_event_loop_delay: shedder.shedDelayCount,
+  };
 }
 
 function listen(server: Server, port: number): Promise<number> {
