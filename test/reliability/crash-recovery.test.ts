@@ -1,6 +1,7 @@
 // Reliability: 5 crash-and-recover cycles of a real `afp serve --data FILE` child process under
 // load. Each cycle starts the server on the same log, sends registrations and escrow creates 16 at
-// a time, kills it with SIGKILL while requests are in flight, and the next start must recover
+// a time, kills it with SIGKILL once a cycle-specific number of writes were acknowledged (so
+// requests are in flight at the kill), and the next start must recover
 // every write that was acknowledged (201) in any earlier cycle: each agent answers its own key
 // (GET /api/v1/agents/:id → 200) and each escrow is found by its creator (GET /escrow/:id → 200).
 // Requests cut by the kill (no answer) were never acknowledged and may or may not be there.
@@ -14,8 +15,8 @@ import { jsonOf, pool, send } from './reliability-kit.ts';
 
 const CYCLES = 5;
 const REQUESTS_PER_CYCLE = 400;
-/** When each cycle's kill comes, after its load starts (ms): early, middle, late in the load. */
-const KILL_AFTER_MS = [150, 400, 250, 600, 300];
+/** Each cycle's kill comes once this many writes of the cycle were acknowledged (load is then in flight), or after 10 s. */
+const KILL_AFTER_ACKS = [10, 40, 25, 60, 30];
 const FLAGS = ['--port', '0', '--clock', 'manual', '--start', '2026-01-01T00:00:00Z', '--seed', '21'];
 
 const children: ServeChild[] = [];
@@ -32,9 +33,10 @@ interface Acknowledged {
 }
 
 /** Load until killed or the budget is spent: registrations, and an escrow from each agent acknowledged earlier. */
-async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged): Promise<{ sent: number; acked: number; cut: number }> {
+async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged, onAck: (acked: number) => void): Promise<{ sent: number; acked: number; cut: number }> {
   const api = child.urls['api'] as string;
-  const payers = [...acknowledged.agents];
+  // The first acknowledged agent receives every escrow; the others pay.
+  const [receiver, ...payers] = [...acknowledged.agents];
   let acked = 0;
   let cut = 0;
   await pool(REQUESTS_PER_CYCLE, 16, async (n) => {
@@ -42,11 +44,11 @@ async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged
     const ip = `10.5.${cycle}.${n & 255}`;
     if (payer !== undefined && n % 2 === 1) {
       const [, key] = payer;
-      const answer = await send(api, { method: 'POST', path: '/escrow', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-forwarded-for': ip }, body: JSON.stringify({ receiver: 'crash-0-0', amount: '0.50' }) }, 5_000);
+      const answer = await send(api, { method: 'POST', path: '/escrow', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-forwarded-for': ip }, body: JSON.stringify({ receiver: receiver?.[0], amount: '0.50' }) }, 5_000);
       const escrowId = jsonOf(answer)?.['escrow_id'];
       if (answer.status === 201 && typeof escrowId === 'string') {
         acknowledged.escrows.set(escrowId, key);
-        acked += 1;
+        onAck((acked += 1));
       } else if (answer.status === 0) cut += 1;
       return;
     }
@@ -55,7 +57,7 @@ async function load(child: ServeChild, cycle: number, acknowledged: Acknowledged
     const key = jsonOf(answer)?.['api_key'];
     if (answer.status === 201 && typeof key === 'string') {
       acknowledged.agents.set(agentId, key);
-      acked += 1;
+      onAck((acked += 1));
     } else if (answer.status === 0) cut += 1;
   });
   return { sent: REQUESTS_PER_CYCLE, acked, cut };
@@ -90,10 +92,18 @@ describe('reliability: crash and recover', () => {
       const recovered = /recovered: (\d+) commands from .* in (\d+) ms/.exec(child.stderr());
       const before = await verify(child, acknowledged);
       expect(before.missing, `cycle ${cycle}: acknowledged writes missing after recovery`).toEqual([]);
-      const kill = new Promise<void>((resolve) => setTimeout(resolve, KILL_AFTER_MS[cycle] ?? 300)).then(() => child.kill9());
-      const result = await load(child, cycle, acknowledged);
-      await kill;
-      lines.push(`cycle ${cycle}: recovered ${recovered?.[1] ?? 0} commands in ${recovered?.[2] ?? 0} ms, verified ${before.present}; load ${result.acked} acknowledged, ${result.cut} cut by the kill`);
+      const kill: { done: Promise<void> | null } = { done: null };
+      const killOnce = (): void => {
+        kill.done ??= child.kill9();
+      };
+      const timer = setTimeout(killOnce, 10_000);
+      const result = await load(child, cycle, acknowledged, (acked) => {
+        if (acked >= (KILL_AFTER_ACKS[cycle] ?? 20)) killOnce();
+      });
+      clearTimeout(timer);
+      killOnce();
+      await kill.done;
+      lines.push(`cycle ${cycle}: recovered ${recovered?.[1] ?? 0} commands in ${recovered?.[2] ?? 0} ms, verified ${before.present}; load ${result.acked} acknowledged, ${result.cut} unanswered (cut by the kill or sent after it)`);
     }
     const last = await startServeChild([...FLAGS, '--data', data], { readyTimeoutMs: 60_000, lifetimeMs: 120_000 });
     children.push(last);

@@ -165,7 +165,17 @@ describe('reliability: hostile requests', () => {
     });
     const after = stateDigest(handle.platform);
     console.log(`hostile requests: ${statuses.total} sent to ${rows.length} routes in ${Math.round(performance.now() - startedMs)} ms; statuses ${statuses.text()}; 5xx/failed ${fiveHundreds.length}; non-error answers ${notJsonErrors.length}; state ${before === after ? 'unchanged' : 'CHANGED'}`);
-    for (const line of [...fiveHundreds.slice(0, 10), ...notJsonErrors.slice(0, 10)]) console.log(`  ${line}`);
+    const groups = new StatusCounts();
+    const groupNames = new Map<number, string>();
+    for (const line of [...fiveHundreds, ...notJsonErrors]) {
+      const name = (/ (\S+ \S+ )\S+ → (\d+) ?(.{0,1})/.exec(line) ?? []).slice(1).join('') ;
+      const id = [...groupNames.values()].indexOf(name);
+      const key = id < 0 ? groupNames.size : id;
+      if (id < 0) groupNames.set(key, name);
+      groups.add(key);
+    }
+    for (const [key, count] of groups.counts) console.log(`  failing kind: ${groupNames.get(key) ?? ''} ×${count}`);
+    for (const line of [...fiveHundreds.slice(0, 5), ...notJsonErrors.slice(0, 5)]) console.log(`  ${line}`);
     expect(statuses.total).toBeGreaterThanOrEqual(10_000);
     expect(fiveHundreds, `seed ${SEED}`).toEqual([]);
     expect(notJsonErrors, `seed ${SEED}`).toEqual([]);
