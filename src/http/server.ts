@@ -19,7 +19,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
-import { fail, type Failure, type JsonValue } from '../core/errors.ts';
+import { fail, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
+import type { ServiceName } from '../platform/platform.ts';
 import { infoOf } from '../platform/info.ts';
 import { bodyTooLarge, readJsonBody } from './body.ts';
 import { normalizePeer, originatingIp } from './client-ip.ts';
@@ -61,6 +62,8 @@ export interface ApiServerOptions {
   readonly log?: (line: string) => void;
   /** The overload gate (afp serve's LoadShedder), shared by every mount; absent = never shed. */
   readonly gate?: AdmissionGate;
+  /** A shed request's 503 body in the served dialect; absent = the documents' `{ error, code, _info }`. */
+  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
 }
 
 /** What the overload gate answers for one request. */
@@ -160,7 +163,7 @@ function shed(options: ApiServerOptions, request: IncomingMessage, response: Ser
   const path = pathOf(request.url ?? '/');
   const match = options.dispatcher.router.match(options.mount, request.method ?? 'GET', path);
   const service = match.kind === 'found' ? match.route.service : options.mount === 'api' ? null : options.mount;
-  const body = { error: admission.message, code: 'SERVICE_UNAVAILABLE', _info: infoOf(service) };
+  const body = options.shedBody?.(service, admission.message) ?? { error: admission.message, code: 'SERVICE_UNAVAILABLE', _info: infoOf(service) };
   const declared = request.headers['content-length'];
   const small = declared === undefined ? request.headers['transfer-encoding'] === undefined : Number(declared) <= options.dispatcher.platform.config.maxBodyBytes;
   writeJson(response, 503, { 'retry-after': String(admission.retryAfterSeconds) }, JSON.stringify(body), !small);

@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
-import { Platform, type FaultWindow } from '../platform/platform.ts';
+import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -83,6 +83,8 @@ export interface ServeLayout {
   /** Whether faucet and escrow also serve `/mcp`. */
   readonly mcp: boolean;
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
+  /** A shed request's 503 body in this dialect (absent: the documents' `{ error, code, _info }`). */
+  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
 }
 
 export const DOCUMENTS_LAYOUT: ServeLayout = {
@@ -129,7 +131,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, gate: shedder, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, gate: shedder, ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }), ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;

@@ -5,7 +5,9 @@
 // registration exists afterwards and no shed one does. Bounded: fixed counts, per-request timeouts.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { LoadShedder } from '../../src/server/load-shedder.ts';
 import { acknowledgedPresent, flood } from '../fixtures/overload.ts';
@@ -93,6 +95,19 @@ describe('afp serve under overload', () => {
     await waitFor(() => handle.shedder.inFlight === 0, 5_000);
     const admitted = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"after-overload"}' });
     expect(admitted.status).toBe(201);
+  });
+
+  test('--dialect deployed sheds in the deployment\'s error shape', async () => {
+    const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '3', port: 0, clockMode: 'manual', startMs: START_MS, shed: { maxInFlight: 1, maxEventLoopDelayMs: 0 }, log: () => undefined });
+    handles.push(handle);
+    const casino = handle.urls.casino as string;
+    await slowBody(casino);
+    await waitFor(() => handle.shedder.inFlight === 1, 5_000);
+    const refused = await fetch(`${casino}/api/v1/games`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'service_unavailable', message: expect.stringMatching(/in flight/) as unknown });
+    expect((await fetch(`${casino}/health`)).status).toBe(200);
   });
 
   test('a flood against a real afp serve process: some shed with 503 + Retry-After, /health within 5 s, every acknowledged one kept', async () => {
