@@ -18,6 +18,8 @@
  * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
  * services. Not with --data (its log replays the documents' dispatcher).
+ * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
+ * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
  * state that is not on disk (its last group answered 503); a restart replays what is on disk.
  * Exit 2: bad flags, an unknown --dialect or --defect (the valid names are listed), a port that cannot be used,
@@ -36,6 +38,7 @@ import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_LAYOUT } from '../server/deployed-layout.ts';
+import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
 import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
@@ -45,7 +48,14 @@ import { EXIT } from './exit-codes.ts';
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE]';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE] [--max-in-flight N] [--max-event-loop-delay-ms MS]';
+
+/** `--help`: one line per overload flag (the others are described in the README). */
+const HELP_OVERLOAD = [
+  'overload (503 SERVICE_UNAVAILABLE + Retry-After; /health and /_afp/* are never shed):',
+  `  --max-in-flight N            requests accepted and not yet answered beyond which new ones are shed (default ${SHED_DEFAULTS.maxInFlight}; 0 = no bound)`,
+  `  --max-event-loop-delay-ms MS event-loop lateness beyond which requests are shed (default ${SHED_DEFAULTS.maxEventLoopDelayMs}; 0 = not measured)`,
+].join('\n');
 
 export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
@@ -73,12 +83,14 @@ export interface ServeFlags {
   readonly clockGiven?: boolean;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
+  /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
+  readonly shed: LoadShedderOptions;
 }
 
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string', 'max-in-flight': 'string', 'max-event-loop-delay-ms': 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const dialectText = stringFlag(args, 'dialect') ?? 'documents';
   const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
@@ -103,8 +115,10 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   for (const name of defects) {
     if (!(DEFECT_NAMES as readonly string[]).includes(name)) errors.push(`unknown --defect '${name}'; valid: ${DEFECT_NAMES.join(', ')}`);
   }
+  const maxInFlight = boundFlag(stringFlag(args, 'max-in-flight'), 'max-in-flight', SHED_DEFAULTS.maxInFlight, SHED_LIMITS.maxInFlight, errors);
+  const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
   return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined };
 }
 
@@ -157,6 +171,14 @@ function takeRepeated(argv: readonly string[], name: string): { values: string[]
   return { values, rest, errors };
 }
 
+/** A whole-number flag in 0..max (its default when absent); an error is pushed otherwise. */
+function boundFlag(text: string | undefined, name: string, fallback: number, max: number, errors: string[]): number {
+  if (text === undefined) return fallback;
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value <= max)) errors.push(`--${name} must be a whole number 0..${max}, got '${text}'`);
+  return value;
+}
+
 function parseIso(text: string): number {
   if (!/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(text)) return Number.NaN;
   const ms = Date.parse(text);
@@ -165,7 +187,7 @@ function parseIso(text: string): number {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\ndefects: ${DEFECT_NAMES.join(', ')}\n`);
+    process.stdout.write(`${USAGE}\n${HELP_OVERLOAD}\ndefects: ${DEFECT_NAMES.join(', ')}\n`);
     return EXIT.ok;
   }
   const flags = parseServeArgs(argv, Date.now());
@@ -202,7 +224,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   let handle: ServeHandle;
   try {
     const serving = dialectServing(flags.dialect ?? 'documents');
-    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
+    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;

@@ -228,7 +228,7 @@ function responses(route: Route): JsonObject {
   for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(list, 'Error', false);
   result['429'] = errorResponse(['RATE_LIMIT'], 'RateLimitError', true);
   result['default'] = {
-    description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window).',
+    description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
     headers: rateLimitHeaders(false),
     content: { 'application/json': { schema: ref('schemas', 'Error') } },
   };

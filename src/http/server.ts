@@ -15,10 +15,17 @@
  * Limits: past maxBodyBytes nothing more is buffered; a body past maxBodyBytes + 1 MiB is not even
  * drained (413 and the connection is closed). An exception inside `handle` is a bug: it is logged
  * with the seed and answered 500 INTERNAL_ERROR, and the server keeps serving.
+ *
+ * Overload: with an `admission` gate (afp serve's LoadShedder), every request except `/health` and `/_afp/*`
+ * is admitted by it first; a refused one is answered 503 SERVICE_UNAVAILABLE with Retry-After at
+ * once, its body never read (Node discards a small rest unbuffered; a large or unsized one closes
+ * the connection), nothing dispatched or charged.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
-import { fail, type Failure, type JsonValue } from '../core/errors.ts';
+import { fail, type Failure, type JsonObject, type JsonValue } from '../core/errors.ts';
+import type { ServiceName } from '../platform/platform.ts';
+import { infoOf } from '../platform/info.ts';
 import { bodyTooLarge, readJsonBody } from './body.ts';
 import { answerClientError } from './client-error.ts';
 import { normalizePeer, originatingIp } from './client-ip.ts';
@@ -68,6 +75,26 @@ export interface ApiServerOptions {
   /** Runs after every answered request (serve re-arms its timer here). */
   readonly afterRequest?: () => void;
   readonly log?: (line: string) => void;
+  /** The overload gate (afp serve's LoadShedder), shared by every mount; absent = never shed. */
+  readonly admission?: AdmissionGate;
+  /** A shed request's 503 body in the served dialect; absent = the documents' `{ error, code, _info }`. */
+  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
+}
+
+/** What the overload gate answers for one request. */
+export type Admission =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly reason: 'in-flight' | 'event-loop-delay'; readonly retryAfterSeconds: number; readonly message: string };
+
+/** Admits requests under a bound; every admitted `enter` is followed by exactly one `leave`. */
+export interface AdmissionGate {
+  enter(): Admission;
+  leave(): void;
+}
+
+/** Serve-only paths that stay answerable under overload: never counted, never shed. */
+export function isShedExempt(path: string): boolean {
+  return path === '/health' || path.startsWith('/_afp/');
 }
 
 export type RawHandler = (request: IncomingMessage, response: ServerResponse, ip: string) => Promise<void>;
@@ -96,6 +123,12 @@ async function serveOne(options: ApiServerOptions, log: (line: string) => void, 
     request.resume();
     writeJson(response, 503, {}, UNAVAILABLE_TEXT, true);
     return;
+  }
+  const shedder = options.admission;
+  if (shedder !== undefined && !isShedExempt(pathOf(request.url ?? '/'))) {
+    const admission = shedder.enter();
+    if (!admission.admitted) return shed(options, request, response, admission);
+    response.once('close', () => shedder.leave());
   }
   const rawHandler = options.rawPaths === undefined ? undefined : rawHandlerFor(options.rawPaths, request.url ?? '/');
   if (rawHandler !== undefined) {
@@ -154,6 +187,26 @@ function toEdgeRequest(options: ApiServerOptions, request: IncomingMessage, byte
   const read = readJsonBody(text, headers['content-type'], maxBodyBytes);
   if ('failure' in read) return { ...base, bodyFailure: read.failure };
   return read.body === undefined ? { ...base, body: read.body } : { ...base, body: read.body, bodyText: text };
+}
+
+/**
+ * The 503 of a shed request, in the spec's error shape with the path's service `_info`: written
+ * before any of the body is read. A body that may be large (declared above maxBodyBytes, or of no
+ * declared length) closes the connection rather than being discarded byte by byte.
+ */
+function shed(options: ApiServerOptions, request: IncomingMessage, response: ServerResponse, admission: Exclude<Admission, { admitted: true }>): void {
+  const path = pathOf(request.url ?? '/');
+  const match = options.dispatcher.router.match(options.mount, request.method ?? 'GET', path);
+  const service = match.kind === 'found' ? match.route.service : options.mount === 'api' ? null : options.mount;
+  const body = options.shedBody?.(service, admission.message) ?? { error: admission.message, code: 'SERVICE_UNAVAILABLE', _info: infoOf(service) };
+  const declared = request.headers['content-length'];
+  const small = declared === undefined ? request.headers['transfer-encoding'] === undefined : Number(declared) <= options.dispatcher.platform.config.maxBodyBytes;
+  writeJson(response, 503, { 'retry-after': String(admission.retryAfterSeconds) }, JSON.stringify(body), !small);
+}
+
+function pathOf(url: string): string {
+  const questionAt = url.indexOf('?');
+  return questionAt < 0 ? url : url.slice(0, questionAt);
 }
 
 function rawHandlerFor(rawPaths: Readonly<Record<string, RawHandler>>, url: string): RawHandler | undefined {

@@ -33,7 +33,7 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
 import { EventBus, type DomainEvent } from '../services/shared/events.ts';
 import { ReferralBook } from '../services/shared/referral.ts';
-import { LimiterHandle, limiterIdentityOfAgent, RateLimiter } from './rate-limiter.ts';
+import { LimiterHandle, limiterIdentityOfAgent, RateLimiter, type RateLimiterOptions } from './rate-limiter.ts';
 
 export type ServiceName = 'faucet' | 'escrow' | 'trading' | 'domains' | 'wallet' | 'casino';
 export const SERVICE_NAMES: readonly ServiceName[] = ['faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino'];
@@ -134,8 +134,8 @@ export interface PlatformOptions {
   readonly closures?: readonly GameClosure[];
   /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
   readonly authMemoMax?: number;
-  /** The rate limiter's bound on held entries (default: its own, 1,000,000); tests use a small one. */
-  readonly limiterEntriesMax?: number;
+  /** The rate limiter's memory bound; default in rate-limiter.ts (1,000,000; tests use small ones). */
+  readonly limiter?: RateLimiterOptions;
 }
 
 export class Platform {
@@ -194,7 +194,7 @@ export class Platform {
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
-    this.limiter = new RateLimiter(this.config.limits, options.limiterEntriesMax === undefined ? {} : { maxEntries: options.limiterEntriesMax });
+    this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
 

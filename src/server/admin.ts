@@ -10,7 +10,8 @@
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only, at most
  *                          CLOCK_MOVE_MAX_MS ahead and never past CLOCK_MAX_MS (400 otherwise);
  *                          due timers run before the answer
- *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers
+ *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers,
+ *                          and `load` (in flight, admitted, shed) when the server sheds load
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] }
  *                          (the settings `afp serve --scenario` applied; afp replay compares them
  *                          with the record's header)
@@ -59,6 +60,8 @@ export interface AdminOptions {
    * service's base URL (its address + base path, e.g. the deployed casino's `/api/v1`).
    */
   readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>> };
+  /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
+  readonly load?: () => JsonObject;
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -210,6 +213,7 @@ function stateView(options: AdminOptions): JsonObject {
     escrows: platform.escrow.size,
     pending_timers: platform.timers.size,
     next_timer_at: nextMs === undefined ? null : new Date(nextMs).toISOString(),
+    ...(options.load === undefined ? {} : { load: options.load() }),
   };
 }
 

@@ -3,9 +3,11 @@
  * path /api/v1, also the address of `/_afp/*`), the faucet on P + 6 and escrow on P + 7 (root
  * paths), mirroring the deployment's 3000 / 3006 / 3007; port 0 makes each ephemeral. One Platform,
  * answered through the deployed dispatcher over the deployed rows only. No MCP (the deployment
- * serves it on other ports, behind nginx).
+ * serves it on other ports, behind nginx). A shed request (overload) answers in the deployment's
+ * error shape.
  */
 import { DeployedDispatcher } from '../http/deployed/deployed-dispatcher.ts';
+import { deployedInfo } from '../http/deployed/deployed-info.ts';
 import type { ServeLayout } from './listeners.ts';
 
 export const DEPLOYED_PORT_OFFSETS = { casino: 0, faucet: 6, escrow: 7 } as const;
@@ -17,4 +19,6 @@ export const DEPLOYED_LAYOUT: ServeLayout = {
   basePaths: { casino: '/api/v1', faucet: '', escrow: '' },
   mcp: false,
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
+  // The deployment's error shape (spec/DEPLOYED.md §1.2): `{ error: snake_case, message }`, no code.
+  shedBody: (service, message) => ({ error: 'service_unavailable', message, _info: deployedInfo(service ?? 'casino') }),
 };

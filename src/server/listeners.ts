@@ -18,19 +18,25 @@
  * answer (admin and MCP ones too) waits until its batch is committed (src/server/group-commit.ts).
  * A failed commit closes the gate (503 from then on) and resolves `logFailure`: afp serve stops.
  * `close` commits what is still pending after the last request drained.
+ *
+ * Overload (src/server/load-shedder.ts): one LoadShedder for all listeners (they share one event
+ * loop and one heap) sheds requests past its bounds with 503 + Retry-After; `/health` and
+ * `/_afp/*` are exempt, and GET /_afp/state shows its counts under `load`.
  */
 import type { Server } from 'node:http';
+import type { JsonObject } from '../core/errors.ts';
 import type { AddressInfo } from 'node:net';
 import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
-import { Platform, type FaultWindow } from '../platform/platform.ts';
+import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { adminIntercept, type AdminCommand } from './admin.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
+import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
 import { createMcpHandler, MCP_PATH } from './mcp.ts';
 import { serveFromLog, type RecoveryStats } from './recovery.ts';
 import { ServeClock, type ClockMode } from './serve-clock.ts';
@@ -69,6 +75,8 @@ export interface ServeOptions {
   readonly limiterEntriesMax?: number;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
+  /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
+  readonly shed?: LoadShedderOptions;
 }
 
 /** How a dialect is served: which mounts listen where, which one answers `/_afp/*`, its dispatcher. */
@@ -84,6 +92,8 @@ export interface ServeLayout {
   /** Whether faucet and escrow also serve `/mcp`. */
   readonly mcp: boolean;
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
+  /** A shed request's 503 body in this dialect (absent: the documents' `{ error, code, _info }`). */
+  readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
 }
 
 export const DOCUMENTS_LAYOUT: ServeLayout = {
@@ -107,6 +117,8 @@ export interface ServeHandle {
   readonly groupCommit?: GroupCommit;
   /** With a commandLog: resolves with the error when a commit failed (the server must stop). */
   readonly logFailure?: Promise<string>;
+  /** The overload guard every listener admits requests through. */
+  readonly shedder: LoadShedder;
   close(options?: { forceAfterMs?: number }): Promise<void>;
 }
 
@@ -135,12 +147,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           group.appended();
         };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, ...dialect };
+  const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, load: () => loadView(shedder), ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log, ...gate }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...gate, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...gate, admission: shedder, ...(layout.shedBody === undefined ? {} : { shedBody: layout.shedBody }), ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
@@ -150,15 +163,18 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     throw error;
   }
   pump.arm();
+  shedder.start();
   return {
     platform,
     dispatcher,
     clock,
     urls,
+    shedder,
     ...(recovery === undefined ? {} : { recovery }),
     ...(group === undefined ? {} : { groupCommit: group, logFailure: logFailure.promise }),
     close: async (closeOptions = {}) => {
       pump.stop();
+      shedder.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
       if (group?.open === true) group.flush();
     },
@@ -181,9 +197,21 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout, group: Group
     faults: options.faults ?? [],
     closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
-    ...(options.limiterEntriesMax === undefined ? {} : { limiterEntriesMax: options.limiterEntriesMax }),
+    ...(options.limiterEntriesMax === undefined ? {} : { limiter: { maxEntries: options.limiterEntriesMax } }),
   });
   return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
+}
+
+/** GET /_afp/state's `load`: the bounds, what is in flight now, and the counts since start. */
+function loadView(shedder: LoadShedder): JsonObject {
+  return {
+    max_in_flight: shedder.maxInFlight,
+    max_event_loop_delay_ms: shedder.maxEventLoopDelayMs,
+    in_flight: shedder.inFlight,
+    admitted: shedder.admittedCount,
+    shed_in_flight: shedder.shedInFlightCount,
+    shed_event_loop_delay: shedder.shedDelayCount,
+  };
 }
 
 function listen(server: Server, port: number): Promise<number> {

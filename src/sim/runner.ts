@@ -12,6 +12,7 @@
  */
 import { assert } from '../core/assert.ts';
 import { Scheduler } from '../core/scheduler.ts';
+import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { AGENTS } from '../../agents/index.ts';
@@ -33,6 +34,8 @@ export interface RunOptions {
   readonly reproduce?: string;
   /** The archetype table; defaults to agents/index.ts (tests pass their own). */
   readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
+  /** The platform's rate-limiter memory bounds; defaults in rate-limiter.ts (tests pass small ones). */
+  readonly limiter?: RateLimiterOptions;
 }
 
 export interface SimulationResult {
@@ -58,7 +61,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
 
 export async function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
   const seed = String(options.seed);
-  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }) });
+  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }), ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
   const wakes = new Scheduler<Wake>({ maxPending: sim.agents.length + 1 });
   for (const agent of sim.agents) wakes.schedule(scenario.startMs + agent.startOffsetMs, { agent, phase: 'setup' });
   const progress = progressReporter(scenario.startMs, sim.endMs, options.onProgress);

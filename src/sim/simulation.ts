@@ -24,6 +24,7 @@ import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } f
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { Platform, type ServiceName } from '../platform/platform.ts';
+import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
@@ -57,6 +58,8 @@ export interface SimulationOptions {
   readonly agents: Readonly<Record<string, AnyAgentDefinition>>;
   readonly defects?: readonly DefectName[];
   readonly recorder?: ExchangeRecorder;
+  /** The platform's rate-limiter memory bounds (tests make its sweeps happen at small populations). */
+  readonly limiter?: RateLimiterOptions;
 }
 
 export class Simulation implements AgentHost {
@@ -86,7 +89,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
-    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), defects: options.defects ?? [] });
+    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });

@@ -306,6 +306,21 @@ describe('429 body and retry', () => {
 });
 
 describe('memory', () => {
+  test('at the bound, a registration keeps the IP bucket it charges (issue 17: ×50 quickstart, rate-limit-headers)', () => {
+    // At 50,000 agents the old sweep ran between creating a new IP's register bucket and the
+    // identity's entry and evicted the fresh (full) bucket: the charge went to an orphan and the
+    // IP's cap was forgotten. Here every registration from a new identity fills the bound.
+    const rl = limiter({ maxEntries: 2 });
+    const register = request({ identity: 'ip:10.7.0.1', ip: '10.7.0.1', service: 'faucet', limits: REGISTER });
+    const first = rl.charge(register, T0);
+    expect(first).toMatchObject({ allowed: true, limit: 10, remaining: 9, scope: 'register-ip' });
+    expect(rl.peek(register, T0)).toEqual({ limit: 10, remaining: 9, resetAtSeconds: first.resetAtSeconds });
+    for (let i = 1; i < 10; i += 1) {
+      expect(rl.charge({ ...register, identity: `ip:other-${i}` }, T0 + i)).toMatchObject({ allowed: true, remaining: 9 - i });
+    }
+    expect(rl.charge({ ...register, identity: 'ip:other-10' }, T0 + 10)).toMatchObject({ allowed: false, scope: 'register-ip' });
+  });
+
   test('entries of idle identities are evicted: the count stays bounded over days', () => {
     const rl = limiter();
     let peak = 0;

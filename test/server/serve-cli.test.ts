@@ -2,6 +2,7 @@
 // per mount and `ready`, answers, and exits 0 on SIGTERM after draining. Bad flags exit 2.
 import { describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/serve.ts';
+import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
 import { runCliChild, type CliRun } from '../fixtures/cli-child.ts';
 
 
@@ -42,9 +43,16 @@ describe('parseServeArgs', () => {
   const nowMs = Date.parse('2025-06-01T00:00:00Z');
 
   test('defaults, repeated --defect, --start with a manual clock', () => {
-    expect(parseServeArgs([], nowMs)).toEqual({ port: 8700, seed: '1', clockMode: 'wall', startMs: undefined, defects: [] });
+    expect(parseServeArgs([], nowMs)).toEqual({ port: 8700, seed: '1', clockMode: 'wall', startMs: undefined, defects: [], shed: SHED_DEFAULTS });
     expect(parseServeArgs(['--defect', 'mint-on-claim', '--defect=escrow-fee-2pct', '--port=0', '--clock', 'manual', '--start', '2025-01-01'], nowMs)).toEqual({
-      port: 0, seed: '1', clockMode: 'manual', startMs: Date.parse('2025-01-01T00:00:00Z'), defects: ['mint-on-claim', 'escrow-fee-2pct'],
+      port: 0, seed: '1', clockMode: 'manual', startMs: Date.parse('2025-01-01T00:00:00Z'), defects: ['mint-on-claim', 'escrow-fee-2pct'], shed: SHED_DEFAULTS,
+    });
+  });
+
+  test('overload bounds: whole numbers within their limits, 0 disables', () => {
+    expect(parseServeArgs(['--max-in-flight', '16', '--max-event-loop-delay-ms=0'], nowMs)).toMatchObject({ shed: { maxInFlight: 16, maxEventLoopDelayMs: 0 } });
+    expect(parseServeArgs(['--max-in-flight', '-1', '--max-event-loop-delay-ms', '1e3'], nowMs)).toEqual({
+      errors: ["--max-in-flight must be a whole number 0..1000000, got '-1'", "--max-event-loop-delay-ms must be a whole number 0..600000, got '1e3'"],
     });
   });
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { loadServeScenario, parseServeArgs, scenarioServeSettings } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { SHED_DEFAULTS } from '../../src/server/load-shedder.ts';
 import type { Scenario } from '../../src/sim/scenario.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
@@ -36,7 +37,7 @@ async function call(url: string, init?: { method: string; body: unknown }): Prom
 describe('scenario settings for afp serve', () => {
   test('--scenario leaves the seed to the scenario unless --seed is given', () => {
     const nowMs = Date.parse('2025-06-01T00:00:00Z');
-    expect(parseServeArgs(['--scenario', 'x.yaml', '--clock', 'manual'], nowMs)).toEqual({ port: 8700, seed: undefined, clockMode: 'manual', startMs: undefined, defects: [], scenario: 'x.yaml' });
+    expect(parseServeArgs(['--scenario', 'x.yaml', '--clock', 'manual'], nowMs)).toEqual({ port: 8700, seed: undefined, clockMode: 'manual', startMs: undefined, defects: [], shed: SHED_DEFAULTS, scenario: 'x.yaml' });
     expect(parseServeArgs(['--scenario', 'x.yaml', '--seed', '9'], nowMs)).toMatchObject({ seed: '9', scenario: 'x.yaml' });
   });
 
