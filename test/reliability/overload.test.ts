@@ -22,7 +22,7 @@ describe('reliability: overload', () => {
     const child = await startServeChild(['--port', '0', '--clock', 'manual', '--start', '2026-01-01T00:00:00Z', '--max-in-flight', '32', '--max-event-loop-delay-ms', '50']);
     try {
       const rssBeforeMiB = residentMiB(child.pid);
-      const result = await flood({ apiUrl: child.urls['api'] as string, count: 1_500, concurrency: 200, prefix: 'overload', timeoutMs: 20_000 });
+      const result = await flood({ apiUrl: child.urls['api'] as string, count: 1_500, concurrency: 200, prefix: 'overload', timeoutMs: 20_000, holdSlots: 32 });
       // Large bodies at once: admitted ones are read (at most 64 KiB each), shed ones never.
       const big = new StatusCounts();
       const padding = 'p'.repeat(60 * 1024);

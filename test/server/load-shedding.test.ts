@@ -113,7 +113,7 @@ describe('afp serve under overload', () => {
   test('a flood against a real afp serve process: some shed with 503 + Retry-After, /health within 5 s, every acknowledged one kept', async () => {
     const child = await startServeChild(['--port', '0', '--clock', 'manual', '--start', '2025-03-01T00:00:00Z', '--max-in-flight', '8', '--max-event-loop-delay-ms', '20']);
     try {
-      const result = await flood({ apiUrl: child.urls['api'] as string, count: 1_000, concurrency: 128, prefix: 'flood', timeoutMs: 20_000 });
+      const result = await flood({ apiUrl: child.urls['api'] as string, count: 1_000, concurrency: 128, prefix: 'flood', timeoutMs: 20_000, holdSlots: 8 });
       const kept = await acknowledgedPresent(child.urls, result.keys, 16);
       console.log(`overload (afp serve --max-in-flight 8 --max-event-loop-delay-ms 20): ${JSON.stringify(result.statuses)} in ${Math.round(result.wallMs)} ms; /health ${result.healthAnswers} answers, ${result.healthFailures} failures, slowest ${Math.round(result.healthMaxMs)} ms; acknowledged ${result.acknowledged.length}, present ${kept.present}, server agents ${kept.agents}`);
       expect(Object.keys(result.statuses).sort()).toEqual(['201', '503']);
