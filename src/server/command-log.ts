@@ -7,7 +7,9 @@
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
  *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
- *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier' | 'deposit'; entry = JSON;
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'clock' | 'tier' | 'deposit' | 'snapshot' |
+ *                                            'revert' | 'reset' (time travel: a revert's or reset's
+ *                                            at_ms is the instant it returns to); entry = JSON;
  *                                            body = a request body's JSON text as received
  * Invariants:
  * - Every append is its own SQLite transaction, committed (journal_mode=WAL, synchronous=FULL: the
@@ -76,6 +78,9 @@ export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
   | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
+  | { readonly seq: number; readonly kind: 'snapshot'; readonly atMs: number; readonly id: string }
+  | { readonly seq: number; readonly kind: 'revert'; readonly atMs: number; readonly fromMs: number; readonly id: string }
+  | { readonly seq: number; readonly kind: 'reset'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
 
 /** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
@@ -172,6 +177,15 @@ export class CommandLog {
         return;
       case 'deposit':
         this.insert().run(command.atMs, 'deposit', JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), null);
+        return;
+      case 'snapshot':
+        this.insert().run(command.atMs, 'snapshot', JSON.stringify({ id: command.id }), null);
+        return;
+      case 'revert':
+        this.insert().run(command.toMs, 'revert', JSON.stringify({ id: command.id, from_ms: command.fromMs }), null);
+        return;
+      case 'reset':
+        this.insert().run(command.toMs, 'reset', JSON.stringify({ from_ms: command.fromMs }), null);
         return;
     }
   }
@@ -401,6 +415,12 @@ function decodeCommand(row: Record<string, unknown>): LoggedCommand {
       const valid = typeof agentId === 'string' && typeof chain === 'string' && typeof amount === 'string' && /^\d{1,20}$/.test(amount);
       return valid ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) } : corrupt('deposit entry');
     }
+    case 'snapshot':
+      return typeof entry['id'] === 'string' ? { seq, kind: 'snapshot', atMs, id: entry['id'] } : corrupt('snapshot entry without id');
+    case 'revert':
+      return typeof entry['id'] === 'string' && Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'revert', atMs, id: entry['id'], fromMs: entry['from_ms'] as number } : corrupt('revert entry');
+    case 'reset':
+      return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'reset', atMs, fromMs: entry['from_ms'] as number } : corrupt('reset entry');
     default:
       return corrupt(`unknown kind '${String(row['kind'])}'`);
   }

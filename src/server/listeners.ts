@@ -22,6 +22,7 @@ import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
 import { Platform, type FaultWindow } from '../platform/platform.ts';
+import { TimeTravel } from './time-travel.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -107,13 +108,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const layout = options.layout ?? DOCUMENTS_LAYOUT;
   if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined) throw new Error(`--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`);
-  const { platform, dispatcher, clock, recovery } = servedPlatform(options, layout);
+  const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const commandLog = options.commandLog;
   const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, ...dialect };
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
@@ -142,7 +143,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
-function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
+function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; timeTravel: TimeTravel; recovery?: ServeHandle['recovery'] } {
   if (options.commandLog !== undefined) {
     const startedMs = performance.now();
     const served = serveFromLog(options.commandLog, options.routes, Date.now());
@@ -150,15 +151,16 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout): { platform:
     return { ...served, recovery: { ...served.stats, durationMs: performance.now() - startedMs } };
   }
   const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
-  const platform = new Platform({
+  const platformOptions = {
     seed: options.seed,
     startMs: clock.nowMs(),
     defects: options.defects ?? [],
     faults: options.faults ?? [],
     closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
-  });
-  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
+  };
+  const platform = new Platform(platformOptions);
+  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock, timeTravel: new TimeTravel(platform, platformOptions) };
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -16,6 +16,10 @@
  * Invariants: logged instants never decrease (a log where they do is refused as corrupt); the
  * served clock resumes at or after the last logged instant, so `advanceTo` stays forward-only
  * even when the wall clock went backwards between runs.
+ * Time travel (snapshot, revert, reset) is logged as commands and replayed with the functions of
+ * time-travel-routes.ts into the TimeTravel that goes on serving, so the snapshots held before a
+ * restart can be reverted to after it. A revert's or reset's instant is the one it returns to: the
+ * only entries whose instant may go back (their `from_ms` may not).
  * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
  */
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
@@ -24,6 +28,9 @@ import { Platform, type AuthenticatedCaller, type Credential } from '../platform
 import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
 import type { CommandLog, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
+import { TimeTravel } from './time-travel.ts';
+import { applyReset, applyRevert, applySnapshot } from './time-travel-routes.ts';
+import { isFailure } from '../core/errors.ts';
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -73,6 +80,7 @@ export interface RecoveryStats {
 export interface Recovered {
   readonly platform: Platform;
   readonly dispatcher: LoggedDispatcher;
+  readonly timeTravel: TimeTravel;
   readonly stats: RecoveryStats;
 }
 
@@ -80,8 +88,10 @@ export interface Recovered {
 export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
-  const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures });
+  const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures };
+  const platform = new Platform(platformOptions);
   const dispatcher = new LoggedDispatcher(platform, routes, log);
+  const timeTravel = new TimeTravel(platform, platformOptions);
   let commands = 0;
   let internalErrors = 0;
   let lastAtMs = settings.startMs;
@@ -89,7 +99,9 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Reco
   for (const command of log.commands()) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
-    if (command.atMs < lastAtMs) return { error: `${where} is corrupt (its instant ${command.atMs} is before the previous ${lastAtMs})` };
+    const travels = command.kind === 'revert' || command.kind === 'reset';
+    const fromMs = travels ? command.fromMs : command.atMs;
+    if (fromMs < lastAtMs) return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${lastAtMs})` };
     lastAtMs = command.atMs;
     commands++;
     try {
@@ -111,12 +123,28 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Reco
           // The same outcome as when served: a deposit refused live is refused again.
           applyDeposit(platform, command, command.atMs);
           break;
+        case 'snapshot': {
+          const id = timeTravel.nextSnapshotId();
+          if (id !== command.id) return { error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          applySnapshot(timeTravel, id, command.atMs);
+          break;
+        }
+        case 'revert': {
+          const reverted = applyRevert(timeTravel, command.id);
+          if (isFailure(reverted) || reverted.toMs !== command.atMs) return { error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          clockMovedMs += command.atMs - command.fromMs;
+          break;
+        }
+        case 'reset':
+          if (applyReset(timeTravel).toMs !== command.atMs) return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
+          clockMovedMs += command.atMs - command.fromMs;
+          break;
       }
     } catch {
       internalErrors++;
     }
   }
-  return { platform, dispatcher, stats: { commands, internalErrors, lastAtMs: commands === 0 ? undefined : lastAtMs, clockMovedMs } };
+  return { platform, dispatcher, timeTravel, stats: { commands, internalErrors, lastAtMs: commands === 0 ? undefined : lastAtMs, clockMovedMs } };
 }
 
 /**

@@ -1,0 +1,203 @@
+/**
+ * The platform state as JSON text and back: the checkpoints of `afp serve --data` (bounded
+ * recovery, src/server/checkpoints.ts) and the state digest (state-digest.ts).
+ *
+ * The format (STATE_CODEC_VERSION) is a tagged tree over the object graph, in one depth-first
+ * pass; every container gets an id in the order it is first met, and a later meeting is a
+ * reference, so shared objects and cycles come back shared:
+ *   JSON string | boolean | null | finite number (not -0)      itself
+ *   ["n", "NaN" | "Infinity" | "-Infinity" | "-0"]             the other numbers
+ *   ["u"]  undefined          ["b", "123"]  bigint              ["r", id]  a container met before
+ *   ["o", class, k1, v1, ...] an object of a registered class ("" = a plain object, "#null" = no prototype)
+ *   ["f", class, k1, v1, ...] the same, frozen
+ *   ["a", v...]  array   ["m", k1, v1, ...]  Map   ["s", v...]  Set
+ *   ["t", kind, buffer, byteOffset, length]  typed array (its ArrayBuffer shared by views of it)
+ *   ["A", base64]  ArrayBuffer   ["B", base64]  Buffer (its own bytes, not its pool)   ["g", seed, state]  Rng
+ *   (typed arrays and ArrayBuffers in the machine's byte order: checkpoints do not move between machines of
+ *   another endianness)
+ * Classes are named by a registry (state-classes.ts): a prototype that is not registered, a
+ * function, a symbol key, an accessor or a non-enumerable property throws (a bug: state the codec
+ * would drop); its fingerprint (the sorted class names) is stored beside each checkpoint, so a
+ * checkpoint of another build's classes is not loaded (the command log is replayed instead).
+ * Transient fields (TRANSIENT) are written as their empty value: the Authorization memo holds key
+ * texts (keys never at rest) and is a cache a restart rebuilds.
+ * Why generic over the classes and not one hand-written serializer per class: the classes are
+ * data (graph-copy.ts checks the same), and a walker that refuses what it does not know cannot
+ * silently forget a field added later; explicit per-class codecs would have to be kept in step by
+ * hand. Determinism: Map, Set and property orders are insertion orders, themselves deterministic.
+ */
+import { createHash } from 'node:crypto';
+import { Rng, type RngState } from '../core/rng.ts';
+
+export const STATE_CODEC_VERSION = 1;
+/** The class name of an object without a prototype (no class can be named so). */
+const NULL_PROTOTYPE = '#null';
+
+export class StateCodecError extends Error {}
+
+/** The classes a state may hold, by name (names unique). */
+export interface ClassRegistry {
+  readonly byPrototype: ReadonlyMap<object, string>;
+  readonly byName: ReadonlyMap<string, object>;
+  /** SHA-256 of the sorted names and the codec version. */
+  readonly fingerprint: string;
+}
+
+/** Fields (by class prototype) written as an empty value, and the empty value to write. */
+export type TransientFields = ReadonlyMap<object, Readonly<Record<string, () => unknown>>>;
+
+export function classRegistry(classes: ReadonlyArray<{ readonly prototype: object; readonly name: string }>, extra: ReadonlyArray<readonly [string, object]> = []): ClassRegistry {
+  const byPrototype = new Map<object, string>();
+  const byName = new Map<string, object>();
+  const entries: Array<readonly [string, object]> = [...classes.map((kind) => [kind.name, kind.prototype] as const), ...extra];
+  for (const [name, prototype] of entries) {
+    if (byName.has(name) || name === '') throw new StateCodecError(`class name '${name}' registered twice (or empty)`);
+    byPrototype.set(prototype, name);
+    byName.set(name, prototype);
+  }
+  const fingerprint = createHash('sha256').update(`v${STATE_CODEC_VERSION}:${[...byName.keys()].sort().join(',')}`).digest('hex');
+  return { byPrototype, byName, fingerprint };
+}
+
+/** Typed array kinds: a view is written as its kind, its ArrayBuffer (shared by views of one buffer), offset and length. */
+const TYPED_ARRAYS: Readonly<Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView>> = {
+  Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array,
+};
+
+/** The tree of `root` (JSON-ready); throws StateCodecError naming the path of what it cannot write. */
+export function encodeState(root: unknown, registry: ClassRegistry, transient: TransientFields): unknown {
+  const ids = new Map<unknown, number>();
+  const encode = (value: unknown, path: string): unknown => {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) && !Object.is(value, -0) ? value : ['n', Object.is(value, -0) ? '-0' : String(value)];
+      case 'bigint':
+        return ['b', value.toString()];
+      case 'undefined':
+        return ['u'];
+      case 'function':
+      case 'symbol':
+        throw new StateCodecError(`${path}: a ${typeof value} in the state`);
+      case 'object':
+        break;
+    }
+    if (value === null) return null;
+    const known = ids.get(value);
+    if (known !== undefined) return ['r', known];
+    ids.set(value, ids.size);
+    if (Array.isArray(value)) return ['a', ...value.map((item, index) => encode(item, `${path}[${index}]`))];
+    if (value instanceof Map) return ['m', ...[...value].flatMap(([key, item]) => [encode(key, `${path}.key`), encode(item, `${path}.get(${String(key)})`)])];
+    if (value instanceof Set) return ['s', ...[...value].map((item) => encode(item, `${path}.entry`))];
+    if (value instanceof Rng) return ['g', value.seed, value.state()];
+    if (Buffer.isBuffer(value)) return ['B', value.toString('base64')];
+    if (value instanceof ArrayBuffer) return ['A', Buffer.from(value).toString('base64')];
+    const prototype = Reflect.getPrototypeOf(value) as object | null;
+    const typedName = Object.keys(TYPED_ARRAYS).find((name) => TYPED_ARRAYS[name]?.prototype === prototype);
+    if (typedName !== undefined) {
+      const view = value as Uint8Array;
+      return ['t', typedName, encode(view.buffer, `${path}.buffer`), view.byteOffset, view.length];
+    }
+    const className = prototype === Object.prototype ? '' : prototype === null ? NULL_PROTOTYPE : registry.byPrototype.get(prototype);
+    if (className === undefined) throw new StateCodecError(`${path}: an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    const out: unknown[] = [Object.isFrozen(value) ? 'f' : 'o', className];
+    const empties = prototype === null ? undefined : transient.get(prototype);
+    for (const key of Reflect.ownKeys(value)) {
+      if (typeof key === 'symbol') throw new StateCodecError(`${path}: a symbol key`);
+      const descriptor = Reflect.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+      if (!('value' in descriptor) || descriptor.enumerable !== true) throw new StateCodecError(`${path}.${key}: an accessor or a non-enumerable property`);
+      const empty = empties?.[key];
+      out.push(key, encode(empty === undefined ? descriptor.value : empty(), `${path}.${key}`));
+    }
+    return out;
+  };
+  return encode(root, '$');
+}
+
+/** The graph a tree of encodeState stands for; throws StateCodecError on a malformed tree. */
+export function decodeState(tree: unknown, registry: ClassRegistry): unknown {
+  const byId: unknown[] = [];
+  const decode = (node: unknown): unknown => {
+    if (!Array.isArray(node)) return node;
+    const tag = node[0] as unknown;
+    switch (tag) {
+      case 'n':
+        return Number(node[1] === '-0' ? -0 : node[1]);
+      case 'b':
+        return BigInt(node[1] as string);
+      case 'u':
+        return undefined;
+      case 'r': {
+        const id = node[1] as number;
+        if (!(id < byId.length)) throw new StateCodecError(`a reference to container ${id} before it was met`);
+        return byId[id];
+      }
+      case 'a': {
+        const array: unknown[] = [];
+        byId.push(array);
+        for (let index = 1; index < node.length; index++) array.push(decode(node[index]));
+        return array;
+      }
+      case 'm': {
+        const map = new Map<unknown, unknown>();
+        byId.push(map);
+        for (let index = 1; index < node.length; index += 2) map.set(decode(node[index]), decode(node[index + 1]));
+        return map;
+      }
+      case 's': {
+        const set = new Set<unknown>();
+        byId.push(set);
+        for (let index = 1; index < node.length; index++) set.add(decode(node[index]));
+        return set;
+      }
+      case 'g': {
+        const rng = new Rng(node[1] as string, node[2] as RngState);
+        byId.push(rng);
+        return rng;
+      }
+      case 'B': {
+        const buffer = Buffer.from(node[1] as string, 'base64');
+        byId.push(buffer);
+        return buffer;
+      }
+      case 'A': {
+        const bytes = Buffer.from(node[1] as string, 'base64');
+        const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+        byId.push(buffer);
+        return buffer;
+      }
+      case 't': {
+        const kind = TYPED_ARRAYS[node[1] as string];
+        if (kind === undefined) throw new StateCodecError(`unknown typed array ${String(node[1])}`);
+        const slot = byId.length;
+        byId.push(undefined); // the view's id comes before its buffer's, as when written
+        const typed = new kind(decode(node[2]) as ArrayBuffer, node[3] as number, node[4] as number);
+        byId[slot] = typed;
+        return typed;
+      }
+      case 'o':
+      case 'f':
+        return decodeObject(node, tag === 'f');
+      default:
+        throw new StateCodecError(`unknown tag ${JSON.stringify(tag)}`);
+    }
+  };
+  const decodeObject = (node: unknown[], frozen: boolean): object => {
+    const className = node[1] as string;
+    const prototype = className === '' ? Object.prototype : className === NULL_PROTOTYPE ? null : registry.byName.get(className);
+    if (prototype === undefined) throw new StateCodecError(`unknown class '${className}'`);
+    const object = Object.create(prototype) as Record<string, unknown>;
+    byId.push(object);
+    for (let index = 2; index < node.length; index += 2) {
+      const key = node[index] as string;
+      // A JSON body's own "__proto__" key must stay a key, not become a prototype.
+      if (key === '__proto__') Object.defineProperty(object, key, { value: decode(node[index + 1]), writable: true, enumerable: true, configurable: true });
+      else object[key] = decode(node[index + 1]);
+    }
+    if (frozen) Object.freeze(object);
+    return object;
+  };
+  return decode(tree);
+}
