@@ -23,6 +23,7 @@
  *                          `afp audit house-edge --target` funds its fresh agent through it
  *   POST /_afp/snapshot, /_afp/revert { id }, /_afp/reset → time travel both ways
  *                          (src/server/time-travel.ts, time-travel-routes.ts)
+ *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts)
  * A table of rows, like the routes; a known path under another method answers 405.
  * Durability (afp serve --data): the state-changing rows hand their command to `record` (the
  * command log) after validating it and before changing platform state; the log's replay applies
@@ -41,6 +42,7 @@ import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
+import { digestRow } from './digest-route.ts';
 
 export interface AdminOptions {
   readonly platform: Platform;
@@ -113,6 +115,7 @@ const ROWS: readonly AdminRow[] = [
   { method: 'POST', path: '/_afp/snapshot', apiOnly: true, answer: snapshotRow },
   { method: 'POST', path: '/_afp/revert', apiOnly: true, answer: revertRow },
   { method: 'POST', path: '/_afp/reset', apiOnly: true, answer: resetRow },
+  { method: 'GET', path: '/_afp/digest', apiOnly: true, answer: digestRow },
 ];
 
 const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];

@@ -10,91 +10,18 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { SNAPSHOTS_MAX } from '../../src/server/time-travel.ts';
 import { START_MS } from '../client/fixtures.ts';
 import { platformDigest } from '../../src/platform/state-digest.ts';
+import { buildWorld, DAY_MS, observe, urlTarget, type Target } from './time-travel-world.ts';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const handles: ServeHandle[] = [];
 afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close();
 });
 
-type Answer = { status: number; body: Record<string, unknown> };
-
-class Served {
-  readonly handle: ServeHandle;
-
-  constructor(handle: ServeHandle) {
-    this.handle = handle;
-  }
-
-  async send(mount: string, method: string, path: string, options: { body?: unknown; key?: string } = {}): Promise<Answer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
-    const init: RequestInit = { method, headers };
-    if (options.body !== undefined) init.body = JSON.stringify(options.body);
-    const response = await fetch(`${this.handle.urls[mount as 'api'] as string}${path}`, init);
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
-
-  admin(path: string, body?: unknown): Promise<Answer> {
-    return this.send('api', 'POST', `/_afp/${path}`, body === undefined ? {} : { body });
-  }
-
-  nowMs(): number {
-    return this.handle.clock.nowMs();
-  }
-}
-
-async function serve(seed = '11'): Promise<Served> {
+/** A listener set on 127.0.0.1 (manual clock) and the Target over it. */
+async function serve(seed = '11'): Promise<Target & { readonly handle: ServeHandle }> {
   const handle = await startServe({ routes: ALL_ROUTES, seed, port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
   handles.push(handle);
-  return new Served(handle);
-}
-
-interface World {
-  readonly alice: string;
-  readonly bob: string;
-  readonly escrowId: string;
-  readonly tournamentId: string;
-  readonly challengeId: string;
-}
-
-/** Agents, money and one of each timer: escrow expiry (+1 h), tournament end (+2 h), challenge expiry (+24 h), deposit confirmation. */
-async function buildWorld(served: Served): Promise<World> {
-  const register = async (agentId: string): Promise<string> => {
-    const answer = await served.send('casino', 'POST', '/api/v1/auth/register', { body: { agent_id: agentId } });
-    expect(answer.status).toBe(201);
-    return String(answer.body['api_key']);
-  };
-  const alice = await register('alice');
-  const bob = await register('bob');
-  for (const agentId of ['alice', 'bob']) expect((await served.admin('casino/deposit', { agent_id: agentId, chain: 'solana', amount: '500' })).status).toBe(200);
-  await served.admin('clock', { advance_ms: 2 * 60_000 });
-  const escrow = await served.send('api', 'POST', '/escrow', { key: alice, body: { amount: '4.00', receiver: 'bob', expires_in: 3_600 } });
-  expect(escrow.status).toBeLessThan(300);
-  const startsAt = new Date(served.nowMs()).toISOString();
-  const endsAt = new Date(served.nowMs() + 2 * HOUR_MS).toISOString();
-  const tournament = await served.send('casino', 'POST', '/api/v1/tournaments/create', { key: alice, body: { name: 'Tour', game: 'dice', entry_fee: 1, prize_pool: 10, max_agents: 10, starts_at: startsAt, ends_at: endsAt } });
-  expect(tournament.status).toBeLessThan(300);
-  const tournamentId = String(tournament.body['tournament_id']);
-  expect((await served.send('casino', 'POST', `/api/v1/tournaments/${tournamentId}/enter`, { key: bob })).status).toBeLessThan(300);
-  const play = await served.send('casino', 'POST', `/api/v1/tournaments/${tournamentId}/play`, { key: bob, body: { direction: 'over', threshold: 50, amount: 1 } });
-  expect(play.status).toBeLessThan(300);
-  const challenge = await served.send('casino', 'POST', '/api/v1/challenges', { key: alice, body: { challenged_agent_id: 'bob', amount: 2 } });
-  expect(challenge.status).toBeLessThan(300);
-  return { alice, bob, escrowId: String(escrow.body['escrow_id']), tournamentId, challengeId: String(challenge.body['challenge_id']) };
-}
-
-/** What the world's timers did, as agents see it. */
-async function observe(served: Served, world: World): Promise<unknown> {
-  const read = async (mount: string, path: string, key: string): Promise<Answer> => served.send(mount, 'GET', path, { key });
-  return {
-    escrow: (await read('api', `/escrow/${world.escrowId}`, world.alice)).body,
-    tournament: (await read('casino', `/api/v1/tournaments/${world.tournamentId}`, world.alice)).body,
-    aliceLedger: (await read('casino', '/api/v1/auth/ledger', world.alice)).body,
-    bobLedger: (await read('casino', '/api/v1/auth/ledger', world.bob)).body,
-    balances: [(await read('casino', '/api/v1/auth/balance', world.alice)).body, (await read('casino', '/api/v1/auth/balance', world.bob)).body],
-  };
+  return { ...urlTarget(handle.urls), handle };
 }
 
 describe('time travel', () => {
@@ -105,8 +32,8 @@ describe('time travel', () => {
     expect(await buildWorld(twin)).toEqual(world);
 
     const snapshot = await traveller.admin('snapshot');
-    expect(snapshot).toEqual({ status: 200, body: { id: 'snap_1', at_ms: traveller.nowMs(), at: new Date(traveller.nowMs()).toISOString(), snapshots: 1 } });
-    const snapshotMs = traveller.nowMs();
+    expect(snapshot).toEqual({ status: 200, body: { id: 'snap_1', at_ms: await traveller.nowMs(), at: new Date(await traveller.nowMs()).toISOString(), snapshots: 1 } });
+    const snapshotMs = await traveller.nowMs();
     const before = await observe(traveller, world);
     // The detour: two days on, every timer fires, a few more requests.
     await traveller.admin('clock', { advance_ms: 2 * DAY_MS });
@@ -117,10 +44,10 @@ describe('time travel', () => {
     // Back: the platform and the clock are what they were.
     const reverted = await traveller.admin('revert', { id: 'snap_1' });
     expect(reverted).toEqual({ status: 200, body: { id: 'snap_1', now_ms: snapshotMs, now: new Date(snapshotMs).toISOString(), mode: 'manual', dropped: [] } });
-    expect(traveller.nowMs()).toBe(snapshotMs);
+    expect(await traveller.nowMs()).toBe(snapshotMs);
     expect(await observe(traveller, world)).toEqual(before);
     // Forward again, the twin with the same requests at the same instants: the same final history.
-    expect(twin.nowMs()).toBe(snapshotMs);
+    expect(await twin.nowMs()).toBe(snapshotMs);
     expect(await observe(twin, world)).toEqual(before);
     await traveller.admin('clock', { advance_ms: 2 * DAY_MS });
     await twin.admin('clock', { advance_ms: 2 * DAY_MS });
@@ -158,7 +85,7 @@ describe('time travel', () => {
     const served = await serve();
     await buildWorld(served);
     const digest = platformDigest(served.handle.platform);
-    const nowMs = served.nowMs();
+    const nowMs = await served.nowMs();
     const refusals: Array<[string, unknown, number]> = [
       ['revert', {}, 400],
       ['revert', { id: 1 }, 400],
@@ -176,7 +103,7 @@ describe('time travel', () => {
     }
     expect((await served.send('api', 'GET', '/_afp/snapshot')).status).toBe(405);
     expect(platformDigest(served.handle.platform)).toBe(digest);
-    expect(served.nowMs()).toBe(nowMs);
+    expect(await served.nowMs()).toBe(nowMs);
     for (let index = 1; index <= SNAPSHOTS_MAX; index++) expect((await served.admin('snapshot')).body['id']).toBe(`snap_${index}`);
     const refused = await served.admin('snapshot');
     expect(refused).toMatchObject({ status: 409, body: { code: 'CONFLICT', snapshots_max: SNAPSHOTS_MAX } });
