@@ -38,7 +38,7 @@ import type { ClockMode } from '../server/serve-clock.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE]';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE [--checkpoint-every N]]';
 
 export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
@@ -64,6 +64,8 @@ export interface ServeFlags {
   readonly data?: string;
   /** With --data: whether --clock was given (else an existing log's clock mode is served). */
   readonly clockGiven?: boolean;
+  /** With --data: commands between two checkpoints (--checkpoint-every; default CHECKPOINT_EVERY_COMMANDS). */
+  readonly checkpointEvery?: number;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
 }
@@ -71,7 +73,7 @@ export interface ServeFlags {
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string', 'checkpoint-every': 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const dialectText = stringFlag(args, 'dialect') ?? 'documents';
   const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
@@ -84,6 +86,10 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
   if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
+  const checkpointText = stringFlag(args, 'checkpoint-every');
+  const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
+  if (Number.isNaN(checkpointEvery)) errors.push(`--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`);
+  if (checkpointEvery !== undefined && data === undefined) errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
   const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
@@ -97,7 +103,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   }
   if (errors.length > 0) return { errors };
   const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
-  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined };
+  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -194,7 +200,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   let handle: ServeHandle;
   try {
     const serving = dialectServing(flags.dialect ?? 'documents');
-    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
+    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
@@ -261,7 +267,9 @@ function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings 
 }
 
 function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recovery']>): void {
-  process.stderr.write(`recovered: ${recovery.commands} commands from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  const from = recovery.checkpointSeq === undefined ? '' : ` after the checkpoint of entry ${recovery.checkpointSeq}`;
+  process.stderr.write(`recovered: ${recovery.commands} commands${from} from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  for (const skipped of recovery.skippedCheckpoints ?? []) process.stderr.write(`afp serve: skipped the ${skipped}\n`);
   if (recovery.internalErrors > 0) {
     process.stderr.write(`afp serve: ${recovery.internalErrors} logged command(s) raised an internal error again on replay, as they did when served (bugs; reproduce with this --data file)\n`);
   }

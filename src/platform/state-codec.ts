@@ -116,8 +116,12 @@ export function encodeState(root: unknown, registry: ClassRegistry, transient: T
   return encode(root, '$');
 }
 
-/** The graph a tree of encodeState stands for; throws StateCodecError on a malformed tree. */
-export function decodeState(tree: unknown, registry: ClassRegistry): unknown {
+/**
+ * The graph a tree of encodeState stands for; throws StateCodecError on a malformed tree. `into`:
+ * the root object's fields are written onto this object (of the same class) instead of a new one,
+ * so what points at the root (a recovered Platform's dispatcher) keeps pointing at it.
+ */
+export function decodeState(tree: unknown, registry: ClassRegistry, into?: object): unknown {
   const byId: unknown[] = [];
   const decode = (node: unknown): unknown => {
     if (!Array.isArray(node)) return node;
@@ -188,7 +192,9 @@ export function decodeState(tree: unknown, registry: ClassRegistry): unknown {
     const className = node[1] as string;
     const prototype = className === '' ? Object.prototype : className === NULL_PROTOTYPE ? null : registry.byName.get(className);
     if (prototype === undefined) throw new StateCodecError(`unknown class '${className}'`);
-    const object = Object.create(prototype) as Record<string, unknown>;
+    const root = byId.length === 0 ? into : undefined;
+    if (root !== undefined && Reflect.getPrototypeOf(root) !== prototype) throw new StateCodecError(`the state is a ${className}, not the object it is decoded into`);
+    const object = (root ?? Object.create(prototype)) as Record<string, unknown>;
     byId.push(object);
     for (let index = 2; index < node.length; index += 2) {
       const key = node[index] as string;

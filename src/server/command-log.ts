@@ -190,11 +190,29 @@ export class CommandLog {
     }
   }
 
-  /** Every entry in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
-  *commands(): Generator<LoggedCommand> {
+  /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
+  *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
-    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands ORDER BY seq').iterate();
+    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? ORDER BY seq').iterate(afterSeq);
     for (const row of rows) yield decodeCommand(row as Record<string, unknown>);
+  }
+
+  /** The open database, for the checkpoints kept beside the commands (src/server/checkpoint-store.ts). */
+  get database(): DatabaseSync {
+    return this.db;
+  }
+
+  /** Runs `work` in one transaction (all its appends commit together, or none: it threw). */
+  transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   close(): void {

@@ -23,6 +23,8 @@ import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
 import { Platform, type FaultWindow } from '../platform/platform.ts';
 import { TimeTravel } from './time-travel.ts';
+import { Checkpointer } from './checkpoints.ts';
+import type { AdminCommand } from './admin.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -59,6 +61,8 @@ export interface ServeOptions {
    * flags). Its settings replace seed, startMs, clockMode, defects, config, faults and closures above.
    */
   readonly commandLog?: CommandLog;
+  /** With a commandLog: commands between two checkpoints (default CHECKPOINT_EVERY_COMMANDS; tests use small ones). */
+  readonly checkpointEveryCommands?: number;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
 }
@@ -112,14 +116,22 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const commandLog = options.commandLog;
-  const record = commandLog === undefined ? undefined : commandLog.appendAdmin.bind(commandLog);
+  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  const record = commandLog === undefined ? undefined : (command: AdminCommand): void => {
+    commandLog.appendAdmin(command);
+    checkpointer?.noteAdmin(command);
+  };
+  const afterRequest = (): void => {
+    pump.arm();
+    writeCheckpoint(checkpointer, log);
+  };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
   const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
       const rawPaths = layout.mcp && (mount === 'faucet' || mount === 'escrow') ? { [MCP_PATH]: createMcpHandler({ dispatcher, clock, service: mount, log }) } : undefined;
-      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest: () => pump.arm(), log, ...(rawPaths === undefined ? {} : { rawPaths }) });
+      const server = createApiServer({ dispatcher, clock, mount, trustProxy: true, intercept: adminIntercept(mount, admin), afterRequest, log, ...(rawPaths === undefined ? {} : { rawPaths }) });
       servers.push(server);
       const port = await listen(server, options.port === 0 ? 0 : options.port + offset);
       urls[mount] = `http://${DEFAULT_HOST}:${port}`;
@@ -140,6 +152,18 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
     },
   };
+}
+
+/**
+ * A checkpoint when one is due. A failure (disk full) is logged, not answered: the command is on
+ * disk and applied, and a missing checkpoint only makes the next recovery replay more.
+ */
+function writeCheckpoint(checkpointer: Checkpointer | undefined, log: (line: string) => void): void {
+  try {
+    checkpointer?.afterRequest();
+  } catch (error) {
+    log(`afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** A fresh platform, or (with a command log) the log's platform after its replay. */

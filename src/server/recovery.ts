@@ -20,7 +20,8 @@
  * time-travel-routes.ts into the TimeTravel that goes on serving, so the snapshots held before a
  * restart can be reverted to after it. A revert's or reset's instant is the one it returns to: the
  * only entries whose instant may go back (their `from_ms` may not).
- * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
+ * Checkpoints (src/server/checkpoints.ts): when the log holds a usable one, the platform and the
+ * time-travel snapshots are loaded from it and only the commands after it are replayed.
  */
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
@@ -29,6 +30,7 @@ import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
 import type { CommandLog, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 import { TimeTravel } from './time-travel.ts';
+import { loadCheckpoint } from './checkpoints.ts';
 import { applyReset, applyRevert, applySnapshot } from './time-travel-routes.ts';
 import { isFailure } from '../core/errors.ts';
 
@@ -75,6 +77,10 @@ export interface RecoveryStats {
   readonly lastAtMs: number | undefined;
   /** How far the logged clock moves pushed the served clock (the wall-mode offset they added). */
   readonly clockMovedMs: number;
+  /** The checkpoint loaded (the last entry it includes), if any: `commands` counts the entries after it. */
+  readonly checkpointSeq?: number;
+  /** Checkpoints not used, and why (the log was replayed from an older one or from the start). */
+  readonly skippedCheckpoints?: readonly string[];
 }
 
 export interface Recovered {
@@ -84,19 +90,28 @@ export interface Recovered {
   readonly stats: RecoveryStats;
 }
 
-/** The platform of the log's settings, with every logged command applied in order. */
-export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Recovered | { error: string } {
+/**
+ * The platform of the log's settings, with every logged command applied in order: from the newest
+ * usable checkpoint (unless `checkpoints` is false) and the commands after it.
+ */
+export function recoverPlatform(log: CommandLog, routes: readonly Route[], options: { checkpoints?: boolean } = {}): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
   const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures };
-  const platform = new Platform(platformOptions);
+  let platform = new Platform(platformOptions);
+  let timeTravel = new TimeTravel(platform, platformOptions);
+  const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log, platform, timeTravel);
+  if (checkpoint.dirty) {
+    platform = new Platform(platformOptions);
+    timeTravel = new TimeTravel(platform, platformOptions);
+  }
   const dispatcher = new LoggedDispatcher(platform, routes, log);
-  const timeTravel = new TimeTravel(platform, platformOptions);
+  const loaded = checkpoint.loaded;
   let commands = 0;
   let internalErrors = 0;
-  let lastAtMs = settings.startMs;
-  let clockMovedMs = 0;
-  for (const command of log.commands()) {
+  let lastAtMs = loaded?.atMs ?? settings.startMs;
+  let clockMovedMs = loaded?.clockMovedMs ?? 0;
+  for (const command of log.commands(loaded?.seq ?? 0)) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
     const travels = command.kind === 'revert' || command.kind === 'reset';
@@ -144,7 +159,10 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[]): Reco
       internalErrors++;
     }
   }
-  return { platform, dispatcher, timeTravel, stats: { commands, internalErrors, lastAtMs: commands === 0 ? undefined : lastAtMs, clockMovedMs } };
+  const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
+  const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
+  const replayedAny = commands > 0 || loaded !== null;
+  return { platform, dispatcher, timeTravel, stats: { commands, internalErrors, lastAtMs: replayedAny ? lastAtMs : undefined, clockMovedMs, ...fromCheckpoint, ...skipped } };
 }
 
 /**

@@ -93,4 +93,16 @@ export class TimeTravel {
   list(): readonly SnapshotEntry[] {
     return this.snapshots;
   }
+
+  /** The number of the last id handed out (checkpoints store it). */
+  get lastSnapshotNumber(): number {
+    return this.lastNumber;
+  }
+
+  /** Recovery from a checkpoint: the bookkeeping and the held snapshots it stored. */
+  restoreHeld(lastNumber: number, held: readonly SnapshotEntry[]): void {
+    assert(this.snapshots.length === 0 && this.lastNumber === 0 && held.length <= SNAPSHOTS_MAX, 'held snapshots are restored once, into a fresh TimeTravel');
+    this.lastNumber = lastNumber;
+    this.snapshots.push(...held);
+  }
 }

@@ -1,7 +1,8 @@
 // Time travel under `afp serve --data FILE`: snapshots, reverts and resets are commands of the log,
 // so a real `afp serve` child SIGKILLed after them and restarted on the same file serves the same
 // state (the same digest, the same clock), still holds the same snapshots (a revert to one taken
-// before the crash works after it), and a timer due across the moves fires once in the final history.
+// before the crash works after it, its image loaded from a checkpoint: --checkpoint-every 7), and a
+// timer due across the moves fires once in the final history.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ async function crash(served: Child): Promise<void> {
 describe('time travel with --data', () => {
   test('snapshots, reverts and resets survive a crash; a timer due across them fires once', async () => {
     const file = join(DIR, 'travel.afp');
-    const args = ['--data', file, '--clock', 'manual', '--start', START, '--seed', '21'];
+    const args = ['--data', file, '--clock', 'manual', '--start', START, '--seed', '21', '--checkpoint-every', '7'];
     const first = await serve(args);
     const world = await buildWorld(first);
     expect((await first.admin('snapshot')).body['id']).toBe('snap_1');
@@ -69,7 +70,7 @@ describe('time travel with --data', () => {
     await crash(first);
 
     const second = await serve(args);
-    expect(second.stderr()).toMatch(/recovered: \d+ commands/);
+    expect(second.stderr()).toMatch(/recovered: \d+ commands after the checkpoint of entry \d+/);
     expect(await second.nowMs()).toBe(nowMs);
     expect(await second.digest()).toBe(digest);
     expect(await observe(second, world)).toEqual(seen);
