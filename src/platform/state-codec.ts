@@ -64,10 +64,33 @@ const TYPED_ARRAYS: Readonly<Record<string, new (buffer: ArrayBuffer, byteOffset
   Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array,
 };
 
-/** The tree of `root` (JSON-ready); throws StateCodecError naming the path of what it cannot write. */
-export function encodeState(root: unknown, registry: ClassRegistry, transient: TransientFields): unknown {
+/** Deepest nesting written inline (digest form); the state has no deeper chains of plain records. */
+const INLINE_DEPTH_MAX = 200;
+
+/**
+ * The tree of `root` (JSON-ready); throws StateCodecError naming the path of what it cannot write.
+ * `inline` (the digest's form, not decodable): plain objects and arrays are written out at every
+ * place they are met, never as references — whether two equal records are one object or two
+ * depends on process-wide parse memos, not on the state (a replay and a checkpoint share them
+ * differently), while class instances, Maps and Sets keep their identity.
+ */
+export function encodeState(root: unknown, registry: ClassRegistry, transient: TransientFields, options: { inline?: boolean } = {}): unknown {
   const ids = new Map<unknown, number>();
+  const inline = options.inline === true;
+  let depth = 0;
   const encode = (value: unknown, path: string): unknown => {
+    if (inline && value !== null && typeof value === 'object' && (Array.isArray(value) || Reflect.getPrototypeOf(value) === Object.prototype)) {
+      if (depth > INLINE_DEPTH_MAX) throw new StateCodecError(`${path}: plain records nested deeper than ${INLINE_DEPTH_MAX} (a cycle?)`);
+      depth++;
+      try {
+        return encodeOnce(value, path);
+      } finally {
+        depth--;
+      }
+    }
+    return encodeOnce(value, path);
+  };
+  const encodeOnce = (value: unknown, path: string): unknown => {
     switch (typeof value) {
       case 'string':
       case 'boolean':
@@ -87,7 +110,7 @@ export function encodeState(root: unknown, registry: ClassRegistry, transient: T
     if (value === null) return null;
     const known = ids.get(value);
     if (known !== undefined) return ['r', known];
-    ids.set(value, ids.size);
+    if (!(inline && (Array.isArray(value) || Reflect.getPrototypeOf(value) === Object.prototype))) ids.set(value, ids.size);
     if (Array.isArray(value)) return ['a', ...value.map((item, index) => encode(item, `${path}[${index}]`))];
     if (value instanceof Map) return ['m', ...[...value].flatMap(([key, item]) => [encode(key, `${path}.key`), encode(item, `${path}.get(${String(key)})`)])];
     if (value instanceof Set) return ['s', ...[...value].map((item) => encode(item, `${path}.entry`))];
