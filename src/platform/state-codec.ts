@@ -16,8 +16,9 @@
  *   (typed arrays and ArrayBuffers in the machine's byte order: checkpoints do not move between machines of
  *   another endianness)
  * Classes are named by a registry (state-classes.ts): a prototype that is not registered, a
- * function, a symbol key, an accessor or a non-enumerable property throws (a bug: state the codec
- * would drop); its fingerprint (the sorted class names) is stored beside each checkpoint, so a
+ * function, a symbol key or a non-enumerable property throws (a bug: state the codec would drop;
+ * own accessors are not looked for — the state's classes define none, their getters live on
+ * prototypes); its fingerprint (the sorted class names) is stored beside each checkpoint, so a
  * checkpoint of another build's classes is not loaded (the command log is replayed instead).
  * Transient fields (TRANSIENT) are written as their empty value: the Authorization memo holds key
  * texts (keys never at rest) and is a cache a restart rebuilds.
@@ -63,9 +64,10 @@ export function classRegistry(classes: ReadonlyArray<{ readonly prototype: objec
 const TYPED_ARRAYS: Readonly<Record<string, new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView>> = {
   Uint8Array, Uint16Array, Uint32Array, Int8Array, Int16Array, Int32Array, Float64Array, BigInt64Array, BigUint64Array,
 };
+const TYPED_ARRAY_NAMES: ReadonlyMap<object, string> = new Map(Object.entries(TYPED_ARRAYS).map(([name, kind]) => [kind.prototype as object, name]));
 
-/** Deepest nesting written inline (digest form); the state has no deeper chains of plain records. */
-const INLINE_DEPTH_MAX = 200;
+/** Deepest nesting of the graph walked (the state has no long chains; an inline cycle stops here). */
+const GRAPH_NESTING_MAX = 2_000;
 
 /**
  * The tree of `root` (JSON-ready); throws StateCodecError naming the path of what it cannot write.
@@ -75,22 +77,38 @@ const INLINE_DEPTH_MAX = 200;
  * differently), while class instances, Maps and Sets keep their identity.
  */
 export function encodeState(root: unknown, registry: ClassRegistry, transient: TransientFields, options: { inline?: boolean } = {}): unknown {
-  const ids = new Map<unknown, number>();
-  const inline = options.inline === true;
-  let depth = 0;
-  const encode = (value: unknown, path: string): unknown => {
-    if (inline && value !== null && typeof value === 'object' && (Array.isArray(value) || Reflect.getPrototypeOf(value) === Object.prototype)) {
-      if (depth > INLINE_DEPTH_MAX) throw new StateCodecError(`${path}: plain records nested deeper than ${INLINE_DEPTH_MAX} (a cycle?)`);
-      depth++;
-      try {
-        return encodeOnce(value, path);
-      } finally {
-        depth--;
-      }
+  return new StateEncoder(registry, transient, options.inline === true).encode(root, '$');
+}
+
+/** One pass of encodeState. The path of a value is kept as a stack of keys and written out only in an error. */
+class StateEncoder {
+  private readonly ids = new Map<unknown, number>();
+  private readonly keys: string[] = [];
+  private readonly registry: ClassRegistry;
+  private readonly transient: TransientFields;
+  private readonly inline: boolean;
+
+  constructor(registry: ClassRegistry, transient: TransientFields, inline: boolean) {
+    this.registry = registry;
+    this.transient = transient;
+    this.inline = inline;
+  }
+
+  encode(value: unknown, key: string): unknown {
+    if (this.keys.length > GRAPH_NESTING_MAX) this.fail(`nested deeper than ${GRAPH_NESTING_MAX} (a cycle of plain records?)`);
+    this.keys.push(key);
+    try {
+      return this.encodeValue(value);
+    } finally {
+      this.keys.pop();
     }
-    return encodeOnce(value, path);
-  };
-  const encodeOnce = (value: unknown, path: string): unknown => {
+  }
+
+  private fail(what: string): never {
+    throw new StateCodecError(`${this.keys.join('.')}: ${what}`);
+  }
+
+  private encodeValue(value: unknown): unknown {
     switch (typeof value) {
       case 'string':
       case 'boolean':
@@ -103,40 +121,56 @@ export function encodeState(root: unknown, registry: ClassRegistry, transient: T
         return ['u'];
       case 'function':
       case 'symbol':
-        throw new StateCodecError(`${path}: a ${typeof value} in the state`);
+        return this.fail(`a ${typeof value} in the state`);
       case 'object':
         break;
     }
     if (value === null) return null;
-    const known = ids.get(value);
+    const known = this.ids.get(value);
     if (known !== undefined) return ['r', known];
-    if (!(inline && (Array.isArray(value) || Reflect.getPrototypeOf(value) === Object.prototype))) ids.set(value, ids.size);
-    if (Array.isArray(value)) return ['a', ...value.map((item, index) => encode(item, `${path}[${index}]`))];
-    if (value instanceof Map) return ['m', ...[...value].flatMap(([key, item]) => [encode(key, `${path}.key`), encode(item, `${path}.get(${String(key)})`)])];
-    if (value instanceof Set) return ['s', ...[...value].map((item) => encode(item, `${path}.entry`))];
+    const prototype = Reflect.getPrototypeOf(value) as object | null;
+    const plain = prototype === Object.prototype || prototype === Array.prototype;
+    if (!(this.inline && plain)) this.ids.set(value, this.ids.size);
+    if (prototype === Array.prototype) return this.encodeItems('a', value as unknown[]);
+    if (prototype === Map.prototype) {
+      const out: unknown[] = ['m'];
+      for (const [key, item] of value as Map<unknown, unknown>) out.push(this.encode(key, 'key'), this.encode(item, typeof key === 'string' ? key : 'value'));
+      return out;
+    }
+    if (prototype === Set.prototype) return this.encodeItems('s', value as Set<unknown>);
     if (value instanceof Rng) return ['g', value.seed, value.state()];
     if (Buffer.isBuffer(value)) return ['B', value.toString('base64')];
-    if (value instanceof ArrayBuffer) return ['A', Buffer.from(value).toString('base64')];
-    const prototype = Reflect.getPrototypeOf(value) as object | null;
-    const typedName = Object.keys(TYPED_ARRAYS).find((name) => TYPED_ARRAYS[name]?.prototype === prototype);
+    if (prototype === ArrayBuffer.prototype) return ['A', Buffer.from(value as ArrayBuffer).toString('base64')];
+    const typedName = prototype === null ? undefined : TYPED_ARRAY_NAMES.get(prototype);
     if (typedName !== undefined) {
       const view = value as Uint8Array;
-      return ['t', typedName, encode(view.buffer, `${path}.buffer`), view.byteOffset, view.length];
+      return ['t', typedName, this.encode(view.buffer, 'buffer'), view.byteOffset, view.length];
     }
-    const className = prototype === Object.prototype ? '' : prototype === null ? NULL_PROTOTYPE : registry.byPrototype.get(prototype);
-    if (className === undefined) throw new StateCodecError(`${path}: an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    const className = prototype === Object.prototype ? '' : prototype === null ? NULL_PROTOTYPE : this.registry.byPrototype.get(prototype);
+    if (className === undefined) return this.fail(`an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    return this.encodeFields(value, className, prototype);
+  }
+
+  private encodeItems(tag: string, items: Iterable<unknown>): unknown[] {
+    const out: unknown[] = [tag];
+    let index = 0;
+    for (const item of items) out.push(this.encode(item, String(index++)));
+    return out;
+  }
+
+  /** Own enumerable data properties (a symbol key or a non-enumerable property throws: the codec would drop it). */
+  private encodeFields(value: object, className: string, prototype: object | null): unknown[] {
+    const keys = Object.keys(value);
+    if (Reflect.ownKeys(value).length !== keys.length) this.fail('a symbol key or a non-enumerable property');
     const out: unknown[] = [Object.isFrozen(value) ? 'f' : 'o', className];
-    const empties = prototype === null ? undefined : transient.get(prototype);
-    for (const key of Reflect.ownKeys(value)) {
-      if (typeof key === 'symbol') throw new StateCodecError(`${path}: a symbol key`);
-      const descriptor = Reflect.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
-      if (!('value' in descriptor) || descriptor.enumerable !== true) throw new StateCodecError(`${path}.${key}: an accessor or a non-enumerable property`);
+    const empties = prototype === null ? undefined : this.transient.get(prototype);
+    const fields = value as Record<string, unknown>;
+    for (const key of keys) {
       const empty = empties?.[key];
-      out.push(key, encode(empty === undefined ? descriptor.value : empty(), `${path}.${key}`));
+      out.push(key, this.encode(empty === undefined ? fields[key] : empty(), key));
     }
     return out;
-  };
-  return encode(root, '$');
+  }
 }
 
 /**

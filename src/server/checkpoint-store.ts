@@ -36,6 +36,9 @@ export interface StoredCheckpoint {
   readonly state: string;
 }
 
+/** A checkpoint without its state text (tens of MB on a large platform: read only the one used). */
+export type CheckpointHeader = Omit<StoredCheckpoint, 'state'>;
+
 export class CheckpointStore {
   private readonly db: DatabaseSync;
 
@@ -57,10 +60,16 @@ export class CheckpointStore {
     return row === undefined ? undefined : Number(row.at_ms);
   }
 
-  /** Checkpoints, newest first (at most CHECKPOINTS_KEPT). */
-  newestFirst(): StoredCheckpoint[] {
-    const rows = this.db.prepare('SELECT seq, at_ms, codec, travel, state FROM checkpoints ORDER BY seq DESC LIMIT ?').all(CHECKPOINTS_KEPT) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']), state: String(row['state']) }));
+  /** Checkpoints' headers, newest first (at most CHECKPOINTS_KEPT). */
+  newestFirst(): CheckpointHeader[] {
+    const rows = this.db.prepare('SELECT seq, at_ms, codec, travel FROM checkpoints ORDER BY seq DESC LIMIT ?').all(CHECKPOINTS_KEPT) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']) }));
+  }
+
+  /** The state text of checkpoint `seq`. */
+  state(seq: number): string | undefined {
+    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: string } | undefined;
+    return row === undefined ? undefined : String(row.state);
   }
 
   /** The stored image of a held snapshot, if written (with the codec it was written with). */

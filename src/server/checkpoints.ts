@@ -99,7 +99,9 @@ export function loadCheckpoint(log: CommandLog, platform: Platform, timeTravel: 
         if (image?.codec !== registry.fingerprint) throw new Error(`the image of ${entry.id} is missing or of other state classes`);
         return { id: entry.id, atMs: entry.atMs, image: new PlatformImage(decodeState(JSON.parse(image.state), registry) as Platform) };
       });
-      decodeState(JSON.parse(checkpoint.state), registry, platform);
+      const state = store.state(checkpoint.seq);
+      if (state === undefined) throw new Error('its state is gone');
+      decodeState(JSON.parse(state), registry, platform);
       timeTravel.restoreHeld(travel.lastNumber, held);
       return { loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs }, skipped, dirty: false };
     } catch (error) {
