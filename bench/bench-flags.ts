@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), or only the load part's (generator rate, coordinated omission). */
-export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), or only the recovery part's (afp serve --data after a crash). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -56,14 +56,16 @@ export interface BenchFlags {
   readonly loadConnections: number;
   /** ...and milliseconds per rate round (each of autocannon and afp). */
   readonly loadRoundMs: number;
+  /** Recovery part: commands in the logged history recovered (recovery-phase.ts). */
+  readonly recoveryCommands: number;
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--mix-rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch] [--only mix|casino|load]\n' +
+  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
-  '                        [--load-connections N] [--load-seconds S]';
+  '                        [--load-connections N] [--load-seconds S] [--recovery-commands N]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -79,6 +81,7 @@ export const BENCH_LIMITS = {
   hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
   loadConnections: { min: 1, max: 1_000, default: 10 },
   loadSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
+  recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 100_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -107,6 +110,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'hmac-count': 'string',
     'load-connections': 'string',
     'load-seconds': 'string',
+    'recovery-commands': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -124,7 +128,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load') errors.push(`--only must be mix, casino or load, got '${only}'`);
+  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery') errors.push(`--only must be mix, casino, load or recovery, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);
@@ -149,6 +153,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     hmacCount: int('hmac-count', BENCH_LIMITS.hmacCount, small ? BENCH_LIMITS.hmacCount.smallDefault : BENCH_LIMITS.hmacCount.default),
     loadConnections: int('load-connections', BENCH_LIMITS.loadConnections),
     loadRoundMs: int('load-seconds', BENCH_LIMITS.loadSeconds, small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default) * 1000,
+    recoveryCommands: int('recovery-commands', BENCH_LIMITS.recoveryCommands, small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default),
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

@@ -9,7 +9,9 @@
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
  * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
  * target ≥ 0.9, and coordinated omission against a server that stalls 1 s every 5 s (afp's
- * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). `--only mix|casino|load` runs one part.
+ * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). And the recovery of `afp serve --data`
+ * (recovery-phase.ts): a logged history of 1,000,000 commands recovered from its newest checkpoint
+ * plus the tail, target < 2 s per million commands. `--only mix|casino|load|recovery` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -36,6 +38,7 @@ import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
 import { loadPart } from './load-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
+import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 
@@ -123,6 +126,12 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
+async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): Promise<RecoveryResult | null> {
+  if ((flags.only !== 'all' && flags.only !== 'recovery') || mix === null) return null;
+  if (typeof mix === 'string') throw new Error(mix);
+  return recoveryPart({ mix, commands: flags.recoveryCommands, rounds: flags.rounds, log });
+}
+
 async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
   return loadPart({ connections: flags.loadConnections, roundMs: flags.loadRoundMs, rounds: flags.rounds, log });
 }
@@ -132,8 +141,7 @@ interface MixRun {
   readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds'>;
 }
 
-async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
-  const mix = await loadMix(flags);
+async function mixPhases(flags: BenchFlags, mix: TrafficMix | string): Promise<MixRun | string> {
   if (typeof mix === 'string') return mix;
   log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
   if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
@@ -173,7 +181,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const gcForced = collectGarbage();
   const loadAverageStart = loadavg()[0] ?? 0;
-  const mixRun = flags.only === 'casino' || flags.only === 'load' ? null : await mixPhases(flags);
+  const needsMix = flags.only === 'all' || flags.only === 'mix' || flags.only === 'recovery';
+  const mix = needsMix && process.env[CHILD_ENV] === undefined ? await loadMix(flags) : null;
+  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -188,8 +198,9 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' || flags.only === 'load' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
-  const load = flags.only === 'mix' || flags.only === 'casino' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const recovery = await recoveryOf(flags, mix);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -199,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
     mixPart: mixRun === null ? null : mixRun.result,
     casino: casino === null ? null : casino.result,
     load,
+    recovery,
     checks: {
       ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [] } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,

@@ -61,12 +61,12 @@ function recovered(log: CommandLog, checkpoints: boolean): Recovered {
 }
 
 /** Logs `commands` requests of the mix, cycled, with checkpoints; returns the live digest and costs. */
-function writeHistory(log: CommandLog, mix: TrafficMix, commands: number): { digest: string; checkpoints: number; checkpointWriteMsMax: number } {
+function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): { digest: string; checkpoints: number; checkpointWriteMsMax: number } {
   const settings = { seed: mix.seed, startMs: mix.startMs, config: mix.config ?? DEFAULT_CONFIG, faults: mix.faults, closures: [], defects: [] };
   log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
   const dispatcher = new LoggedDispatcher(platform, ALL_ROUTES, log);
-  const checkpointer = new Checkpointer({ log, platform, timeTravel: new TimeTravel(platform, settings), clockMovedMs: 0 });
+  const checkpointer = new Checkpointer({ log, platform, timeTravel: new TimeTravel(platform, settings), clockMovedMs: 0, everyCommands });
   const exchanges = mix.exchanges;
   const cycleMs = Math.max(1, (exchanges.at(-1)?.atMs ?? mix.startMs) - mix.startMs + 1);
   let checkpoints = 0;
@@ -91,14 +91,16 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number): { dig
   return { digest: platformDigest(platform), checkpoints, checkpointWriteMsMax };
 }
 
-export async function recoveryPart(options: { mix: TrafficMix; commands: number; rounds: number; log: (line: string) => void }): Promise<RecoveryResult> {
+/** `checkpointEvery`: default CHECKPOINT_EVERY_COMMANDS, afp serve's own (tests use small ones). */
+export async function recoveryPart(options: { mix: TrafficMix; commands: number; rounds: number; log: (line: string) => void; checkpointEvery?: number }): Promise<RecoveryResult> {
+  const checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY_COMMANDS;
   const dir = mkdtempSync(join(tmpdir(), 'afp-bench-recovery-'));
   const file = join(dir, 'history.afp');
   try {
-    options.log(`recovery: logging ${options.commands} commands (mix ${options.mix.name}, cycled), a checkpoint every ${CHECKPOINT_EVERY_COMMANDS}`);
+    options.log(`recovery: logging ${options.commands} commands (mix ${options.mix.name}, cycled), a checkpoint every ${checkpointEvery}`);
     const writer = await opened(file);
     const writeStartedMs = performance.now();
-    const live = writeHistory(writer, options.mix, options.commands);
+    const live = writeHistory(writer, options.mix, options.commands, checkpointEvery);
     const writeMs = performance.now() - writeStartedMs;
     const checkpointBytes = (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null }).bytes ?? 0;
     writer.close();
@@ -122,7 +124,7 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     digestsEqual &&= platformDigest(full.platform) === live.digest;
     log.close();
     options.log(`recovery: full replay ${fullReplayMs.toFixed(0)} ms`);
-    return { commands: options.commands, checkpointEvery: CHECKPOINT_EVERY_COMMANDS, writeMs, checkpoints: live.checkpoints, checkpointWriteMsMax: live.checkpointWriteMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, tailCommands, fullReplayMs, digestsEqual };
+    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointWriteMsMax: live.checkpointWriteMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, tailCommands, fullReplayMs, digestsEqual };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
