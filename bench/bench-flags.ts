@@ -81,7 +81,7 @@ export const BENCH_LIMITS = {
   hmacCount: { min: 1, max: 100_000_000, default: 1_000_000, smallDefault: 100_000 },
   loadConnections: { min: 1, max: 1_000, default: 10 },
   loadSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
-  recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 100_000 },
+  recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 50_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */

@@ -8,6 +8,8 @@
  * CHECKPOINT_EVERY_COMMANDS commands, exactly as afp serve does. Untimed but for the checkpoints'
  * cost, and appended in transactions of BATCH_COMMANDS (one fsync per command would take minutes
  * for a million; what is measured is the recovery, not the appends).
+ * The last checkpoint is left at least CHECKPOINT_EVERY_COMMANDS before the end: the tail replayed
+ * is the longest a crash can leave (a history ending on a checkpoint would measure the best case).
  * Timed: `openCommandLog` + `recoverPlatform` (the newest checkpoint, then the tail), `rounds`
  * times; once, the full replay of the same log (checkpoints ignored), for comparison. Checked: the
  * recovered platform's state digest equals the live platform's, and the full replay's.
@@ -82,6 +84,8 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
         dispatcher.dispatch(exchange.request, atMs, ip);
       }
     });
+    // No checkpoint in the last `everyCommands`: the tail recovered is the longest a crash can leave.
+    if (sent > commands - everyCommands) continue;
     const startedMs = performance.now();
     if (checkpointer.afterRequest()) {
       checkpoints++;
