@@ -39,7 +39,13 @@ describe('time travel', () => {
     await traveller.admin('clock', { advance_ms: 2 * DAY_MS });
     const detour = await observe(traveller, world);
     expect(detour).not.toEqual(before);
-    expect((detour as { escrow: { status: string } }).escrow.status).toBe('expired');
+    // Every timer fired in the detour: expiry, dispute window, tournament end, withdrawal review.
+    type Seen = { escrow: { status: string }; disputed: { status: string }; tournament: { status: string }; withdrawals: unknown };
+    const [then, later] = [before as Seen, detour as Seen];
+    expect(later.escrow.status).toBe('expired');
+    expect(later.disputed.status).not.toBe(then.disputed.status);
+    expect(later.tournament.status).not.toBe(then.tournament.status);
+    expect(later.withdrawals).not.toEqual(then.withdrawals);
     await traveller.send('api', 'POST', '/claim', { key: world.bob });
     // Back: the platform and the clock are what they were.
     const reverted = await traveller.admin('revert', { id: 'snap_1' });
