@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), or only the load part's (generator rate, coordinated omission). */
-export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), or only the recovery part's (afp serve --data after a crash). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -60,14 +60,16 @@ export interface BenchFlags {
   readonly writeConnections: number;
   /** ...and milliseconds per round (each of in memory and --data). */
   readonly writeRoundMs: number;
+  /** Recovery part: commands in the logged history recovered (recovery-phase.ts). */
+  readonly recoveryCommands: number;
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--mix-rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch] [--only mix|casino|load]\n' +
+  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
-  '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S]';
+  '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S] [--recovery-commands N]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -86,6 +88,7 @@ export const BENCH_LIMITS = {
   // 64 writers keep a batch of up to 64 entries per commit: throughput, not one client's latency.
   writeConnections: { min: 1, max: 255, default: 64 },
   writeSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
+  recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 50_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -116,6 +119,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'load-seconds': 'string',
     'write-connections': 'string',
     'write-seconds': 'string',
+    'recovery-commands': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -133,7 +137,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load') errors.push(`--only must be mix, casino or load, got '${only}'`);
+  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery') errors.push(`--only must be mix, casino, load or recovery, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);
@@ -160,6 +164,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     loadRoundMs: int('load-seconds', BENCH_LIMITS.loadSeconds, small ? BENCH_LIMITS.loadSeconds.smallDefault : BENCH_LIMITS.loadSeconds.default) * 1000,
     writeConnections: int('write-connections', BENCH_LIMITS.writeConnections),
     writeRoundMs: int('write-seconds', BENCH_LIMITS.writeSeconds, small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default) * 1000,
+    recoveryCommands: int('recovery-commands', BENCH_LIMITS.recoveryCommands, small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default),
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

@@ -19,6 +19,8 @@
  * The write figure (write-phase.ts): a saturating load of registrations to `afp serve --data` over
  * the same load to the in-memory serve, writes/s, rounds alternated, target ≥ 0.5 on the best
  * rounds (group commit).
+ * The recovery part (recovery-phase.ts): afp serve --data's recovery from its newest checkpoint
+ * plus the log's tail, per million logged commands, target < 2 s (and the state digests equal).
  * Any part is null when `--only` left it out.
  * Steadiness: how far each phase's median round is above its best. Noise only slows rounds down,
  * so a wide spread says the machine was busy during the run; the verdict is still printed, with
@@ -31,6 +33,7 @@
 import type { Percentiles } from '../src/load/load-recorder.ts';
 import type { CasinoStyle } from './casino-phase.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
+import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-phase.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
@@ -114,6 +117,8 @@ export interface BenchResult {
   readonly mixPart: MixResult | null;
   readonly casino: CasinoResult | null;
   readonly load: LoadPartResult | null;
+  /** afp serve --data's recovery (checkpoint + tail) on a logged history; null when --only left it out. */
+  readonly recovery: RecoveryResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -324,6 +329,7 @@ export function formatTable(result: BenchResult): string {
   if (result.mixPart !== null) lines.push('', ...mixLines(result.mixPart));
   if (result.casino !== null) lines.push('', ...casinoLines(result.casino));
   if (result.load !== null) lines.push('', ...loadLines(result.load));
+  if (result.recovery !== null) lines.push('', ...recoveryLines(result.recovery));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
@@ -418,6 +424,36 @@ function loadJson(load: LoadPartResult): Record<string, unknown> {
  * The mix part's fields stay at the top level (seed, mix, phases, ratios, target), as before the
  * casino part; the casino part is under `casino`, the load part under `load`. Any is null when `--only` left it out.
  */
+/**
+ * Recovery per million commands: the best round's time × 1,000,000 / the history's commands — exact
+ * for the default 1,000,000-command history; a smaller one (--small) is scaled up, which overstates
+ * (a checkpoint's load grows with the state, not linearly with the log).
+ */
+export function recoveryMsPerMillion(recovery: RecoveryResult): { best: number; median: number } {
+  const sorted = [...recovery.recoveryMs].sort((a, b) => a - b);
+  const scale = 1_000_000 / recovery.commands;
+  return { best: (sorted[0] ?? Number.NaN) * scale, median: (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN) * scale };
+}
+
+export function recoveryVerdict(recovery: RecoveryResult): 'PASS' | 'MISS' {
+  return recoveryMsPerMillion(recovery).best < TARGET_RECOVERY_MS_PER_MILLION && recovery.digestsEqual ? 'PASS' : 'MISS';
+}
+
+function recoveryLines(recovery: RecoveryResult): string[] {
+  const perMillion = recoveryMsPerMillion(recovery);
+  const scaled = recovery.commands === 1_000_000 ? '' : ` (scaled from ${recovery.commands} commands)`;
+  return [
+    `recovery (afp serve --data): ${recovery.commands} logged commands, a checkpoint every ${recovery.checkpointEvery} (${recovery.checkpoints} written, largest ${fixed(recovery.checkpointBytes / 1e6, 1)} MB, slowest ${fixed(recovery.checkpointWriteMsMax, 0)} ms); file ${fixed(recovery.fileBytes / 1e6, 1)} MB`,
+    `  from the newest checkpoint + ${recovery.tailCommands} commands: ${recovery.recoveryMs.map((ms) => fixed(ms, 0)).join(', ')} ms; full replay ${fixed(recovery.fullReplayMs, 0)} ms; state digests ${recovery.digestsEqual ? 'equal' : 'DIFFER'} (live, checkpoint + tail, full replay)`,
+    `recovery time per million commands${scaled}   best ${fixed(perMillion.best, 0)} ms  median ${fixed(perMillion.median, 0)} ms  target < ${TARGET_RECOVERY_MS_PER_MILLION} ms  ${recoveryVerdict(recovery)}`,
+  ];
+}
+
+function recoveryJson(recovery: RecoveryResult): Record<string, unknown> {
+  const perMillion = recoveryMsPerMillion(recovery);
+  return { ...recovery, ms_per_million: perMillion, target: { ms_per_million_max: TARGET_RECOVERY_MS_PER_MILLION, verdict: recoveryVerdict(recovery) } };
+}
+
 export function formatJson(result: BenchResult): string {
   const mixPart = result.mixPart === null ? { seed: null, mix: null, phases: null, ratios: null, target: null, steadiness: null } : mixJson(result.mixPart);
   const { checks } = result;
@@ -430,6 +466,7 @@ export function formatJson(result: BenchResult): string {
     ...mixPart,
     casino: result.casino === null ? null : casinoJson(result.casino),
     load: result.load === null ? null : loadJson(result.load),
+    recovery: result.recovery === null ? null : recoveryJson(result.recovery),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

@@ -12,7 +12,9 @@
  * HMAC-SHA256 rate of node:crypto (hmac-phase.ts), target ≥ 0.3. And the load part (load-phase.ts):
  * afp's open-model generator at saturation over autocannon's raw loop on a trivial loopback target,
  * target ≥ 0.9, and coordinated omission against a server that stalls 1 s every 5 s (afp's
- * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). `--only mix|casino|load` runs one part.
+ * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). And the recovery of `afp serve --data`
+ * (recovery-phase.ts): a logged history of 1,000,000 commands recovered from its newest checkpoint
+ * plus the tail, target < 2 s per million commands. `--only mix|casino|load|recovery` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -39,6 +41,7 @@ import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
 import { loadPart } from './load-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
+import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 import { writeRound, type WriteRound } from './write-phase.ts';
@@ -144,6 +147,12 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
+async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): Promise<RecoveryResult | null> {
+  if ((flags.only !== 'all' && flags.only !== 'recovery') || mix === null) return null;
+  if (typeof mix === 'string') throw new Error(mix);
+  return recoveryPart({ mix, commands: flags.recoveryCommands, rounds: flags.rounds, log });
+}
+
 async function loadOnly(flags: BenchFlags): Promise<LoadPartResult> {
   return loadPart({ connections: flags.loadConnections, roundMs: flags.loadRoundMs, rounds: flags.rounds, log });
 }
@@ -153,8 +162,7 @@ interface MixRun {
   readonly checks: Pick<BenchResult['checks'], 'inProcessStatusMismatches' | 'bareOutcomeMismatches' | 'httpStatusMismatches' | 'httpTransportErrors' | 'httpMismatchKinds' | 'writeFailures'>;
 }
 
-async function mixPhases(flags: BenchFlags): Promise<MixRun | string> {
-  const mix = await loadMix(flags);
+async function mixPhases(flags: BenchFlags, mix: TrafficMix | string): Promise<MixRun | string> {
   if (typeof mix === 'string') return mix;
   log(`seed ${mix.seed}, mix ${mix.name}: ${mix.exchanges.length} requests`);
   if (mix.exchanges.length === 0) throw new Error('the mix has no requests');
@@ -197,7 +205,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const gcForced = collectGarbage();
   const loadAverageStart = loadavg()[0] ?? 0;
-  const mixRun = flags.only === 'casino' || flags.only === 'load' ? null : await mixPhases(flags);
+  const needsMix = flags.only === 'all' || flags.only === 'mix' || flags.only === 'recovery';
+  const mix = needsMix && process.env[CHILD_ENV] === undefined ? await loadMix(flags) : null;
+  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -212,8 +222,9 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' || flags.only === 'load' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
-  const load = flags.only === 'mix' || flags.only === 'casino' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const recovery = await recoveryOf(flags, mix);
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -223,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
     mixPart: mixRun === null ? null : mixRun.result,
     casino: casino === null ? null : casino.result,
     load,
+    recovery,
     checks: {
       ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,

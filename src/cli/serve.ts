@@ -48,7 +48,7 @@ import { EXIT } from './exit-codes.ts';
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE] [--max-in-flight N] [--max-event-loop-delay-ms MS]';
+const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE [--checkpoint-every N]] [--max-in-flight N] [--max-event-loop-delay-ms MS]';
 
 /** `--help`: one line per overload flag (the others are described in the README). */
 const HELP_OVERLOAD = [
@@ -81,6 +81,8 @@ export interface ServeFlags {
   readonly data?: string;
   /** With --data: whether --clock was given (else an existing log's clock mode is served). */
   readonly clockGiven?: boolean;
+  /** With --data: commands between two checkpoints (--checkpoint-every; default CHECKPOINT_EVERY_COMMANDS). */
+  readonly checkpointEvery?: number;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
   /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
@@ -90,7 +92,7 @@ export interface ServeFlags {
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
   const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string', 'max-in-flight': 'string', 'max-event-loop-delay-ms': 'string' });
+  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string', 'checkpoint-every': 'string', 'max-in-flight': 'string', 'max-event-loop-delay-ms': 'string' });
   const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const dialectText = stringFlag(args, 'dialect') ?? 'documents';
   const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
@@ -103,6 +105,10 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
   if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
+  const checkpointText = stringFlag(args, 'checkpoint-every');
+  const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
+  if (Number.isNaN(checkpointEvery)) errors.push(`--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`);
+  if (checkpointEvery !== undefined && data === undefined) errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
   const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
@@ -119,7 +125,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
   const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
-  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined };
+  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -224,7 +230,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   let handle: ServeHandle;
   try {
     const serving = dialectServing(flags.dialect ?? 'documents');
-    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }) });
+    handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
@@ -297,7 +303,9 @@ function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings 
 }
 
 function reportRecovery(file: string, recovery: NonNullable<ServeHandle['recovery']>): void {
-  process.stderr.write(`recovered: ${recovery.commands} commands from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  const from = recovery.checkpointSeq === undefined ? '' : ` after the checkpoint of entry ${recovery.checkpointSeq}`;
+  process.stderr.write(`recovered: ${recovery.commands} commands${from} from ${file} in ${Math.round(recovery.durationMs)} ms\n`);
+  for (const skipped of recovery.skippedCheckpoints ?? []) process.stderr.write(`afp serve: skipped the ${skipped}\n`);
   if (recovery.internalErrors > 0) {
     process.stderr.write(`afp serve: ${recovery.internalErrors} logged command(s) raised an internal error again on replay, as they did when served (bugs; reproduce with this --data file)\n`);
   }

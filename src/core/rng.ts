@@ -12,13 +12,22 @@ import { assert } from './assert.ts';
 
 const TWO_POW_32 = 0x1_0000_0000;
 
+/** An Alea stream's position (its three 32-bit fractions and carry), plain numbers. */
+export type RngState = seedrandom.State.Alea;
+
 export class Rng {
   readonly seed: string;
-  private readonly source: seedrandom.PRNG;
+  private readonly source: seedrandom.StatefulPRNG<RngState>;
 
-  constructor(seed: string | number) {
+  /** `state`: resume a stream where `state()` left it (afp serve's snapshots); absent = its start. */
+  constructor(seed: string | number, state?: RngState) {
     this.seed = String(seed);
-    this.source = seedrandom.alea(this.seed);
+    this.source = seedrandom.alea(this.seed, { state: state === undefined ? true : { ...state } });
+  }
+
+  /** The stream's position: with the seed, all a copy needs to draw exactly what this one would. */
+  state(): RngState {
+    return this.source.state();
   }
 
   fork(label: string): Rng {

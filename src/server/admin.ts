@@ -23,6 +23,9 @@
  *                          on the server's clock at confirm_at_ms — this row never moves the clock
  *                          (move a manual clock with POST /_afp/clock; a wall clock gets there);
  *                          `afp audit house-edge --target` funds its fresh agent through it
+ *   POST /_afp/snapshot, /_afp/revert { id }, /_afp/reset → time travel both ways
+ *                          (src/server/time-travel.ts, time-travel-routes.ts)
+ *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts)
  * A table of rows, like the routes; a known path under another method answers 405.
  * Bad input: every row validates all of its input before it records or changes anything, and
  * answers a 4xx in the spec's error shape (`{ error, code }`); nothing applied, nothing logged.
@@ -41,6 +44,9 @@ import type { DepositView } from '../services/casino/account/account-records.ts'
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
 import type { ServeClock } from './serve-clock.ts';
+import type { TimeTravel } from './time-travel.ts';
+import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
+import { digestRow } from './digest-route.ts';
 
 export interface AdminOptions {
   readonly platform: Platform;
@@ -53,6 +59,8 @@ export interface AdminOptions {
   readonly routes: readonly Route[];
   /** afp serve --data: appends a state-changing admin command before it is applied (throws = not applied). */
   readonly record?: (command: AdminCommand) => void;
+  /** Snapshots, reverts and resets (afp serve); absent: those rows answer 404. */
+  readonly timeTravel?: TimeTravel;
   /** The mount whose address serves `/_afp/*` (default `api`; the deployed dialect's casino). */
   readonly adminMount?: Mount;
   /**
@@ -68,7 +76,10 @@ export interface AdminOptions {
 export type AdminCommand =
   | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
   | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number }
-  | { readonly kind: 'deposit'; readonly agentId: string; readonly chain: string; readonly amountMicro: Micro; readonly atMs: number };
+  | { readonly kind: 'deposit'; readonly agentId: string; readonly chain: string; readonly amountMicro: Micro; readonly atMs: number }
+  | { readonly kind: 'snapshot'; readonly id: string; readonly atMs: number }
+  | { readonly kind: 'revert'; readonly id: string; readonly fromMs: number; readonly toMs: number }
+  | { readonly kind: 'reset'; readonly fromMs: number; readonly toMs: number };
 
 /** The platform side of a clock move (live and on replay): timers due by `toMs` run. */
 export function applyClockMove(platform: Platform, toMs: number): void {
@@ -107,6 +118,10 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/platform', apiOnly: true, answer: (_request, options) => platformView(options.platform) },
   { method: 'POST', path: '/_afp/tier', apiOnly: true, answer: setTier },
   { method: 'POST', path: '/_afp/casino/deposit', apiOnly: true, answer: casinoDeposit },
+  { method: 'POST', path: '/_afp/snapshot', apiOnly: true, answer: snapshotRow },
+  { method: 'POST', path: '/_afp/revert', apiOnly: true, answer: revertRow },
+  { method: 'POST', path: '/_afp/reset', apiOnly: true, answer: resetRow },
+  { method: 'GET', path: '/_afp/digest', apiOnly: true, answer: digestRow },
 ];
 
 const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];

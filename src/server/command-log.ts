@@ -7,8 +7,10 @@
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
  *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
- *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit';
- *                                            entry = JSON; body = a request body's JSON text as received
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit' |
+ *                                            'snapshot' | 'revert' | 'reset' (time travel: a revert's or
+ *                                            reset's at_ms is the instant it returns to); entry = JSON;
+ *                                            body = a request body's JSON text as received
  * A 'request' entry is a whole request (route, query, IP, credential, body): its row ran. A
  * 'charge' entry (schema 2) is a request the dispatcher refused before any row ran (429, fault,
  * 404/405, body failure, 401): only the limiter changed, so only what the limiter reads is kept —
@@ -104,6 +106,9 @@ export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
   | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
+  | { readonly seq: number; readonly kind: 'snapshot'; readonly atMs: number; readonly id: string }
+  | { readonly seq: number; readonly kind: 'revert'; readonly atMs: number; readonly fromMs: number; readonly id: string }
+  | { readonly seq: number; readonly kind: 'reset'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'corrupt'; readonly reason: string };
 
 /** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
@@ -114,7 +119,7 @@ export type CommitOutcome = { readonly ok: true; readonly entries: number } | { 
 /** One entry waiting in the open batch: the row's columns. */
 interface PendingRow {
   readonly atMs: number;
-  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit';
+  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'snapshot' | 'revert' | 'reset';
   readonly entry: string;
   readonly body: string | null;
 }
@@ -228,6 +233,15 @@ export class CommandLog {
       case 'deposit':
         this.stage({ atMs: command.atMs, kind: 'deposit', entry: JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), body: null });
         return;
+      case 'snapshot':
+        this.stage({ atMs: command.atMs, kind: 'snapshot', entry: JSON.stringify({ id: command.id }), body: null });
+        return;
+      case 'revert':
+        this.stage({ atMs: command.toMs, kind: 'revert', entry: JSON.stringify({ id: command.id, from_ms: command.fromMs }), body: null });
+        return;
+      case 'reset':
+        this.stage({ atMs: command.toMs, kind: 'reset', entry: JSON.stringify({ from_ms: command.fromMs }), body: null });
+        return;
     }
   }
 
@@ -273,11 +287,29 @@ export class CommandLog {
     }
   }
 
-  /** Every entry in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
-  *commands(): Generator<LoggedCommand> {
+  /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
+  *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
-    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands ORDER BY seq').iterate();
+    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? ORDER BY seq').iterate(afterSeq);
     for (const row of rows) yield decodeCommand(row as Record<string, unknown>);
+  }
+
+  /** The open database, for the checkpoints kept beside the commands (src/server/checkpoint-store.ts). */
+  get database(): DatabaseSync {
+    return this.db;
+  }
+
+  /** Runs `work` in one transaction (all its appends commit together, or none: it threw). */
+  transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   close(): void {
@@ -507,6 +539,12 @@ function decodeCommand(row: Record<string, unknown>): LoggedCommand {
       const valid = typeof agentId === 'string' && typeof chain === 'string' && typeof amount === 'string' && /^\d{1,20}$/.test(amount);
       return valid ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) } : corrupt('deposit entry');
     }
+    case 'snapshot':
+      return typeof entry['id'] === 'string' ? { seq, kind: 'snapshot', atMs, id: entry['id'] } : corrupt('snapshot entry without id');
+    case 'revert':
+      return typeof entry['id'] === 'string' && Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'revert', atMs, id: entry['id'], fromMs: entry['from_ms'] as number } : corrupt('revert entry');
+    case 'reset':
+      return Number.isSafeInteger(entry['from_ms']) ? { seq, kind: 'reset', atMs, fromMs: entry['from_ms'] as number } : corrupt('reset entry');
     default:
       return corrupt(`unknown kind '${String(row['kind'])}'`);
   }

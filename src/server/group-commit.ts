@@ -34,6 +34,11 @@ export interface GroupCommitOptions {
   readonly log: CommandLog;
   /** Called once, when a commit fails (serve stops and exits 1). */
   readonly onFailure: (error: string) => void;
+  /**
+   * Called after a batch committed at the end of its turn, when the state in memory is exactly the
+   * log's (every command applied is committed): where afp serve takes its checkpoints.
+   */
+  readonly onCommitted?: () => void;
   readonly entriesMax?: number;
   readonly charsMax?: number;
 }
@@ -41,6 +46,7 @@ export interface GroupCommitOptions {
 export class GroupCommit implements AnswerGate {
   private readonly log: CommandLog;
   private readonly onFailure: (error: string) => void;
+  private readonly onCommitted: (() => void) | undefined;
   private readonly entriesMax: number;
   private readonly charsMax: number;
   /** The holds of the open batch, created on the first hold. */
@@ -54,6 +60,7 @@ export class GroupCommit implements AnswerGate {
   constructor(options: GroupCommitOptions) {
     this.log = options.log;
     this.onFailure = options.onFailure;
+    this.onCommitted = options.onCommitted;
     this.entriesMax = options.entriesMax ?? BATCH_ENTRIES_MAX;
     this.charsMax = options.charsMax ?? BATCH_CHARS_MAX;
   }
@@ -73,7 +80,7 @@ export class GroupCommit implements AnswerGate {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.flush();
+      if (this.flush()) this.onCommitted?.();
     });
   }
 
@@ -85,8 +92,8 @@ export class GroupCommit implements AnswerGate {
     return this.waiting.promise;
   }
 
-  /** Commits the open batch now and settles its holds (shutdown calls it too). */
-  flush(): void {
+  /** Commits the open batch now and settles its holds (shutdown calls it too); true when entries were committed. */
+  flush(): boolean {
     const waiting = this.waiting;
     this.waiting = null;
     const outcome = this.log.commit();
@@ -96,11 +103,12 @@ export class GroupCommit implements AnswerGate {
         this.entries += outcome.entries;
       }
       waiting?.resolve();
-      return;
+      return outcome.entries > 0;
     }
     waiting?.reject(new CommitFailed(outcome.error));
-    if (this.failure !== null) return;
+    if (this.failure !== null) return false;
     this.failure = outcome.error;
     this.onFailure(outcome.error);
+    return false;
   }
 }

@@ -30,6 +30,8 @@ import { Dispatcher } from '../http/dispatcher.ts';
 import type { Mount, Route } from '../http/route.ts';
 import { createApiServer } from '../http/server.ts';
 import { Platform, type FaultWindow, type ServiceName } from '../platform/platform.ts';
+import { TimeTravel } from './time-travel.ts';
+import { Checkpointer } from './checkpoints.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -73,6 +75,8 @@ export interface ServeOptions {
    * small one. Not with a commandLog (its platform is built from the log's settings).
    */
   readonly limiterEntriesMax?: number;
+  /** With a commandLog: commands between two checkpoints (default CHECKPOINT_EVERY_COMMANDS; tests use small ones). */
+  readonly checkpointEveryCommands?: number;
   /** The wire dialect's listeners and dispatcher; absent = the documents' styles (DOCUMENTS_LAYOUT). */
   readonly layout?: ServeLayout;
   /** Overload bounds shared by every listener (src/server/load-shedder.ts); absent = SHED_DEFAULTS. */
@@ -134,21 +138,27 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   if (layout !== DOCUMENTS_LAYOUT && options.commandLog !== undefined) throw new Error(`--data is not supported with --dialect ${layout.dialect} (its command log replays the documents' dispatcher)`);
   const commandLog = options.commandLog;
   const logFailure = Promise.withResolvers<string>();
-  const group = commandLog === undefined ? undefined : new GroupCommit({ log: commandLog, onFailure: (error) => logFailure.resolve(error) });
-  const { platform, dispatcher, clock, recovery } = servedPlatform(options, layout, group);
+  // A checkpoint is taken right after a batch commits at the end of a turn: then the state in
+  // memory is exactly the log's (every applied command is in the committed batch).
+  let afterCommit = (): void => undefined;
+  const group = commandLog === undefined ? undefined : new GroupCommit({ log: commandLog, onFailure: (error) => logFailure.resolve(error), onCommitted: () => afterCommit() });
+  const { platform, dispatcher, clock, timeTravel, recovery } = servedPlatform(options, layout, group);
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
+  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  afterCommit = () => writeCheckpoint(checkpointer, log);
   const record =
     commandLog === undefined || group === undefined
       ? undefined
       : (command: AdminCommand) => {
           commandLog.appendAdmin(command);
+          checkpointer?.noteAdmin(command);
           group.appended();
         };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, adminMount: layout.adminMount, load: () => loadView(shedder), ...dialect };
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
@@ -181,8 +191,20 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   };
 }
 
+/**
+ * A checkpoint when one is due. A failure (disk full) is logged, not answered: the command is on
+ * disk and applied, and a missing checkpoint only makes the next recovery replay more.
+ */
+function writeCheckpoint(checkpointer: Checkpointer | undefined, log: (line: string) => void): void {
+  try {
+    checkpointer?.afterRequest();
+  } catch (error) {
+    log(`afp serve: could not write a checkpoint (recovery will replay more of the log): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** A fresh platform, or (with a command log) the log's platform after its replay. */
-function servedPlatform(options: ServeOptions, layout: ServeLayout, group: GroupCommit | undefined): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; recovery?: ServeHandle['recovery'] } {
+function servedPlatform(options: ServeOptions, layout: ServeLayout, group: GroupCommit | undefined): { platform: Platform; dispatcher: Dispatcher; clock: ServeClock; timeTravel: TimeTravel; recovery?: ServeHandle['recovery'] } {
   if (options.commandLog !== undefined) {
     const startedMs = performance.now();
     const served = serveFromLog(options.commandLog, options.routes, Date.now(), group === undefined ? undefined : () => group.appended());
@@ -190,7 +212,7 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout, group: Group
     return { ...served, recovery: { ...served.stats, durationMs: performance.now() - startedMs } };
   }
   const clock = new ServeClock(options.startMs === undefined ? { mode: options.clockMode } : { mode: options.clockMode, startMs: options.startMs });
-  const platform = new Platform({
+  const platformOptions = {
     seed: options.seed,
     startMs: clock.nowMs(),
     defects: options.defects ?? [],
@@ -198,8 +220,9 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout, group: Group
     closures: options.closures ?? [],
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.limiterEntriesMax === undefined ? {} : { limiter: { maxEntries: options.limiterEntriesMax } }),
-  });
-  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock };
+  };
+  const platform = new Platform(platformOptions);
+  return { platform, dispatcher: layout.dispatcher(platform, options.routes), clock, timeTravel: new TimeTravel(platform, platformOptions) };
 }
 
 /** GET /_afp/state's `load`: the bounds, what is in flight now, and the counts since start. */

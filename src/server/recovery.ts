@@ -27,7 +27,12 @@
  * Invariants: logged instants never decrease (a log where they do is refused as corrupt); the
  * served clock resumes at or after the last logged instant, so `advanceTo` stays forward-only
  * even when the wall clock went backwards between runs.
- * Non-goals: snapshots (replay-only recovery; docs/decisions.md "Durability").
+ * Time travel (snapshot, revert, reset) is logged as commands and replayed with the functions of
+ * time-travel-routes.ts into the TimeTravel that goes on serving, so the snapshots held before a
+ * restart can be reverted to after it. A revert's or reset's instant is the one it returns to: the
+ * only entries whose instant may go back (their `from_ms` may not).
+ * Checkpoints (src/server/checkpoints.ts): when the log holds a usable one, the platform and the
+ * time-travel snapshots are loaded from it and only the commands after it are replayed.
  */
 import { assert } from '../core/assert.ts';
 import { fail } from '../core/errors.ts';
@@ -37,6 +42,10 @@ import { Platform, type AuthenticatedCaller, type Credential } from '../platform
 import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
 import type { CommandLog, LoggedCharge, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
+import { TimeTravel } from './time-travel.ts';
+import { loadCheckpoint } from './checkpoints.ts';
+import { applyReset, applyRevert, applySnapshot } from './time-travel-routes.ts';
+import { isFailure } from '../core/errors.ts';
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -106,28 +115,46 @@ export interface RecoveryStats {
   readonly lastAtMs: number | undefined;
   /** How far the logged clock moves pushed the served clock (the wall-mode offset they added). */
   readonly clockMovedMs: number;
+  /** The checkpoint loaded (the last entry it includes), if any: `commands` counts the entries after it. */
+  readonly checkpointSeq?: number;
+  /** Checkpoints not used, and why (the log was replayed from an older one or from the start). */
+  readonly skippedCheckpoints?: readonly string[];
 }
 
 export interface Recovered {
   readonly platform: Platform;
   readonly dispatcher: LoggedDispatcher;
+  readonly timeTravel: TimeTravel;
   readonly stats: RecoveryStats;
 }
 
-/** The platform of the log's settings, with every logged command applied in order. */
-export function recoverPlatform(log: CommandLog, routes: readonly Route[], onAppend?: () => void): Recovered | { error: string } {
+/**
+ * The platform of the log's settings, with every logged command applied in order: from the newest
+ * usable checkpoint (unless `checkpoints` is false) and the commands after it.
+ */
+export function recoverPlatform(log: CommandLog, routes: readonly Route[], options: { checkpoints?: boolean; onAppend?: () => void } = {}): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
-  const platform = new Platform({ seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures });
-  const dispatcher = new LoggedDispatcher(platform, routes, log, onAppend);
+  const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures };
+  let platform = new Platform(platformOptions);
+  let timeTravel = new TimeTravel(platform, platformOptions);
+  const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log, platform, timeTravel);
+  if (checkpoint.dirty) {
+    platform = new Platform(platformOptions);
+    timeTravel = new TimeTravel(platform, platformOptions);
+  }
+  const dispatcher = new LoggedDispatcher(platform, routes, log, options.onAppend);
+  const loaded = checkpoint.loaded;
   let commands = 0;
   let internalErrors = 0;
-  let lastAtMs = settings.startMs;
-  let clockMovedMs = 0;
-  for (const command of log.commands()) {
+  let lastAtMs = loaded?.atMs ?? settings.startMs;
+  let clockMovedMs = loaded?.clockMovedMs ?? 0;
+  for (const command of log.commands(loaded?.seq ?? 0)) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
-    if (command.atMs < lastAtMs) return { error: `${where} is corrupt (its instant ${command.atMs} is before the previous ${lastAtMs})` };
+    const travels = command.kind === 'revert' || command.kind === 'reset';
+    const fromMs = travels ? command.fromMs : command.atMs;
+    if (fromMs < lastAtMs) return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${lastAtMs})` };
     lastAtMs = command.atMs;
     commands++;
     try {
@@ -152,12 +179,31 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[], onApp
           // The same outcome as when served: a deposit refused live is refused again.
           applyDeposit(platform, command, command.atMs);
           break;
+        case 'snapshot': {
+          const id = timeTravel.nextSnapshotId();
+          if (id !== command.id) return { error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          applySnapshot(timeTravel, id, command.atMs);
+          break;
+        }
+        case 'revert': {
+          const reverted = applyRevert(timeTravel, command.id);
+          if (isFailure(reverted) || reverted.toMs !== command.atMs) return { error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          clockMovedMs += command.atMs - command.fromMs;
+          break;
+        }
+        case 'reset':
+          if (applyReset(timeTravel).toMs !== command.atMs) return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
+          clockMovedMs += command.atMs - command.fromMs;
+          break;
       }
     } catch {
       internalErrors++;
     }
   }
-  return { platform, dispatcher, stats: { commands, internalErrors, lastAtMs: commands === 0 ? undefined : lastAtMs, clockMovedMs } };
+  const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
+  const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
+  const replayedAny = commands > 0 || loaded !== null;
+  return { platform, dispatcher, timeTravel, stats: { commands, internalErrors, lastAtMs: replayedAny ? lastAtMs : undefined, clockMovedMs, ...fromCheckpoint, ...skipped } };
 }
 
 /**
@@ -172,7 +218,7 @@ export function resumeAtMs(settings: LogSettings, stats: RecoveryStats, wallNowM
 
 /** Recovery as startServe uses it: the replayed platform, its dispatcher and the resumed clock. */
 export function serveFromLog(log: CommandLog, routes: readonly Route[], wallNowMs: number, onAppend?: () => void): (Recovered & { clock: ServeClock }) | { error: string } {
-  const recovered = recoverPlatform(log, routes, onAppend);
+  const recovered = recoverPlatform(log, routes, onAppend === undefined ? {} : { onAppend });
   if ('error' in recovered) return recovered;
   const settings = log.settings as LogSettings;
   const clock = new ServeClock({ mode: settings.clockMode, startMs: resumeAtMs(settings, recovered.stats, wallNowMs) });

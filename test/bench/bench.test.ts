@@ -171,6 +171,7 @@ describe('the report says how steady the rounds were', () => {
     mixPart: { seed: '1', mix: { name: 'm', agents: 1, durationMs: 1, requests: 1_000, startIso: '2026-01-01T00:00:00.000Z' }, inProcess: phase(100, inProcessMedianMs, 1_000), bare: phase(40, 42, 800), http: null, writes: null },
     casino: null,
     load: null,
+    recovery: null,
     checks: { inProcessStatusMismatches: 0, bareOutcomeMismatches: 0, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: null, loadDroppedIterations: null },
   });
 

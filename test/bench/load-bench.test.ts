@@ -117,6 +117,7 @@ describe('the load part in the report', () => {
     mixPart: null,
     casino: null,
     load: part,
+    recovery: null,
     checks: { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null, casinoRefusedBets: null, loadFailedRequests: 0, loadDroppedIterations: part.stalls.openModel?.dropped ?? null },
   });
 

@@ -73,7 +73,7 @@ export class CasinoAccount {
       clock: options.clock,
       entriesPerAgentMax: options.journalEntriesPerAgentMax ?? ACCOUNT_LIMITS.journalEntriesPerAgentMax,
     });
-    this.deposits = new DepositDesk(state, (agentId, chain) => this.addressOf(agentId, chain));
+    this.deposits = new DepositDesk(state, this.saltHex);
     this.withdrawals = new WithdrawalDesk(state);
   }
 

@@ -20,6 +20,7 @@ import type { CasinoState } from '../casino-state.ts';
 import { ACCOUNT_LIMITS, checkListLimit, type DepositRecord, type DepositView, type SimulateDepositCommand } from './account-records.ts';
 import { base58FromHex, isBase58 } from './base58.ts';
 import { chainList, findChain, type ChainInfo } from './supported-chains.ts';
+import { deriveDepositAddress } from './deposit-address.ts';
 
 export type DepositTimer = Extract<PlatformTimer, { kind: 'casino.deposit-confirm' }>;
 
@@ -35,16 +36,17 @@ const NONE_PENDING: PendingDeposits = { count: 0, amountMicro: 0n };
 
 export class DepositDesk {
   private readonly state: CasinoState;
-  private readonly addressOf: (agentId: string, chain: ChainInfo) => string;
+  /** The platform's address salt (data, not a closure: a snapshot copies the desk as data). */
+  private readonly saltHex: string;
   private readonly byId = new Map<string, MutableDeposit>();
   private readonly byAgent = new Map<string, MutableDeposit[]>();
   /** `<chain>:<hash>` of every deposit, so a transaction is credited once. */
   private readonly txHashes = new Set<string>();
   private readonly pending = new Map<string, PendingDeposits>();
 
-  constructor(state: CasinoState, addressOf: (agentId: string, chain: ChainInfo) => string) {
+  constructor(state: CasinoState, saltHex: string) {
     this.state = state;
-    this.addressOf = addressOf;
+    this.saltHex = saltHex;
   }
 
   /**
@@ -81,7 +83,7 @@ export class DepositDesk {
       id: this.state.ctx.ids.next('dep_', 16),
       agentId: command.agentId,
       chain: chain.id,
-      address: this.addressOf(command.agentId, chain),
+      address: deriveDepositAddress({ saltHex: this.saltHex, agentId: command.agentId, chain }),
       amountMicro: command.amountMicro,
       txHash,
       status: 'pending',

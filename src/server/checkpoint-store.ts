@@ -1,0 +1,110 @@
+/**
+ * Checkpoints of `afp serve --data FILE`, kept in FILE beside the command log: the platform state
+ * after command `seq` (state-codec text), so recovery loads the newest one and replays only the
+ * commands after it (src/server/checkpoints.ts).
+ *
+ * Tables (created when missing; a log written before them simply has none, and older afp builds
+ * ignore them — the command log stays complete and replayable on its own):
+ *   checkpoints(seq, at_ms, codec, travel, state)   seq = the last command included; codec = the
+ *                                                   state registry's fingerprint; travel = JSON of
+ *                                                   the time-travel bookkeeping (ids, instants)
+ *   travel_images(id, codec, state)                 the platform of each held snapshot, written once
+ * Invariants: a checkpoint row and the images it names commit in one transaction; at most
+ * CHECKPOINTS_KEPT checkpoints are kept (the older one is the fallback if the newest cannot be
+ * read); images no checkpoint names are deleted with the checkpoints that named them.
+ * Non-goals: compaction of the command log (it is kept whole: a full replay stays possible).
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+export const CHECKPOINTS_KEPT = 2;
+
+/** The time-travel bookkeeping stored with a checkpoint. */
+export interface TravelRecord {
+  /** The number of the last snapshot id handed out (`snap_<n>`). */
+  readonly lastNumber: number;
+  /** Held snapshots, oldest first; each image is a row of travel_images. */
+  readonly held: ReadonlyArray<{ readonly id: string; readonly atMs: number }>;
+  /** Sum of the clock moves logged up to the checkpoint (wall mode resumes with it). */
+  readonly clockMovedMs: number;
+}
+
+export interface StoredCheckpoint {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly codec: string;
+  readonly travel: string;
+  readonly state: string;
+}
+
+/** A checkpoint without its state text (tens of MB on a large platform: read only the one used). */
+export type CheckpointHeader = Omit<StoredCheckpoint, 'state'>;
+
+export class CheckpointStore {
+  private readonly db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state TEXT NOT NULL) STRICT;
+      CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state TEXT NOT NULL) STRICT;`);
+  }
+
+  /** The seq of the last command appended (0 = none). */
+  lastCommandSeq(): number {
+    const row = this.db.prepare('SELECT max(seq) AS seq FROM commands').get() as { seq: number | bigint | null } | undefined;
+    return Number(row?.seq ?? 0);
+  }
+
+  /** The instant of command `seq`, if it exists. */
+  commandAtMs(seq: number): number | undefined {
+    const row = this.db.prepare('SELECT at_ms FROM commands WHERE seq = ?').get(seq) as { at_ms: number } | undefined;
+    return row === undefined ? undefined : Number(row.at_ms);
+  }
+
+  /** Checkpoints' headers, newest first (at most CHECKPOINTS_KEPT). */
+  newestFirst(): CheckpointHeader[] {
+    const rows = this.db.prepare('SELECT seq, at_ms, codec, travel FROM checkpoints ORDER BY seq DESC LIMIT ?').all(CHECKPOINTS_KEPT) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']) }));
+  }
+
+  /** The state text of checkpoint `seq`. */
+  state(seq: number): string | undefined {
+    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: string } | undefined;
+    return row === undefined ? undefined : String(row.state);
+  }
+
+  /** The stored image of a held snapshot, if written (with the codec it was written with). */
+  image(id: string): { codec: string; state: string } | undefined {
+    const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as { codec: string; state: string } | undefined;
+    return row === undefined ? undefined : { codec: String(row.codec), state: String(row.state) };
+  }
+
+  /** Ids of the images stored. */
+  imageIds(): Set<string> {
+    return new Set((this.db.prepare('SELECT id FROM travel_images').all() as Array<{ id: string }>).map((row) => String(row.id)));
+  }
+
+  /**
+   * Writes a checkpoint with the images it names that are not stored yet (`imageText` makes them),
+   * drops the checkpoints beyond CHECKPOINTS_KEPT and the images none of the kept ones names.
+   */
+  write(checkpoint: StoredCheckpoint, held: readonly string[], imageText: (id: string) => string): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const stored = this.imageIds();
+      const insertImage = this.db.prepare('INSERT INTO travel_images (id, codec, state) VALUES (?, ?, ?)');
+      for (const id of held) if (!stored.has(id)) insertImage.run(id, checkpoint.codec, imageText(id));
+      this.db.prepare('INSERT OR REPLACE INTO checkpoints (seq, at_ms, codec, travel, state) VALUES (?, ?, ?, ?, ?)').run(checkpoint.seq, checkpoint.atMs, checkpoint.codec, checkpoint.travel, checkpoint.state);
+      this.db.prepare('DELETE FROM checkpoints WHERE seq NOT IN (SELECT seq FROM checkpoints ORDER BY seq DESC LIMIT ?)').run(CHECKPOINTS_KEPT);
+      const named = new Set<string>();
+      for (const kept of this.db.prepare('SELECT travel FROM checkpoints').all() as Array<{ travel: string }>) {
+        for (const entry of (JSON.parse(String(kept.travel)) as TravelRecord).held) named.add(entry.id);
+      }
+      const deleteImage = this.db.prepare('DELETE FROM travel_images WHERE id = ?');
+      for (const id of this.imageIds()) if (!named.has(id)) deleteImage.run(id);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
