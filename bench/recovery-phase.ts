@@ -6,7 +6,7 @@
  * one, so instants never decrease) through the served path — a LoggedDispatcher over a real
  * SQLite command log in a temp file, a Checkpointer writing a checkpoint every
  * CHECKPOINT_EVERY_COMMANDS commands, exactly as afp serve does. Untimed but for the checkpoints'
- * cost, and appended in transactions of BATCH_COMMANDS (one fsync per command would take minutes
+ * cost, and committed in groups of BATCH_COMMANDS (one fsync per command would take minutes
  * for a million; what is measured is the recovery, not the appends).
  * The last checkpoint is left at least CHECKPOINT_EVERY_COMMANDS before the end: the tail replayed
  * is the longest a crash can leave (a history ending on a checkpoint would measure the best case).
@@ -75,15 +75,15 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
   let checkpointWriteMsMax = 0;
   for (let sent = 0; sent < commands; ) {
     const batchEnd = Math.min(commands, sent + BATCH_COMMANDS);
-    log.transaction(() => {
-      for (; sent < batchEnd; sent++) {
-        const exchange = exchanges[sent % exchanges.length];
-        if (exchange === undefined) throw new Error('the mix has no requests');
-        const atMs = exchange.atMs + Math.floor(sent / exchanges.length) * cycleMs;
-        const ip = exchange.request.headers?.['x-forwarded-for'] ?? DEFAULT_IP;
-        dispatcher.dispatch(exchange.request, atMs, ip);
-      }
-    });
+    for (; sent < batchEnd; sent++) {
+      const exchange = exchanges[sent % exchanges.length];
+      if (exchange === undefined) throw new Error('the mix has no requests');
+      const atMs = exchange.atMs + Math.floor(sent / exchanges.length) * cycleMs;
+      const ip = exchange.request.headers?.['x-forwarded-for'] ?? DEFAULT_IP;
+      dispatcher.dispatch(exchange.request, atMs, ip);
+    }
+    const committed = log.commit(); // one group commit per batch, as afp serve's group commit does
+    if (!committed.ok) throw new Error(committed.error);
     // No checkpoint in the last `everyCommands`: the tail recovered is the longest a crash can leave.
     if (sent > commands - everyCommands) continue;
     const startedMs = performance.now();

@@ -299,19 +299,6 @@ export class CommandLog {
     return this.db;
   }
 
-  /** Runs `work` in one transaction (all its appends commit together, or none: it threw). */
-  transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
-  }
-
   close(): void {
     if (this.db.isOpen) this.db.close();
   }
