@@ -23,7 +23,7 @@ const children: ServeChild[] = [];
 let directory = '';
 
 afterAll(async () => {
-  for (const child of children) await child.kill9().catch(() => undefined);
+  for (const child of children) await child.kill9();
   if (directory !== '') await rm(directory, { recursive: true, force: true });
 });
 
@@ -92,7 +92,7 @@ describe('reliability: crash and recover', () => {
       const recovered = /recovered: (\d+) commands from .* in (\d+) ms/.exec(child.stderr());
       const before = await verify(child, acknowledged);
       expect(before.missing, `cycle ${cycle}: acknowledged writes missing after recovery`).toEqual([]);
-      const kill: { done: Promise<void> | null } = { done: null };
+      const kill: { done: Promise<number | null> | null } = { done: null };
       const killOnce = (): void => {
         kill.done ??= child.kill9();
       };

@@ -7,52 +7,35 @@
  * Bounded: fixed load durations per cycle, per-request timeouts, a kill timer on every child, and
  * every child killed by its pid at the end whatever happened.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-crash-'));
 const CLIENTS = 24;
 /** Wall milliseconds of load before each kill (fixed: the test is bounded and repeatable in shape). */
 const LOAD_MS = [600, 900, 1_200];
 const REQUEST_TIMEOUT_MS = 5_000;
-const CHILD_KILL_AFTER_MS = 60_000;
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+/** Every child started, SIGKILLed at the end whatever happened (startServeChild also bounds each one's life). */
+const children: ServeChild[] = [];
+afterAll(async () => {
+  for (const child of children) await child.kill9();
   rmSync(DIR, { recursive: true, force: true });
 });
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly api: string;
-  readonly stderr: () => string;
-  readonly exited: Promise<void>;
+/** `afp serve --port 0 ARGS` in its own process, once ready. */
+async function serve(args: readonly string[]): Promise<ServeChild> {
+  const child = await startServeChild(['--port', '0', ...args]);
+  children.push(child);
+  return child;
 }
 
-async function serve(args: readonly string[]): Promise<Server> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const killer = setTimeout(() => child.kill('SIGKILL'), CHILD_KILL_AFTER_MS);
-  const exited = new Promise<void>((resolve) => child.on('close', () => {
-    clearTimeout(killer);
-    resolve();
-  }));
-  for (let waitedMs = 0; !/^ready$/m.test(stdout); waitedMs += 20) {
-    if (child.exitCode !== null || waitedMs > 30_000) throw new Error(`afp serve did not get ready:\n${stdout}\n${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const api = /^api: (http:\S+)$/m.exec(stdout)?.[1] ?? expect.unreachable('an api url');
-  return { child, api, stderr: () => stderr, exited };
+function apiOf(server: ServeChild): string {
+  return server.urls['api'] ?? expect.unreachable('an api url');
 }
 
 /** What the clients were told: keys by agent, escrow ids with their creator's key. */
@@ -121,24 +104,23 @@ describe('afp serve --data: SIGKILL under concurrent load loses nothing acknowle
   test(`${LOAD_MS.length} cycles of ${CLIENTS} concurrent clients, kill -9 mid-load, restart, check`, async () => {
     const file = join(DIR, 'crash.db');
     let server = await serve(['--data', file, '--clock', 'manual', '--seed', SEED, '--start', new Date(START_MS).toISOString()]);
-    expect((await post(`${server.api}/register`, { agent_id: 'anchor' }, { 'x-forwarded-for': '10.251.0.1' }))?.status).toBe(201);
+    expect((await post(`${apiOf(server)}/register`, { agent_id: 'anchor' }, { 'x-forwarded-for': '10.251.0.1' }))?.status).toBe(201);
     const acknowledged: Acknowledged = { keys: new Map(), escrows: new Map(), refusals: new Map() };
     for (const [cycle, loadMs] of LOAD_MS.entries()) {
       const stop = { now: false };
-      const clients = Array.from({ length: CLIENTS }, (_, index) => client(server.api, { cycle, client: index }, acknowledged, stop));
+      const clients = Array.from({ length: CLIENTS }, (_, index) => client(apiOf(server), { cycle, client: index }, acknowledged, stop));
       const before = acknowledged.keys.size + acknowledged.escrows.size;
       await new Promise((resolve) => setTimeout(resolve, loadMs));
-      process.kill(server.child.pid ?? expect.unreachable('a pid'), 'SIGKILL'); // mid-load: requests are in flight
+      const killed = server.kill9(); // mid-load: requests are in flight
       stop.now = true;
       await Promise.all(clients);
-      await server.exited;
+      await killed;
       expect(acknowledged.keys.size + acknowledged.escrows.size, `cycle ${cycle} acknowledged writes`).toBeGreaterThan(before);
       server = await serve(['--data', file]);
       expect(server.stderr()).toMatch(/^recovered: \d+ commands from /m);
-      expect(await checkAll(server.api, acknowledged)).toBe(acknowledged.keys.size + acknowledged.escrows.size);
+      expect(await checkAll(apiOf(server), acknowledged)).toBe(acknowledged.keys.size + acknowledged.escrows.size);
     }
     expect(Object.fromEntries(acknowledged.refusals)).toEqual({}); // every answered write was a success: none hid behind a refusal
-    process.kill(server.child.pid ?? expect.unreachable('a pid'), 'SIGKILL');
-    await server.exited;
+    await server.kill9();
   }, 180_000);
 });

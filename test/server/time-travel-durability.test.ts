@@ -3,52 +3,34 @@
 // state (the same digest, the same clock), still holds the same snapshots (a revert to one taken
 // before the crash works after it, its image loaded from a checkpoint: --checkpoint-every 7), and a
 // timer due across the moves fires once in the final history.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
 import { buildWorld, DAY_MS, HOUR_MS, observe, urlTarget, type Target } from './time-travel-world.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const DIR = mkdtempSync(join(tmpdir(), 'afp-time-travel-'));
 const START = '2025-01-01T00:00:00Z';
-const WAIT_MAX_MS = 30_000;
 
 /** Every child spawned, killed at the end whatever happened. */
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+const children: ServeChild[] = [];
+afterAll(async () => {
+  for (const child of children) await child.kill9();
   rmSync(DIR, { recursive: true, force: true });
 });
 
-interface Child extends Target {
-  readonly child: ChildProcess;
-  readonly stderr: () => string;
-  readonly exited: Promise<number | null>;
-}
+type Child = Target & { readonly server: ServeChild; readonly stderr: () => string };
 
-/** `afp serve --port 0 ARGS`, once it printed `ready`. */
+/** `afp serve --port 0 ARGS` in its own process, once ready. */
 async function serve(args: readonly string[]): Promise<Child> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  for (let waitedMs = 0; !/^ready$/m.test(stdout); waitedMs += 20) {
-    if (child.exitCode !== null || waitedMs > WAIT_MAX_MS) throw new Error(`afp serve did not get ready:\n${stdout}\n${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const urls: Record<string, string> = {};
-  for (const match of stdout.matchAll(/^(api|faucet|escrow|casino): (http:\S+)$/gm)) urls[match[1] as string] = match[2] as string;
-  return { ...urlTarget(urls), child, stderr: () => stderr, exited };
+  const server = await startServeChild(['--port', '0', ...args]);
+  children.push(server);
+  return { ...urlTarget(server.urls), server, stderr: server.stderr };
 }
 
 async function crash(served: Child): Promise<void> {
-  served.child.kill('SIGKILL');
-  expect(await served.exited).toBe(null);
+  expect(await served.server.kill9()).toBe(null);
 }
 
 describe('time travel with --data', () => {
