@@ -36,8 +36,8 @@ export class Checkpointer {
   private readonly platform: Platform;
   private readonly timeTravel: TimeTravel;
   private readonly everyCommands: number;
-  private lastSeq: number;
-  private clockMovedMs: number;
+  private lastSeq = 0;
+  private clockMovedMs = 0;
 
   constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; everyCommands?: number }) {
     this.store = new CheckpointStore(options.log.database);
