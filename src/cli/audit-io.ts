@@ -4,6 +4,7 @@
  * strict whole-number flags, and the shell quoting of reproduce commands.
  */
 import type { LiveClock } from '../audit/live-target.ts';
+import { EXIT } from './exit-codes.ts';
 
 export interface AuditIo {
   out(text: string): void;
@@ -34,4 +35,25 @@ export function shellWord(text: string): string {
 
 export function commandLine(words: readonly string[]): string {
   return words.map(shellWord).join(' ');
+}
+
+/** A command's subcommands: what each runs with the rest of the argv. */
+export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>>;
+
+/**
+ * `afp COMMAND SUB ...`: `--help`/`-h`/`help` anywhere prints `help` (exit 0); a missing or unknown
+ * SUB is invalid input (exit 2) with the usage; otherwise SUB runs with the rest.
+ */
+export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; help: string; usage: string }): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.help);
+    return EXIT.ok;
+  }
+  const run = name === undefined ? undefined : command.subcommands[name];
+  if (run === undefined) {
+    io.err(`afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`);
+    return EXIT.invalidInput;
+  }
+  return run(rest, io);
 }

@@ -13,7 +13,7 @@ import { exportK6Script } from '../export/k6/k6-script.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { commandLine, PROCESS_IO, type AuditIo } from './audit-io.ts';
+import { commandLine, PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
 export const EXPORT_USAGE = 'afp export k6 SCENARIO [--out FILE] [--target URL]';
@@ -66,18 +66,8 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
   return EXIT.ok;
 }
 
-const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { k6: exportK6 };
+const SUBCOMMANDS: Subcommands = { k6: exportK6 };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(HELP);
-    return EXIT.ok;
-  }
-  const run = name === undefined ? undefined : SUBCOMMANDS[name];
-  if (run === undefined) {
-    io.err(`afp export: ${name === undefined ? 'name what to export' : `unknown format '${name}'`}\nusage: ${EXPORT_USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  return run(rest, io);
+  return runSubcommand(argv, io, { name: 'export', missing: 'name what to export', noun: 'format', subcommands: SUBCOMMANDS, help: HELP, usage: EXPORT_USAGE });
 }

@@ -17,7 +17,7 @@ import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
 import { renderTargetText } from '../live/probe/target-text.ts';
 import { parseTargetFile } from '../live/target-file.ts';
 import { parseArgs, stringFlag } from './args.ts';
-import { PROCESS_IO, wholeFlag, type AuditIo } from './audit-io.ts';
+import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
 export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
@@ -93,18 +93,8 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
   return EXIT.ok;
 }
 
-const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>> = { probe };
+const SUBCOMMANDS: Subcommands = { probe };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(HELP);
-    return EXIT.ok;
-  }
-  const run = name === undefined ? undefined : SUBCOMMANDS[name];
-  if (run === undefined) {
-    io.err(`afp target: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\nusage: ${PROBE_USAGE}\n`);
-    return EXIT.invalidInput;
-  }
-  return run(rest, io);
+  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, help: HELP, usage: PROBE_USAGE });
 }
