@@ -20,6 +20,7 @@ import type { Draws, GameModule, GameResult } from '../services/casino/games/gam
 import { GAMES } from '../services/casino/games/index.ts';
 import { kenoPlayDefective, type KenoParams } from '../services/casino/games/keno.ts';
 import type { GameSource } from './edge-simulation-workers.ts';
+import { moduleUrl } from '../core/module-url.ts';
 
 /** The defects that change what the games pay: the ones the house-edge simulator can apply. */
 export const EDGE_DEFECTS = ['payout-short', 'biased-draw', 'keno-8'] as const;
@@ -78,5 +79,5 @@ export function defectiveGames(defect: unknown): GameModule[] {
 
 /** Where the simulator (and its workers) load the games with `defect` applied. */
 export function defectGameSource(defect: EdgeDefect): GameSource {
-  return { moduleUrl: new URL('./defective-games.ts', import.meta.url).href, exportName: 'defectiveGames', argument: defect };
+  return { moduleUrl: moduleUrl('./defective-games', import.meta.url).href, exportName: 'defectiveGames', argument: defect };
 }

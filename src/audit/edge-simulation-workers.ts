@@ -14,6 +14,7 @@ import { assert } from '../core/assert.ts';
 import type { JsonValue } from '../core/errors.ts';
 import type { GameId, GameModule } from '../services/casino/games/game.ts';
 import { assembleEdgeRows, planEdgeSimulation, type EdgeJob, type EdgeJobResult, type EdgeSimulation } from './edge-simulation.ts';
+import { moduleUrl } from '../core/module-url.ts';
 
 export const MAX_WORKERS = 16;
 
@@ -25,7 +26,7 @@ export interface GameSource {
   readonly argument?: JsonValue;
 }
 
-export const REGISTRY_SOURCE: GameSource = { moduleUrl: new URL('../services/casino/games/index.ts', import.meta.url).href, exportName: 'GAMES' };
+export const REGISTRY_SOURCE: GameSource = { moduleUrl: moduleUrl('../services/casino/games/index', import.meta.url).href, exportName: 'GAMES' };
 
 export async function loadGameSource(source: GameSource): Promise<readonly GameModule[]> {
   const loaded = (await import(source.moduleUrl)) as Record<string, unknown>;
@@ -98,7 +99,7 @@ function runJobsInWorkers(jobs: readonly EdgeJob[], data: EdgeWorkerData, worker
       }
     };
     for (let index = 0; index < workerCount; index++) {
-      const worker = new Worker(new URL('./edge-worker.ts', import.meta.url), { workerData: data });
+      const worker = new Worker(moduleUrl('./edge-worker', import.meta.url), { workerData: data });
       workers.push(worker);
       worker.on('message', (reply: EdgeWorkerReply) => {
         results[reply.index] = reply.result;

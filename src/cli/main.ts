@@ -5,7 +5,7 @@
  * 0 ok, 1 crash, 2 invalid input, 3 invariant or conformance failure, 4 liveness, 5 load threshold).
  * Commands are loaded lazily so `afp run` does not pay for the HTTP server's imports.
  */
-import { readFileSync } from 'node:fs';
+import { readAfpVersion } from '../live/report/afp-version.ts';
 import { EXIT } from './exit-codes.ts';
 
 interface CommandRow {
@@ -29,10 +29,9 @@ function usage(): string {
   return ['usage:', ...COMMANDS.map((row) => `  ${row.usage}`), '', 'afp --version prints the version; afp COMMAND --help a command\'s usage.', '', 'exit codes: 0 ok · 1 crash · 2 invalid input · 3 check failed · 4 liveness · 5 load threshold'].join('\n');
 }
 
-/** afp's version, as package.json says (the file ships beside src/ in a clone and in the package). */
+/** afp's version, as its package.json says (found by walking up: src/cli in a clone, dist/src/cli installed). */
 function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  return readAfpVersion() ?? 'unknown';
 }
 
 async function main(argv: string[]): Promise<number> {

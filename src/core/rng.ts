@@ -13,7 +13,12 @@ import { assert } from './assert.ts';
 const TWO_POW_32 = 0x1_0000_0000;
 
 /** An Alea stream's position (its three 32-bit fractions and carry), plain numbers. */
-export type RngState = seedrandom.State.Alea;
+export interface RngState {
+  c: number;
+  s0: number;
+  s1: number;
+  s2: number;
+}
 
 export class Rng {
   readonly seed: string;

@@ -18,6 +18,7 @@ import { MAX_KEPT, type KeptReport } from './load-run-pool.ts';
 import type { Kept, LoadRunResult } from './load-run.ts';
 import type { LoadWorkerData, LoadWorkerReply } from './load-worker.ts';
 import { WHOLE, type Shard } from './shard.ts';
+import { moduleUrl } from '../core/module-url.ts';
 
 export const WORKERS_MAX = 64;
 
@@ -67,7 +68,7 @@ export async function runLoadInWorkers(run: WorkersRun): Promise<LoadRunResult> 
   const workers: Worker[] = [];
   const results = Array.from({ length: run.workers }, (_, index) => {
     const data: LoadWorkerData = { scenarioFile: run.scenarioFile, plan: shardPlan(run.plan, workerShard(machine, index + 1, run.workers)), target: run.target, urls: run.urls, seed: run.seed, runTag: run.runTag };
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: data });
+    const worker = new Worker(moduleUrl('./load-worker', import.meta.url), { workerData: data });
     workers.push(worker);
     return new Promise<LoadRunResult>((resolve, reject) => {
       worker.once('message', (reply: LoadWorkerReply) => (reply.kind === 'done' ? resolve(reply.result) : reject(new Error(`load worker ${index + 1}: ${reply.message}`))));

@@ -1,0 +1,133 @@
+/**
+ * afp as a user gets it: `npm pack`, installed into an empty folder, run on the oldest Node afp
+ * supports (22.13, node:sqlite without a flag) and on Node 24, and refused on Node 20 with one
+ * line. Why a test of the tarball and not of the clone: a clone hides what the package forgets
+ * (an unbuilt file, a `.ts` URL, a type from a dev dependency, a file left out of `files`).
+ * The same scenario must give byte-identical reports from the clone's sources and from the
+ * package on both Nodes: determinism does not depend on the runtime.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeBinariesSkipReason, nodeBinary } from './node-binaries.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const OLDEST_NODE = '22.13.0';
+const TOO_OLD_NODE = '20.20.2';
+const SCENARIO = 'scenarios/k6-smoke.yaml';
+const REPORTS = ['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl'];
+
+const skipReason = nodeBinariesSkipReason();
+if (skipReason !== null) console.log(`package test skipped: ${skipReason}`);
+
+let work = '';
+let consumer = '';
+let tarball = '';
+let cloneOut = '';
+
+function run(command: string, args: readonly string[], options: { cwd: string; node?: string; timeoutMs?: number }): SpawnSyncReturns<string> {
+  // The bin's `#!/usr/bin/env node` finds the Node under test first on PATH, as a user's shell would.
+  const path = options.node === undefined ? process.env['PATH'] : `${dirname(options.node)}:${process.env['PATH'] ?? ''}`;
+  const result = spawnSync(command, args, { cwd: options.cwd, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, env: { ...process.env, PATH: path, NO_COLOR: '1' } });
+  if (result.error !== undefined) throw result.error;
+  return result;
+}
+
+function expectOk(result: SpawnSyncReturns<string>, what: string): void {
+  expect(result.status, `${what}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+}
+
+const USE_AFP = `import { readFileSync } from 'node:fs';
+import { createInProcessPlatform, formatDecimal, runScenario, scenarioFromText, usdc, writeReports, type Micro, type RunRecord } from 'afp';
+
+const { client, clock } = createInProcessPlatform({ seed: '7' });
+const registered = await client().faucetA.register({ agent_id: 'consumer-1' });
+if (!registered.ok) throw new Error(registered.body.error);
+const key: string = registered.body.api_key;
+const claim = await client({ apiKey: key }).faucetA.claim();
+clock.advance(1_000);
+const stake: Micro = usdc(10);
+const scenario = scenarioFromText(readFileSync('node_modules/afp/${SCENARIO}', 'utf8'), { fileName: 'k6-smoke.yaml' });
+const record: RunRecord = await runScenario(scenario, { seed: 3 });
+const { digest } = writeReports(record, process.argv[2] ?? 'lib-out', scenario.reports);
+console.log(JSON.stringify({ claim: claim.status, stake: formatDecimal(stake), digest }));
+`;
+
+describe.skipIf(skipReason !== null)('the packed package', () => {
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'afp-package-'));
+    // prepack builds dist/ from the sources first, as `npm publish` would.
+    const packed = run('npm', ['pack', '--pack-destination', work, '--json'], { cwd: ROOT, timeoutMs: 300_000 });
+    expectOk(packed, 'npm pack');
+    const [entry] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
+    tarball = join(work, entry?.filename ?? 'missing.tgz');
+    consumer = join(work, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    expectOk(run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: consumer, timeoutMs: 300_000 }), 'npm install of the tarball');
+    cloneOut = join(work, 'run-clone');
+    expectOk(run(process.execPath, ['src/cli/main.ts', 'run', SCENARIO, '--out', cloneOut], { cwd: ROOT }), 'afp run from the clone');
+    writeFileSync(join(consumer, 'use-afp.ts'), USE_AFP);
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2024', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['use-afp.ts'] }));
+  }, 600_000);
+
+  afterAll(() => {
+    if (work !== '') rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships the bin, the built JavaScript with declarations and the data files, and no sources or tests', () => {
+    const listed = run('tar', ['tzf', tarball], { cwd: work });
+    expectOk(listed, 'tar tzf');
+    const files = listed.stdout.split('\n').filter((line) => line !== '').map((line) => line.replace(/^package\//, ''));
+    for (const needed of ['package.json', 'README.md', 'bin/afp.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/agents/index.js', 'schemas/scenario.schema.json', SCENARIO, 'targets/deployed.yaml']) {
+      expect(files, needed).toContain(needed);
+    }
+    const unwanted = files.filter((file) => /^(src|test|bench|scripts|\.ci|reports|node_modules)\//.test(file) || file.endsWith('.map') || (file.endsWith('.ts') && !file.endsWith('.d.ts')));
+    expect(unwanted).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'afp', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {})).not.toContain('node');
+  });
+
+  // A TypeScript user's import, checked against the shipped declarations with skipLibCheck off:
+  // a declaration that needs a dev dependency's types fails here.
+  it('type-checks a TypeScript import of the library API', () => {
+    expectOk(run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: consumer, timeoutMs: 180_000 }), 'tsc of a typed import');
+  }, 300_000);
+
+  it('refuses a Node older than 22.13 with one line and no stack trace', () => {
+    const result = run('node_modules/.bin/afp', ['--version'], { cwd: consumer, node: nodeBinary(TOO_OLD_NODE) });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`afp needs Node 22.13 or later (this is Node ${TOO_OLD_NODE})\n`);
+  }, 300_000);
+
+  describe.each([
+    ['the oldest supported Node', () => nodeBinary(OLDEST_NODE)],
+    ['Node 24', () => process.execPath],
+  ])('on %s', (name, node) => {
+    it('prints its version, runs a scenario to the same bytes as the clone, and runs the typed import', () => {
+      const binary = node();
+      const version = run('node_modules/.bin/afp', ['--version'], { cwd: consumer, node: binary });
+      expectOk(version, 'afp --version');
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      expect(version.stdout).toBe(`afp ${manifest.version}\n`);
+
+      const packageOut = join(work, `run-${name.replaceAll(' ', '-')}`);
+      expectOk(run('node_modules/.bin/afp', ['run', `node_modules/afp/${SCENARIO}`, '--out', packageOut], { cwd: consumer, node: binary }), 'afp run from the package');
+      for (const report of REPORTS) {
+        expect(readFileSync(join(packageOut, report), 'utf8'), report).toBe(readFileSync(join(cloneOut, report), 'utf8'));
+      }
+
+      const strip = binary === process.execPath ? [] : ['--experimental-strip-types', '--no-warnings'];
+      const libraryOut = join(work, `lib-${name.replaceAll(' ', '-')}`);
+      const used = run(binary, [...strip, 'use-afp.ts', libraryOut], { cwd: consumer });
+      expectOk(used, 'node use-afp.ts');
+      const answer = JSON.parse(used.stdout) as { claim: number; stake: string; digest: string };
+      expect(answer.claim).toBe(200);
+      expect(answer.stake).toBe('10.00');
+      expect(readdirSync(libraryOut)).toEqual(expect.arrayContaining(REPORTS));
+    }, 600_000);
+  });
+});
