@@ -4,7 +4,8 @@
  * line. Why a test of the tarball and not of the clone: a clone hides what the package forgets
  * (an unbuilt file, a `.ts` URL, a type from a dev dependency, a file left out of `files`).
  * The same scenario must give byte-identical reports from the clone's sources and from the
- * package on both Nodes: determinism does not depend on the runtime.
+ * package on both Nodes: determinism does not depend on the runtime. The typed import is the
+ * README's library example, so the README cannot drift from the API.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,21 +40,13 @@ function expectOk(result: SpawnSyncReturns<string>, what: string): void {
   expect(result.status, `${what}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
 }
 
-const USE_AFP = `import { readFileSync } from 'node:fs';
-import { createInProcessPlatform, formatDecimal, runScenario, scenarioFromText, usdc, writeReports, type Micro, type RunRecord } from 'afp';
-
-const { client, clock } = createInProcessPlatform({ seed: '7' });
-const registered = await client().faucetA.register({ agent_id: 'consumer-1' });
-if (!registered.ok) throw new Error(registered.body.error);
-const key: string = registered.body.api_key;
-const claim = await client({ apiKey: key }).faucetA.claim();
-clock.advance(1_000);
-const stake: Micro = usdc(10);
-const scenario = scenarioFromText(readFileSync('node_modules/afp/${SCENARIO}', 'utf8'), { fileName: 'k6-smoke.yaml' });
-const record: RunRecord = await runScenario(scenario, { seed: 3 });
-const { digest } = writeReports(record, process.argv[2] ?? 'lib-out', scenario.reports);
-console.log(JSON.stringify({ claim: claim.status, stake: formatDecimal(stake), digest }));
-`;
+/** The README's library example, exactly as a reader copies it. */
+function readmeLibraryExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const found = /<!-- library-example -->\n```ts\n([\s\S]*?)```\n<!-- \/library-example -->/.exec(readme);
+  if (found?.[1] === undefined) throw new Error('README.md lacks the library example between its markers');
+  return found[1];
+}
 
 describe.skipIf(skipReason !== null)('the packed package', () => {
   beforeAll(() => {
@@ -69,7 +62,7 @@ describe.skipIf(skipReason !== null)('the packed package', () => {
     expectOk(run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: consumer, timeoutMs: 300_000 }), 'npm install of the tarball');
     cloneOut = join(work, 'run-clone');
     expectOk(run(process.execPath, ['src/cli/main.ts', 'run', SCENARIO, '--out', cloneOut], { cwd: ROOT }), 'afp run from the clone');
-    writeFileSync(join(consumer, 'use-afp.ts'), USE_AFP);
+    writeFileSync(join(consumer, 'use-afp.ts'), readmeLibraryExample());
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2024', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['use-afp.ts'] }));
   }, 600_000);
 
