@@ -18,6 +18,7 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'run', usage: 'afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]', load: () => import('./run.ts') },
   { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--data FILE] [--dialect documents|deployed] [--defect NAME]', load: () => import('./serve.ts') },
   { name: 'load', usage: 'afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet] | afp load merge FILE... --out DIR [--scenario FILE]', load: () => import('./load.ts') },
+  { name: 'sweep', usage: 'afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json] | afp sweep merge FILE... [--out DIR]', load: () => import('./sweep.ts') },
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
   { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },

@@ -1,0 +1,217 @@
+/**
+ * `afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME] [--json]`
+ * runs one scenario under many seeds on every core and reports failures with the command that
+ * reproduces each, the distribution of the summary figures across seeds, and a JUnit file.
+ * `afp sweep merge FILE... --out DIR` joins the `sweep.json` of shards run on several machines.
+ * Why a command of its own: one seed tests one history; a seed ensemble (FoundationDB's way) is
+ * how a simulator finds the rare one that breaks an invariant, and CI wants it as one verdict.
+ * Exit codes: 0 every seed held, 3 an invariant failed, 4 a run hit a limit (and none failed an
+ * invariant), 1 a run crashed (afp's own bug; its seed and reproduce line are printed), 2 bad
+ * input (flags, scenario, seeds, merge files that do not make a whole sweep).
+ * Output: stdout is byte-stable (no wall time): the summary, the distributions and the failures
+ * in seed order; wall time, rate and progress go to stderr.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { SystemClock } from '../core/clock.ts';
+import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
+import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
+import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { parseSeeds } from '../sweep/seeds.ts';
+import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
+import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
+import { distributions, failures, money6, PERCENTILES, renderSweepFiles, tally, type SweepReport } from '../sweep/sweep-report.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
+
+const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
+const PROGRESS_EVERY_MS = 10_000;
+
+export interface SweepIo {
+  out(text: string): void;
+  err(text: string): void;
+  readonly errIsTty: boolean;
+}
+
+const PROCESS_IO: SweepIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+
+/** The verdict of a sweep's rows, worst first: a crash is afp's bug, then invariants, then limits. */
+export function sweepExit(report: SweepReport): ExitCode {
+  const counts = tally(report);
+  if (counts.crashed > 0) return EXIT.crash;
+  if (counts.invariantFailed > 0) return EXIT.checkFailed;
+  if (counts.limitReached > 0) return EXIT.liveness;
+  return EXIT.ok;
+}
+
+function pad(text: string, width: number): string {
+  return text.padStart(width);
+}
+
+/** The human summary on stdout: byte-stable (no wall time). */
+export function sweepSummary(report: SweepReport, files: readonly string[]): string {
+  const counts = tally(report);
+  const lines = [`completed ${counts.completed} · invariant failed ${counts.invariantFailed} · limit reached ${counts.limitReached} · crashed ${counts.crashed}  (of ${counts.seeds} seeds)`];
+  const rows = distributions(report);
+  if (rows.length > 0) {
+    const header = ['figure', 'runs', 'min', ...PERCENTILES.map((percent) => `p${percent}`), 'max'];
+    const text = (value: bigint, money: boolean): string => (money ? money6(value) : value.toString());
+    const table = rows.map((row) => [row.figure, String(row.runs), text(row.min, row.money), ...row.percentiles.map((value) => text(value, row.money)), text(row.max, row.money)]);
+    const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => (cells[column] as string).length)));
+    lines.push('', [header, ...table].map((cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] as number) : pad(cell, widths[column] as number))).join('  ')).join('\n'));
+  }
+  const failed = failures(report);
+  if (failed.length > 0) {
+    lines.push('', 'failures:');
+    for (const row of failed) {
+      const why = row.failure !== null ? `invariant ${row.failure.invariant} at ${row.failure.at}: ${row.failure.message}` : row.outcome === 'crashed' ? `crash: ${(row.stopped ?? '').split('\n')[0] ?? ''}` : `limit reached: ${row.stopped ?? ''}`;
+      lines.push(`  seed ${row.seed}: ${why}`, `    reproduce: ${row.reproduce}`);
+    }
+  }
+  lines.push('', `files: ${files.join(', ')}`, '');
+  return lines.join('\n');
+}
+
+function writeSweep(report: SweepReport, outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  return renderSweepFiles(report).map(({ name, text }) => {
+    const path = join(outDir, name);
+    writeFileSync(path, text);
+    return path;
+  });
+}
+
+function jsonVerdict(report: SweepReport, files: readonly string[], exit: ExitCode): string {
+  const counts = tally(report);
+  return `${JSON.stringify({
+    command: 'sweep',
+    scenario: report.scenario,
+    shard: report.shard,
+    exit,
+    tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
+    failures: failures(report).map((row) => ({ seed: row.seed, outcome: row.outcome, invariant: row.failure?.invariant ?? null, reproduce: row.reproduce })),
+    files,
+  })}\n`;
+}
+
+/** Progress on stderr: redrawn on a terminal, a plain line every PROGRESS_EVERY_MS otherwise. */
+function progress(io: SweepIo, total: number, quiet: boolean): { update(done: number, failed: number): void; end(): string } {
+  const clock = new SystemClock();
+  const startMs = clock.nowMs();
+  let lastLineMs = startMs;
+  let drawn = false;
+  const line = (done: number, failed: number): string => {
+    const elapsedS = (clock.nowMs() - startMs) / 1000;
+    const rate = elapsedS > 0 ? done / elapsedS : 0;
+    const eta = rate > 0 ? `${Math.ceil((total - done) / rate)} s` : '?';
+    return `sweep: ${done}/${total} seeds · ${failed} failed · ${elapsedS.toFixed(1)} s · ${rate.toFixed(1)} seeds/s · ETA ${eta}`;
+  };
+  return {
+    update(done, failed) {
+      if (quiet) return;
+      if (io.errIsTty) {
+        io.err(`\r${line(done, failed)}\x1b[K`);
+        drawn = true;
+      } else if (clock.nowMs() - lastLineMs >= PROGRESS_EVERY_MS) {
+        lastLineMs = clock.nowMs();
+        io.err(`${line(done, failed)}\n`);
+      }
+    },
+    end() {
+      if (drawn) io.err('\r\x1b[K');
+      const seconds = (clock.nowMs() - startMs) / 1000;
+      return `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (total / seconds).toFixed(1) : '?'} seeds/s)`;
+    },
+  };
+}
+
+async function runMerge(argv: readonly string[], io: SweepIo): Promise<number> {
+  const args = parseArgs(argv, { out: 'string', json: 'boolean' });
+  const errors = [...args.errors];
+  if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
+  if (errors.length > 0) {
+    io.err(`${errors.map((error) => `afp sweep merge: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const merged = await mergeSweepFiles(args.positionals);
+  if (!merged.ok) {
+    io.err(`afp sweep merge: ${merged.message}\n`);
+    return EXIT.invalidInput;
+  }
+  if (merged.missing > 0) {
+    io.err(`afp sweep merge: ${merged.missing} of the sweep's ${merged.report.seedsTotal} seeds are in none of the files (a shard's sweep.json left out?)\n`);
+    return EXIT.invalidInput;
+  }
+  const files = writeSweep(merged.report, stringFlag(args, 'out') ?? join('reports', `${merged.report.scenario}-sweep`));
+  const exit = sweepExit(merged.report);
+  io.out(args.flags['json'] === true ? jsonVerdict(merged.report, files, exit) : `sweep: ${merged.report.scenario}, ${args.positionals.length} files merged\n${sweepSummary(merged.report, files)}`);
+  return exit;
+}
+
+export async function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (argv[0] === 'merge') return runMerge(argv.slice(1), io);
+  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', json: 'boolean' });
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
+  const seedsText = stringFlag(args, 'seeds');
+  const seeds = seedsText === undefined ? 'required: --seeds 1..N (a range, a list, or both: 1..100,4242)' : parseSeeds(seedsText);
+  if (typeof seeds === 'string') errors.push(seeds);
+  const workersText = stringFlag(args, 'workers');
+  const workers = workersText === undefined ? availableParallelism() : Number(workersText);
+  if (!Number.isSafeInteger(workers) || workers < 1 || workers > SWEEP_WORKERS_MAX) errors.push(`--workers must be a whole number 1..${SWEEP_WORKERS_MAX}, got '${workersText ?? ''}'`);
+  const shardText = stringFlag(args, 'shard');
+  const shard = shardText === undefined ? WHOLE : parseShard(shardText);
+  if (typeof shard === 'string') errors.push(shard);
+  const defects: DefectName[] = [];
+  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
+    if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
+    else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
+  }
+  if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
+    io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const file = args.positionals[0] as string;
+  let scenarioText: string;
+  try {
+    scenarioText = await readFile(file, 'utf8');
+  } catch (error) {
+    io.err(`afp sweep: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.invalidInput;
+  }
+  const parsed = parseScenario(scenarioText, { fileName: file, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  if (!parsed.ok) {
+    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
+    return EXIT.invalidInput;
+  }
+  const json = args.flags['json'] === true;
+  const indexed = [...shardArrivals(seeds.map((seed, index) => ({ seed, index })), shard)];
+  const shardName = shard.count === 1 ? null : shardLabel(shard);
+  if (!json) io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}\n`);
+  const bar = progress(io, indexed.length, json);
+  let failedSoFar = 0;
+  const results = await runSeedsInWorkers({
+    scenarioText,
+    file,
+    defects,
+    seeds: indexed.map((item) => item.seed),
+    workers,
+    onResult: (result, done) => {
+      if (result.outcome !== 'completed') failedSoFar++;
+      bar.update(done, failedSoFar);
+    },
+  });
+  io.err(`${bar.end()} on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`);
+  const report: SweepReport = { scenario: parsed.scenario.name, file, defects, shard: shardName, seedsTotal: seeds.length, results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })) };
+  const files = writeSweep(report, stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`));
+  const exit = sweepExit(report);
+  io.out(json ? jsonVerdict(report, files, exit) : sweepSummary(report, files));
+  return exit;
+}

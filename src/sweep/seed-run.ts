@@ -1,0 +1,92 @@
+/**
+ * One seed of a sweep: the scenario run in-process, reduced to what a sweep keeps of it — the
+ * outcome, the first failure, the summary figures and the digest `afp run --seed S` prints for
+ * the same run. Why the digest: a sweep row and a later `afp run` of its seed can be compared
+ * byte for byte, so a sweep is evidence, not a claim. Why so little else: a sweep keeps
+ * thousands of runs, and each run's events stay in the worker that made them.
+ * Invariants: pure given (scenario, seed, defects): the same inputs give the same SeedResult in
+ * any worker, in any order; a crash of the run is returned (kind 'crashed'), never thrown, so one
+ * bad seed does not end the sweep.
+ */
+import { isoTime } from '../http/render.ts';
+import { renderReports } from '../report/write-reports.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { runSimulation } from '../sim/runner.ts';
+import type { Scenario } from '../sim/scenario.ts';
+
+export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
+
+/** The figures a sweep's distributions are made of: counts, and money in micro-USDC. */
+export interface SeedFigures {
+  readonly agents: number;
+  readonly requests: number;
+  readonly escrows: number;
+  readonly events: number;
+  readonly agentBalancesMicro: bigint;
+  readonly feeIncomeMicro: bigint;
+  readonly faucetPoolMicro: bigint;
+  readonly ledgerSumMicro: bigint;
+}
+
+export interface SeedFailure {
+  readonly invariant: string;
+  readonly at: string;
+  readonly message: string;
+  readonly event: string;
+}
+
+export interface SeedResult {
+  readonly seed: string;
+  readonly outcome: SeedOutcome;
+  readonly reproduce: string;
+  /** The invariant that failed first (outcome 'invariant-failed'). */
+  readonly failure: SeedFailure | null;
+  /** Which limit stopped the run ('limit-reached'), or the crash's message ('crashed'). */
+  readonly stopped: string | null;
+  /** Null only when the run crashed. */
+  readonly figures: SeedFigures | null;
+  /** The reports' digest, as `afp run` prints it; null when the run crashed. */
+  readonly digest: string | null;
+}
+
+/** POSIX shell quoting, only where needed, so a reproduce line pastes as is (as `afp run` writes it). */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The `afp run` command that replays one seed of a sweep exactly. */
+export function reproduceCommand(file: string, seed: string, defects: readonly DefectName[]): string {
+  const words = ['npx', 'afp', 'run', file, '--seed', seed];
+  if (defects.length > 0) words.push('--defect', defects.join(','));
+  return words.map(shellWord).join(' ');
+}
+
+export async function runSeed(scenario: Scenario, file: string, seed: string, defects: readonly DefectName[]): Promise<SeedResult> {
+  const reproduce = reproduceCommand(file, seed, defects);
+  try {
+    const result = await runSimulation(scenario, { seed, defects, reproduce });
+    const { record } = result;
+    const { totals } = record;
+    const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
+    return {
+      seed,
+      outcome: record.outcome,
+      reproduce,
+      failure,
+      stopped: result.limit,
+      figures: {
+        agents: totals.agents,
+        requests: totals.requests,
+        escrows: totals.escrows,
+        events: record.events.length,
+        agentBalancesMicro: totals.agentBalancesMicro,
+        feeIncomeMicro: totals.feeIncomeMicro,
+        faucetPoolMicro: totals.faucetPoolMicro,
+        ledgerSumMicro: totals.ledgerSumMicro,
+      },
+      digest: renderReports(record, scenario.reports).digest,
+    };
+  } catch (error) {
+    return { seed, outcome: 'crashed', reproduce, failure: null, stopped: error instanceof Error ? (error.stack ?? error.message) : String(error), figures: null, digest: null };
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * `afp sweep merge`: the `sweep.json` files of a sweep's shards (`--shard i/n` on n machines)
+ * read back and joined into one report, rows in the whole sweep's seed order. Why validated as
+ * strictly as a scenario: the files come from other machines and other afp versions, and a
+ * mismatch (another scenario, other defects, a seed twice) must be an exit-2 error naming the
+ * file, not a silently wrong distribution.
+ * Invariants: money comes back exact (decimal text → bigint micro-USDC); the merged report lists
+ * the seeds no file had (`missing`), so a lost shard is said, not hidden.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { parseDecimal } from '../core/money.ts';
+import type { SeedFigures } from './seed-run.ts';
+import { FIGURES, SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
+
+export const MERGE_FILES_MAX = 1_000;
+const SWEEP_FILE_CHARS_MAX = 512 * 1024 * 1024;
+
+const moneyText = z.string().regex(/^-?\d{1,15}\.\d{6}$/);
+const figures = z.strictObject(Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? moneyText : z.number().int().nonnegative()])));
+const row = z.strictObject({
+  index: z.number().int().nonnegative(),
+  seed: z.string().min(1).max(128),
+  outcome: z.enum(['completed', 'invariant-failed', 'limit-reached', 'crashed']),
+  failure: z.strictObject({ invariant: z.string(), at: z.string(), message: z.string(), event: z.string() }).nullable(),
+  stopped: z.string().nullable(),
+  figures: figures.nullable(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  reproduce: z.string(),
+});
+const sweepFile = z.object({
+  format: z.literal(SWEEP_FORMAT),
+  scenario: z.string(),
+  file: z.string(),
+  defects: z.array(z.string()),
+  shard: z.string().nullable(),
+  seeds_total: z.number().int().nonnegative(),
+  seeds: z.array(row),
+});
+
+type SweepFile = z.infer<typeof sweepFile>;
+
+function micro(text: string): bigint {
+  const value = parseDecimal(text);
+  if (typeof value !== 'bigint') throw new Error(`not an amount: ${text}`);
+  return value;
+}
+
+function rowOf(parsed: z.infer<typeof row>): SweepRow {
+  const figuresIn = parsed.figures as Record<string, string | number> | null;
+  const figuresOut = figuresIn === null ? null : (Object.fromEntries(FIGURES.map(({ name, key, money }) => [key, money ? micro(String(figuresIn[name])) : Number(figuresIn[name])])) as unknown as SeedFigures);
+  return { ...parsed, figures: figuresOut };
+}
+
+export type MergeResult = { readonly ok: true; readonly report: SweepReport; readonly missing: number } | { readonly ok: false; readonly message: string };
+
+export function mergeSweepTexts(files: readonly { readonly name: string; readonly text: string }[]): MergeResult {
+  if (files.length === 0) return { ok: false, message: 'afp sweep merge needs at least one sweep.json' };
+  if (files.length > MERGE_FILES_MAX) return { ok: false, message: `afp sweep merge takes at most ${MERGE_FILES_MAX} files` };
+  const parsedFiles: { name: string; value: SweepFile }[] = [];
+  for (const file of files) {
+    let json: unknown;
+    try {
+      json = JSON.parse(file.text);
+    } catch (error) {
+      return { ok: false, message: `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const parsed = sweepFile.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, message: `${file.name}: not an afp sweep.json (${issue === undefined ? 'invalid' : `${issue.path.join('.') || '(top)'}: ${issue.message}`})` };
+    }
+    parsedFiles.push({ name: file.name, value: parsed.data });
+  }
+  const first = (parsedFiles[0] as { name: string; value: SweepFile }).value;
+  const rows = new Map<number, SweepRow>();
+  for (const { name, value } of parsedFiles) {
+    if (value.scenario !== first.scenario || value.file !== first.file) return { ok: false, message: `${name}: scenario ${value.scenario} (${value.file}) differs from ${first.scenario} (${first.file})` };
+    if (value.defects.join(',') !== first.defects.join(',')) return { ok: false, message: `${name}: defects [${value.defects.join(',')}] differ from [${first.defects.join(',')}]` };
+    if (value.seeds_total !== first.seeds_total) return { ok: false, message: `${name}: a sweep of ${value.seeds_total} seeds, not ${first.seeds_total}` };
+    for (const parsedRow of value.seeds) {
+      if (parsedRow.index >= value.seeds_total) return { ok: false, message: `${name}: seed ${parsedRow.seed} at index ${parsedRow.index}, past the sweep's ${value.seeds_total} seeds` };
+      const seen = rows.get(parsedRow.index);
+      if (seen !== undefined) return { ok: false, message: `${name}: seed ${parsedRow.seed} (index ${parsedRow.index}) is in more than one file` };
+      rows.set(parsedRow.index, rowOf(parsedRow));
+    }
+  }
+  const results = [...rows.values()].sort((a, b) => a.index - b.index);
+  return { ok: true, report: { scenario: first.scenario, file: first.file, defects: first.defects, shard: null, seedsTotal: first.seeds_total, results }, missing: first.seeds_total - results.length };
+}
+
+export async function mergeSweepFiles(paths: readonly string[]): Promise<MergeResult> {
+  const files: { name: string; text: string }[] = [];
+  for (const path of paths) {
+    try {
+      const text = await readFile(path, 'utf8');
+      if (text.length > SWEEP_FILE_CHARS_MAX) return { ok: false, message: `${path}: larger than ${SWEEP_FILE_CHARS_MAX} characters` };
+      files.push({ name: path, text });
+    } catch (error) {
+      return { ok: false, message: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  return mergeSweepTexts(files);
+}

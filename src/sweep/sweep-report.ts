@@ -1,0 +1,226 @@
+/**
+ * What a sweep reports: every seed's row, the failures with the command that reproduces each, and
+ * the distribution of each summary figure across the seeds that completed. Rendered as
+ * `sweep.json` (every row; what `afp sweep merge` reads back), `seeds.csv`, `distributions.csv`
+ * and `sweep.junit.xml` (a test case per seed). Why rows and not only aggregates: shards made on
+ * other machines merge exactly, and any row can be checked with `afp run --seed`.
+ * Invariants: pure and byte-stable — rows in the sweep's seed order, no wall times, no host
+ * names; money exact (bigint micro-USDC, written with 6 decimals in every money column); a
+ * percentile is the nearest-rank value of the sorted figures (an observed value, never an
+ * interpolation); the mean of money is rounded down to the micro-USDC.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { assert } from '../core/assert.ts';
+import { xmlAttribute, xmlText } from '../live/report/xml-text.ts';
+import type { SeedFigures, SeedResult } from './seed-run.ts';
+
+export const SWEEP_FORMAT = 'afp-sweep/1';
+
+export interface SweepReport {
+  readonly scenario: string;
+  readonly file: string;
+  readonly defects: readonly string[];
+  /** `i/n` when this report holds one machine's share, else null (a whole or merged sweep). */
+  readonly shard: string | null;
+  /** How many seeds the whole sweep has (all shards): a merge says which are missing. */
+  readonly seedsTotal: number;
+  /** In the whole sweep's seed order; `index` is the seed's position in that order. */
+  readonly results: readonly SweepRow[];
+}
+
+export interface SweepRow extends SeedResult {
+  readonly index: number;
+}
+
+export const FIGURES: readonly { readonly name: string; readonly key: keyof SeedFigures; readonly money: boolean }[] = [
+  { name: 'agents', key: 'agents', money: false },
+  { name: 'requests', key: 'requests', money: false },
+  { name: 'escrows', key: 'escrows', money: false },
+  { name: 'events', key: 'events', money: false },
+  { name: 'agent_balances', key: 'agentBalancesMicro', money: true },
+  { name: 'fee_income', key: 'feeIncomeMicro', money: true },
+  { name: 'faucet_pool', key: 'faucetPoolMicro', money: true },
+  { name: 'ledger_sum', key: 'ledgerSumMicro', money: true },
+];
+
+export const PERCENTILES = [10, 50, 90] as const;
+
+export interface Distribution {
+  readonly figure: string;
+  readonly money: boolean;
+  readonly runs: number;
+  readonly min: bigint;
+  readonly percentiles: readonly bigint[];
+  readonly max: bigint;
+  /** Sum over runs, kept exact; the mean is derived when rendered. */
+  readonly sum: bigint;
+}
+
+export interface SweepTally {
+  readonly seeds: number;
+  readonly completed: number;
+  readonly invariantFailed: number;
+  readonly limitReached: number;
+  readonly crashed: number;
+}
+
+export function tally(report: SweepReport): SweepTally {
+  const count = (outcome: SeedResult['outcome']): number => report.results.filter((result) => result.outcome === outcome).length;
+  return { seeds: report.results.length, completed: count('completed'), invariantFailed: count('invariant-failed'), limitReached: count('limit-reached'), crashed: count('crashed') };
+}
+
+/** The failing rows, in seed order: invariant failures, limits and crashes. */
+export function failures(report: SweepReport): SweepRow[] {
+  return report.results.filter((result) => result.outcome !== 'completed');
+}
+
+/** Nearest rank: the smallest value with at least p% of the values at or below it. */
+function nearestRank(sorted: readonly bigint[], percent: number): bigint {
+  const rank = Math.max(1, Math.ceil((percent / 100) * sorted.length));
+  return sorted[rank - 1] as bigint;
+}
+
+/** Distributions over the completed runs (a failed run stopped early: its figures are not comparable). */
+export function distributions(report: SweepReport): Distribution[] {
+  const completed = report.results.filter((result) => result.outcome === 'completed' && result.figures !== null);
+  if (completed.length === 0) return [];
+  return FIGURES.map(({ name, key, money }) => {
+    const values = completed.map((result) => BigInt((result.figures as SeedFigures)[key])).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return {
+      figure: name,
+      money,
+      runs: values.length,
+      min: values[0] as bigint,
+      percentiles: PERCENTILES.map((percent) => nearestRank(values, percent)),
+      max: values[values.length - 1] as bigint,
+      sum: values.reduce((total, value) => total + value, 0n),
+    };
+  });
+}
+
+/** Micro-USDC with all 6 decimals: one format for every money column. */
+export function money6(micro: bigint): string {
+  const negative = micro < 0n;
+  const magnitude = negative ? -micro : micro;
+  return `${negative ? '-' : ''}${magnitude / 1_000_000n}.${(magnitude % 1_000_000n).toString().padStart(6, '0')}`;
+}
+
+/** A count's mean with 2 decimals, or money's mean (rounded down to the micro-USDC) with 6. */
+function meanText(distribution: Distribution): string {
+  const runs = BigInt(distribution.runs);
+  if (distribution.money) return money6(distribution.sum / runs);
+  const hundredths = (distribution.sum * 100n) / runs;
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
+}
+
+const figureText = (distribution: Distribution, value: bigint): string => (distribution.money ? money6(value) : value.toString());
+
+function figuresJson(figures: SeedFigures | null): Record<string, number | string> | null {
+  if (figures === null) return null;
+  return Object.fromEntries(FIGURES.map(({ name, key, money }) => [name, money ? money6(BigInt(figures[key])) : Number(figures[key])]));
+}
+
+export function renderSweepJson(report: SweepReport): string {
+  const counts = tally(report);
+  const json = {
+    format: SWEEP_FORMAT,
+    scenario: report.scenario,
+    file: report.file,
+    defects: report.defects,
+    shard: report.shard,
+    seeds_total: report.seedsTotal,
+    tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
+    distributions: distributions(report).map((distribution) => ({
+      figure: distribution.figure,
+      runs: distribution.runs,
+      min: figureText(distribution, distribution.min),
+      ...Object.fromEntries(PERCENTILES.map((percent, index) => [`p${percent}`, figureText(distribution, distribution.percentiles[index] as bigint)])),
+      max: figureText(distribution, distribution.max),
+      mean: meanText(distribution),
+    })),
+    seeds: report.results.map((result) => ({
+      index: result.index,
+      seed: result.seed,
+      outcome: result.outcome,
+      failure: result.failure,
+      stopped: result.stopped,
+      figures: figuresJson(result.figures),
+      digest: result.digest,
+      reproduce: result.reproduce,
+    })),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+export function renderSeedsCsv(report: SweepReport): string {
+  const header = ['seed', 'outcome', 'invariant', 'at', ...FIGURES.map((figure) => figure.name), 'digest', 'reproduce'];
+  const rows = report.results.map((result) => [
+    result.seed,
+    result.outcome,
+    result.failure?.invariant ?? '',
+    result.failure?.at ?? '',
+    ...FIGURES.map(({ key, money }) => (result.figures === null ? '' : money ? money6(BigInt(result.figures[key])) : String(result.figures[key]))),
+    result.digest ?? '',
+    result.reproduce,
+  ]);
+  return stringify([header, ...rows], { eof: true });
+}
+
+export function renderDistributionsCsv(report: SweepReport): string {
+  const header = ['figure', 'runs', 'min', ...PERCENTILES.map((percent) => `p${percent}`), 'max', 'mean'];
+  const rows = distributions(report).map((distribution) => [
+    distribution.figure,
+    String(distribution.runs),
+    figureText(distribution, distribution.min),
+    ...distribution.percentiles.map((value) => figureText(distribution, value)),
+    figureText(distribution, distribution.max),
+    meanText(distribution),
+  ]);
+  return stringify([header, ...rows], { eof: true });
+}
+
+const MESSAGE_MAX_CHARS = 300;
+const bounded = (text: string): string => (text.length > MESSAGE_MAX_CHARS ? `${text.slice(0, MESSAGE_MAX_CHARS - 1)}…` : text);
+
+function seedTestcase(report: SweepReport, result: SeedResult): string {
+  const open = `    <testcase name="seed ${xmlAttribute(result.seed)}" classname="${xmlAttribute(`afp sweep.${report.scenario}`)}"`;
+  switch (result.outcome) {
+    case 'completed':
+      return `${open}/>`;
+    case 'invariant-failed': {
+      const failure = result.failure;
+      assert(failure !== null, 'an invariant-failed seed has its failure');
+      const body = xmlText(`${failure.message}\nat: ${failure.at}\nevent: ${failure.event}\nreproduce: ${result.reproduce}`);
+      return `${open}>\n      <failure message="${xmlAttribute(bounded(`invariant ${failure.invariant}: ${failure.message}`))}" type="invariant">${body}</failure>\n    </testcase>`;
+    }
+    case 'limit-reached':
+      return `${open}>\n      <failure message="${xmlAttribute(bounded(`limit reached: ${result.stopped ?? ''}`))}" type="liveness">${xmlText(`reproduce: ${result.reproduce}`)}</failure>\n    </testcase>`;
+    case 'crashed':
+      return `${open}>\n      <error message="${xmlAttribute(bounded(`crash: ${(result.stopped ?? '').split('\n')[0] ?? ''}`))}" type="crash">${xmlText(`${result.stopped ?? ''}\nreproduce: ${result.reproduce}`)}</error>\n    </testcase>`;
+  }
+}
+
+export function renderSweepJunit(report: SweepReport): string {
+  const counts = tally(report);
+  const attributes = `tests="${counts.seeds}" failures="${counts.invariantFailed + counts.limitReached}" errors="${counts.crashed}" skipped="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="afp sweep" ${attributes}>`,
+    `  <testsuite name="${xmlAttribute(report.scenario)}" ${attributes}>`,
+    ...report.results.map((result) => seedTestcase(report, result)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export const SWEEP_FILES = ['sweep.json', 'seeds.csv', 'distributions.csv', 'sweep.junit.xml'] as const;
+
+export function renderSweepFiles(report: SweepReport): { name: (typeof SWEEP_FILES)[number]; text: string }[] {
+  return [
+    { name: 'sweep.json', text: renderSweepJson(report) },
+    { name: 'seeds.csv', text: renderSeedsCsv(report) },
+    { name: 'distributions.csv', text: renderDistributionsCsv(report) },
+    { name: 'sweep.junit.xml', text: renderSweepJunit(report) },
+  ];
+}

@@ -1,0 +1,117 @@
+/**
+ * `afp sweep`: seeds on worker threads give the same rows whatever the worker count, each row's
+ * digest is the one `afp run --seed` prints, a deliberate defect is found with a reproduce line
+ * that reproduces it, and shards merged are the whole sweep byte for byte.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main as runMain } from '../../src/cli/run.ts';
+import { main as sweepMain } from '../../src/cli/sweep.ts';
+import { parseSeeds, SWEEP_SEEDS_MAX } from '../../src/sweep/seeds.ts';
+import { runSeedsInWorkers } from '../../src/sweep/sweep-pool.ts';
+
+const SCENARIO = 'scenarios/k6-smoke.yaml';
+const work = mkdtempSync(join(tmpdir(), 'afp-sweep-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function capture(): { io: { out(text: string): void; err(text: string): void; errIsTty: boolean }; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return { io: { out: (text) => (out += text), err: (text) => (err += text), errIsTty: false }, out: () => out, err: () => err };
+}
+
+describe('--seeds', () => {
+  it('reads ranges, lists and both, in the order given', () => {
+    expect(parseSeeds('1..3')).toEqual(['1', '2', '3']);
+    expect(parseSeeds('7,x9,1..2')).toEqual(['7', 'x9', '1', '2']);
+    expect(parseSeeds('5..5')).toEqual(['5']);
+  });
+
+  it('refuses what would run a seed twice, run backwards or run forever', () => {
+    expect(parseSeeds('1..3,2')).toBe('--seeds names seed 2 twice');
+    expect(parseSeeds('3..1')).toBe('--seeds range 3..1 runs backwards');
+    expect(parseSeeds(`1..${SWEEP_SEEDS_MAX + 1}`)).toBe(`--seeds range 1..${SWEEP_SEEDS_MAX + 1} has more than ${SWEEP_SEEDS_MAX} seeds`);
+    expect(parseSeeds('1..x')).toMatch(/FIRST\.\.LAST/);
+    expect(parseSeeds('1,,2')).toMatch(/empty item/);
+    expect(parseSeeds('a b')).toMatch(/printable/);
+  });
+});
+
+describe('afp sweep', () => {
+  it('gives the same rows on one worker and on two', async () => {
+    const scenarioText = readFileSync(SCENARIO, 'utf8');
+    const seeds = ['1', '2', '3', '4', '5', '6'];
+    const one = await runSeedsInWorkers({ scenarioText, file: SCENARIO, defects: ['escrow-fee-2pct'], seeds, workers: 1 });
+    const two = await runSeedsInWorkers({ scenarioText, file: SCENARIO, defects: ['escrow-fee-2pct'], seeds, workers: 2 });
+    expect(two).toEqual(one);
+    expect(one.map((row) => row.seed)).toEqual(seeds);
+  });
+
+  it('finds a deliberate defect, exits 3, and its reproduce line gives the same failure and digest with afp run', async () => {
+    const out = join(work, 'defect');
+    const sweep = capture();
+    const code = await sweepMain([SCENARIO, '--seeds', '1..8', '--workers', '2', '--defect', 'escrow-fee-2pct', '--out', out], sweep.io);
+    expect(code, sweep.err()).toBe(3);
+    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { tally: { invariant_failed: number; completed: number }; seeds: { seed: string; outcome: string; failure: { invariant: string; message: string } | null; digest: string; reproduce: string }[] };
+    expect(report.tally.invariant_failed).toBeGreaterThan(0);
+    expect(report.tally.completed).toBeGreaterThan(0);
+    const failed = report.seeds.find((row) => row.outcome === 'invariant-failed');
+    if (failed?.failure == null) throw new Error('the defect was not found');
+    expect(sweep.out()).toContain(`  seed ${failed.seed}: invariant ${failed.failure.invariant}`);
+    expect(sweep.out()).toContain(`    reproduce: ${failed.reproduce}`);
+    const junit = readFileSync(join(out, 'sweep.junit.xml'), 'utf8');
+    expect(junit).toContain(`<testcase name="seed ${failed.seed}"`);
+    expect(junit).toContain('type="invariant"');
+
+    const words = failed.reproduce.split(' ');
+    expect(words.slice(0, 3)).toEqual(['npx', 'afp', 'run']);
+    const run = capture();
+    const runCode = await runMain([...words.slice(3), '--out', join(work, 'reproduced')], { out: run.io.out, err: run.io.err, errIsTty: false });
+    expect(runCode).toBe(3);
+    expect(run.out()).toContain(`invariant failed: ${failed.failure.invariant}`);
+    expect(run.out()).toContain(`message: ${failed.failure.message}`);
+    expect(run.out()).toContain(`digest: ${failed.digest}`);
+  });
+
+  it('merges shards into the whole sweep, byte for byte, and refuses a merge with a shard missing', async () => {
+    const whole = join(work, 'whole');
+    expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '2', '--out', whole], capture().io)).toBe(0);
+    for (const shard of ['1/2', '2/2']) {
+      expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '1', '--shard', shard, '--out', join(work, `shard-${shard[0]}`)], capture().io)).toBe(0);
+    }
+    const merged = join(work, 'merged');
+    const merge = capture();
+    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-2', 'sweep.json'), '--out', merged], merge.io), merge.err()).toBe(0);
+    for (const file of ['sweep.json', 'seeds.csv', 'distributions.csv', 'sweep.junit.xml']) {
+      expect(readFileSync(join(merged, file), 'utf8'), file).toBe(readFileSync(join(whole, file), 'utf8'));
+    }
+    const partial = capture();
+    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'partial')], partial.io)).toBe(2);
+    expect(partial.err()).toContain('3 of the sweep\'s 6 seeds are in none of the files');
+    const twice = capture();
+    expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-1', 'sweep.json'), '--out', join(work, 'twice')], twice.io)).toBe(2);
+    expect(twice.err()).toMatch(/is in more than one file/);
+    const bogus = join(work, 'bogus.json');
+    writeFileSync(bogus, '{"format":"afp-sweep/1","scenario":"x"}');
+    const bad = capture();
+    expect(await sweepMain(['merge', bogus, '--out', join(work, 'bad')], bad.io)).toBe(2);
+    expect(bad.err()).toContain('bogus.json: not an afp sweep.json');
+  });
+
+  it('answers bad flags with exit 2 and a reason, before running anything', async () => {
+    const cases: [string[], RegExp][] = [
+      [[SCENARIO], /required: --seeds/],
+      [[SCENARIO, '--seeds', '1..2', '--workers', '0'], /--workers must be/],
+      [[SCENARIO, '--seeds', '1..2', '--shard', '3/2'], /i must be 1\.\.2/],
+      [[SCENARIO, '--seeds', '1..2', '--defect', 'nope'], /unknown defect 'nope'/],
+      [[join(work, 'missing.yaml'), '--seeds', '1'], /cannot read/],
+    ];
+    for (const [argv, reason] of cases) {
+      const io = capture();
+      expect(await sweepMain(argv, io.io), argv.join(' ')).toBe(2);
+      expect(io.err()).toMatch(reason);
+    }
+  });
+});
