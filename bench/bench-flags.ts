@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), or only the recovery part's (afp serve --data after a crash). */
-export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -137,7 +137,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery') errors.push(`--only must be mix, casino, load or recovery, got '${only}'`);
+  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery' && only !== 'sweep') errors.push(`--only must be mix, casino, load, recovery or sweep, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);

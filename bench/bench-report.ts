@@ -34,6 +34,7 @@ import type { Percentiles } from '../src/load/load-recorder.ts';
 import type { CasinoStyle } from './casino-phase.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
 import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-phase.ts';
+import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
@@ -119,6 +120,8 @@ export interface BenchResult {
   readonly load: LoadPartResult | null;
   /** afp serve --data's recovery (checkpoint + tail) on a logged history; null when --only left it out. */
   readonly recovery: RecoveryResult | null;
+  /** afp sweep on 2 workers over 1; null when --only left it out. */
+  readonly sweep?: SweepBenchResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -330,6 +333,7 @@ export function formatTable(result: BenchResult): string {
   if (result.casino !== null) lines.push('', ...casinoLines(result.casino));
   if (result.load !== null) lines.push('', ...loadLines(result.load));
   if (result.recovery !== null) lines.push('', ...recoveryLines(result.recovery));
+  if (result.sweep != null) lines.push('', ...sweepLines(result.sweep));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
@@ -467,6 +471,7 @@ export function formatJson(result: BenchResult): string {
     casino: result.casino === null ? null : casinoJson(result.casino),
     load: result.load === null ? null : loadJson(result.load),
     recovery: result.recovery === null ? null : recoveryJson(result.recovery),
+    sweep: result.sweep == null ? null : sweepJson(result.sweep),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

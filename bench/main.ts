@@ -14,7 +14,8 @@
  * target ≥ 0.9, and coordinated omission against a server that stalls 1 s every 5 s (afp's
  * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). And the recovery of `afp serve --data`
  * (recovery-phase.ts): a logged history of 1,000,000 commands recovered from its newest checkpoint
- * plus the tail, target < 2 s per million commands. `--only mix|casino|load|recovery` runs one part.
+ * plus the tail, target < 2 s per million commands. The sweep part (sweep-phase.ts): `afp sweep` on two
+ * worker threads over one, target ≥ 1.8×. `--only mix|casino|load|recovery|sweep` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -42,6 +43,7 @@ import { loadPart } from './load-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
+import { sweepPart } from './sweep-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
 import { writeRound, type WriteRound } from './write-phase.ts';
@@ -147,6 +149,9 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
+/** Quickstart seeds per sweep round: enough that two workers each run several. */
+const SWEEP_BENCH_SEEDS = 6;
+
 async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): Promise<RecoveryResult | null> {
   if ((flags.only !== 'all' && flags.only !== 'recovery') || mix === null) return null;
   if (typeof mix === 'string') throw new Error(mix);
@@ -225,6 +230,7 @@ async function main(argv: string[]): Promise<number> {
   const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
   const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
+  const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: SWEEP_BENCH_SEEDS, rounds: flags.rounds, log }) : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -235,6 +241,7 @@ async function main(argv: string[]): Promise<number> {
     casino: casino === null ? null : casino.result,
     load,
     recovery,
+    sweep,
     checks: {
       ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,

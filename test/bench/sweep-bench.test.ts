@@ -1,0 +1,26 @@
+/**
+ * The bench's sweep part: it sweeps a scenario (the quickstart in the bench) on one worker and on two, checks their rows are
+ * equal, and reports the speed-up against its goal (the figure itself is the bench's, not a test's).
+ */
+import { describe, expect, it } from 'vitest';
+import { sweepLines, sweepPart, sweepSpeedup, sweepVerdict, TARGET_SWEEP_SPEEDUP } from '../../bench/sweep-phase.ts';
+
+describe('bench sweep part', () => {
+  it('times both worker counts on the same seeds and finds their rows equal', async () => {
+    const lines: string[] = [];
+    const result = await sweepPart({ seeds: 2, rounds: 1, scenario: 'scenarios/k6-smoke.yaml', log: (line) => lines.push(line) });
+    expect(result.rowsEqual).toBe(true);
+    expect(result.oneWorkerMs).toHaveLength(1);
+    expect(result.twoWorkersMs).toHaveLength(1);
+    expect(lines[0]).toMatch(/^bench: sweep round 1\/1: 2 k6-smoke seeds, 1 worker \d+ ms, 2 workers \d+ ms$/);
+  }, 180_000);
+
+  it('judges the best speed-up against the goal, and never passes rows that differ', () => {
+    const base = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700] };
+    expect(sweepSpeedup({ ...base, rowsEqual: true })).toEqual({ best: 2, median: 1100 / 600 });
+    expect(sweepVerdict({ ...base, rowsEqual: true })).toBe('PASS');
+    expect(sweepVerdict({ ...base, rowsEqual: false })).toBe('MISS');
+    expect(sweepVerdict({ ...base, twoWorkersMs: [900], rowsEqual: true })).toBe('MISS');
+    expect(sweepLines({ ...base, rowsEqual: true })[1]).toBe(`2 workers over 1   best 2.00x  median 1.83x  target >= ${TARGET_SWEEP_SPEEDUP}x  PASS`);
+  });
+});
