@@ -212,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
   const loadAverageStart = loadavg()[0] ?? 0;
   const needsMix = flags.only === 'all' || flags.only === 'mix' || flags.only === 'recovery';
   const mix = needsMix && process.env[CHILD_ENV] === undefined ? await loadMix(flags) : null;
-  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
+  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -227,8 +227,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
-  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
   const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: SWEEP_BENCH_SEEDS, rounds: flags.rounds, log }) : null;
   const result: BenchResult = {
