@@ -19,6 +19,7 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--data FILE] [--dialect documents|deployed] [--defect NAME]', load: () => import('./serve.ts') },
   { name: 'load', usage: 'afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet] | afp load merge FILE... --out DIR [--scenario FILE]', load: () => import('./load.ts') },
   { name: 'sweep', usage: 'afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json] | afp sweep merge FILE... [--out DIR]', load: () => import('./sweep.ts') },
+  { name: 'shrink', usage: 'afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]', load: () => import('./shrink.ts') },
   { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
   { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },

@@ -1,0 +1,117 @@
+/**
+ * `afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]`:
+ * when the scenario's run fails an invariant, writes the smallest scenario found that still fails
+ * the same invariant first (`shrunk.yaml`, its seed written in) and that run's reports (the
+ * event trace is `events.jsonl`), and prints how much smaller it is. Why: a failing run of a
+ * thousand agents over a week is evidence; one of two agents over ten minutes is a diagnosis.
+ * Exit codes: 3 the failure was shrunk (the invariant still fails, in the smaller file), 0 the
+ * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isoTime } from '../http/render.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
+import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX, type RunShape } from '../shrink/shrink-run.ts';
+import { shellWord } from '../sweep/seed-run.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { EXIT } from './exit-codes.ts';
+
+const USAGE = `usage: afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N (default ${SHRINK_RUNS_DEFAULT})] [--json]`;
+const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
+
+export interface ShrinkIo {
+  out(text: string): void;
+  err(text: string): void;
+  readonly errIsTty: boolean;
+}
+
+const PROCESS_IO: ShrinkIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+
+const shapeText = (shape: RunShape): string => `${shape.requests} requests, ${shape.agents} agents, ${shape.events} events over ${shape.durationMs / 1000} s of virtual time`;
+
+export async function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const args = parseArgs(argv, { seed: 'string', defect: 'string', out: 'string', 'max-runs': 'string', json: 'boolean' });
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
+  const seedFlag = stringFlag(args, 'seed');
+  if (seedFlag !== undefined && !SEED_PATTERN.test(seedFlag)) errors.push(`--seed must be 1 to 128 printable characters without spaces, got '${seedFlag.slice(0, 40)}'`);
+  const maxRunsText = stringFlag(args, 'max-runs');
+  const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
+  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX) errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
+  const defects: DefectName[] = [];
+  for (const name of (stringFlag(args, 'defect') ?? '').split(',').filter((text) => text !== '')) {
+    if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
+    else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
+  }
+  if (errors.length > 0) {
+    io.err(`${errors.map((error) => `afp shrink: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const file = args.positionals[0] as string;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    io.err(`afp shrink: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.invalidInput;
+  }
+  const seedInFile = /^seed:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1];
+  const seed = seedFlag ?? seedInFile ?? '1';
+  const json = args.flags['json'] === true;
+  if (!json) io.out(`seed: ${seed}\n`);
+  const result = await shrinkRun({
+    text,
+    fileName: file,
+    seed,
+    defects,
+    maxRuns,
+    onRun: (runs, kept) => {
+      if (!json) io.err(`afp shrink: run ${runs}: kept ${shapeText(kept)}\n`);
+    },
+  });
+  if (result.kind === 'invalid') {
+    io.err(`${result.message}\n`);
+    return EXIT.invalidInput;
+  }
+  if (result.kind === 'holds') {
+    io.out(json ? `${JSON.stringify({ command: 'shrink', seed, exit: EXIT.ok, holds: true })}\n` : `the run holds every invariant (${shapeText(result.original)}): nothing to shrink\n`);
+    return EXIT.ok;
+  }
+  const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
+  mkdirSync(outDir, { recursive: true });
+  const shrunkFile = join(outDir, 'shrunk.yaml');
+  const reproduce = ['npx', 'afp', 'run', shrunkFile, ...(defects.length > 0 ? ['--defect', defects.join(',')] : [])].map(shellWord).join(' ');
+  const header = [
+    `# Shrunk by afp shrink from ${file} (seed ${seed}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}): invariant ${result.invariant} still fails first.`,
+    `# ${shapeText(result.original)} -> ${shapeText(result.shrunk)}.`,
+    `# Reproduce: ${reproduce}`,
+    '',
+  ].join('\n');
+  writeFileSync(shrunkFile, header + result.text);
+  const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
+  const factor = result.shrunk.requests === 0 ? result.original.requests : result.original.requests / result.shrunk.requests;
+  if (json) {
+    io.out(`${JSON.stringify({ command: 'shrink', seed, exit: EXIT.checkFailed, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files })}\n`);
+    return EXIT.checkFailed;
+  }
+  io.out(
+    [
+      `invariant failed: ${result.invariant}`,
+      `at: ${isoTime(result.failure.atMs)}`,
+      `message: ${result.failure.message}`,
+      `original: ${shapeText(result.original)}`,
+      `shrunk:   ${shapeText(result.shrunk)}  (${factor.toFixed(1)}x fewer requests, ${result.runs} runs${result.budgetSpent ? `; --max-runs ${maxRuns} spent, it may shrink further` : ''})`,
+      `steps: ${result.steps.join(' · ') || 'none'}`,
+      `file: ${shrunkFile} (trace: ${join(outDir, 'events.jsonl')})`,
+      `reproduce: ${reproduce}`,
+      '',
+    ].join('\n'),
+  );
+  return EXIT.checkFailed;
+}

@@ -1,0 +1,184 @@
+/**
+ * Shrinking a whole failing run: a scenario file whose run fails an invariant is made smaller —
+ * less virtual time, fewer populations, fewer agents, fewer and shorter fault windows and game
+ * closures — for as long as the same invariant still fails first. Why on the YAML document and not
+ * on the parsed Scenario: the result must be a scenario file a person reads and `afp run`
+ * reproduces, with the author's comments and spelling kept; each candidate is re-validated by the
+ * same parser `afp run` uses, so a shrink can never produce a file `afp run` refuses.
+ * How: greedy passes in the manner of delta debugging, cheapest reductions first. Each pass tries
+ * its candidates from the smallest up and keeps the first that still fails the same way; passes
+ * repeat until one full round changes nothing or the run budget is spent.
+ * Invariants: deterministic (the same file, seed and defects shrink to the same bytes); every kept
+ * candidate was run and failed the same invariant; at most `maxRuns` runs.
+ * Size: a run's requests. The result says the original's and the shrunk run's, and their ratio.
+ */
+import { isMap, isSeq, parseDocument, type Document } from 'yaml';
+import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import type { RunRecord } from '../report/run-record.ts';
+import type { DefectName } from '../services/shared/context.ts';
+import { runSimulation, type SimulationResult } from '../sim/runner.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+
+export const SHRINK_RUNS_DEFAULT = 200;
+export const SHRINK_RUNS_MAX = 10_000;
+
+export interface RunShape {
+  readonly requests: number;
+  readonly agents: number;
+  readonly durationMs: number;
+  readonly events: number;
+}
+
+export interface ShrinkOptions {
+  readonly text: string;
+  readonly fileName: string;
+  readonly seed: string;
+  readonly defects: readonly DefectName[];
+  readonly maxRuns?: number;
+  /** Called after every candidate run (progress). */
+  readonly onRun?: (runs: number, kept: RunShape) => void;
+}
+
+export interface ShrinkFailure {
+  readonly invariant: string;
+  readonly message: string;
+  readonly atMs: number;
+}
+
+export type ShrinkResult =
+  | { readonly kind: 'invalid'; readonly message: string }
+  | { readonly kind: 'holds'; readonly original: RunShape }
+  | { readonly kind: 'shrunk'; readonly invariant: string; readonly original: RunShape; readonly shrunk: RunShape; readonly text: string; readonly failure: ShrinkFailure; readonly runs: number; readonly budgetSpent: boolean; readonly steps: readonly string[]; readonly scenario: Scenario; readonly record: RunRecord };
+
+interface Trial {
+  readonly scenario: Scenario;
+  readonly result: SimulationResult;
+}
+
+function parse(text: string, fileName: string): Scenario | string {
+  const parsed = parseScenario(text, { fileName, agentParams: (name) => AGENTS[name]?.params, knownAgents: AGENT_NAMES });
+  return parsed.ok ? parsed.scenario : formatScenarioErrors(fileName, parsed.errors);
+}
+
+function shapeOf(trial: Trial): RunShape {
+  return { requests: trial.result.record.totals.requests, agents: trial.result.record.totals.agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.length };
+}
+
+/** A duration as a scenario file writes it: the largest unit that divides it exactly. */
+export function durationText(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+function sequenceLength(document: Document, key: string): number {
+  const node = document.get(key);
+  return isSeq(node) ? node.items.length : 0;
+}
+
+function populationCount(document: Document, index: number): number {
+  const value = document.getIn(['populations', index, 'count']);
+  return typeof value === 'number' ? value : 1;
+}
+
+export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
+  const maxRuns = options.maxRuns ?? SHRINK_RUNS_DEFAULT;
+  let runs = 0;
+  const trial = async (text: string): Promise<Trial | string> => {
+    const scenario = parse(text, options.fileName);
+    if (typeof scenario === 'string') return scenario;
+    runs++;
+    const result = await runSimulation(scenario, { seed: options.seed, defects: options.defects });
+    return { scenario, result };
+  };
+
+  const first = await trial(options.text);
+  if (typeof first === 'string') return { kind: 'invalid', message: first };
+  if (first.result.failure === null) return { kind: 'holds', original: shapeOf(first) };
+  const invariant = first.result.failure.invariant;
+  const original = shapeOf(first);
+  let document: Document = parseDocument(options.text);
+  if (!isMap(document.contents)) return { kind: 'invalid', message: `${options.fileName}: not a mapping` };
+  let best: Trial = first;
+  const steps: string[] = [];
+
+  /** Runs the edited copy; keeps it when the same invariant still fails first. */
+  const attempt = async (edit: (copy: Document) => void, step: string): Promise<boolean> => {
+    if (runs >= maxRuns) return false;
+    const copy = document.clone();
+    edit(copy);
+    const outcome = await trial(copy.toString({ lineWidth: 0 }));
+    if (typeof outcome === 'string' || outcome.result.failure?.invariant !== invariant) return false;
+    document = copy;
+    best = outcome;
+    steps.push(step);
+    options.onRun?.(runs, shapeOf(best));
+    return true;
+  };
+
+  let changed = true;
+  while (changed && runs < maxRuns) {
+    changed = false;
+    // Time after the failure cannot matter: end the run just after it (the clock's next second).
+    const failureAtMs = best.result.failure?.violation.atMs ?? best.scenario.startMs + best.scenario.durationMs;
+    const neededMs = Math.max(1_000, Math.ceil((failureAtMs - best.scenario.startMs + 1) / 1_000) * 1_000);
+    // Agents may pace themselves by the run's length, so a cut can move the failure: try the
+    // failure's own instant, then doubling margins, and keep the first that still fails.
+    for (let durationMs = neededMs; durationMs < best.scenario.durationMs; durationMs *= 2) {
+      const text = durationText(durationMs);
+      if (await attempt((copy) => copy.set('duration', text), `duration ${text}`)) {
+        changed = true;
+        break;
+      }
+    }
+    // Whole populations, then each population's count, smallest first.
+    for (let index = sequenceLength(document, 'populations') - 1; index >= 0 && sequenceLength(document, 'populations') > 1; index--) {
+      const agent = String(document.getIn(['populations', index, 'agent']));
+      changed = (await attempt((copy) => copy.deleteIn(['populations', index]), `without the ${agent} population`)) || changed;
+    }
+    // Each count by bisection: the smallest count found that still fails (failures need not be
+    // monotone in the count, so this finds a small one, not always the smallest).
+    for (let index = 0; index < sequenceLength(document, 'populations'); index++) {
+      const agent = String(document.getIn(['populations', index, 'agent']));
+      let low = 1;
+      let high = populationCount(document, index); // fails at `high`
+      while (low < high && runs < maxRuns) {
+        const middle = Math.floor((low + high) / 2);
+        if (await attempt((copy) => copy.setIn(['populations', index, 'count'], middle), `${middle} ${agent}`)) {
+          high = middle;
+          changed = true;
+        } else {
+          low = middle + 1;
+        }
+      }
+    }
+    // Fault windows and game closures: drop each, then halve what is left.
+    for (const path of [['faults'], ['casino', 'closures']] as const) {
+      const length = (): number => {
+        const node = document.getIn(path);
+        return isSeq(node) ? node.items.length : 0;
+      };
+      for (let index = length() - 1; index >= 0; index--) {
+        changed = (await attempt((copy) => copy.deleteIn([...path, index]), `without ${path.join('.')}[${index}]`)) || changed;
+      }
+    }
+  }
+  const failure = best.result.failure;
+  if (failure === null) return { kind: 'holds', original };
+  // The file names its seed, so `afp run` of it alone reproduces the failure (with the defects' flag).
+  document.set('seed', options.seed);
+  return {
+    kind: 'shrunk',
+    invariant,
+    original,
+    shrunk: shapeOf(best),
+    text: document.toString({ lineWidth: 0 }),
+    failure: { invariant: failure.invariant, message: failure.violation.message, atMs: failure.violation.atMs },
+    runs,
+    budgetSpent: runs >= maxRuns,
+    steps,
+    scenario: best.scenario,
+    record: best.result.record,
+  };
+}
