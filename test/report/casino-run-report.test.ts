@@ -46,6 +46,10 @@ describe('casino reports of afp run', () => {
     expect(data.games.map((chart) => chart.title)).toEqual(['Coin Flip — coin_flip:heads', 'Dice — dice:over:30', 'Roulette — roulette:even', 'Crash — crash:2']);
     expect(html).toContain(`data-charts-expected="${data.games.length + 1}"`);
     expect(data.bankroll?.lines.map((line) => line.label)).toEqual(['batch-bettor (3 agents)', 'fixed-bettor (2 agents)', 'martingale (2 agents)']);
+    // The summary table opens the report and lists every variant casino.csv lists.
+    const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect([...summary.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((match) => match[1])).toEqual(['coin_flip:heads', 'dice:over:30', 'roulette:even', 'crash:2']);
+    expect(html.indexOf('<section id="summary">')).toBeLessThan(html.indexOf('<section id="games">'));
 
     const summary = JSON.parse(text(first.files, 'summary.json')) as { casino: { bets: number; closures: unknown[]; variants: { variant: string; verdict: string }[] }; files: Record<string, string> };
     expect(summary.casino.bets).toBe(Number(csv.slice(1).reduce((sum, line) => sum + Number(line.split(',')[2]), 0)));
