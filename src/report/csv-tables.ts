@@ -11,7 +11,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { isoTime } from '../http/render.ts';
 import { ENDPOINT_STATUSES, usdcColumnText } from './column-format.ts';
-import type { AgentRow, EndpointRow, EscrowRow, RunRecord } from './run-record.ts';
+import type { AgentRow, EscrowRow, RunRecord } from './run-record.ts';
 
 type Cell = string | number;
 

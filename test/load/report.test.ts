@@ -151,6 +151,10 @@ describe('load.html', () => {
       ['http_reqs{endpoint:nowhere}', 'count&lt;1', '0', 'pass (no data)', 'no'],
     ]);
     expect(html).toContain('<td class="text">3 of 5 passed (exit 5)</td>');
+    // one format per column: counts and shares of failures in columns of their own
+    const endpointRows = [...html.matchAll(/<tr class="endpoint">([\s\S]*?)<\/tr>/g)].map((match) => [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]));
+    expect(endpointRows.map((row) => row.slice(0, 4))).toEqual([['GET /api/v1/games', '12', '1', '8.333%'], ['escrow.B.create', '4', '2', '50.000%']]);
+    expect(html).toContain('<th>failed</th><th>failed share</th>');
     expect([...html.matchAll(/<svg class="chart" id="([^"]+)"/g)].map((match) => match[1])).toEqual(['chart-latency', 'chart-throughput', 'chart-errors', 'chart-distribution']);
     expect(html.indexOf('<svg')).toBeGreaterThan(html.indexOf('<table id="thresholds">'));
   });

@@ -10,7 +10,8 @@
  * Invariants: every text is escaped by escapeHtml after boundedText has capped it and replaced
  * control characters (src/report/html/html-text.ts, shared with report.html and findings.html), so
  * the page is well-formed whatever an endpoint or check is called; every number goes through
- * toFixed or countText. Tables are bounded by the snapshot's own limits.
+ * toFixed or countText, one format per column (counts apart from shares). Tables are bounded by
+ * the snapshot's own limits.
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
@@ -65,7 +66,8 @@ function summaryTable(report: LoadReport): string {
   const failedThresholds = report.thresholds.filter((result) => !result.ok).length;
   const rows: [string, string][] = [
     ['requests', countText(overall.requests)],
-    ['failed', `${countText(overall.failed)} (${percent(failedRate(overall))})`],
+    ['failed', countText(overall.failed)],
+    ['failed share', percent(failedRate(overall))],
     ['throughput', `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`],
     ['latency (ms, from the intended start)', latencyText(overall.latency)],
     ['statuses', escapeHtml(statusesText(overall.statuses)) || '—'],
@@ -100,13 +102,14 @@ function endpointsTable(report: LoadReport): string {
     row([
       cell(text(endpoint.endpoint), 'text name'),
       cell(countText(endpoint.requests)),
-      cell(`${countText(endpoint.failed)} (${percent(failedRate(endpoint))})`),
+      cell(countText(endpoint.failed)),
+      cell(percent(failedRate(endpoint))),
       cell(escapeHtml(statusesText(endpoint.statuses)), 'text'),
       ...[endpoint.latency.p50Ms, endpoint.latency.p90Ms, endpoint.latency.p95Ms, endpoint.latency.p99Ms, endpoint.latency.p999Ms, endpoint.latency.maxMs, endpoint.latency.meanMs].map((value) => cell(ms(value))),
     ], ' class="endpoint"'),
   );
-  const body = rows.length === 0 ? ['<tr><td colspan="11">No requests were recorded.</td></tr>'] : rows;
-  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], body);
+  const body = rows.length === 0 ? ['<tr><td colspan="12">No requests were recorded.</td></tr>'] : rows;
+  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'failed share', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], body);
 }
 
 function checksTable(report: LoadReport): string {
