@@ -179,7 +179,7 @@ export function moneyIn(value: unknown): Micro | null {
 /** zod: a USDC amount in params (number or decimal text, <= 6 decimals, > 0) → micro-USDC. */
 export function usdcAmount(): z.ZodType<Micro, number | string> {
   // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
-  const range = { exclusiveMinimum: 0, maximum: toNumber(MAX_AMOUNT_MICRO), 'x-range': 'USDC above 0, at most 6 decimals, as a number or a text such as "0.10"' };
+  const range = { exclusiveMinimum: 0, maximum: toNumber(MAX_AMOUNT_MICRO), 'x-range': 'USDC above 0, at most 6 decimals' };
   return z.union([z.number(), z.string()]).meta(range).transform((value, context) => {
     const parsed = moneyIn(value);
     if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT_MICRO) {

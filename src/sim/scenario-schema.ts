@@ -172,12 +172,13 @@ export function foldRanges(node: unknown): unknown {
 }
 
 /**
- * One archetype's parameters as JSON Schema (input side, ranges folded, no `$schema`): what the
- * editor schema embeds and what `afp agents` lists, so the two never disagree.
+ * One archetype's parameters as JSON Schema (input side, no `$schema`): what the editor schema
+ * embeds (ranges folded into descriptions) and what `afp agents` lists (`fold: false` keeps each
+ * `x-range` apart, for its range column), so the two never disagree.
  */
-export function archetypeParamsJsonSchema(params: z.ZodType): Record<string, unknown> {
+export function archetypeParamsJsonSchema(params: z.ZodType, options: { readonly fold?: boolean } = {}): Record<string, unknown> {
   const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
-  return foldRanges(schema) as Record<string, unknown>;
+  return options.fold === false ? schema : (foldRanges(schema) as Record<string, unknown>);
 }
 
 /**
