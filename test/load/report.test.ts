@@ -159,6 +159,15 @@ describe('load.html', () => {
     expect(html.indexOf('<svg')).toBeGreaterThan(html.indexOf('<table id="thresholds">'));
   });
 
+  test('no empty sections: an empty run without thresholds or checks shows the summary and the charts only', () => {
+    const html = renderLoadHtml(reportOf(new LoadRecorder(5).snapshot(), undefined));
+    expect([...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1])).toEqual(['summary']);
+    expect([...html.matchAll(/<section id="([^"]+)">/g)].map((match) => match[1])).toEqual(['charts']);
+    expect(html).toContain('<tr><td class="text">thresholds</td><td class="text">none</td></tr>');
+    expect(html).toContain('<tr><td class="text">checks</td><td class="text">none</td></tr>');
+    expect(html.endsWith('</html>\n')).toBe(true);
+  });
+
   test('no script and no external resource: a CSP that forbids both', () => {
     const html = renderLoadHtml(small());
     expect(/<script|\s(src|href)=/.test(html)).toBe(false);
