@@ -72,6 +72,11 @@ describe('afp scenario new', () => {
     expect(await runScenarioCommand(['new', '--name', 'Bad Name'], bad.io)).toBe(2);
     expect(bad.err()).toContain('--name must be 1 to 64 characters');
     expect(await runScenarioCommand(['make'], capture().io)).toBe(2);
+    for (const flag of ['--help', '-h']) {
+      const help = capture();
+      expect(await runScenarioCommand([flag], help.io)).toBe(0);
+      expect(help.out()).toContain('usage: afp scenario new [FILE]');
+    }
   });
 
   test('without FILE it prints the scenario; through afp main it is a command with usage', () => {
