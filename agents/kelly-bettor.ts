@@ -21,7 +21,7 @@ import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
 const params = z
   .strictObject({
     ...GAME_FIELDS,
-    fraction: probability().prefault(0.5).describe('share of the reported amount to bet (0 to 1)'),
+    fraction: probability().prefault(0.5).describe('share of the reported amount to bet'),
     of: z.enum(['max_bet', 'suggested_bet']).prefault('max_bet').describe("which of the casino's figures the fraction applies to"),
     risk_factor: z.number().min(0.1).max(1).nullable().prefault(null).describe('risk factor to set first (PUT /kelly/config); null keeps the default 0.25'),
     every: durationMs({ minMs: 1_000, maxMs: 24 * HOUR_MS }).prefault('1m').describe('time between bets'),

@@ -9,10 +9,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderTargetJsonSchema } from '../src/live/target-schema.ts';
 import { renderScenarioJsonSchema } from '../src/sim/scenario-schema.ts';
-import { ARCHETYPE_PARAMS } from '../agents/index.ts';
+import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../agents/index.ts';
 
 const SCHEMAS: ReadonlyArray<{ readonly file: string; readonly render: () => string }> = [
-  { file: join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json'), render: () => renderScenarioJsonSchema(ARCHETYPE_PARAMS) },
+  { file: join(import.meta.dirname, '..', 'schemas', 'scenario.schema.json'), render: () => renderScenarioJsonSchema(ARCHETYPE_PARAMS, ARCHETYPE_DESCRIPTIONS) },
   { file: join(import.meta.dirname, '..', 'schemas', 'target.schema.json'), render: renderTargetJsonSchema },
 ];
 

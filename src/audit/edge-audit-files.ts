@@ -7,13 +7,14 @@
  * theoretical lines. The renderer draws at most CASINO_REPORT_LIMITS.maxGames charts; with more
  * variants than that (the 17 games have 55) the charted ones are chosen round-robin over the games
  * — every game's default variant first, then every game's second, … — and kept in table order,
- * so every game has a chart; the subtitle names how many were left out.
+ * so every game has a chart. The summary table that opens the report lists every variant and
+ * says how many have no chart; there is no bankroll section (an audit has no agents).
  * Pure except `writeEdgeAuditFiles`; bytes depend only on the inputs (byte-stable for a seed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ratioToNumber } from '../core/ratio.ts';
-import { CASINO_REPORT_LIMITS, type CasinoReportInput, type GameEdgeSeries } from '../report/html/casino-report-data.ts';
+import { CASINO_REPORT_LIMITS, type CasinoReportInput, type GameEdgeSeries, type VariantSummary } from '../report/html/casino-report-data.ts';
 import { renderCasinoReport } from '../report/html/html-report.ts';
 import type { EdgeRow } from './edge-simulation.ts';
 
@@ -45,11 +46,32 @@ export function chartedRows(rows: readonly EdgeRow[], limit: number = CASINO_REP
   return chosen.sort((a, b) => a.index - b.index).map((entry) => entry.row);
 }
 
+/** The summary row of a variant: its final figures, whether or not it is charted. */
+export function variantSummaryOf(row: EdgeRow): VariantSummary {
+  return {
+    game: row.game,
+    variant: row.variant,
+    bets: row.interval.bets,
+    advertisedEdge: row.advertised === null ? null : ratioToNumber(row.advertised),
+    theoreticalEdge: ratioToNumber(row.theory.edge),
+    empiricalEdge: row.interval.edge,
+    low: row.interval.low,
+    high: row.interval.high,
+    verdict: verdictText(row),
+  };
+}
+
+/** No bankroll series: an audit bets per game, without agents, so it has no bankroll to show. */
 export function edgeReportInput(rows: readonly EdgeRow[], title: string, subtitle: string): CasinoReportInput {
   const charted = chartedRows(rows);
-  const left = rows.length - charted.length;
-  const note = left === 0 ? '' : `\n${left} of ${rows.length} variants not charted (at most ${CASINO_REPORT_LIMITS.maxGames}; every game's first variants are); edges.csv has them all`;
-  return { title, subtitle: subtitle + note, games: charted.map(edgeSeriesOf), bankrolls: [] };
+  return {
+    title,
+    subtitle,
+    games: charted.map(edgeSeriesOf),
+    bankrolls: [],
+    variants: rows.map(variantSummaryOf),
+    unchartedNote: `a report draws at most ${CASINO_REPORT_LIMITS.maxGames} charts, every game's first variants first; the table and edges.csv have them all`,
+  };
 }
 
 export function renderEdgeReportHtml(rows: readonly EdgeRow[], title: string, subtitle: string): string {

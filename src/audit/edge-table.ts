@@ -7,7 +7,7 @@
  * Columns: advertised (the documents' edge; "-" where they state none), theoretical (exact, from
  * afp's payout rules), empirical (1 − mean return over the bets) with its 99% interval, bets,
  * bets needed (total bets on the variant to tell advertised from theoretical; 0 once told; "-"
- * when they are equal), verdict (against the advertised edge, else the theoretical), model (does
+ * when they are equal; always whole digits, three significant ones beyond 10^12), verdict (against the advertised edge, else the theoretical), model (does
  * the interval hold the theoretical edge), jackpot (bets paid the top multiplier / expected).
  */
 import { stringify } from 'csv-stringify/sync';
@@ -25,8 +25,22 @@ const significant = (value: number): string => value.toPrecision(8);
 const exactEdge = (edge: Ratio | null): string => (edge === null ? '' : ratioText(edge));
 /** Bets needed: exact below 1e12, three significant digits above (they are estimates anyway). */
 const HUGE_COUNT = 1e12;
-const neededText = (needed: number | null, grouped: boolean): string =>
-  needed === null ? (grouped ? '-' : '') : needed >= HUGE_COUNT ? needed.toExponential(2) : grouped ? countText(needed) : String(needed);
+
+/**
+ * A non-negative count as plain integer digits, never in exponent form: exact below HUGE_COUNT,
+ * else its three significant digits followed by zeros (2.66e14 → "266000000000000"), so the
+ * column holds one format whatever the size.
+ */
+export function integerDigits(count: number): string {
+  if (count < HUGE_COUNT) return String(Math.round(count));
+  const [mantissa = '0', exponent = '0'] = count.toExponential(2).split('e');
+  const digits = mantissa.replace('.', '');
+  return digits + '0'.repeat(Math.max(0, Number(exponent) - (digits.length - 1)));
+}
+
+const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+$)/g, ',');
+const neededText = (needed: number | null, group: boolean): string =>
+  needed === null ? (group ? '-' : '') : group ? grouped(integerDigits(needed)) : integerDigits(needed);
 const neededNumber = (needed: number | null): number | null => (needed === null || needed < HUGE_COUNT ? needed : Number(needed.toPrecision(3)));
 const jackpotText = (row: EdgeRow): string => `${row.jackpotHits}/${row.jackpotExpectedHits.toFixed(2)}`;
 

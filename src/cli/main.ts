@@ -24,6 +24,8 @@ const COMMANDS: readonly CommandRow[] = [
   { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
   { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },
   { name: 'export', usage: 'afp export k6 SCENARIO [--out FILE] [--target URL]', load: () => import('./export.ts') },
+  { name: 'scenario', usage: 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE', load: () => import('./scenario.ts') },
+  { name: 'agents', usage: 'afp agents [NAME...] [--json]', load: () => import('./agents.ts') },
   { name: 'target', usage: 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]', load: () => import('./target.ts') },
 ];
 

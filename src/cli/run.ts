@@ -14,11 +14,11 @@
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import type { DefectName } from '../services/shared/context.ts';
+import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
@@ -119,7 +119,7 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
   }
   bar?.clear();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
-  const { digest } = writeReports(result.record, flags.out ?? join('reports', scenario.name), scenario.reports);
+  const { digest } = writeReports(result.record, flags.out ?? defaultRunOutDir(scenario.name, seed), scenario.reports);
   io.out(summaryTable(result.record));
   const code = printOutcome(result, { seed, reproduce }, io);
   io.out(`digest: ${digest}\n`);

@@ -3,11 +3,11 @@
  * edge (1 − returned / wagered), the per-bet empirical edge with its 99% interval, the advertised
  * and theoretical edges, and the verdict (casino-edges.ts). Written only when the run placed
  * casino bets. Pure and byte-stable: rows in the record's order (game table order, then variant
- * name), fractions with 8 decimals (toFixed), money as decimal strings; empty cells where a
+ * name), fractions with 8 decimals (toFixed), money as USDC with 6 decimals (column-format.ts); empty cells where a
  * figure does not exist (a crash-round row has no theoretical edge).
  */
 import { stringify } from 'csv-stringify/sync';
-import { formatDecimal } from '../core/money.ts';
+import { usdcColumnText } from './column-format.ts';
 import { ratioToNumber } from '../core/ratio.ts';
 import { variantEdge } from './casino-edges.ts';
 import type { RunRecord } from './run-record.ts';
@@ -30,7 +30,7 @@ export function renderCasinoCsv(record: RunRecord): string {
     const { interval, judgement } = edge;
     const theory = row.theory;
     return [
-      row.game, row.variant, String(row.bets), formatDecimal(row.wageredMicro), formatDecimal(row.returnedMicro), fractionText(edge.moneyEdge),
+      row.game, row.variant, String(row.bets), usdcColumnText(row.wageredMicro), usdcColumnText(row.returnedMicro), fractionText(edge.moneyEdge),
       fractionText(interval?.edge ?? null), fractionText(interval?.low ?? null), fractionText(interval?.high ?? null),
       theory?.advertisedText ?? '', fractionText(theory?.advertised === undefined || theory.advertised === null ? null : ratioToNumber(theory.advertised)),
       fractionText(theory === null ? null : ratioToNumber(theory.edge)), judgement?.verdict ?? '', judgement?.model ?? '',

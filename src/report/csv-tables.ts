@@ -4,13 +4,14 @@
  *
  * Invariants: a header row always (also with no data rows); `\n` line endings, a final newline;
  * quoting by csv-stringify only where a field needs it (comma, quote, line break); money as
- * decimal strings (formatDecimal), instants as ISO 8601 UTC; every sort has a tie-breaker and
+ * USDC with 6 decimals in every row (column-format.ts), instants as ISO 8601 UTC; the same
+ * columns whatever the run (endpoints.csv lists its status columns up front, 0 where none); every sort has a tie-breaker and
  * compares by code unit, never by locale, so the bytes are the same on every machine.
  */
 import { stringify } from 'csv-stringify/sync';
-import { formatDecimal } from '../core/money.ts';
 import { isoTime } from '../http/render.ts';
-import type { AgentRow, EndpointRow, EscrowRow, RunRecord } from './run-record.ts';
+import { ENDPOINT_STATUSES, usdcColumnText } from './column-format.ts';
+import type { AgentRow, EscrowRow, RunRecord } from './run-record.ts';
 
 type Cell = string | number;
 
@@ -32,7 +33,7 @@ export function renderAgentsCsv(record: RunRecord): string {
     agent.archetype,
     agent.displayName,
     agent.tier,
-    formatDecimal(agent.balanceMicro),
+    usdcColumnText(agent.balanceMicro),
     agent.requests,
     agent.errors,
     agent.rateLimited,
@@ -40,20 +41,22 @@ export function renderAgentsCsv(record: RunRecord): string {
   return csv(AGENT_COLUMNS, rows);
 }
 
-/** Every HTTP status seen in the run, ascending: the status columns of endpoints.csv. */
-export function statusesSeen(endpoints: readonly EndpointRow[]): number[] {
-  const seen = new Set<number>();
-  for (const row of endpoints) for (const status of Object.keys(row.statuses)) seen.add(Number(status));
-  return [...seen].sort((a, b) => a - b);
+const ENDPOINT_COLUMNS = ['endpoint', 'service', 'style', 'calls', ...ENDPOINT_STATUSES.map(String), 'other'] as const;
+const LISTED_STATUSES = new Set(ENDPOINT_STATUSES.map(String));
+
+/** The status cells of a row: one per listed status, then the calls of every other status. */
+function statusCells(statuses: Readonly<Record<string, number>>): number[] {
+  let other = 0;
+  for (const [status, count] of Object.entries(statuses)) if (!LISTED_STATUSES.has(status)) other += count;
+  return [...ENDPOINT_STATUSES.map((status) => statuses[String(status)] ?? 0), other];
 }
 
 export function renderEndpointsCsv(record: RunRecord): string {
-  const statuses = statusesSeen(record.endpoints);
   const sorted = [...record.endpoints].sort(
     (a, b) => compareText(a.endpoint, b.endpoint) || compareText(a.service, b.service) || compareText(a.style, b.style),
   );
-  const rows = sorted.map((row) => [row.endpoint, row.service, row.style, row.calls, ...statuses.map((status) => row.statuses[String(status)] ?? 0)]);
-  return csv(['endpoint', 'service', 'style', 'calls', ...statuses.map(String)], rows);
+  const rows = sorted.map((row) => [row.endpoint, row.service, row.style, row.calls, ...statusCells(row.statuses)]);
+  return csv(ENDPOINT_COLUMNS, rows);
 }
 
 const ESCROW_COLUMNS = ['escrow_id', 'sender', 'receiver', 'amount', 'fee', 'status', 'created_at', 'expires_at', 'settled_at'] as const;
@@ -64,8 +67,8 @@ export function renderEscrowsCsv(record: RunRecord): string {
     escrow.escrowId,
     escrow.senderId,
     escrow.receiverId,
-    formatDecimal(escrow.amountMicro),
-    formatDecimal(escrow.feeMicro),
+    usdcColumnText(escrow.amountMicro),
+    usdcColumnText(escrow.feeMicro),
     escrow.status,
     isoTime(escrow.createdAtMs),
     isoTime(escrow.expiresAtMs),

@@ -23,18 +23,19 @@ export interface OtherFilesDigest {
   readonly digest: string;
 }
 
-/** Request counts by status class (`2xx`, `4xx`...), classes in ascending order, only those seen. */
+/** The status classes of `requests_by_status`: always all of them (0 where none), so the keys never change. */
+export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'other'] as const;
+
+/** Request counts by status class, every class in STATUS_CLASSES order. */
 export function requestsByStatusClass(endpoints: readonly EndpointRow[]): Record<string, number> {
-  const counts = new Map<string, number>();
+  const ordered: Record<string, number> = Object.fromEntries(STATUS_CLASSES.map((label) => [label, 0]));
   for (const row of endpoints) {
     for (const [status, count] of Object.entries(row.statuses)) {
       const code = Number(status);
       const label = Number.isInteger(code) && code >= 100 && code <= 599 ? `${Math.floor(code / 100)}xx` : 'other';
-      counts.set(label, (counts.get(label) ?? 0) + count);
+      ordered[label] = (ordered[label] ?? 0) + count;
     }
   }
-  const ordered: Record<string, number> = {};
-  for (const label of [...counts.keys()].sort()) ordered[label] = counts.get(label) ?? 0;
   return ordered;
 }
 

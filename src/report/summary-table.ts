@@ -2,9 +2,11 @@
  * The fixed-width text table `afp run` prints at the end: agents, requests and errors per
  * archetype; checks and violations per invariant; the run's totals. Pure and byte-stable:
  * plain ASCII, no colours, no terminal-width detection, archetypes sorted by name, invariants
- * in the record's order. Text columns are left-aligned, numbers right-aligned.
+ * in the record's order. Text columns are left-aligned, numbers right-aligned; every column
+ * holds one kind of figure (counts apart from USDC amounts, which all have 6 decimals), and the
+ * outcome, a word, is its own line.
  */
-import { formatDecimal } from '../core/money.ts';
+import { usdcColumnText } from './column-format.ts';
 import type { AgentRow, RunRecord } from './run-record.ts';
 
 type Align = 'left' | 'right';
@@ -66,16 +68,26 @@ function invariantLines(record: RunRecord): string[] {
 
 export function summaryTable(record: RunRecord): string {
   const totals = record.totals;
-  const totalRows = [
+  const countRows = [
     ['requests', String(totals.requests)],
     ['escrows', String(totals.escrows)],
     ['events', String(record.events.length)],
-    ['agent balances', formatDecimal(totals.agentBalancesMicro)],
-    ['fee income', formatDecimal(totals.feeIncomeMicro)],
-    ['faucet pool', formatDecimal(totals.faucetPoolMicro)],
-    ['ledger sum', formatDecimal(totals.ledgerSumMicro)],
-    ['outcome', record.outcome],
   ];
-  const totalLines = textTable(['total', 'value'], totalRows, ['left', 'right']);
-  return [...agentLines(record), '', ...invariantLines(record), '', ...totalLines].join('\n') + '\n';
+  const moneyRows = [
+    ['agent balances', usdcColumnText(totals.agentBalancesMicro)],
+    ['fee income', usdcColumnText(totals.feeIncomeMicro)],
+    ['faucet pool', usdcColumnText(totals.faucetPoolMicro)],
+    ['ledger sum', usdcColumnText(totals.ledgerSumMicro)],
+  ];
+  return [
+    ...agentLines(record),
+    '',
+    ...invariantLines(record),
+    '',
+    ...textTable(['total', 'count'], countRows, ['left', 'right']),
+    '',
+    ...textTable(['money', 'usdc'], moneyRows, ['left', 'right']),
+    '',
+    `outcome: ${record.outcome}`,
+  ].join('\n') + '\n';
 }

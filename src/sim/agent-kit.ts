@@ -178,7 +178,9 @@ export function moneyIn(value: unknown): Micro | null {
 
 /** zod: a USDC amount in params (number or decimal text, <= 6 decimals, > 0) → micro-USDC. */
 export function usdcAmount(): z.ZodType<Micro, number | string> {
-  return z.union([z.number(), z.string()]).transform((value, context) => {
+  // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
+  const range = { exclusiveMinimum: 0, maximum: toNumber(MAX_AMOUNT_MICRO), 'x-range': 'USDC above 0, at most 6 decimals' };
+  return z.union([z.number(), z.string()]).meta(range).transform((value, context) => {
     const parsed = moneyIn(value);
     if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT_MICRO) {
       context.addIssue({ code: 'custom', message: 'must be a positive USDC amount with at most 6 decimals' });

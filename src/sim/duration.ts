@@ -67,7 +67,8 @@ export function durationMs(range: DurationRange = {}) {
   const maxMs = range.maxMs ?? MAX_DURATION_MS;
   return z
     .string({ error: `expected a duration text: ${HINT}` })
-    .meta({ pattern: DURATION_PATTERN_TEXT, description: `duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}: ${HINT}` })
+    // `x-range` survives a field's own .describe(): the editor schema folds it into the description (scenario-schema.ts).
+    .meta({ pattern: DURATION_PATTERN_TEXT, description: `duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}: ${HINT}`, 'x-range': `duration ${formatDuration(minMs)} to ${formatDuration(maxMs)}` })
     .transform((text, context) => {
       const parsed = parseDuration(text);
       let message: string | null = null;

@@ -27,6 +27,8 @@ export function toBasisPoints(probability: number): number | null {
 export function probability(): z.ZodType<number, number> {
   return z
     .number()
+    // Metadata only (the editor schema's bounds; scenario-schema.ts folds `x-range` into the description).
+    .meta({ minimum: 0, maximum: 1, 'x-range': '0 to 1, at most 4 decimals' })
     .transform((value, context) => {
       const points = toBasisPoints(value);
       if (points === null) {

@@ -145,25 +145,64 @@ export function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** The editor JSON Schema's exact bytes (sorted keys, 2-space indent, trailing newline). */
+/** The metadata key of a field's range text (duration.ts, probability.ts, agent-kit.ts `usdcAmount`). */
+export const RANGE_KEY = 'x-range';
+
 /**
- * The editor schema. `archetypes` (the agents/ registry's params schemas, passed in: src/sim does
- * not import the registry) make each population's `params` the schema of its `agent`, so editors
- * complete and check every archetype's parameters: population items are a `oneOf` on `agent`.
+ * Folds every `x-range` into its node's description — "time between bets (duration 1s to 1d)" —
+ * and drops the key: editors show descriptions, not custom keywords, and a field's own
+ * .describe() would otherwise hide its range. A description that already names the range keeps it once.
  */
-export function renderScenarioJsonSchema(archetypes: Readonly<Record<string, z.ZodType>>): string {
-  const generated = z.toJSONSchema(scenarioFileSchema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown> & { properties: Record<string, { items?: Record<string, unknown> }> };
+export function foldRanges(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(foldRanges);
+  if (typeof node !== 'object' || node === null) return node;
+  const folded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) if (key !== RANGE_KEY) folded[key] = foldRanges(value);
+  const range = (node as Record<string, unknown>)[RANGE_KEY];
+  if (typeof range === 'string') {
+    const description = typeof folded['description'] === 'string' ? folded['description'] : '';
+    const bare = range.replace(/^duration /, '');
+    folded['description'] =
+      description === '' ? range
+      : description.includes(bare) ? description
+      : description.endsWith(')') ? `${description.slice(0, -1)}; ${range})`
+      : `${description} (${range})`;
+  }
+  return folded;
+}
+
+/**
+ * One archetype's parameters as JSON Schema (input side, no `$schema`): what the editor schema
+ * embeds (ranges folded into descriptions) and what `afp agents` lists (`fold: false` keeps each
+ * `x-range` apart, for its range column), so the two never disagree.
+ */
+export function archetypeParamsJsonSchema(params: z.ZodType, options: { readonly fold?: boolean } = {}): Record<string, unknown> {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return options.fold === false ? schema : (foldRanges(schema) as Record<string, unknown>);
+}
+
+/**
+ * The editor schema's exact bytes (sorted keys, 2-space indent, trailing newline).
+ * `archetypes` (the agents/ registry's params schemas, passed in: src/sim does not import the
+ * registry) make each population's `params` the schema of its `agent`, so editors complete and
+ * check every archetype's parameters, with their descriptions and ranges: population items are a
+ * `oneOf` on `agent`. `descriptions` (each archetype's one line) describe the entries.
+ */
+export function renderScenarioJsonSchema(archetypes: Readonly<Record<string, z.ZodType>>, descriptions: Readonly<Record<string, string>> = {}): string {
+  const generated = foldRanges(z.toJSONSchema(scenarioFileSchema, { io: 'input', target: 'draft-2020-12' })) as Record<string, unknown> & { properties: Record<string, { items?: Record<string, unknown> }> };
   const population = generated.properties['populations']?.items as { properties: Record<string, unknown> } & Record<string, unknown>;
   const names = Object.keys(archetypes).sort();
   // Each params schema's own $defs move to the document's, renamed per archetype (a $ref is resolved from the document root).
   const defs: Record<string, unknown> = { ...((generated['$defs'] as Record<string, unknown> | undefined) ?? {}) };
   const items = {
     oneOf: names.map((name) => {
-      const { $schema: _schema, $defs: own, ...params } = z.toJSONSchema(archetypes[name] as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+      const { $defs: own, ...params } = archetypeParamsJsonSchema(archetypes[name] as z.ZodType);
       const renamed = (text: string): string => text.replaceAll('"#/$defs/', `"#/$defs/${name}.`);
       for (const [key, value] of Object.entries((own as Record<string, unknown> | undefined) ?? {})) defs[`${name}.${key}`] = JSON.parse(renamed(JSON.stringify(value))) as unknown;
       const paramsSchema = JSON.parse(renamed(JSON.stringify(params))) as Record<string, unknown>;
-      return { ...population, properties: { ...population.properties, agent: { const: name, description: `agent archetype ${name}` }, params: { ...paramsSchema, description: `${name}'s parameters` } } };
+      const summary = descriptions[name];
+      const agent = { const: name, description: summary === undefined ? `agent archetype ${name}` : `agent archetype ${name}: ${summary}` };
+      return { ...population, properties: { ...population.properties, agent, params: { ...paramsSchema, description: `${name}'s parameters (every one optional, with its default)` } } };
     }),
   };
   const populations = { ...generated.properties['populations'], items };

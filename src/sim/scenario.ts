@@ -7,7 +7,8 @@
  * through the archetype's strict schema); every error carries its data path and, where the YAML
  * says, its line; errors come sorted by line, then path, so the same file always prints the same
  * list. Defaults are applied here, in one place. The shape is scenario-schema.ts; this file adds
- * what one schema cannot see: the agent registry, and checks spanning several fields.
+ * what one schema cannot see: the agent registry, checks spanning several fields, and the
+ * semantic checks of scenario-check.ts (settings that together cannot do what they say).
  */
 import type * as z from 'zod';
 import { assert } from '../core/assert.ts';
@@ -24,6 +25,7 @@ import {
   type ReportName,
   type ScenarioFile,
 } from './scenario-schema.ts';
+import { checkScenarioSemantics } from './scenario-check.ts';
 import { pathText, readScenarioSource, type ScenarioSource } from './scenario-source.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { LoadSection } from '../load/load-schema.ts';
@@ -106,6 +108,7 @@ export function parseScenario(text: string, options: ParseScenarioOptions): Scen
   if (!file.success) errors.push(...issueErrors(file.error.issues, [], source));
   const params = checkPopulationParams(source, options, errors);
   checkAcrossFields(source, errors);
+  checkSemantics(source, params, errors);
   if (!file.success || errors.length > 0) {
     assert(errors.length > 0, 'a failed scenario parse reports at least one error');
     return { ok: false, errors: sortErrors(errors) };
@@ -201,6 +204,27 @@ function checkPopulationParams(source: ScenarioSource, options: ParseScenarioOpt
     outputs[position] = output;
   });
   return outputs;
+}
+
+/**
+ * The semantic checks (scenario-check.ts) on the populations as written, even when other parts of
+ * the file are wrong, so every error is reported at once: a population whose params did not parse
+ * still counts as a peer; a count that is not a whole number above 0 counts as none.
+ */
+function checkSemantics(source: ScenarioSource, params: readonly Record<string, unknown>[], errors: ScenarioError[]): void {
+  const populations = childOf(source.value, 'populations');
+  if (!Array.isArray(populations)) return;
+  const checked = populations.map((item: unknown, position) => {
+    const population = asRecord(item);
+    const count = population?.count;
+    return {
+      agent: typeof population?.agent === 'string' ? population.agent : '',
+      count: typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 0,
+      params: params[position],
+      written: asRecord(population?.params) ?? {},
+    };
+  });
+  for (const issue of checkScenarioSemantics(checked)) errors.push(errorAt(source, issue.path, issue.message));
 }
 
 /** Checks spanning fields, each run on whatever parts of the file are individually valid. */

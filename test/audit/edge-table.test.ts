@@ -2,7 +2,7 @@
 // table's columns and the CSV header are pinned; JSON carries exact edges and the points.
 import { describe, expect, it } from 'vitest';
 import { simulateHouseEdge } from '../../src/audit/edge-simulation.ts';
-import { edgeJson, renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../../src/audit/edge-table.ts';
+import { edgeJson, integerDigits, renderEdgeCsv, renderEdgeJson, renderEdgeTable } from '../../src/audit/edge-table.ts';
 import { ratio } from '../../src/core/ratio.ts';
 import { coinFixture, heavyFixture } from './edge-fixtures.ts';
 
@@ -22,10 +22,10 @@ describe('edge table renderings', () => {
     expect(renderEdgeTable(run(5))).toBe(
       [
         'house edge: seed 5, 3,000 bets per game, 99% intervals',
-        'variant     advertised  theoretical  empirical  99% interval            bets  bets needed  verdict     model     jackpot',
-        'coin:heads      0.500%       2.000%     0.955%  [-5.565%, 7.474%]      1,500      113,283  unresolved  pass   758/750.00',
-        'coin:tails      0.500%       2.000%     4.744%  [-1.774%, 11.262%]     1,500      113,283  unresolved  pass   729/750.00',
-        'jackpot         3.000%       2.999%    17.413%  [-131.355%, 166.182%]  3,000     2.66e+14  unresolved  pass       0/0.03',
+        'variant     advertised  theoretical  empirical  99% interval            bets          bets needed  verdict     model     jackpot',
+        'coin:heads      0.500%       2.000%     0.955%  [-5.565%, 7.474%]      1,500              113,283  unresolved  pass   758/750.00',
+        'coin:tails      0.500%       2.000%     4.744%  [-1.774%, 11.262%]     1,500              113,283  unresolved  pass   729/750.00',
+        'jackpot         3.000%       2.999%    17.413%  [-131.355%, 166.182%]  3,000  266,000,000,000,000  unresolved  pass       0/0.03',
         '',
       ].join('\n'),
     );
@@ -38,6 +38,14 @@ describe('edge table renderings', () => {
     );
     expect(lines).toHaveLength(5);
     expect(lines[3]?.startsWith('keno,jackpot,about 3%,0.03000000,3/100,0.02999000,2999/100000,')).toBe(true);
+  });
+
+  it('writes bets needed as whole digits in every row, never in exponent form', () => {
+    expect(integerDigits(113_283)).toBe('113283');
+    expect(integerDigits(2.6612e14)).toBe('266000000000000');
+    expect(integerDigits(1.5e30)).toBe(`150${'0'.repeat(28)}`);
+    const needed = renderEdgeCsv(run(5)).trimEnd().split('\n').slice(1).map((line) => line.split(',')[16]);
+    expect(needed).toEqual(['113283', '113283', '266000000000000']);
   });
 
   it('gives JSON the exact edges, the verdicts and the points', () => {

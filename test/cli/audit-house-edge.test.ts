@@ -48,8 +48,16 @@ describe('afp audit house-edge (in-process)', () => {
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(read('all', 'edges.csv').trim().split('\n')).toHaveLength(56);
     const html = read('all', 'report.html');
-    expect(html).toContain('15 of 55 variants not charted');
-    for (const game of ['baccarat:player', 'mines:1:1', 'wheel', 'video_poker:optimal', 'keno:1']) expect(html).toContain(game);
+    // The summary opens the report and lists all 55 variants, saying how many have no chart.
+    expect(html.indexOf('<section id="summary">')).toBeLessThan(html.indexOf('<section id="games">'));
+    expect(html).toContain('55 variants; 40 charted below. 15 have none: a report draws at most 40 charts');
+    const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(summary.match(/<tr><td>/g)).toHaveLength(55);
+    expect(summary.match(/<a href="#game-\d+">chart<\/a>/g)).toHaveLength(40);
+    for (const game of ['baccarat:player', 'mines:1:1', 'wheel', 'video_poker:optimal', 'keno:1']) expect(summary).toContain(`<td>${game}</td>`);
+    // An audit has no agents, so no bankroll section (never an empty one).
+    expect(html).not.toContain('id="bankrolls"');
+    expect(html).not.toContain('No bankroll series');
   });
 
   test('edges.csv, edges.json and report.html are byte-stable for a seed, whatever the worker count', async () => {

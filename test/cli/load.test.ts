@@ -130,7 +130,7 @@ test('afp run accepts the same scenario file (it ignores load:) and every invari
   let out = '';
   const code = await runMain(['scenarios/load-smoke.yaml', '--out', join(DIR, 'simulated')], { out: (text) => void (out += text), err: () => undefined, errIsTty: false });
   expect(code).toBe(0);
-  expect(out).toMatch(/outcome\s+completed/);
+  expect(out).toMatch(/^outcome: completed$/m);
 });
 
 describe('exit codes', () => {

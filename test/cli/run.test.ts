@@ -1,11 +1,12 @@
 // `afp run` as a user runs it (a child process on this Node): the output contract (seed first,
 // summary, digest last), reports written, the exit codes of a violation (3), bad input (2) and
-// the reproduce line a failure prints.
+// the reproduce line a failure prints; the default --out keeps the seed in the folder name.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { defaultRunOutDir, seedPathPart } from '../../src/report/out-dir.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'afp-run-'));
@@ -30,6 +31,16 @@ function scenarioFile(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
+
+describe('the default --out', () => {
+  test('keeps the seed: reports/<scenario>-seed-<seed>; odd seeds are cleaned and hashed apart', () => {
+    expect(defaultRunOutDir('quickstart', '42')).toBe(join('reports', 'quickstart-seed-42'));
+    expect(seedPathPart('x.y_z-1')).toBe('x.y_z-1');
+    expect(seedPathPart('..')).toMatch(/^\.\.-[0-9a-f]{8}$/);
+    expect(seedPathPart('a b')).not.toBe(seedPathPart('a?b'));
+    expect(seedPathPart('a b')).toMatch(/^a_b-[0-9a-f]{8}$/);
+  });
+});
 
 describe('afp run', () => {
   const file = scenarioFile('small.yaml', SMALL);
@@ -92,6 +103,19 @@ describe('afp run', () => {
     expect(result.status).toBe(4);
     expect(result.stdout).toContain('limit reached: max_requests (100) reached');
     expect(result.stdout).toContain('reproduce: npx afp run');
+  });
+
+  test('without --out the reports go to reports/<scenario>-seed-<seed>/ under the working folder, one per seed', () => {
+    const cwd = mkdtempSync(join(work, 'cwd-'));
+    const tiny = scenarioFile('tiny.yaml', 'name: cli-tiny\nseed: 77\nduration: 1h\npopulations:\n  - { agent: faucet-farmer, count: 2 }\n');
+    const run = (...args: string[]): number | null =>
+      spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'run', tiny, ...args], { cwd, encoding: 'utf8', timeout: 60_000 }).status;
+    expect(run()).toBe(0);
+    expect(run('--seed', '78')).toBe(0);
+    expect(run('--seed', 'a/b')).toBe(0);
+    expect(readdirSync(join(cwd, 'reports')).sort()).toEqual(['cli-tiny-seed-77', 'cli-tiny-seed-78', `cli-tiny-seed-${seedPathPart('a/b')}`]);
+    expect(seedPathPart('a/b')).toMatch(/^a_b-[0-9a-f]{8}$/);
+    expect(JSON.parse(readFileSync(join(cwd, 'reports', 'cli-tiny-seed-78', 'summary.json'), 'utf8')).seed).toBe('78');
   });
 
   test('--record writes the exchanges of the run', () => {

@@ -252,7 +252,7 @@ duration: 2d
 populations:
   - { agent: faucet-farmer, count: 20, style: mixed, params: { early_claim: 0.5 } }
   - { agent: escrow-seller, count: 10, style: mixed, params: { check_every: 2h, dispute: 0.2 } }
-  - { agent: escrow-buyer, count: 17, style: mixed, params: { expires_in: 3h, escrow_every: 2h, let_expire: 0.3, dispute: 0.2 } }
+  - { agent: escrow-buyer, count: 17, style: mixed, params: { expires_in: 3h, escrow_every: 2h, release: 0.4, let_expire: 0.3, dispute: 0.2 } }
   - { agent: rate-limit-abuser, count: 1, params: { burst: 350, every: 6h } }
   - { agent: bad-input-sender, count: 3, style: mixed, params: { every: 1h } }
 `);

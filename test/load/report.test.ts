@@ -151,8 +151,21 @@ describe('load.html', () => {
       ['http_reqs{endpoint:nowhere}', 'count&lt;1', '0', 'pass (no data)', 'no'],
     ]);
     expect(html).toContain('<td class="text">3 of 5 passed (exit 5)</td>');
+    // one format per column: counts and shares of failures in columns of their own
+    const endpointRows = [...html.matchAll(/<tr class="endpoint">([\s\S]*?)<\/tr>/g)].map((match) => [...(match[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]));
+    expect(endpointRows.map((row) => row.slice(0, 4))).toEqual([['GET /api/v1/games', '12', '1', '8.333%'], ['escrow.B.create', '4', '2', '50.000%']]);
+    expect(html).toContain('<th>failed</th><th>failed share</th>');
     expect([...html.matchAll(/<svg class="chart" id="([^"]+)"/g)].map((match) => match[1])).toEqual(['chart-latency', 'chart-throughput', 'chart-errors', 'chart-distribution']);
     expect(html.indexOf('<svg')).toBeGreaterThan(html.indexOf('<table id="thresholds">'));
+  });
+
+  test('no empty sections: an empty run without thresholds or checks shows the summary and the charts only', () => {
+    const html = renderLoadHtml(reportOf(new LoadRecorder(5).snapshot(), undefined));
+    expect([...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1])).toEqual(['summary']);
+    expect([...html.matchAll(/<section id="([^"]+)">/g)].map((match) => match[1])).toEqual(['charts']);
+    expect(html).toContain('<tr><td class="text">thresholds</td><td class="text">none</td></tr>');
+    expect(html).toContain('<tr><td class="text">checks</td><td class="text">none</td></tr>');
+    expect(html.endsWith('</html>\n')).toBe(true);
   });
 
   test('no script and no external resource: a CSP that forbids both', () => {

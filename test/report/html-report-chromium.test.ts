@@ -117,6 +117,10 @@ describe('report.html in headless Chromium', () => {
     expect(body['data-chart-error'], 'chart error reported by the page').toBeUndefined();
     expect(body['data-charts-expected']).toBe('4');
     expect(body['data-charts-drawn']).toBe(body['data-charts-expected']);
+    // The summary table opens the page, one row per variant, each linked to its drawn chart.
+    const summary = /<table id="summary-table">[\s\S]*?<\/table>/.exec(dom.stdout)?.[0] ?? '';
+    expect(dom.stdout.indexOf('<section id="summary">')).toBeLessThan(dom.stdout.indexOf('<section id="games">'));
+    expect([...summary.matchAll(/<a href="#(game-\d+)">chart<\/a>/g)].map((match) => match[1])).toEqual(['game-0', 'game-1', 'game-2']);
     const charts = [...dom.stdout.matchAll(/<div class="chart"[^>]*>/g)].map((match) => attributes(match[0]));
     expect(charts.map((chart) => chart.id)).toEqual(['chart-edge-0', 'chart-edge-1', 'chart-edge-2', 'chart-bankroll']);
     for (const chart of charts) {

@@ -152,11 +152,52 @@ describe('renderCasinoReport: document and data', () => {
     expectContains(html, '<tr><td>martingale</td><td>20</td><td>100.00</td><td>65.50</td><td>65.50</td><td>100.00</td></tr>');
   });
 
-  test('no games and no bankrolls: a valid report with zero charts expected', () => {
+  test('no games and no bankrolls: a valid report with zero charts expected and no empty section', () => {
     const html = renderCasinoReport(input({ games: [], bankrolls: [] }));
     expectContains(html, '<body data-charts-expected="0" data-charts-drawn="0">');
-    expectContains(html, 'No games in this report.');
+    expectContains(html, '<section id="summary">\n<h2>Summary</h2>\n<p class="note">No variant had bets.</p>\n</section>');
+    expectLacks(html, 'id="games"');
+    expectLacks(html, 'id="bankrolls"');
+    expect(html.endsWith('</html>\n')).toBe(true);
     expect(chartData(html)).toEqual({ games: [], bankroll: null });
+  });
+
+  test('the summary table comes first and lists every variant, charted or not, one format per column', () => {
+    const variants = [
+      { game: 'dice', variant: 'default', bets: 3_000, advertisedEdge: 0.01, theoreticalEdge: 0.01, empiricalEdge: 0.0123, low: -0.02, high: 0.04, verdict: 'matches' },
+      { game: 'crash', variant: 'crash:2', bets: 1_234_567, advertisedEdge: null, theoreticalEdge: null, empiricalEdge: null, low: null, high: null, verdict: 'no law' },
+      { game: 'roulette', variant: 'default', bets: 1, advertisedEdge: null, theoreticalEdge: 1 / 37, empiricalEdge: null, low: null, high: null, verdict: 'too few bets' },
+    ];
+    const html = renderCasinoReport(input({ games: [game('dice', edgePoints(30, 0.01))], variants, unchartedNote: 'no law or too few bets' }));
+    const summaryAt = html.indexOf('<section id="summary">');
+    expect(summaryAt).toBeGreaterThan(html.indexOf('</header>'));
+    expect(summaryAt).toBeLessThan(html.indexOf('<section id="games">'));
+    expectContains(html, '<p class="note">3 variants; 1 charted below. 2 have none: no law or too few bets.</p>');
+    const table = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    const rows = [...table.matchAll(/<tr><td>(.*?)<\/td><\/tr>/g)].map((match) => (match[1] ?? '').split('</td><td>'));
+    expect(rows).toEqual([
+      ['dice', 'default', '3,000', '1.000%', '1.000%', '1.230%', '-2.000%', '4.000%', 'matches', '<a href="#game-0">chart</a>'],
+      ['crash', 'crash:2', '1,234,567', '—', '—', '—', '—', '—', 'no law', '—'],
+      ['roulette', 'default', '1', '—', '2.703%', '—', '—', '—', 'too few bets', '—'],
+    ]);
+    // one format per column: every cell of an edge column is a 3-decimal percentage or the dash
+    for (const column of [3, 4, 5, 6, 7]) for (const row of rows) expect(row[column]).toMatch(/^(-?\d+\.\d{3}%|—)$/);
+  });
+
+  test('without `variants` the summary lists the charted games from their last point', () => {
+    const html = renderCasinoReport(input());
+    const table = /<table id="summary-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(table.match(/<a href="#game-\d">chart<\/a>/g)).toEqual(['<a href="#game-0">chart</a>', '<a href="#game-1">chart</a>']);
+    expectContains(html, '<p class="note">2 variants; 2 charted below.</p>');
+  });
+
+  test('a summary of more variants than the cap says how many are left out', () => {
+    const variants = Array.from({ length: CASINO_REPORT_LIMITS.maxSummaryRows + 3 }, (_, i) => ({
+      game: 'keno', variant: `keno:${i}`, bets: 10, advertisedEdge: null, theoreticalEdge: 0.1, empiricalEdge: 0.1, low: 0, high: 0.2, verdict: 'v',
+    }));
+    const html = renderCasinoReport(input({ games: [], bankrolls: [], variants }));
+    expectContains(html, `3 more variants not shown (a report shows at most ${CASINO_REPORT_LIMITS.maxSummaryRows}).`);
+    expect(html.match(/<tr><td>keno<\/td>/g)).toHaveLength(CASINO_REPORT_LIMITS.maxSummaryRows);
   });
 
   test('a game without points gets its table and no chart', () => {

@@ -67,27 +67,27 @@ function makeRecord(): RunRecord {
 
 const AGENTS_CSV = [
   'agent_id,archetype,display_name,tier,balance,requests,errors,rate_limited',
-  'alice,escrow-buyer,"Smith, Alice",free,12.00,3,0,0',
-  'bob,escrow-buyer,"Bob ""The Builder""",pro,7.99,5,1,0',
-  'carol,faucet-farmer,Carol,free,12.00,4,2,1',
+  'alice,escrow-buyer,"Smith, Alice",free,12.000000,3,0,0',
+  'bob,escrow-buyer,"Bob ""The Builder""",pro,7.990000,5,1,0',
+  'carol,faucet-farmer,Carol,free,12.000000,4,2,1',
   '',
 ].join('\n');
 
 const ENDPOINTS_CSV = [
-  'endpoint,service,style,calls,200,201,404,409,422,429',
-  'escrow.B.create,escrow,B,2,0,1,0,0,1,0',
-  'escrow.B.release,escrow,B,1,1,0,0,0,0,0',
-  'faucet.B.claim,faucet,B,4,2,0,0,1,0,1',
-  'faucet.B.register,faucet,B,3,0,3,0,0,0,0',
-  'unmatched,escrow,B,2,0,0,2,0,0,0',
+  'endpoint,service,style,calls,200,201,400,401,403,404,405,409,413,415,422,429,500,503,other',
+  'escrow.B.create,escrow,B,2,0,1,0,0,0,0,0,0,0,0,1,0,0,0,0',
+  'escrow.B.release,escrow,B,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0',
+  'faucet.B.claim,faucet,B,4,2,0,0,0,0,0,0,1,0,0,0,1,0,0,0',
+  'faucet.B.register,faucet,B,3,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0',
+  'unmatched,escrow,B,2,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0',
   '',
 ].join('\n');
 
 const ESCROWS_CSV = [
   'escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at',
   'esc_0,bob,alice,1.234567,0.012346,expired,2026-01-01T01:00:00.000Z,2026-01-01T07:00:00.000Z,2026-01-01T07:00:00.000Z',
-  'esc_a,bob,alice,0.10,0.001,locked,2026-01-01T02:00:00.000Z,2026-01-01T08:00:00.000Z,',
-  'esc_b,alice,bob,5.00,0.05,released,2026-01-01T02:00:00.000Z,2026-01-02T02:00:00.000Z,2026-01-01T03:00:00.000Z',
+  'esc_a,bob,alice,0.100000,0.001000,locked,2026-01-01T02:00:00.000Z,2026-01-01T08:00:00.000Z,',
+  'esc_b,alice,bob,5.000000,0.050000,released,2026-01-01T02:00:00.000Z,2026-01-02T02:00:00.000Z,2026-01-01T03:00:00.000Z',
   '',
 ].join('\n');
 
@@ -135,8 +135,12 @@ function expectedSummary(): string {
     "ledger_sum": "0.00"
   },
   "requests_by_status": {
+    "1xx": 0,
     "2xx": 7,
-    "4xx": 5
+    "3xx": 0,
+    "4xx": 5,
+    "5xx": 0,
+    "other": 0
   },
   "invariants": [
     {
@@ -172,8 +176,17 @@ describe('each file, exact bytes', () => {
     expect(renderAgentsCsv(makeRecord())).toBe(AGENTS_CSV);
   });
 
-  test('endpoints.csv: one column per status seen, numeric order, 0 where none', () => {
+  test('endpoints.csv: the same status columns whatever the run, numeric order, 0 where none', () => {
     expect(renderEndpointsCsv(makeRecord())).toBe(ENDPOINTS_CSV);
+  });
+
+  test('endpoints.csv: a status outside the listed ones is counted under other; the header never changes', () => {
+    const record = makeRecord();
+    const odd = { ...record, endpoints: [{ endpoint: 'faucet.B.claim', service: 'faucet', style: 'B', calls: 3, statuses: { '418': 2, '502': 1 } }] };
+    const lines = renderEndpointsCsv(odd).split('\n');
+    expect(lines[0]).toBe(ENDPOINTS_CSV.split('\n')[0]);
+    expect(lines[1]).toBe('faucet.B.claim,faucet,B,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3');
+    expect(renderEndpointsCsv({ ...record, endpoints: [] })).toBe(`${ENDPOINTS_CSV.split('\n')[0]}\n`);
   });
 
   test('escrows.csv: by created_at then escrow_id, empty settled_at when open', () => {
@@ -201,15 +214,18 @@ describe('each file, exact bytes', () => {
         'conservation         12           0  ok',
         'faucet-cooldown       4           1  FAILED',
         '',
-        'total                      value',
-        'requests                      12',
-        'escrows                        3',
-        'events                         5',
-        'agent balances             31.99',
-        'fee income                0.0425',
-        'faucet pool          99999968.00',
-        'ledger sum                  0.00',
-        'outcome         invariant-failed',
+        'total     count',
+        'requests     12',
+        'escrows       3',
+        'events        5',
+        '',
+        'money                      usdc',
+        'agent balances        31.990000',
+        'fee income             0.042500',
+        'faucet pool     99999968.000000',
+        'ledger sum             0.000000',
+        '',
+        'outcome: invariant-failed',
         '',
       ].join('\n'),
     );
@@ -234,16 +250,16 @@ describe('CSV quoting', () => {
       { ...record.agents[0]!, agentId: 'a3', displayName: 'plain name' },
     ];
     const lines = renderAgentsCsv({ ...record, agents }).split('\n');
-    expect(lines[1]).toBe('a1,escrow-buyer,"Doe, ""JD"" Jr.",pro,7.99,5,1,0');
+    expect(lines[1]).toBe('a1,escrow-buyer,"Doe, ""JD"" Jr.",pro,7.990000,5,1,0');
     expect(lines[2]).toBe('a2,escrow-buyer,"two');
-    expect(lines[3]).toBe('lines",pro,7.99,5,1,0');
-    expect(lines[4]).toBe('a3,escrow-buyer,plain name,pro,7.99,5,1,0');
+    expect(lines[3]).toBe('lines",pro,7.990000,5,1,0');
+    expect(lines[4]).toBe('a3,escrow-buyer,plain name,pro,7.990000,5,1,0');
   });
 
   test('an empty run still has header rows and an empty events file', () => {
     const empty: RunRecord = { ...makeRecord(), agents: [], endpoints: [], escrows: [], events: [] };
     expect(renderAgentsCsv(empty)).toBe('agent_id,archetype,display_name,tier,balance,requests,errors,rate_limited\n');
-    expect(renderEndpointsCsv(empty)).toBe('endpoint,service,style,calls\n');
+    expect(renderEndpointsCsv(empty)).toBe(`${ENDPOINTS_CSV.split('\n')[0]}\n`);
     expect(renderEscrowsCsv(empty)).toBe('escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at\n');
     expect(renderEventsJsonl([])).toBe('');
   });

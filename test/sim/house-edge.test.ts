@@ -19,11 +19,11 @@ const FILE = join(root, 'scenarios', 'house-edge.yaml');
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 const MINUTE_MS = 60_000;
 
-/** house-edge.yaml with an eighth of every population (at least one agent) over 2 hours. */
+/** house-edge.yaml with an eighth of every population (at least two agents: a lone challenger has nobody to challenge) over 2 hours. */
 function smallHouseEdge(): string {
   const file = parse(readFileSync(FILE, 'utf8')) as { duration: string; populations: { count: number }[]; casino: { closures: { from: string; for: string }[] } };
   file.duration = '2h';
-  for (const population of file.populations) population.count = Math.max(1, Math.round(population.count / 8));
+  for (const population of file.populations) population.count = Math.max(2, Math.round(population.count / 8));
   file.casino.closures = [{ ...file.casino.closures[0], from: '30m', for: '30m' } as { from: string; for: string }];
   return stringify(file);
 }

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { DURATION_PATTERN_TEXT, durationMs, formatDuration, parseDuration } from '../../src/sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type ScenarioError, type ScenarioResult } from '../../src/sim/scenario.ts';
 import { renderScenarioJsonSchema } from '../../src/sim/scenario-schema.ts';
-import { ARCHETYPE_PARAMS } from '../../agents/index.ts';
+import { ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -288,7 +288,7 @@ describe('durations', () => {
 
 describe('the editor JSON Schema', () => {
   test('schemas/scenario.schema.json is fresh (run node scripts/gen-schema.ts)', () => {
-    expect(readFileSync(join(root, 'schemas', 'scenario.schema.json'), 'utf8')).toBe(renderScenarioJsonSchema(ARCHETYPE_PARAMS));
+    expect(readFileSync(join(root, 'schemas', 'scenario.schema.json'), 'utf8')).toBe(renderScenarioJsonSchema(ARCHETYPE_PARAMS, ARCHETYPE_DESCRIPTIONS));
   });
 
   test('rejects unknown keys and requires name, duration and populations', () => {
@@ -309,5 +309,29 @@ describe('the editor JSON Schema', () => {
       expect(entry.properties.params.additionalProperties).toBe(false);
     }
     for (const [, name] of text.matchAll(/"#\/\$defs\/([^"]+)"/g)) expect(schema.$defs).toHaveProperty([name as string]);
+  });
+
+  test('every archetype parameter has a description, a default and its range: probabilities 0..1, amounts above 0, durations in words', () => {
+    const schema = JSON.parse(renderScenarioJsonSchema(ARCHETYPE_PARAMS, ARCHETYPE_DESCRIPTIONS)) as { properties: { populations: { items: { oneOf: Array<{ properties: { agent: { const: string; description: string }; params: { properties: Record<string, Record<string, unknown>> } } }> } } } };
+    expect(JSON.stringify(schema)).not.toContain('x-range');
+    for (const entry of schema.properties.populations.items.oneOf) {
+      const name = entry.properties.agent.const;
+      expect(entry.properties.agent.description).toBe(`agent archetype ${name}: ${ARCHETYPE_DESCRIPTIONS[name]}`);
+      for (const [key, field] of Object.entries(entry.properties.params.properties)) {
+        const where = `${name}.${key}`;
+        expect(typeof field['description'], where).toBe('string');
+        const description = field['description'] as string;
+        if (!description.includes('(default')) expect(field, where).toHaveProperty('default');
+        if (description.includes('0 to 1, at most 4 decimals')) expect([field['minimum'], field['maximum']], where).toEqual([0, 1]);
+        if (field['pattern'] === '^[0-9]{1,16}(ms|s|m|h|d)$') expect(description, where).toMatch(/duration \d+(ms|s|m|h|d) to \d+(ms|s|m|h|d)/);
+        if (description.includes('USDC above 0')) expect(field['exclusiveMinimum'], where).toBe(0);
+        const ranged = (node: Record<string, unknown>): boolean => ['minimum', 'maximum', 'enum', 'pattern', 'maxLength', 'maxItems'].some((keyword) => keyword in node);
+        const bounded = ranged(field) || ((field['anyOf'] as Record<string, unknown>[] | undefined) ?? []).some(ranged) || ['boolean', 'object', 'array'].includes(field['type'] as string) || /USDC above 0/.test(description);
+        expect(bounded, `${where} has a range`).toBe(true);
+      }
+    }
+    const buyer = schema.properties.populations.items.oneOf.find((entry) => entry.properties.agent.const === 'escrow-buyer')?.properties.params.properties;
+    expect(buyer?.['release']).toMatchObject({ minimum: 0, maximum: 1, default: 0.6, description: 'weight of escrows the buyer releases (0 to 1, at most 4 decimals)' });
+    expect(buyer?.['escrow_every']?.['description']).toBe('time between new escrows (duration 1m to 30d)');
   });
 });

@@ -2,7 +2,8 @@
  * The live house-edge audit's result as a text table, CSV and JSON: one row per variant with the
  * bets placed and verified, whether the outcomes followed the target's rule, the exact edge of that
  * rule, the advertised edge, the empirical edge with its 99% interval, the verdict and how many
- * bets it rests on. Pure and byte-stable: fixed number formats, rows in plan order.
+ * bets it rests on. Pure and byte-stable: fixed number formats, rows in plan order; the CSV has
+ * one figure per column in one format (snake_case header, fractions with 8 decimals).
  */
 import { stringify } from 'csv-stringify/sync';
 import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
@@ -61,9 +62,33 @@ export function renderEdgeAuditTable(result: EdgeAuditResult): string {
   return [line(HEADERS), ...cells.map(line)].join('\n') + '\n';
 }
 
+/** A fraction with 8 decimals, "" when absent; never "-0.00000000" (casino.csv's format). */
+function fractionCell(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  const text = value.toFixed(8);
+  return /^-0\.0*$/.test(text) ? text.slice(1) : text;
+}
+
+/**
+ * The CSV's columns: one figure each, in one format (edges as fractions with 8 decimals, counts as
+ * integers, "" where a figure does not exist), unlike the text table, which packs the interval and
+ * the SPRT into one readable cell.
+ */
+const CSV_COLUMNS = [
+  'game', 'variant', 'bets', 'verified', 'followed_rule', 'exact_edge', 'advertised_text', 'advertised_edge', 'empirical_edge', 'low', 'high',
+  'verdict', 'rests_on_bets', 'sprt_decision', 'sprt_direction', 'sprt_bets',
+] as const;
+
 export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
-  const rows = rowsOf(result).map((row) => [row.game, row.variant, row.placed, row.verified, row.followed, row.exact, row.advertised, row.empirical, row.verdict, row.restsOn, row.sprt]);
-  return stringify([HEADERS, ...rows]);
+  const rows = result.variants.map((outcome) => {
+    const { verdict, sprt } = outcome;
+    return [
+      outcome.variant.game, outcome.variant.variant, outcome.placed, outcome.verified, outcome.followedRule, fractionCell(verdict.exactEdge),
+      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(verdict.interval?.low), fractionCell(verdict.interval?.high),
+      verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
+    ];
+  });
+  return stringify(rows, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\n' });
 }
 
 export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Record<string, string>>): string {

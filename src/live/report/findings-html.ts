@@ -2,7 +2,8 @@
  * findings.html: a live command's findings report as one self-contained page (inline CSS, no
  * script, no external resource; a Content-Security-Policy forbids every network source). It opens
  * with the summary table — per finding its severity, title and id, evidence, the curl line that
- * reproduces it, and count, most severe first — then the counts per severity and the checks.
+ * reproduces it, and count, most severe first — then the counts per severity and the checks (left
+ * out when the command reported none: no empty sections).
  * Pure: the bytes are a function of the report (fixed order, fixed formatting, no clock).
  *
  * Invariants: every text is escaped by escapeHtml (src/report/html/html-text.ts, shared with
@@ -101,7 +102,7 @@ function checkRow(check: ReportCheck, report: FindingsReport, index: FindingInde
 }
 
 function checksTable(report: FindingsReport, index: FindingIndex): string {
-  const rows = report.checks.length === 0 ? ['<tr><td colspan="5">The command reported no checks.</td></tr>'] : report.checks.map((check) => checkRow(check, report, index));
+  const rows = report.checks.map((check) => checkRow(check, report, index));
   return table('checks', 'Checks, in the order run', ['check', 'group', 'status', 'findings', 'detail'], rows);
 }
 
@@ -118,7 +119,7 @@ export function renderFindingsHtml(report: FindingsReport): string {
   const findings = sortedFindings(report);
   const title = `afp ${report.command} — ${report.target.name}`;
   const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
-  return [
+  return `${[
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -133,10 +134,12 @@ export function renderFindingsHtml(report: FindingsReport): string {
     `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report, findings)}</p>\n</header>`,
     summaryTable(findings),
     `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
-    `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
+    // No empty sections: a command that reported no checks gets no checks section.
+    report.checks.length === 0 ? '' : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,
     `<footer><p>Written by ${escapeHtml(generator)}. findings.json, findings.csv and findings.junit.xml hold the same findings.</p></footer>`,
     '</body>',
     '</html>',
-    '',
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n')}\n`;
 }

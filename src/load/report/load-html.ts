@@ -4,13 +4,15 @@
  * It opens with the summary table (requests, failures, throughput, latency percentiles,
  * iterations, thresholds passed), then the thresholds table with the values observed, the charts
  * (latency percentiles over time, throughput, error rate, the HDR percentile distribution), every
- * endpoint's percentiles and statuses, and the checks.
+ * endpoint's percentiles and statuses, and the checks. No empty sections: thresholds, endpoints
+ * and checks are left out when the run has none (the summary table says so).
  * Pure: the bytes are a function of the report (fixed order, fixed number formatting, no clock).
  *
  * Invariants: every text is escaped by escapeHtml after boundedText has capped it and replaced
  * control characters (src/report/html/html-text.ts, shared with report.html and findings.html), so
  * the page is well-formed whatever an endpoint or check is called; every number goes through
- * toFixed or countText. Tables are bounded by the snapshot's own limits.
+ * toFixed or countText, one format per column (counts apart from shares). Tables are bounded by
+ * the snapshot's own limits.
  */
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
@@ -59,17 +61,27 @@ function latencyText(latency: Percentiles): string {
   return `p50 ${ms(latency.p50Ms)} · p90 ${ms(latency.p90Ms)} · p95 ${ms(latency.p95Ms)} · p99 ${ms(latency.p99Ms)} · p99.9 ${ms(latency.p999Ms)} · max ${ms(latency.maxMs)} · mean ${ms(latency.meanMs)}`;
 }
 
+function checksSummary(report: LoadReport): string {
+  const tallies = Object.values(report.snapshot.checks);
+  if (tallies.length === 0) return 'none';
+  const passes = tallies.reduce((sum, tally) => sum + tally.passes, 0);
+  const fails = tallies.reduce((sum, tally) => sum + tally.fails, 0);
+  return `${countText(tallies.length)} checks · ${countText(passes)} passes · ${countText(fails)} fails`;
+}
+
 function summaryTable(report: LoadReport): string {
   const overall = overallRow(report);
   const { iterations } = report.snapshot;
   const failedThresholds = report.thresholds.filter((result) => !result.ok).length;
   const rows: [string, string][] = [
     ['requests', countText(overall.requests)],
-    ['failed', `${countText(overall.failed)} (${percent(failedRate(overall))})`],
+    ['failed', countText(overall.failed)],
+    ['failed share', percent(failedRate(overall))],
     ['throughput', `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`],
     ['latency (ms, from the intended start)', latencyText(overall.latency)],
     ['statuses', escapeHtml(statusesText(overall.statuses)) || '—'],
     ['iterations', `${countText(iterations.started)} started · ${countText(iterations.completed)} completed · ${countText(iterations.dropped)} dropped`],
+    ['checks', checksSummary(report)],
     ['thresholds', report.thresholds.length === 0 ? 'none' : `${report.thresholds.length - failedThresholds} of ${report.thresholds.length} passed${failedThresholds > 0 ? ' (exit 5)' : ''}`],
   ];
   return table('summary', 'Summary', ['figure', 'value'], rows.map(([name, value]) => row([cell(escapeHtml(name), 'text'), cell(value, 'text')])));
@@ -90,7 +102,7 @@ function thresholdRow(result: ThresholdResult): string {
 }
 
 function thresholdsTable(report: LoadReport): string {
-  const rows = report.thresholds.length === 0 ? ['<tr><td colspan="5">The scenario sets no thresholds.</td></tr>'] : report.thresholds.map(thresholdRow);
+  const rows = report.thresholds.map(thresholdRow);
   const noData = report.thresholds.some((result) => result.noData) ? '\n<p class="note">(no data): the metric recorded nothing; as k6 does, the empty metric was judged as 0.</p>' : '';
   return `${table('thresholds', 'Thresholds (any failure exits 5)', ['metric', 'threshold', 'observed', 'result', 'abortOnFail'], rows)}${noData}`;
 }
@@ -100,20 +112,18 @@ function endpointsTable(report: LoadReport): string {
     row([
       cell(text(endpoint.endpoint), 'text name'),
       cell(countText(endpoint.requests)),
-      cell(`${countText(endpoint.failed)} (${percent(failedRate(endpoint))})`),
+      cell(countText(endpoint.failed)),
+      cell(percent(failedRate(endpoint))),
       cell(escapeHtml(statusesText(endpoint.statuses)), 'text'),
       ...[endpoint.latency.p50Ms, endpoint.latency.p90Ms, endpoint.latency.p95Ms, endpoint.latency.p99Ms, endpoint.latency.p999Ms, endpoint.latency.maxMs, endpoint.latency.meanMs].map((value) => cell(ms(value))),
     ], ' class="endpoint"'),
   );
-  const body = rows.length === 0 ? ['<tr><td colspan="11">No requests were recorded.</td></tr>'] : rows;
-  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], body);
+  return table('endpoints', 'Latency by endpoint (ms, from the intended start)', ['endpoint', 'requests', 'failed', 'failed share', 'statuses', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'mean'], rows);
 }
 
 function checksTable(report: LoadReport): string {
   const entries = Object.entries(report.snapshot.checks);
-  const rows = entries.length === 0
-    ? ['<tr><td colspan="4">The run recorded no checks.</td></tr>']
-    : entries.map(([name, tally]) => row([cell(text(name), 'text name'), cell(countText(tally.passes)), cell(countText(tally.fails)), cell(percent(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)))]));
+  const rows = entries.map(([name, tally]) => row([cell(text(name), 'text name'), cell(countText(tally.passes)), cell(countText(tally.fails)), cell(percent(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)))]));
   return table('checks', 'Checks', ['check', 'passes', 'fails', 'passed share'], rows);
 }
 
@@ -128,7 +138,7 @@ export function renderLoadHtml(report: LoadReport): string {
   const title = `afp load ${report.scenario} — ${report.target.name}`;
   const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
   const charts = loadCharts(report).map(renderSvgChart).join('\n');
-  return [
+  return `${[
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -142,13 +152,15 @@ export function renderLoadHtml(report: LoadReport): string {
     '<body>',
     `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report)}</p>\n</header>`,
     summaryTable(report),
-    `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
+    // No empty sections: thresholds, endpoints and checks appear only when the run has some (the summary says "none").
+    report.thresholds.length === 0 ? '' : `<section id="thresholds-judged">\n<h2>Thresholds</h2>\n${thresholdsTable(report)}\n</section>`,
     `<section id="charts">\n<h2>Over time and by percentile</h2>\n<p class="note">Latency runs from each request's intended start (no coordinated omission): a stalled target shows its stall.</p>\n${charts}\n</section>`,
-    `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
-    `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
+    endpointRows(report).length === 0 ? '' : `<section id="by-endpoint">\n<h2>Endpoints</h2>\n${endpointsTable(report)}\n</section>`,
+    Object.keys(report.snapshot.checks).length === 0 ? '' : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report)}\n</section>`,
     `<footer><p>Written by ${escapeHtml(generator)}. summary.json, latency.csv, timeseries.csv and load.junit.xml hold the same figures.</p></footer>`,
     '</body>',
     '</html>',
-    '',
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n')}\n`;
 }

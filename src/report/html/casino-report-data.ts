@@ -7,7 +7,8 @@
  * so floats are fine here (STYLE rule 3 is about what changes state).
  * Invariants of the limits: a report's size is bounded whatever the input — at most maxGames
  * edge charts and maxBankrollSeries bankroll lines, each of at most maxPointsPerSeries points
- * (downsampled by index, first and last always kept), tables of at most maxTableRows rows, texts
+ * (downsampled by index, first and last always kept), a summary of at most maxSummaryRows
+ * variants, checkpoint tables of at most maxTableRows rows, texts
  * of at most maxTextChars characters. Series over a cap are dropped in input order and the
  * report says how many were left out. Worst case ≈ 860 kB with the inlined library (≈ 210 kB);
  * a typical report (3 games, 3 archetypes) ≈ 240 kB.
@@ -47,12 +48,33 @@ export interface BankrollSeries {
   readonly points: readonly BankrollPoint[];
 }
 
+/**
+ * One row of the summary table that opens the report: every variant of the run or audit, whether
+ * or not it has a chart below (a chart needs a law and two bets, and a report draws at most
+ * maxGames). Null figures do not exist for the variant (no law, too few bets, none advertised).
+ */
+export interface VariantSummary {
+  readonly game: string;
+  readonly variant: string;
+  readonly bets: number;
+  readonly advertisedEdge: number | null;
+  readonly theoreticalEdge: number | null;
+  readonly empiricalEdge: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
+  readonly verdict: string;
+}
+
 export interface CasinoReportInput {
   readonly title: string;
   /** Seed, command, scenario: caller-provided text shown under the title. */
   readonly subtitle: string;
   readonly games: readonly GameEdgeSeries[];
   readonly bankrolls: readonly BankrollSeries[];
+  /** Every variant, charted or not (default: one row per entry of `games`). */
+  readonly variants?: readonly VariantSummary[];
+  /** Why some variants have no chart, shown under the summary when some do not. */
+  readonly unchartedNote?: string;
 }
 
 /** The caps of one report (see the header); exported so callers and tests can rely on them. */
@@ -61,5 +83,7 @@ export const CASINO_REPORT_LIMITS = {
   maxBankrollSeries: 16,
   maxPointsPerSeries: 200,
   maxTableRows: 12,
+  /** Rows of the summary table (the 17 games have 55 variants). */
+  maxSummaryRows: 500,
   maxTextChars: 300,
 } as const;

@@ -1,5 +1,6 @@
 /**
- * report.html of the casino: one self-contained HTML document (opens offline) with, per game, the
+ * report.html of the casino: one self-contained HTML document (opens offline) that opens with a
+ * summary table of every variant (charted or not, and how many are not), then, per game, the
  * empirical house edge and its 99 % band against the advertised and theoretical lines as bets
  * accumulate, and the bankroll curves by agent archetype — charts by the inlined Chart.js, and
  * the same figures as plain tables for readers without JavaScript.
@@ -9,9 +10,11 @@
  * CASINO_REPORT_LIMITS); nothing is fetched (a Content-Security-Policy forbids every network
  * source, fonts are the system's). `<body data-charts-expected>` is written here, so a test sees
  * how many charts to wait for even if no script ran; the page's script fills in the rest.
+ * No empty sections: the games section is left out when nothing is charted, the bankroll
+ * section when the input has no bankroll series (an audit has no agents).
  * Non-goals: interactivity beyond Chart.js's tooltips; writing the file (the caller does).
  */
-import type { CasinoReportInput } from './casino-report-data.ts';
+import type { CasinoReportInput, VariantSummary } from './casino-report-data.ts';
 import { CASINO_REPORT_LIMITS } from './casino-report-data.ts';
 import type { ChartLibrary } from './chart-library.ts';
 import { loadChartLibrary } from './chart-library.ts';
@@ -21,7 +24,7 @@ import { escapeHtml } from './html-text.ts';
 import type { PreparedGame, PreparedReport } from './prepare-report.ts';
 import { prepareCasinoReport } from './prepare-report.ts';
 import { countText } from './report-format.ts';
-import { bankrollTableHtml, gameTablesHtml } from './report-tables.ts';
+import { bankrollTableHtml, gameTablesHtml, variantSummaryTableHtml } from './report-tables.ts';
 import { escapeScriptText, jsonScriptText } from './script-embedding.ts';
 
 const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
@@ -64,19 +67,37 @@ function gameHtml(game: PreparedGame, index: number): string {
   ].join('\n');
 }
 
-function gamesSection(report: PreparedReport): string {
-  const games = report.games.map(gameHtml).join('\n');
-  const none = report.games.length === 0 ? '\n<p class="note">No games in this report.</p>' : '';
-  const omitted = omittedNote(report.omittedGames, 'games', CASINO_REPORT_LIMITS.maxGames);
-  const axis = report.games.length === 0 ? '' : `\n<p class="note">${EDGE_AXIS_NOTE}</p>`;
-  return `<section id="games">\n<h2>House edge by game</h2>${none}${omitted}${axis}\n${games}\n</section>`;
+const variantKey = (game: string, variant: string): string => `${game}\u0000${variant}`;
+
+/** The summary that opens the report: every variant, each linked to its chart when it has one. */
+function summarySection(report: PreparedReport): string {
+  const anchors = new Map<string, string>();
+  report.games.forEach((game, index) => {
+    if (game.points.length > 0 && !anchors.has(variantKey(game.name, game.variant))) anchors.set(variantKey(game.name, game.variant), `game-${index}`);
+  });
+  const chartOf = (row: VariantSummary): string | null => anchors.get(variantKey(row.game, row.variant)) ?? null;
+  const charted = report.variants.filter((row) => chartOf(row) !== null).length;
+  const total = report.variants.length + report.omittedVariants;
+  const uncharted = charted === total ? '' : ` ${countText(total - charted)} have none${report.unchartedNote === '' ? '' : `: ${escapeHtml(report.unchartedNote)}`}.`;
+  const counts = total === 0 ? 'No variant had bets.' : `${countText(total)} ${total === 1 ? 'variant' : 'variants'}; ${countText(charted)} charted below.${uncharted}`;
+  const omitted = omittedNote(report.omittedVariants, 'variants', CASINO_REPORT_LIMITS.maxSummaryRows);
+  const table = report.variants.length === 0 ? '' : `\n${variantSummaryTableHtml(report.variants, chartOf)}`;
+  return `<section id="summary">\n<h2>Summary</h2>\n<p class="note">${counts}</p>${omitted}${table}\n</section>`;
 }
 
+/** Omitted (empty string) when there is no game to show: no empty sections. */
+function gamesSection(report: PreparedReport): string {
+  if (report.games.length === 0 && report.omittedGames === 0) return '';
+  const games = report.games.map(gameHtml).join('\n');
+  const omitted = omittedNote(report.omittedGames, 'games', CASINO_REPORT_LIMITS.maxGames);
+  const axis = report.games.length === 0 ? '' : `\n<p class="note">${EDGE_AXIS_NOTE}</p>`;
+  return `<section id="games">\n<h2>House edge by game</h2>${omitted}${axis}\n${games}\n</section>`;
+}
+
+/** Omitted (empty string) when the report has no bankroll series (an audit has no agents). */
 function bankrollSection(report: PreparedReport, hasChart: boolean): string {
   const omitted = omittedNote(report.omittedBankrolls, 'archetypes', CASINO_REPORT_LIMITS.maxBankrollSeries);
-  if (report.bankrolls.length === 0) {
-    return `<section id="bankrolls">\n<h2>Bankroll by agent archetype</h2>\n<p class="note">No bankroll series in this report.</p>${omitted}\n</section>`;
-  }
+  if (report.bankrolls.length === 0) return '';
   const chart = hasChart ? `\n${chartBox(BANKROLL_CHART_ID, 'Balance by agent archetype over virtual time')}` : '';
   const sampled = report.bankrolls.some((series) => series.points.length < series.inputPoints)
     ? `\n<p class="note">Lines with more than ${CASINO_REPORT_LIMITS.maxPointsPerSeries} points show that many, evenly spaced (first and last kept).</p>`
@@ -89,7 +110,7 @@ export function renderCasinoReport(input: CasinoReportInput, library: ChartLibra
   const report = prepareCasinoReport(input);
   const data = buildChartData(report);
   const expected = data.games.length + (data.bankroll === null ? 0 : 1);
-  return [
+  return `${[
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -102,6 +123,7 @@ export function renderCasinoReport(input: CasinoReportInput, library: ChartLibra
     '</head>',
     `<body data-charts-expected="${expected}" data-charts-drawn="0">`,
     `<header>\n<h1>${escapeHtml(report.title)}</h1>\n<p class="subtitle">${escapeHtml(report.subtitle)}</p>\n</header>`,
+    summarySection(report),
     '<noscript><p class="note">The charts need JavaScript; the tables carry the same figures.</p></noscript>',
     gamesSection(report),
     bankrollSection(report, data.bankroll !== null),
@@ -112,6 +134,7 @@ export function renderCasinoReport(input: CasinoReportInput, library: ChartLibra
     `<script>\n${escapeScriptText(DRAW_SCRIPT)}\n</script>`,
     '</body>',
     '</html>',
-    '',
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n')}\n`;
 }

@@ -6,7 +6,7 @@
  * Invariant: every x (bets, atMs) is finite — a NaN there is a caller's bug, not data to draw.
  */
 import { assert } from '../../core/assert.ts';
-import type { BankrollPoint, BankrollSeries, CasinoReportInput, EdgePoint, GameEdgeSeries } from './casino-report-data.ts';
+import type { BankrollPoint, BankrollSeries, CasinoReportInput, EdgePoint, GameEdgeSeries, VariantSummary } from './casino-report-data.ts';
 import { CASINO_REPORT_LIMITS as LIMITS } from './casino-report-data.ts';
 import { downsample } from './downsample.ts';
 import { boundedText } from './html-text.ts';
@@ -35,6 +35,10 @@ export interface PreparedBankroll {
 export interface PreparedReport {
   readonly title: string;
   readonly subtitle: string;
+  /** The summary rows (every variant, up to maxSummaryRows), texts bounded. */
+  readonly variants: readonly VariantSummary[];
+  readonly omittedVariants: number;
+  readonly unchartedNote: string;
   readonly games: readonly PreparedGame[];
   readonly omittedGames: number;
   readonly bankrolls: readonly PreparedBankroll[];
@@ -87,12 +91,37 @@ function prepareBankroll(series: BankrollSeries): PreparedBankroll {
   };
 }
 
+/** A summary row of a charted series, for callers that pass no `variants`: its last point's figures. */
+function summaryOfGame(game: GameEdgeSeries): VariantSummary {
+  const last = game.points.reduce<EdgePoint | undefined>((latest, point) => (latest === undefined || point.bets >= latest.bets ? point : latest), undefined);
+  return {
+    game: game.game,
+    variant: game.variant,
+    bets: last?.bets ?? 0,
+    advertisedEdge: game.advertisedEdge,
+    theoreticalEdge: game.theoreticalEdge,
+    empiricalEdge: last?.edge ?? null,
+    low: last?.low ?? null,
+    high: last?.high ?? null,
+    verdict: game.verdict,
+  };
+}
+
+function prepareVariant(row: VariantSummary): VariantSummary {
+  return { ...row, game: text(row.game), variant: text(row.variant), verdict: text(row.verdict) };
+}
+
 export function prepareCasinoReport(input: CasinoReportInput): PreparedReport {
   const games = input.games.slice(0, LIMITS.maxGames).map(prepareGame);
   const bankrolls = input.bankrolls.slice(0, LIMITS.maxBankrollSeries).map(prepareBankroll);
+  const allVariants = input.variants ?? input.games.map(summaryOfGame);
+  const variants = allVariants.slice(0, LIMITS.maxSummaryRows).map(prepareVariant);
   return {
     title: text(input.title),
     subtitle: text(input.subtitle),
+    variants,
+    omittedVariants: allVariants.length - variants.length,
+    unchartedNote: text(input.unchartedNote ?? ''),
     games,
     omittedGames: input.games.length - games.length,
     bankrolls,

@@ -1,6 +1,6 @@
 /**
  * The plain HTML tables of report.html, so the report reads without JavaScript (and in text
- * browsers, and in a diff): per game its verdict, advertised, theoretical and final empirical edge
+ * browsers, and in a diff): first the summary of every variant, then per game its verdict, advertised, theoretical and final empirical edge
  * with the 99 % interval, then up to maxTableRows checkpoints; per archetype its first, last,
  * lowest and highest balance (over every input point). Every text is escaped here; every number
  * goes through report-format.ts.
@@ -8,6 +8,7 @@
 import { CASINO_REPORT_LIMITS } from './casino-report-data.ts';
 import { downsample } from './downsample.ts';
 import { escapeHtml } from './html-text.ts';
+import type { VariantSummary } from './casino-report-data.ts';
 import type { PreparedBankroll, PreparedGame } from './prepare-report.ts';
 import { countText, percentText, usdcText } from './report-format.ts';
 
@@ -15,9 +16,9 @@ function row(cells: readonly string[], tag: 'td' | 'th' = 'td'): string {
   return `<tr>${cells.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
 }
 
-function table(caption: string, head: readonly string[], rows: readonly string[]): string {
+function table(caption: string, head: readonly string[], rows: readonly string[], id?: string): string {
   return [
-    `<table><caption>${escapeHtml(caption)}</caption>`,
+    `<table${id === undefined ? '' : ` id="${id}"`}><caption>${escapeHtml(caption)}</caption>`,
     `<thead>${row(head.map(escapeHtml), 'th')}</thead>`,
     `<tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n');
@@ -25,6 +26,37 @@ function table(caption: string, head: readonly string[], rows: readonly string[]
 
 function interval(low: number, high: number): string {
   return `${percentText(low)} … ${percentText(high)}`;
+}
+
+const orMissing = (value: number | null): string => (value === null ? '—' : percentText(value));
+
+/**
+ * The summary that opens the report: one row per variant, charted or not; `chartOf` gives the
+ * anchor of a variant's chart (null: none). Every column holds one kind of figure: counts with
+ * grouping, edges as percentages with 3 decimals, "—" where a figure does not exist.
+ */
+export function variantSummaryTableHtml(variants: readonly VariantSummary[], chartOf: (row: VariantSummary) => string | null): string {
+  const rows = variants.map((variant) => {
+    const anchor = chartOf(variant);
+    return row([
+      escapeHtml(variant.game),
+      escapeHtml(variant.variant),
+      countText(variant.bets),
+      orMissing(variant.advertisedEdge),
+      orMissing(variant.theoreticalEdge),
+      orMissing(variant.empiricalEdge),
+      orMissing(variant.low),
+      orMissing(variant.high),
+      escapeHtml(variant.verdict),
+      anchor === null ? '—' : `<a href="#${anchor}">chart</a>`,
+    ]);
+  });
+  return table(
+    'Every variant (edges: share of the amount wagered kept by the house; — : does not exist)',
+    ['game', 'variant', 'bets', 'advertised edge', 'theoretical edge', 'empirical edge', '99% low', '99% high', 'verdict', 'chart'],
+    rows,
+    'summary-table',
+  );
 }
 
 export function gameTablesHtml(game: PreparedGame): string {

@@ -152,6 +152,14 @@ describe('findings.html', () => {
     expect(html.isWellFormed(), 'no lone surrogate').toBe(true);
   });
 
+  test('no empty sections: a command that reported no checks gets no checks section', () => {
+    const html = renderFindingsHtml(sampleReport({ checks: [] }));
+    expect(html).not.toContain('id="checks-run"');
+    expect([...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1])).toEqual(['findings', 'counts']);
+    expect(html.endsWith('</html>\n')).toBe(true);
+    expect(renderFindingsHtml(sampleReport())).toContain('<section id="checks-run">');
+  });
+
   test('it opens with the summary table: titles most severe first, curl lines in <code>, counts', () => {
     const html = renderFindingsHtml(sampleReport());
     const firstTable = html.slice(html.indexOf('<table'), html.indexOf('</table>'));

@@ -1,0 +1,161 @@
+/**
+ * `afp scenario new [FILE] [--name NAME] [--force]` writes a commented starting scenario: valid,
+ * and it runs (`afp run FILE`) — faucet farmers and escrow buyers and sellers over one virtual
+ * day, every key explained, the buyers' parameters written out with their defaults and
+ * descriptions from the archetype's own metadata (the editor schema's: scenario-schema.ts
+ * `archetypeParamsJsonSchema`), so the file stays true when an archetype changes.
+ * `afp scenario check FILE` validates a file as `afp run` would — the schema, the archetypes'
+ * parameters and the semantic checks (src/sim/scenario-check.ts) — without running it.
+ * Without FILE `new` prints the scenario on stdout; an existing FILE is replaced only with --force.
+ * Exit codes: 0 written or valid · 2 bad flags, an existing FILE, or an invalid scenario (every
+ * error with its path and line).
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AGENT_NAMES, AGENTS, ARCHETYPE_DESCRIPTIONS, ARCHETYPE_PARAMS } from '../../agents/index.ts';
+import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { archetypeParamsJsonSchema, DEFAULT_START, INVARIANT_NAMES } from '../sim/scenario-schema.ts';
+import { parseArgs, stringFlag } from './args.ts';
+import { PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
+import { EXIT } from './exit-codes.ts';
+
+export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE';
+
+const HELP = `usage: ${SCENARIO_USAGE}
+  new     writes a commented starting scenario that runs as it is (afp run FILE); without FILE it
+          goes to stdout. The buyers' parameters are written out with their defaults.
+  check   validates FILE as afp run does (schema, archetype parameters, semantic checks) without
+          running it
+  --name NAME   the scenario's name (a-z, 0-9 and -; default: FILE's name, else starter)
+  --force       replace an existing FILE
+exit codes: 0 written or valid · 2 invalid input (an existing FILE, or every error of an invalid scenario)
+`;
+
+const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
+const COMMENT_COLUMN = 30;
+
+/** The scenario name a file suggests: its base name without extension, lower-cased, if it fits. */
+export function nameFromFile(file: string | undefined): string {
+  if (file === undefined) return 'starter';
+  const stem = basename(file).replace(/\.(ya?ml)$/i, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return NAME_PATTERN.test(stem) ? stem : 'starter';
+}
+
+/** `text` padded so that `# comment` starts at COMMENT_COLUMN (one space at least). */
+function commented(text: string, comment: string): string {
+  return `${text.padEnd(Math.max(COMMENT_COLUMN, text.length + 1))}# ${comment}`;
+}
+
+/** A word YAML reads as the same text unquoted (not a number, boolean or null). */
+const PLAIN_WORD = /^[a-z][a-z0-9_-]*$/i;
+const YAML_KEYWORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n']);
+
+/** A default as YAML: numbers, booleans and null as they are; words plain; other texts double-quoted (JSON is valid YAML). */
+function yamlValue(value: unknown): string {
+  return typeof value === 'string' && PLAIN_WORD.test(value) && !YAML_KEYWORDS.has(value.toLowerCase()) ? value : JSON.stringify(value);
+}
+
+/** The archetype's parameters that have a default, one line each with its description. */
+function paramLines(agent: string, indent: string): string[] {
+  const schema = archetypeParamsJsonSchema(ARCHETYPE_PARAMS[agent] as Parameters<typeof archetypeParamsJsonSchema>[0]);
+  const properties = (schema['properties'] ?? {}) as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  return Object.entries(properties)
+    .filter(([, field]) => 'default' in field)
+    .map(([key, field]) => commented(`${indent}${key}: ${yamlValue(field['default'])}`, typeof field['description'] === 'string' ? field['description'] : ''));
+}
+
+/** The starting scenario's text: valid, commented, and it runs. Pure. */
+export function starterScenarioText(name: string): string {
+  return [
+    `# A starting afp scenario (written by afp scenario new). Run it: npx afp run ${name}.yaml`,
+    '# Every key is described, with its range, in afp\'s JSON Schema (schemas/scenario.schema.json);',
+    '# `npx afp agents` lists the agent archetypes and their parameters. Durations are an integer',
+    '# and a unit: ms, s, m, h or d. `npx afp scenario check FILE` validates without running.',
+    commented(`name: ${name}`, 'a-z, 0-9 and -; names the reports folder'),
+    commented('seed: 1', 'the default seed; --seed overrides it; same seed, same digest'),
+    commented(`start: ${DEFAULT_START.replace('.000', '')}`, 'virtual start instant (UTC)'),
+    commented('duration: 1d', 'virtual run length, 1s to 365d'),
+    'populations:',
+    `  # faucet-farmer: ${ARCHETYPE_DESCRIPTIONS['faucet-farmer'] ?? ''}`,
+    '  - agent: faucet-farmer',
+    commented('    count: 20', 'agents in this population'),
+    commented('    style: mixed', 'addressing style: A, B or mixed (default B)'),
+    commented('    tier: free', 'rate-limit tier: free, pro or enterprise'),
+    `  # escrow-seller: ${ARCHETYPE_DESCRIPTIONS['escrow-seller'] ?? ''}`,
+    '  - agent: escrow-seller',
+    '    count: 10',
+    `  # escrow-buyer: ${ARCHETYPE_DESCRIPTIONS['escrow-buyer'] ?? ''}`,
+    '  # Its parameters with their defaults; release, refund, dispute and let_expire must sum to 1.',
+    '  - agent: escrow-buyer',
+    '    count: 10',
+    '    params:',
+    ...paramLines('escrow-buyer', '      '),
+    '# Faults: windows in which a service answers 503 (or 500) to every request.',
+    'faults:',
+    commented('  - { service: escrow, from: 6h, for: 30m, answer: 503 }', 'from: after the start; for: length'),
+    commented(`invariants: [${INVARIANT_NAMES.filter((invariant) => !invariant.startsWith('casino')).join(', ')}]`, 'default: all'),
+    commented('reports: [summary, agents, endpoints, escrows, events]', 'default: all'),
+    '# Casino runs add casino archetypes (fixed-bettor, martingale, kelly-bettor, batch-bettor, ...)',
+    "# and deposits: casino: { starting_deposit: '100.00' }; afp agents lists their parameters.",
+    '',
+  ].join('\n');
+}
+
+async function scenarioNew(argv: readonly string[], io: AuditIo): Promise<number> {
+  const args = parseArgs(argv, { name: 'string', force: 'boolean' });
+  const errors = [...args.errors];
+  if (args.positionals.length > 1) errors.push(`name at most one file, got ${args.positionals.length}`);
+  const file = args.positionals[0];
+  const name = stringFlag(args, 'name') ?? nameFromFile(file);
+  if (!NAME_PATTERN.test(name)) errors.push(`--name must be 1 to 64 characters of a-z, 0-9 and -, got '${name.slice(0, 80)}'`);
+  if (file !== undefined && args.flags['force'] !== true && existsSync(file)) errors.push(`${file} exists: pass --force to replace it`);
+  if (errors.length > 0) {
+    io.err(`${errors.map((error) => `afp scenario new: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const text = starterScenarioText(name);
+  if (file === undefined) {
+    io.out(text);
+    return EXIT.ok;
+  }
+  await writeFile(file, text, 'utf8');
+  io.out(`wrote ${file}; run it: npx afp run ${file}\n`);
+  return EXIT.ok;
+}
+
+async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<number> {
+  const args = parseArgs(argv, {});
+  const errors = [...args.errors];
+  if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
+  const file = args.positionals[0];
+  if (errors.length > 0 || file === undefined) {
+    io.err(`${errors.map((error) => `afp scenario check: ${error}`).join('\n')}\nusage: ${SCENARIO_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    io.err(`afp scenario check: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.invalidInput;
+  }
+  const parsed = parseScenario(text, { fileName: file, agentParams: (agent) => AGENTS[agent]?.params, knownAgents: AGENT_NAMES });
+  if (!parsed.ok) {
+    io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
+    return EXIT.invalidInput;
+  }
+  const agents = parsed.scenario.populations.reduce((total, population) => total + population.count, 0);
+  io.out(`${file}: valid (${parsed.scenario.populations.length} populations, ${agents} agents)\n`);
+  return EXIT.ok;
+}
+
+const SUBCOMMANDS: Subcommands = { new: scenarioNew, check: scenarioCheck };
+
+export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promise<number> {
+  return runSubcommand(argv, io, { name: 'scenario', missing: 'name what to do: new or check', noun: 'subcommand', subcommands: SUBCOMMANDS, help: HELP, usage: SCENARIO_USAGE });
+}
+
+export function main(argv: string[]): Promise<number> {
+  return runScenarioCommand(argv, PROCESS_IO);
+}

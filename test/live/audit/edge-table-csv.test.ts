@@ -1,0 +1,54 @@
+// The live house-edge audit's edges.csv (src/live/audit/edge-table.ts): the same snake_case header
+// whatever the result, one figure per column in one format (edges as fractions with 8 decimals,
+// "" where a figure does not exist), while the text table keeps its packed, readable cells.
+import { describe, expect, test } from 'vitest';
+import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
+import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/live/audit/edge-table.ts';
+
+const HEADER = 'game,variant,bets,verified,followed_rule,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
+
+function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verdict'>): VariantOutcome {
+  return {
+    variant: { game: 'dice', variant: 'dice:over:50', params: {}, amountMicro: 10_000n, advertised: { edge: 0.01, text: '1%' }, documentsEdge: 0.01 },
+    placed: 400,
+    verified: 400,
+    followedRule: 400,
+    refused: 0,
+    sprt: { decision: 'accept-h0', direction: null, bets: 380 },
+    ...overrides,
+  };
+}
+
+function result(variants: VariantOutcome[]): EdgeAuditResult {
+  return { variants, placed: 800, verified: 700, refused: 0, stakedMicro: 8_000_000n, stoppedBy: null, balanceBeforeMicro: null, balanceAfterMicro: null };
+}
+
+const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
+
+describe('live edges.csv', () => {
+  test('one figure per column, fractions with 8 decimals, empty cells where a figure does not exist', () => {
+    const csv = renderEdgeAuditCsv(
+      result([
+        outcome({ verdict: { exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } }),
+        outcome({
+          variant: { game: 'crash', variant: 'crash:2', params: {}, amountMicro: 10_000n, advertised: null, documentsEdge: null },
+          verified: 300, followedRule: 300, sprt: null,
+          verdict: { exactEdge: null, advertised: null, rule: 'unknown', ruleSeverity: null, restsOnBets: 300, interval: null, empirical: 'too-few-bets' },
+        }),
+      ]),
+    );
+    expect(csv.split('\n')).toEqual([
+      HEADER,
+      'dice,dice:over:50,400,400,400,0.01000000,1%,0.01000000,0.01230000,-0.10770000,0.13230000,matches advertised,400,accept-h0,,380',
+      'crash,crash:2,400,300,300,,,,,,,no advertised edge,300,,,',
+      '',
+    ]);
+    expect(renderEdgeAuditCsv(result([]))).toBe(`${HEADER}\n`);
+  });
+
+  test('the text table still packs the interval and the SPRT into readable cells', () => {
+    const table = renderEdgeAuditTable(result([outcome({ verdict: { exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]));
+    expect(table).toContain('1.230% [-10.770%, 13.230%]');
+    expect(table).toContain('accept-h0 @380');
+  });
+});
