@@ -3,24 +3,35 @@
  * are data; the OpenAPI documents are derived from them). Every response's `_info.docs` points
  * to `/openapi.json`, which `afp serve` answers on each mount with that mount's document.
  *
- * What comes from the rows: paths (`:id` → `{id}` path parameters), operationId (the row id),
- * summary, tags [service, style], security (auth 'optional' lists both anonymous and bearer),
+ * What comes from the rows: paths (`:id` → `{id}`), operationId (the row id), summary and
+ * description, tags [service, style], security (auth 'optional' lists both anonymous and bearer),
  * and the success status (`successStatus`, the same field the dispatcher answers with). What the
- * rows do not carry lives in one small table here, keyed by row id, and tests hold it to the
- * real dispatcher: DOMAIN_ERRORS (the codes a row's domain operation can return). Derived for
- * every row: 400 (every row parses, unknown fields and query parameters included), 401 unless
- * auth is 'none', 429 (every request counts), and `default` for what any request may meet (405,
- * 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-* headers;
- * 429 adds Retry-After.
+ * rows do not carry lives in tables beside them, keyed by row id, each held to the real rows by
+ * tests: the request (body, query and path parameters: openapi-requests.ts, zod), the success
+ * body (openapi-responses*.ts, zod), the domain error codes (DOMAIN_ERRORS below) and the
+ * examples (openapi-examples.json, answers of a fixed-seed tour of every row written by
+ * scripts/gen-openapi-examples.ts). The zod definitions become JSON Schema 2020-12 (OpenAPI 3.1's
+ * dialect) through `z.toJSONSchema`, in `components.schemas`: shared shapes under their names,
+ * each operation's own as `<row id>.request` / `<row id>.response`.
+ * Derived for every row: 400 (every row parses, unknown fields and query parameters included),
+ * 401 unless auth is 'none', 429 (every request counts), and `default` for what any request may
+ * meet (405, 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-*
+ * headers; 429 adds Retry-After.
  *
  * Invariants: pure and deterministic — the same rows give the same bytes whatever their order
- * (paths sorted, methods in a fixed order, keys in insertion order); JSON values only.
- * Non-goals: field-level request and success-body schemas (the rows validate in code and do not
- * declare their fields); the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
+ * (paths sorted, methods in a fixed order, schemas sorted by name, keys in insertion order);
+ * JSON values only; a schema is listed only when the mount's document refers to it.
+ * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json); response schemas
+ * for the deployed dialect's rows (they are documented with their requests and generic bodies).
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
+import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
+import EXAMPLES from './openapi-examples.json' with { type: 'json' };
+import { INFO, namedSchemas, type RequestContract } from './openapi-fields.ts';
+import { REQUESTS } from './openapi-requests.ts';
+import { RESPONSES } from './openapi-responses.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -158,12 +169,14 @@ export function openApiDocument(routes: readonly Route[], options: OpenApiOption
     },
   };
   if (options.serverUrl !== undefined) document['servers'] = [{ url: options.serverUrl }];
-  document['paths'] = paths(rows);
-  document['components'] = components();
+  const schemas = new SchemaSet();
+  document['paths'] = paths(rows, schemas);
+  document['components'] = components(schemas);
+  document['tags'] = tags(rows);
   return document;
 }
 
-function paths(rows: readonly Route[]): JsonObject {
+function paths(rows: readonly Route[], schemas: SchemaSet): JsonObject {
   const byPath = new Map<string, Route[]>();
   for (const route of rows) {
     const path = openApiPath(route.path);
@@ -178,25 +191,68 @@ function paths(rows: readonly Route[]): JsonObject {
     const list = byPath.get(path) ?? [];
     for (const method of METHOD_ORDER) {
       const route = list.find((candidate) => candidate.method === method);
-      if (route !== undefined) item[method.toLowerCase()] = operation(route);
+      if (route !== undefined) item[method.toLowerCase()] = operation(route, schemas);
     }
     result[path] = item;
   }
   return result;
 }
 
-function operation(route: Route): JsonObject {
-  const result: JsonObject = { operationId: route.id, summary: route.summary, tags: [route.service, route.style], security: security(route.auth) };
-  const parameters = route.path
+function operation(route: Route, schemas: SchemaSet): JsonObject {
+  const contract: RequestContract = REQUESTS[route.id] ?? {};
+  const result: JsonObject = {
+    operationId: route.id,
+    summary: route.summary,
+    description: description(route, contract),
+    tags: [route.service, route.style],
+    security: security(route.auth),
+  };
+  const parameters = [...pathParameters(route, contract, schemas), ...queryParameters(contract, schemas)];
+  if (parameters.length > 0) result['parameters'] = parameters;
+  if (contract.body !== undefined) {
+    const example = exampleOf(EXAMPLES.requests, route.id);
+    const media: JsonObject = { schema: schemas.use(contract.body, `${route.id}.request`) };
+    if (example !== undefined && example !== null) media['example'] = example;
+    result['requestBody'] = { required: contract.bodyOptional !== true, content: { 'application/json': media } };
+  }
+  result['responses'] = responses(route, schemas);
+  return result;
+}
+
+/** The summary, then what the row needs that the summary does not say. */
+function description(route: Route, contract: RequestContract): string {
+  const lines = [route.summary];
+  lines.push(AUTH_TEXT[route.auth]);
+  if (contract.body === undefined && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
+  lines.push('Unknown body fields and query parameters are refused with 400.');
+  return lines.join('\n\n');
+}
+
+const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {
+  none: 'No API key needed.',
+  bearer: 'Needs the API key: `Authorization: Bearer <api_key>`.',
+  optional: 'The API key is used when sent (`Authorization: Bearer <api_key>`); the first claim of a new agent needs none.',
+};
+
+function pathParameters(route: Route, contract: RequestContract, schemas: SchemaSet): JsonObject[] {
+  const shape = contract.params?.shape ?? {};
+  return route.path
     .split('/')
     .filter((segment) => segment.startsWith(':'))
-    .map((segment): JsonObject => ({ name: segment.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
-  if (parameters.length > 0) result['parameters'] = parameters;
-  if (route.method === 'POST' || route.method === 'PUT') {
-    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object' } } } };
-  }
-  result['responses'] = responses(route);
-  return result;
+    .map((segment): JsonObject => {
+      const name = segment.slice(1);
+      const schema = shape[name];
+      return { name, in: 'path', required: true, schema: schema === undefined ? { type: 'string' } : schemas.inline(schema as z.ZodType) };
+    });
+}
+
+function queryParameters(contract: RequestContract, schemas: SchemaSet): JsonObject[] {
+  const shape = contract.query?.shape ?? {};
+  return Object.entries(shape).map(([name, field]): JsonObject => {
+    const schema = field as z.ZodType;
+    const optional = schema instanceof z.ZodOptional;
+    return { name, in: 'query', required: !optional, schema: schemas.inline(optional ? (schema.unwrap() as z.ZodType) : schema) };
+  });
 }
 
 function security(auth: Route['auth']): JsonValue {
@@ -211,7 +267,7 @@ function security(auth: Route['auth']): JsonValue {
 }
 
 /** Success, the error statuses that apply (ascending), then `default`. */
-function responses(route: Route): JsonObject {
+function responses(route: Route, schemas: SchemaSet): JsonObject {
   const codes: ErrorCode[] = ['BAD_REQUEST'];
   if (route.auth !== 'none') codes.push('UNAUTHORIZED');
   codes.push(...(DOMAIN_ERRORS[route.id] ?? []));
@@ -222,7 +278,7 @@ function responses(route: Route): JsonObject {
     [String(status)]: {
       description: status === 201 ? 'Created' : 'OK',
       headers: rateLimitHeaders(false),
-      content: { 'application/json': { schema: ref('schemas', 'Success') } },
+      content: { 'application/json': successMedia(route, schemas) },
     },
   };
   for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(list, 'Error', false);
@@ -235,12 +291,105 @@ function responses(route: Route): JsonObject {
   return result;
 }
 
+function successMedia(route: Route, schemas: SchemaSet): JsonObject {
+  const schema = RESPONSES[route.id];
+  const media: JsonObject = { schema: schema === undefined ? ref('schemas', 'Success') : schemas.use(schema, `${route.id}.response`) };
+  const example = exampleOf(EXAMPLES.responses, route.id);
+  if (example !== undefined) media['example'] = example;
+  return media;
+}
+
 function errorResponse(codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+  const media: JsonObject = { schema: ref('schemas', schema) };
+  const examples: JsonObject = {};
+  for (const code of codes) {
+    const example = exampleOf(EXAMPLES.errors, code);
+    if (example !== undefined) examples[code] = { summary: MEANING[code], value: example };
+  }
+  if (Object.keys(examples).length > 0) media['examples'] = examples;
   return {
     description: codes.map((code) => `${code}: ${MEANING[code]}`).join('; '),
     headers: rateLimitHeaders(retryAfter),
-    content: { 'application/json': { schema: ref('schemas', schema) } },
+    content: { 'application/json': media },
   };
+}
+
+/** The example recorded under `key`, if any (the examples file is JSON: values are JSON). */
+function exampleOf(table: Readonly<Record<string, unknown>>, key: string): JsonValue | undefined {
+  return Object.hasOwn(table, key) ? (table[key] as JsonValue) : undefined;
+}
+
+/** One tag per service and per style the rows use, described, in TAG_TEXT's order. */
+function tags(rows: readonly Route[]): JsonValue {
+  const used = new Set(rows.flatMap((route) => [route.service, route.style]));
+  const known = Object.keys(TAG_TEXT).filter((name) => used.has(name));
+  const unknown = [...used].filter((name) => !(name in TAG_TEXT)).sort();
+  return [...known, ...unknown].map((name) => ({ name, description: TAG_TEXT[name] ?? name }));
+}
+
+const TAG_TEXT: Readonly<Record<string, string>> = {
+  faucet: 'Agent registration and the USDC faucet.',
+  escrow: 'Escrow between two agents: create, release, refund, dispute.',
+  casino: 'The agent casino: games, fairness proofs, Kelly limits, stats, tournaments, challenges.',
+  A: 'Style A: each service on its own address under /api/v1, amounts as JSON numbers.',
+  B: 'Style B: the shared api address, short paths, amounts as decimal strings.',
+  short: 'The casino\'s short routes (coinflip, crash rounds, provably-fair, leaderboard).',
+  deployed: 'The deployed platform\'s dialect (spec/DEPLOYED.md).',
+  primary: 'The primary style of a service.',
+};
+
+/**
+ * The zod schemas one document uses, converted together so shared shapes become one
+ * `components.schemas` entry each and are referred to by `$ref`.
+ */
+class SchemaSet {
+  readonly #registry = z.registry<{ id: string }>();
+  readonly #used = new Map<z.ZodType, string>();
+
+  /** A `$ref` to `schema`, listed under its shared name or `fallbackName`. */
+  use(schema: z.ZodType, fallbackName: string): JsonObject {
+    const name = this.#used.get(schema) ?? namedSchemas().get(schema) ?? fallbackName;
+    this.#used.set(schema, name);
+    return ref('schemas', name);
+  }
+
+  /** A small schema (a parameter's) written in place; shared shapes it uses still become refs. */
+  inline(schema: z.ZodType): JsonObject {
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonObject;
+    delete converted['$schema'];
+    return converted;
+  }
+
+  /** Every used schema and every shared shape they refer to, sorted by name, unreferenced ones left out. */
+  components(): JsonObject {
+    for (const [schema, name] of namedSchemas()) if (!this.#registry.has(schema)) this.#registry.add(schema, { id: name });
+    for (const [schema, name] of this.#used) {
+      if (this.#registry.has(schema)) this.#registry.remove(schema);
+      this.#registry.add(schema, { id: name });
+    }
+    const converted = z.toJSONSchema(this.#registry, { target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas;
+    const all: Record<string, JsonObject> = {};
+    for (const [name, schema] of Object.entries(converted)) {
+      const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
+      all[name] = rest;
+    }
+    return reachable(all, [...this.#used.values()]);
+  }
+}
+
+/** The schemas `roots` reach through `$ref`, sorted by name. */
+function reachable(all: Readonly<Record<string, JsonObject>>, roots: readonly string[]): JsonObject {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    if (seen.has(name) || all[name] === undefined) continue;
+    seen.add(name);
+    for (const match of JSON.stringify(all[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) stack.push(match[1] as string);
+  }
+  const result: JsonObject = {};
+  for (const name of [...seen].sort()) result[name] = all[name] as JsonObject;
+  return result;
 }
 
 function rateLimitHeaders(retryAfter: boolean): JsonObject {
@@ -250,17 +399,13 @@ function rateLimitHeaders(retryAfter: boolean): JsonObject {
   return headers;
 }
 
-function components(): JsonObject {
+function components(set: SchemaSet): JsonObject {
   const string: JsonObject = { type: 'string' };
   const integer: JsonObject = { type: 'integer' };
+  set.use(INFO, 'Info');
   return {
     schemas: {
-      Info: {
-        type: 'object',
-        description: 'Added to every JSON object response, error bodies included.',
-        required: ['service', 'docs', 'referral', 'version'],
-        properties: { service: string, docs: string, referral: string, version: string },
-      },
+      ...set.components(),
       Success: {
         type: 'object',
         description: 'The row\'s success body (fields per endpoint: see the summary and the README), plus `_info`.',

@@ -1,0 +1,105 @@
+// One valid request for every row of the route table, in an order where each succeeds, through the
+// in-process dispatcher of a fixed-seed platform at fixed instants: the same answers every run.
+// The OpenAPI tests hold every documented success schema to these answers, and
+// scripts/gen-openapi-examples.ts takes the documents' examples from them (byte-stable).
+import type { JsonObject } from '../../src/core/errors.ts';
+import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
+import type { Mount } from '../../src/http/route.ts';
+import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { Platform } from '../../src/platform/platform.ts';
+import { casinoTour } from './casino-world.ts';
+
+export const TOUR_START_MS = Date.UTC(2026, 0, 1);
+
+/** What was sent (path parameters already in the path) and what came back. */
+export interface TourExchange {
+  readonly mount: Mount;
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly response: ApiResponse;
+}
+
+interface SendOptions {
+  key?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+/** Every exchange of the tour, per row id, in the order sent; plus a few failures (routeId null or an error status). */
+export function openApiTour(): { readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[] } {
+  const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS });
+  const dispatcher = new Dispatcher(platform, ALL_ROUTES);
+  const byRow = new Map<string, TourExchange[]>();
+  const all: TourExchange[] = [];
+  let nowMs = TOUR_START_MS;
+  const exchange = (mount: Mount, method: string, path: string, options: SendOptions = {}): ApiResponse => {
+    nowMs += 1000;
+    const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
+    const query = options.query ?? {};
+    const response = dispatcher.handle({ mount, method, path, query, headers, body: options.body, ip: '127.0.0.1' }, nowMs);
+    const entry: TourExchange = { mount, method, path, query, body: options.body, response };
+    all.push(entry);
+    if (response.routeId !== null) byRow.set(response.routeId, [...(byRow.get(response.routeId) ?? []), entry]);
+    return response;
+  };
+  const send = (mount: Mount, method: string, path: string, options: SendOptions = {}): JsonObject => exchange(mount, method, path, options).body;
+  const alice = send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'alice' } })['api_key'] as string;
+  const bob = send('api', 'POST', '/register', { body: { agent_id: 'bob', referrer: 'alice', metadata: { framework: 'langchain' } } })['api_key'] as string;
+  send('faucet', 'POST', '/api/v1/faucet/claim', { key: alice });
+  send('faucet', 'GET', '/api/v1/faucet/status', { key: alice });
+  send('faucet', 'GET', '/api/v1/agents/alice', { key: alice });
+  send('api', 'POST', '/claim', { key: alice });
+  for (const path of ['/status', '/agents', '/referrals']) send('api', 'GET', path, { key: bob });
+  const createA = (): string => send('escrow', 'POST', '/api/v1/escrow/create', { key: alice, body: { buyer: 'alice', seller: 'bob', amount: 0.5, currency: 'USDC', memo: 'one report' } })['escrow_id'] as string;
+  const first = createA();
+  send('escrow', 'GET', `/api/v1/escrow/${first}`, { key: alice });
+  send('escrow', 'GET', '/api/v1/escrow/list', { key: alice });
+  send('escrow', 'POST', '/api/v1/escrow/release', { key: alice, body: { escrow_id: first } });
+  send('escrow', 'POST', '/api/v1/escrow/dispute', { key: alice, body: { escrow_id: createA(), reason: 'not delivered', evidence: 'https://example.com/log' } });
+  const createB = (): string => send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', description: 'a dataset', expires_in: 3600, conditions: { delivery: 'csv' } } })['escrow_id'] as string;
+  const third = createB();
+  send('api', 'GET', `/escrow/${third}`, { key: bob });
+  send('api', 'GET', '/escrows', { key: bob, query: { role: 'sender', limit: '5' } });
+  send('api', 'POST', `/escrow/${third}/release`, { key: bob });
+  send('api', 'POST', `/escrow/${createB()}/refund`, { key: bob });
+  send('api', 'POST', `/escrow/${createB()}/dispute`, { key: bob, body: { reason: 'not delivered' } });
+  for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
+  casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
+  // Failures, one per common code, for the error examples.
+  send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', colour: 'blue' } });
+  send('api', 'GET', '/status');
+  send('api', 'GET', '/escrow/esc_missing', { key: bob });
+  send('api', 'POST', `/escrow/${third}/release`, { key: bob });
+  send('api', 'POST', '/escrow', { key: bob, body: { amount: '100000.00', receiver: 'alice' } });
+  send('faucet', 'POST', '/api/v1/faucet/claim', { key: alice });
+  const carol = send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'carol' } })['api_key'] as string;
+  send('api', 'GET', `/escrow/${third}`, { key: carol });
+  let limited = false;
+  for (let count = 0; count < 1_000 && !limited; count++) limited = exchange('api', 'GET', '/agents').status === 429;
+  return { byRow, all };
+}
+
+/**
+ * The examples file's text: per row, the first successful request body and answer; per error
+ * code, the first body met. Keys sorted, so the bytes depend on the answers only.
+ */
+export function renderOpenApiExamples(): string {
+  const { byRow, all } = openApiTour();
+  const requests: Record<string, unknown> = {};
+  const responses: Record<string, unknown> = {};
+  for (const rowId of [...byRow.keys()].sort()) {
+    const success = (byRow.get(rowId) ?? []).find((entry) => entry.response.status < 300);
+    if (success === undefined) continue;
+    if (success.body !== undefined) requests[rowId] = success.body;
+    responses[rowId] = success.response.body;
+  }
+  const errors: Record<string, unknown> = {};
+  for (const entry of all) {
+    const code = entry.response.body['code'];
+    if (entry.response.status >= 400 && typeof code === 'string' && !(code in errors)) errors[code] = entry.response.body;
+  }
+  const sortedErrors = Object.fromEntries(Object.keys(errors).sort().map((code) => [code, errors[code]]));
+  return `${JSON.stringify({ requests, responses, errors: sortedErrors }, null, 2)}\n`;
+}
