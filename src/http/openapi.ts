@@ -321,7 +321,7 @@ function exampleOf(table: Readonly<Record<string, unknown>>, key: string): JsonV
 
 /** One tag per service and per style the rows use, described, in TAG_TEXT's order. */
 function tags(rows: readonly Route[]): JsonValue {
-  const used = new Set(rows.flatMap((route) => [route.service, route.style]));
+  const used = new Set<string>(rows.flatMap((route) => [route.service, route.style]));
   const known = Object.keys(TAG_TEXT).filter((name) => used.has(name));
   const unknown = [...used].filter((name) => !(name in TAG_TEXT)).sort();
   return [...known, ...unknown].map((name) => ({ name, description: TAG_TEXT[name] ?? name }));
