@@ -24,6 +24,12 @@ import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 const escrow = DEFAULT_CONFIG.escrow;
 const casino = DEFAULT_CASINO_CONFIG;
 const id = (what: string): z.ZodObject => z.strictObject({ id: reference().describe(what) });
+/** casino-tournaments.ts `pathId`: three letters, '_', 12 hex digits. */
+const casinoId = (what: string): z.ZodObject => z.strictObject({ id: z.string().regex(/^[a-z]{3}_[0-9a-f]{12}$/).describe(what) });
+/** casino-fairness.ts: a bet id is bet_ and 16 hex digits. */
+const betId = (): z.ZodString => z.string().regex(/^bet_[0-9a-f]{16}$/).describe('The bet id (bet_...)');
+/** casino-tournaments.ts `instantField`: an ISO 8601 instant with a zone. */
+const zonedInstant = (): z.ZodString => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/);
 const escrowIdParam = id('The escrow id (esc_...)');
 const usdcOnly = optional(z.literal('USDC').describe('Only USDC'));
 
@@ -122,12 +128,12 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
       bankroll: amountNumber(),
       bet_amount: amountNumber(),
       num_bets: z.int().min(1).max(SIMULATE_LIMITS.numBetsMax),
-      simulations: z.int().min(1).max(SIMULATE_LIMITS.simulationsMax).optional().describe('num_bets × simulations within the tier budget'),
+      simulations: z.int().min(1).max(SIMULATE_LIMITS.simulationsMax).nullable().optional().describe('num_bets × simulations within the tier budget'),
       seed: z.string().min(1).max(64).optional().describe('A seed for a repeatable run'),
     }),
   },
-  'casino.A.fairness.verify': { body: z.strictObject({ bet_id: text(64) }) },
-  'casino.A.fairness.audit': { params: z.strictObject({ betId: text(64).describe('The bet id (bet_...)') }) },
+  'casino.A.fairness.verify': { body: z.strictObject({ bet_id: betId() }) },
+  'casino.A.fairness.audit': { params: z.strictObject({ betId: betId() }) },
   'casino.A.stats.leaderboard': { query: gameQuery },
   'casino.A.tournaments.create': {
     body: z.strictObject({
@@ -136,33 +142,33 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
       entry_fee: z.number().min(0).max(1e12).optional().describe('USDC, default 0'),
       prize_pool: amountNumber().describe('USDC paid by the creator'),
       max_agents: optional(z.int().min(2).max(1000)),
-      starts_at: z.string().describe('ISO 8601 instant'),
-      ends_at: z.string().describe('ISO 8601 instant, after starts_at'),
+      starts_at: zonedInstant().describe('ISO 8601 instant with a zone, e.g. 2026-01-01T12:00:00Z'),
+      ends_at: zonedInstant().describe('ISO 8601 instant with a zone, after starts_at'),
     }),
   },
   'casino.A.tournaments.list': { query: z.strictObject({ limit: limitQuery(50, 100).optional() }) },
-  'casino.A.tournaments.get': { params: id('The tournament id (tnm_...)') },
-  'casino.A.tournaments.enter': { params: id('The tournament id (tnm_...)') },
-  'casino.A.tournaments.play': { params: id('The tournament id (tnm_...)'), body: z.record(z.string(), z.unknown()).describe("The bet of the tournament's game: amount, client_seed? and the game's fields") },
+  'casino.A.tournaments.get': { params: casinoId('The tournament id (tnm_...)') },
+  'casino.A.tournaments.enter': { params: casinoId('The tournament id (tnm_...)') },
+  'casino.A.tournaments.play': { params: casinoId('The tournament id (tnm_...)'), body: z.union(SINGLE_GAMES.map((game) => betBody(game))).describe("A bet of the tournament's game: amount, client_seed? and the game's fields") },
   'casino.A.challenges.create': {
     body: z.strictObject({ challenged_agent_id: text(128), game: optional(text(32).describe('Default coin_flip')), amount: amountNumber(), message: optional(text(280)) }),
   },
-  'casino.A.challenges.accept': { params: id('The challenge id (chl_...)') },
-  'casino.A.challenges.decline': { params: id('The challenge id (chl_...)') },
+  'casino.A.challenges.accept': { params: casinoId('The challenge id (chl_...)') },
+  'casino.A.challenges.decline': { params: casinoId('The challenge id (chl_...)') },
   'casino.short.coinflip': { body: z.strictObject({ ...GAME_PARAMS.coin_flip, amount: amountNumber(), currency: usdcOnly, client_seed: clientSeed() }) },
   'casino.short.crash.bet': { body: z.strictObject({ amount: amountNumber(), auto_cash_out: optional(z.number().min(1.01).max(100).describe('At most 2 decimals')), currency: usdcOnly }) },
   'casino.short.crash.cashout': { body: z.strictObject({ bet_id: text(64) }) },
-  'casino.short.provably-fair': { params: id('A bet id or crash round id') },
+  'casino.short.provably-fair': { params: z.strictObject({ id: z.string().min(1).describe('A bet id or crash round id') }) },
   'casino.B.bet': {
     body: oneOf(
       'game',
-      Object.entries(B_PARAMS).map(([game, params]) => z.strictObject({ game: z.literal(game), amount: amountNumberOrText(), params: z.strictObject(params).optional(), client_seed: clientSeed() })),
+      Object.entries(B_PARAMS).map(([game, params]) => z.strictObject({ game: z.literal(game), amount: amountNumberOrText(), params: z.strictObject(params).nullable().optional(), client_seed: clientSeed() })),
     ),
   },
   'casino.B.history': {
     query: casinoLimit.extend({
-      game: z.string().optional().describe('A game id (coinflip for coin_flip)'),
-      from: z.string().optional().describe('ISO 8601 date or instant'),
+      game: z.enum([...GAME_IDS, 'coinflip']).optional().describe('A game id (coinflip for coin_flip)'),
+      from: z.string().regex(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/).optional().describe('ISO 8601 date or instant'),
       page: z.int().min(1).max(9_999_999).optional().describe('From 1'),
     }),
   },

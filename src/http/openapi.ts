@@ -224,7 +224,7 @@ function description(route: Route, contract: RequestContract): string {
   const lines = [route.summary];
   lines.push(AUTH_TEXT[route.auth]);
   if (contract.body === undefined && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
-  lines.push('Unknown body fields and query parameters are refused with 400.');
+  if (contract.body !== undefined) lines.push('Unknown body fields are refused with 400.');
   return lines.join('\n\n');
 }
 

@@ -18,6 +18,9 @@ export interface TourExchange {
   readonly path: string;
   readonly query: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** The API key sent, if any. */
+  readonly key: string | undefined;
+  readonly atMs: number;
   readonly response: ApiResponse;
 }
 
@@ -27,8 +30,8 @@ interface SendOptions {
   query?: Record<string, string>;
 }
 
-/** Every exchange of the tour, per row id, in the order sent; plus a few failures (routeId null or an error status). */
-export function openApiTour(): { readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[] } {
+/** Every exchange of the tour, per row id, in the order sent (a few failures at the end, for the error examples), and the platform it left. */
+export function openApiTour(): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[] } {
   const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS });
   const dispatcher = new Dispatcher(platform, ALL_ROUTES);
   const byRow = new Map<string, TourExchange[]>();
@@ -39,7 +42,7 @@ export function openApiTour(): { readonly byRow: Map<string, TourExchange[]>; re
     const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
     const query = options.query ?? {};
     const response = dispatcher.handle({ mount, method, path, query, headers, body: options.body, ip: '127.0.0.1' }, nowMs);
-    const entry: TourExchange = { mount, method, path, query, body: options.body, response };
+    const entry: TourExchange = { mount, method, path, query, body: options.body, key: options.key, atMs: nowMs, response };
     all.push(entry);
     if (response.routeId !== null) byRow.set(response.routeId, [...(byRow.get(response.routeId) ?? []), entry]);
     return response;
@@ -78,7 +81,7 @@ export function openApiTour(): { readonly byRow: Map<string, TourExchange[]>; re
   send('api', 'GET', `/escrow/${third}`, { key: carol });
   let limited = false;
   for (let count = 0; count < 1_000 && !limited; count++) limited = exchange('api', 'GET', '/agents').status === 429;
-  return { byRow, all };
+  return { platform, byRow, all };
 }
 
 /**
