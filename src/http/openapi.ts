@@ -13,23 +13,31 @@
  * scripts/gen-openapi-examples.ts). The zod definitions become JSON Schema 2020-12 (OpenAPI 3.1's
  * dialect) through `z.toJSONSchema`, in `components.schemas`: shared shapes under their names,
  * each operation's own as `<row id>.request` / `<row id>.response`.
- * Derived for every row: 400 (every row parses, unknown fields and query parameters included),
+ * Derived for every row: 400 (every row parses its input; unknown body fields are refused),
  * 401 unless auth is 'none', 429 (every request counts), and `default` for what any request may
  * meet (405, 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-*
  * headers; 429 adds Retry-After.
  *
  * Invariants: pure and deterministic — the same rows give the same bytes whatever their order
  * (paths sorted, methods in a fixed order, schemas sorted by name, keys in insertion order);
- * JSON values only; a schema is listed only when the mount's document refers to it.
- * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json); response schemas
- * for the deployed dialect's rows (they are documented with their requests and generic bodies).
+ * JSON values only; a schema is listed only when the mount's document refers to it. The parts
+ * that cost (the zod conversion) are computed once per route table and mount, deeply frozen.
+ * Tests: test/http/openapi.test.ts (structure, statuses against the dispatcher),
+ * openapi-contract.test.ts (request definitions against each row's parse), openapi-responses
+ * .test.ts (every success body of a full tour against its schema; examples fresh),
+ * openapi-validator.test.ts (a real OpenAPI 3.1 validator; an openapi-typescript client against
+ * afp's own client).
+ * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json). The deployed
+ * dialect's rows (`afp serve --dialect deployed`) have no request or response definitions yet:
+ * their documents are valid and list paths, parameters and statuses, with generic bodies.
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
-import { INFO, namedSchemas, type RequestContract } from './openapi-fields.ts';
+import { INFO, type RequestContract } from './openapi-fields.ts';
+import { SchemaSet } from './openapi-schema-set.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { RESPONSES } from './openapi-responses.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
@@ -169,11 +177,43 @@ export function openApiDocument(routes: readonly Route[], options: OpenApiOption
     },
   };
   if (options.serverUrl !== undefined) document['servers'] = [{ url: options.serverUrl }];
-  const schemas = new SchemaSet();
-  document['paths'] = paths(rows, schemas);
-  document['components'] = components(schemas);
-  document['tags'] = tags(rows);
+  const body = bodyOf(routes, rows, options.mount);
+  document['paths'] = body.paths;
+  document['components'] = body.components;
+  document['tags'] = body.tags;
   return document;
+}
+
+interface DocumentBody {
+  readonly paths: JsonObject;
+  readonly components: JsonObject;
+  readonly tags: JsonValue;
+}
+
+/**
+ * Paths, components and tags of a mount, computed once per route table and mount (the zod
+ * conversion takes ~100 ms for the casino, and any peer may ask for /openapi.json) and deeply
+ * frozen, so the documents that share them cannot change them.
+ */
+const BODIES = new WeakMap<readonly Route[], Map<Mount, DocumentBody>>();
+
+function bodyOf(routes: readonly Route[], rows: readonly Route[], mount: Mount): DocumentBody {
+  const byMount = BODIES.get(routes) ?? new Map<Mount, DocumentBody>();
+  BODIES.set(routes, byMount);
+  const cached = byMount.get(mount);
+  if (cached !== undefined) return cached;
+  const schemas = new SchemaSet();
+  const body: DocumentBody = deepFreeze({ paths: paths(rows, schemas), components: components(schemas), tags: tags(rows) });
+  byMount.set(mount, body);
+  return body;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function paths(rows: readonly Route[], schemas: SchemaSet): JsonObject {
@@ -214,6 +254,8 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
     const media: JsonObject = { schema: schemas.use(contract.body, `${route.id}.request`) };
     if (example !== undefined && example !== null) media['example'] = example;
     result['requestBody'] = { required: contract.bodyOptional !== true, content: { 'application/json': media } };
+  } else if (route.style === 'deployed' && (route.method === 'POST' || route.method === 'PUT')) {
+    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object', description: DEPLOYED_BODY } } } };
   }
   result['responses'] = responses(route, schemas);
   return result;
@@ -223,10 +265,13 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
 function description(route: Route, contract: RequestContract): string {
   const lines = [route.summary];
   lines.push(AUTH_TEXT[route.auth]);
-  if (contract.body === undefined && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
+  if (contract.body === undefined && route.style !== 'deployed' && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
   if (contract.body !== undefined) lines.push('Unknown body fields are refused with 400.');
   return lines.join('\n\n');
 }
+
+/** The deployed dialect's rows carry no request definitions yet (spec/DEPLOYED.md describes them). */
+const DEPLOYED_BODY = 'The fields spec/DEPLOYED.md describes for this endpoint; fields the deployment does not read are ignored.';
 
 const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {
   none: 'No API key needed.',
@@ -338,59 +383,6 @@ const TAG_TEXT: Readonly<Record<string, string>> = {
   primary: 'The primary style of a service.',
 };
 
-/**
- * The zod schemas one document uses, converted together so shared shapes become one
- * `components.schemas` entry each and are referred to by `$ref`.
- */
-class SchemaSet {
-  readonly #registry = z.registry<{ id: string }>();
-  readonly #used = new Map<z.ZodType, string>();
-
-  /** A `$ref` to `schema`, listed under its shared name or `fallbackName`. */
-  use(schema: z.ZodType, fallbackName: string): JsonObject {
-    const name = this.#used.get(schema) ?? namedSchemas().get(schema) ?? fallbackName;
-    this.#used.set(schema, name);
-    return ref('schemas', name);
-  }
-
-  /** A small schema (a parameter's) written in place; shared shapes it uses still become refs. */
-  inline(schema: z.ZodType): JsonObject {
-    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonObject;
-    delete converted['$schema'];
-    return converted;
-  }
-
-  /** Every used schema and every shared shape they refer to, sorted by name, unreferenced ones left out. */
-  components(): JsonObject {
-    for (const [schema, name] of namedSchemas()) if (!this.#registry.has(schema)) this.#registry.add(schema, { id: name });
-    for (const [schema, name] of this.#used) {
-      if (this.#registry.has(schema)) this.#registry.remove(schema);
-      this.#registry.add(schema, { id: name });
-    }
-    const converted = z.toJSONSchema(this.#registry, { target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas;
-    const all: Record<string, JsonObject> = {};
-    for (const [name, schema] of Object.entries(converted)) {
-      const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
-      all[name] = rest;
-    }
-    return reachable(all, [...this.#used.values()]);
-  }
-}
-
-/** The schemas `roots` reach through `$ref`, sorted by name. */
-function reachable(all: Readonly<Record<string, JsonObject>>, roots: readonly string[]): JsonObject {
-  const seen = new Set<string>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const name = stack.pop() as string;
-    if (seen.has(name) || all[name] === undefined) continue;
-    seen.add(name);
-    for (const match of JSON.stringify(all[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) stack.push(match[1] as string);
-  }
-  const result: JsonObject = {};
-  for (const name of [...seen].sort()) result[name] = all[name] as JsonObject;
-  return result;
-}
 
 function rateLimitHeaders(retryAfter: boolean): JsonObject {
   const headers: JsonObject = {};
