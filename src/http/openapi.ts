@@ -247,7 +247,7 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
     tags: [route.service, route.style],
     security: security(route.auth),
   };
-  const parameters = [...pathParameters(route, contract, schemas), ...queryParameters(contract, schemas)];
+  const parameters = [...pathParameters(route, contract, schemas), ...queryParameters(route, contract, schemas)];
   if (parameters.length > 0) result['parameters'] = parameters;
   if (contract.body !== undefined) {
     const example = exampleOf(EXAMPLES.requests, route.id);
@@ -291,12 +291,18 @@ function pathParameters(route: Route, contract: RequestContract, schemas: Schema
     });
 }
 
-function queryParameters(contract: RequestContract, schemas: SchemaSet): JsonObject[] {
+function queryParameters(route: Route, contract: RequestContract, schemas: SchemaSet): JsonObject[] {
   const shape = contract.query?.shape ?? {};
+  const sent = (exampleOf(EXAMPLES.queries, route.id) ?? {}) as Readonly<Record<string, string>>;
   return Object.entries(shape).map(([name, field]): JsonObject => {
     const schema = field as z.ZodType;
     const optional = schema instanceof z.ZodOptional;
-    return { name, in: 'query', required: !optional, schema: schemas.inline(optional ? (schema.unwrap() as z.ZodType) : schema) };
+    const inner = optional ? (schema.unwrap() as z.ZodType) : schema;
+    const parameter: JsonObject = { name, in: 'query', required: !optional, schema: schemas.inline(inner) };
+    const example = sent[name];
+    // The example as its type reads it (the tour sends text on the wire).
+    if (example !== undefined) parameter['example'] = inner instanceof z.ZodNumber ? Number(example) : example;
+    return parameter;
   });
 }
 

@@ -54,11 +54,13 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
   send('faucet', 'GET', '/api/v1/faucet/status', { key: alice });
   send('faucet', 'GET', '/api/v1/agents/alice', { key: alice });
   send('api', 'POST', '/claim', { key: alice });
-  for (const path of ['/status', '/agents', '/referrals']) send('api', 'GET', path, { key: bob });
+  send('api', 'GET', '/status', { key: bob });
+  send('api', 'GET', '/agents', { key: bob, query: { limit: '10' } });
+  send('api', 'GET', '/referrals', { key: bob });
   const createA = (): string => send('escrow', 'POST', '/api/v1/escrow/create', { key: alice, body: { buyer: 'alice', seller: 'bob', amount: 0.5, currency: 'USDC', memo: 'one report' } })['escrow_id'] as string;
   const first = createA();
   send('escrow', 'GET', `/api/v1/escrow/${first}`, { key: alice });
-  send('escrow', 'GET', '/api/v1/escrow/list', { key: alice });
+  send('escrow', 'GET', '/api/v1/escrow/list', { key: alice, query: { status: 'locked', limit: '10' } });
   send('escrow', 'POST', '/api/v1/escrow/release', { key: alice, body: { escrow_id: first } });
   send('escrow', 'POST', '/api/v1/escrow/dispute', { key: alice, body: { escrow_id: createA(), reason: 'not delivered', evidence: 'https://example.com/log' } });
   const createB = (): string => send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', description: 'a dataset', expires_in: 3600, conditions: { delivery: 'csv' } } })['escrow_id'] as string;
@@ -85,17 +87,19 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
 }
 
 /**
- * The examples file's text: per row, the first successful request body and answer; per error
- * code, the first body met. Keys sorted, so the bytes depend on the answers only.
+ * The examples file's text: per row, the first successful request's body, query and answer; per
+ * error code, the first body met. Keys sorted, so the bytes depend on the answers only.
  */
 export function renderOpenApiExamples(): string {
   const { byRow, all } = openApiTour();
   const requests: Record<string, unknown> = {};
+  const queries: Record<string, unknown> = {};
   const responses: Record<string, unknown> = {};
   for (const rowId of [...byRow.keys()].sort()) {
     const success = (byRow.get(rowId) ?? []).find((entry) => entry.response.status < 300);
     if (success === undefined) continue;
     if (success.body !== undefined) requests[rowId] = success.body;
+    if (Object.keys(success.query).length > 0) queries[rowId] = success.query;
     responses[rowId] = success.response.body;
   }
   const errors: Record<string, unknown> = {};
@@ -104,5 +108,5 @@ export function renderOpenApiExamples(): string {
     if (entry.response.status >= 400 && typeof code === 'string' && !(code in errors)) errors[code] = entry.response.body;
   }
   const sortedErrors = Object.fromEntries(Object.keys(errors).sort().map((code) => [code, errors[code]]));
-  return `${JSON.stringify({ requests, responses, errors: sortedErrors }, null, 2)}\n`;
+  return `${JSON.stringify({ requests, queries, responses, errors: sortedErrors }, null, 2)}\n`;
 }
