@@ -1,8 +1,11 @@
 // The documented success bodies against the code: a fixed-seed tour of every row of the route
 // table (test/http/openapi-tour.ts) runs through the in-process dispatcher, and every success
 // body it gets is validated, with a JSON Schema 2020-12 validator, against the schema its mount's
-// OpenAPI document gives that row: a field a row adds, drops or retypes fails here. The examples
-// file must be what the tour answers today, and every example must fit its own schema.
+// OpenAPI document gives that row: a field a row adds, drops or retypes fails here. A simulated
+// population (every archetype, a day, fixed seed) does the same over thousands of answers in
+// states the tour does not reach (expired and disputed escrows, closed games, settled
+// tournaments). The examples file must be what the tour answers today, and every example must
+// fit its own schema.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -11,6 +14,11 @@ import type { JsonObject } from '../../src/core/errors.ts';
 import { openApiDocument } from '../../src/http/openapi.ts';
 import type { Mount } from '../../src/http/route.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import { Router } from '../../src/http/router.ts';
+import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
+import { scenarioFromText } from '../../src/sim/load-scenario.ts';
+import { runScenario } from '../../src/sim/runner.ts';
+import { AGENTS } from '../../agents/index.ts';
 import { schemaChecker, type SchemaCheck } from './openapi-ajv.ts';
 import { openApiTour, renderOpenApiExamples } from './openapi-tour.ts';
 
@@ -60,6 +68,55 @@ describe('success bodies against the documents', () => {
     expect(check(name, { ...body, amount: 1 })).toEqual([`${name}/amount must be string {"type":"string"}`]);
   });
 });
+
+describe('success bodies of a simulated population against the documents', () => {
+  test('every success answer of a day of every archetype fits its row\'s schema', async () => {
+    const scenario = scenarioFromText(POPULATION);
+    const router = new Router(ALL_ROUTES);
+    const problems: string[] = [];
+    const rowsSeen = new Set<string>();
+    let checked = 0;
+    const recorder = {
+      onExchange: ({ request, response }: { request: TransportRequest; response: TransportResponse }): void => {
+        if (response.status >= 300 || problems.length >= 20) return;
+        const match = router.match(request.mount, request.method, request.path);
+        if (match.kind !== 'found') return;
+        const { name, check } = successSchemaOf(match.route.id);
+        const found = check(name, response.body);
+        if (found.length > 0) problems.push(`${match.route.id}: ${found.join('; ')}`);
+        rowsSeen.add(match.route.id);
+        checked += 1;
+      },
+    };
+    await runScenario(scenario, { seed: 5, agents: AGENTS, recorder });
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(1_000);
+    expect(rowsSeen.size).toBeGreaterThan(30);
+  }, 120_000);
+});
+
+/** A day of every archetype, small: the states the tour does not reach. */
+const POPULATION = `
+name: openapi-bodies
+seed: 5
+duration: 1d
+populations:
+  - { agent: faucet-farmer, count: 6, style: mixed, params: { claim_every: 24h, early_claim: 0.2 } }
+  - { agent: escrow-seller, count: 4, style: mixed, params: { check_every: 2h, dispute: 0.2 } }
+  - { agent: escrow-buyer, count: 6, style: mixed, params: { release: 0.4, refund: 0.2, dispute: 0.2, let_expire: 0.2, expires_in: 3h, escrow_every: 2h } }
+  - { agent: batch-bettor, count: 2, style: mixed, params: { amount: 0.01, size: 5, every: 30m, mix: [{ game: keno, params: { picks: [1, 2] } }, { game: plinko, params: { rows: 8, risk: low } }, { game: mines, params: { mines: 3, reveals: 2 } }] } }
+  - { agent: fixed-bettor, count: 2, style: mixed, params: { game: blackjack, params: { action: hit }, amount: 0.05, every: 30m } }
+  - { agent: fixed-bettor, count: 2, params: { game: baccarat, params: { bet_on: player }, amount: 0.05, every: 30m } }
+  - { agent: martingale, count: 2, style: mixed, params: { game: coin_flip, params: { side: tails }, base: 0.05, max_doublings: 4, every: 30m } }
+  - { agent: kelly-bettor, count: 2, params: { game: dice, params: { direction: over, threshold: 50 }, fraction: 0.5, every: 30m } }
+  - { agent: tournament-player, count: 4, style: mixed, params: { game: dice, params: { direction: under, threshold: 50 }, amount: 0.05, plays: 3, every: 30m, length: 2h } }
+  - { agent: challenger, count: 4, params: { amount: 0.50, every: 2h, accept: 0.6 } }
+  - { agent: fairness-checker, count: 2, params: { game: custom, params: { win_probability: 75 }, amount: 0.01, every: 30m, rotate_after: 5 } }
+casino:
+  starting_deposit: '50.00'
+  closures:
+    - { game: dice, from: 6h, for: 2h }
+`;
 
 describe('examples', () => {
   test('the committed examples are what the tour answers today (run node scripts/gen-openapi-examples.ts)', () => {
