@@ -40,6 +40,7 @@ import { INFO, type RequestContract } from './openapi-fields.ts';
 import { SchemaSet } from './openapi-schema-set.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { RESPONSES } from './openapi-responses.ts';
+import type { ServiceName } from '../platform/platform.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -332,8 +333,8 @@ function responses(route: Route, schemas: SchemaSet): JsonObject {
       content: { 'application/json': successMedia(route, schemas) },
     },
   };
-  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(list, 'Error', false);
-  result['429'] = errorResponse(['RATE_LIMIT'], 'RateLimitError', true);
+  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(route.service, list, 'Error', false);
+  result['429'] = errorResponse(route.service, ['RATE_LIMIT'], 'RateLimitError', true);
   result['default'] = {
     description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
     headers: rateLimitHeaders(false),
@@ -350,11 +351,11 @@ function successMedia(route: Route, schemas: SchemaSet): JsonObject {
   return media;
 }
 
-function errorResponse(codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+function errorResponse(service: ServiceName, codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
   const media: JsonObject = { schema: ref('schemas', schema) };
   const examples: JsonObject = {};
   for (const code of codes) {
-    const example = exampleOf(EXAMPLES.errors, code);
+    const example = exampleOf(EXAMPLES.errors, `${service} ${code}`);
     if (example !== undefined) examples[code] = { summary: MEANING[code], value: example };
   }
   if (Object.keys(examples).length > 0) media['examples'] = examples;

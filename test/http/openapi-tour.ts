@@ -28,6 +28,8 @@ interface SendOptions {
   key?: string;
   body?: unknown;
   query?: Record<string, string>;
+  /** How far the clock moves before the request (default 1 s: rate limits refill). */
+  advanceMs?: number;
 }
 
 /** Every exchange of the tour, per row id, in the order sent (a few failures at the end, for the error examples), and the platform it left. */
@@ -38,7 +40,7 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
   const all: TourExchange[] = [];
   let nowMs = TOUR_START_MS;
   const exchange = (mount: Mount, method: string, path: string, options: SendOptions = {}): ApiResponse => {
-    nowMs += 1000;
+    nowMs += options.advanceMs ?? 1000;
     const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
     const query = options.query ?? {};
     const response = dispatcher.handle({ mount, method, path, query, headers, body: options.body, ip: '127.0.0.1' }, nowMs);
@@ -72,17 +74,28 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
   send('api', 'POST', `/escrow/${createB()}/dispute`, { key: bob, body: { reason: 'not delivered' } });
   for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
   casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
-  // Failures, one per common code, for the error examples.
+  // Failures, one per common code and service, for the error examples.
   send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', colour: 'blue' } });
-  send('api', 'GET', '/status');
+  send('api', 'GET', '/escrows');
   send('api', 'GET', '/escrow/esc_missing', { key: bob });
   send('api', 'POST', `/escrow/${third}/release`, { key: bob });
   send('api', 'POST', '/escrow', { key: bob, body: { amount: '100000.00', receiver: 'alice' } });
-  send('faucet', 'POST', '/api/v1/faucet/claim', { key: alice });
   const carol = send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'carol' } })['api_key'] as string;
   send('api', 'GET', `/escrow/${third}`, { key: carol });
-  let limited = false;
-  for (let count = 0; count < 1_000 && !limited; count++) limited = exchange('api', 'GET', '/agents').status === 429;
+  send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'carol', colour: 'blue' } });
+  send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'carol' } });
+  send('faucet', 'GET', '/api/v1/faucet/status');
+  send('faucet', 'GET', '/api/v1/agents/bob', { key: carol });
+  send('faucet', 'POST', '/api/v1/faucet/claim', { key: alice });
+  send('casino', 'POST', '/api/v1/games/dice', { key: carol, body: { direction: 'over', threshold: 50, amount: 0.1, colour: 'blue' } });
+  send('casino', 'GET', '/api/v1/auth/balance');
+  send('casino', 'GET', '/api/v1/tournaments/tnm_000000000000', { key: carol });
+  send('casino', 'POST', '/api/v1/games/dice', { key: carol, body: { direction: 'over', threshold: 50, amount: 5000 } });
+  // A burst at one instant until the limiter answers 429, once per service.
+  for (const [mount, path] of [['api', '/agents'], ['escrow', '/api/v1/escrow/list'], ['casino', '/api/v1/auth/balance']] as const) {
+    let limited = false;
+    for (let count = 0; count < 1_000 && !limited; count++) limited = exchange(mount, 'GET', path, { key: carol, advanceMs: 0 }).status === 429;
+  }
   return { platform, byRow, all };
 }
 
@@ -102,11 +115,13 @@ export function renderOpenApiExamples(): string {
     if (Object.keys(success.query).length > 0) queries[rowId] = success.query;
     responses[rowId] = success.response.body;
   }
+  // Keyed `<service> <CODE>` by the `_info.service` of the body (the examples of a row are its service's).
   const errors: Record<string, unknown> = {};
   for (const entry of all) {
-    const code = entry.response.body['code'];
-    if (entry.response.status >= 400 && typeof code === 'string' && !(code in errors)) errors[code] = entry.response.body;
+    const { code, _info: info } = entry.response.body as { code?: unknown; _info?: { service?: unknown } };
+    const key = `${String(info?.service)} ${String(code)}`;
+    if (entry.response.status >= 400 && typeof code === 'string' && !(key in errors)) errors[key] = entry.response.body;
   }
-  const sortedErrors = Object.fromEntries(Object.keys(errors).sort().map((code) => [code, errors[code]]));
+  const sortedErrors = Object.fromEntries(Object.keys(errors).sort().map((key) => [key, errors[key]]));
   return `${JSON.stringify({ requests, queries, responses, errors: sortedErrors }, null, 2)}\n`;
 }
