@@ -3,24 +3,44 @@
  * are data; the OpenAPI documents are derived from them). Every response's `_info.docs` points
  * to `/openapi.json`, which `afp serve` answers on each mount with that mount's document.
  *
- * What comes from the rows: paths (`:id` → `{id}` path parameters), operationId (the row id),
- * summary, tags [service, style], security (auth 'optional' lists both anonymous and bearer),
+ * What comes from the rows: paths (`:id` → `{id}`), operationId (the row id), summary and
+ * description, tags [service, style], security (auth 'optional' lists both anonymous and bearer),
  * and the success status (`successStatus`, the same field the dispatcher answers with). What the
- * rows do not carry lives in one small table here, keyed by row id, and tests hold it to the
- * real dispatcher: DOMAIN_ERRORS (the codes a row's domain operation can return). Derived for
- * every row: 400 (every row parses, unknown fields and query parameters included), 401 unless
- * auth is 'none', 429 (every request counts), and `default` for what any request may meet (405,
- * 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-* headers;
- * 429 adds Retry-After.
+ * rows do not carry lives in tables beside them, keyed by row id, each held to the real rows by
+ * tests: the request (body, query and path parameters: openapi-requests.ts, zod), the success
+ * body (openapi-responses*.ts, zod), the domain error codes (DOMAIN_ERRORS below) and the
+ * examples (openapi-examples.json, answers of a fixed-seed tour of every row written by
+ * scripts/gen-openapi-examples.ts). The zod definitions become JSON Schema 2020-12 (OpenAPI 3.1's
+ * dialect) through `z.toJSONSchema`, in `components.schemas`: shared shapes under their names,
+ * each operation's own as `<row id>.request` / `<row id>.response`.
+ * Derived for every row: 400 (every row parses its input; unknown body fields are refused),
+ * 401 unless auth is 'none', 429 (every request counts), and `default` for what any request may
+ * meet (405, 413, 415, 500, 503 in a fault window). Every response documents the X-RateLimit-*
+ * headers; 429 adds Retry-After.
  *
  * Invariants: pure and deterministic — the same rows give the same bytes whatever their order
- * (paths sorted, methods in a fixed order, keys in insertion order); JSON values only.
- * Non-goals: field-level request and success-body schemas (the rows validate in code and do not
- * declare their fields); the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
+ * (paths sorted, methods in a fixed order, schemas sorted by name, keys in insertion order);
+ * JSON values only; a schema is listed only when the mount's document refers to it. The parts
+ * that cost (the zod conversion) are computed once per route table and mount, deeply frozen.
+ * Tests: test/http/openapi.test.ts (structure, statuses against the dispatcher),
+ * openapi-contract.test.ts (request definitions against each row's parse), openapi-responses
+ * .test.ts (every success body of a full tour against its schema; examples fresh),
+ * openapi-validator.test.ts (a real OpenAPI 3.1 validator; an openapi-typescript client against
+ * afp's own client).
+ * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json). The deployed
+ * dialect's rows (`afp serve --dialect deployed`) have no request or response definitions yet:
+ * their documents are valid and list paths, parameters and statuses, with generic bodies.
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
+import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
+import EXAMPLES from './openapi-examples.json' with { type: 'json' };
+import { INFO, type RequestContract } from './openapi-fields.ts';
+import { SchemaSet } from './openapi-schema-set.ts';
+import { REQUESTS } from './openapi-requests.ts';
+import { RESPONSES } from './openapi-responses.ts';
+import type { ServiceName } from '../platform/platform.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -158,12 +178,46 @@ export function openApiDocument(routes: readonly Route[], options: OpenApiOption
     },
   };
   if (options.serverUrl !== undefined) document['servers'] = [{ url: options.serverUrl }];
-  document['paths'] = paths(rows);
-  document['components'] = components();
+  const body = bodyOf(routes, rows, options.mount);
+  document['paths'] = body.paths;
+  document['components'] = body.components;
+  document['tags'] = body.tags;
   return document;
 }
 
-function paths(rows: readonly Route[]): JsonObject {
+interface DocumentBody {
+  readonly paths: JsonObject;
+  readonly components: JsonObject;
+  readonly tags: JsonValue;
+}
+
+/**
+ * Paths, components and tags of a mount, computed once per route table and mount (the zod
+ * conversion takes ~100 ms for the casino, and any peer may ask for /openapi.json) and deeply
+ * frozen, so the documents that share them cannot change them.
+ */
+const BODIES = new WeakMap<readonly Route[], Map<Mount, DocumentBody>>();
+
+function bodyOf(routes: readonly Route[], rows: readonly Route[], mount: Mount): DocumentBody {
+  const byMount = BODIES.get(routes) ?? new Map<Mount, DocumentBody>();
+  BODIES.set(routes, byMount);
+  const cached = byMount.get(mount);
+  if (cached !== undefined) return cached;
+  const schemas = new SchemaSet();
+  const body: DocumentBody = deepFreeze({ paths: paths(rows, schemas), components: components(schemas), tags: tags(rows) });
+  byMount.set(mount, body);
+  return body;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function paths(rows: readonly Route[], schemas: SchemaSet): JsonObject {
   const byPath = new Map<string, Route[]>();
   for (const route of rows) {
     const path = openApiPath(route.path);
@@ -178,25 +232,79 @@ function paths(rows: readonly Route[]): JsonObject {
     const list = byPath.get(path) ?? [];
     for (const method of METHOD_ORDER) {
       const route = list.find((candidate) => candidate.method === method);
-      if (route !== undefined) item[method.toLowerCase()] = operation(route);
+      if (route !== undefined) item[method.toLowerCase()] = operation(route, schemas);
     }
     result[path] = item;
   }
   return result;
 }
 
-function operation(route: Route): JsonObject {
-  const result: JsonObject = { operationId: route.id, summary: route.summary, tags: [route.service, route.style], security: security(route.auth) };
-  const parameters = route.path
+function operation(route: Route, schemas: SchemaSet): JsonObject {
+  const contract: RequestContract = REQUESTS[route.id] ?? {};
+  const result: JsonObject = {
+    operationId: route.id,
+    summary: route.summary,
+    description: description(route, contract),
+    tags: [route.service, route.style],
+    security: security(route.auth),
+  };
+  const parameters = [...pathParameters(route, contract, schemas), ...queryParameters(route, contract, schemas)];
+  if (parameters.length > 0) result['parameters'] = parameters;
+  if (contract.body !== undefined) {
+    const example = exampleOf(EXAMPLES.requests, route.id);
+    const media: JsonObject = { schema: schemas.use(contract.body, `${route.id}.request`) };
+    if (example !== undefined && example !== null) media['example'] = example;
+    result['requestBody'] = { required: contract.bodyOptional !== true, content: { 'application/json': media } };
+  } else if (route.style === 'deployed' && (route.method === 'POST' || route.method === 'PUT')) {
+    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object', description: DEPLOYED_BODY } } } };
+  }
+  result['responses'] = responses(route, schemas);
+  return result;
+}
+
+/** The summary, then what the row needs that the summary does not say. */
+function description(route: Route, contract: RequestContract): string {
+  const lines = [route.summary];
+  lines.push(AUTH_TEXT[route.auth]);
+  if (contract.body === undefined && route.style !== 'deployed' && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
+  if (contract.body !== undefined) lines.push('Unknown body fields are refused with 400.');
+  return lines.join('\n\n');
+}
+
+/** The deployed dialect's rows carry no request definitions yet (spec/DEPLOYED.md describes them). */
+const DEPLOYED_BODY = 'The fields spec/DEPLOYED.md describes for this endpoint; fields the deployment does not read are ignored.';
+
+const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {
+  none: 'No API key needed.',
+  bearer: 'Needs the API key: `Authorization: Bearer <api_key>`.',
+  optional: 'The API key is used when sent (`Authorization: Bearer <api_key>`); the first claim of a new agent needs none.',
+};
+
+function pathParameters(route: Route, contract: RequestContract, schemas: SchemaSet): JsonObject[] {
+  const shape = contract.params?.shape ?? {};
+  return route.path
     .split('/')
     .filter((segment) => segment.startsWith(':'))
-    .map((segment): JsonObject => ({ name: segment.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
-  if (parameters.length > 0) result['parameters'] = parameters;
-  if (route.method === 'POST' || route.method === 'PUT') {
-    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object' } } } };
-  }
-  result['responses'] = responses(route);
-  return result;
+    .map((segment): JsonObject => {
+      const name = segment.slice(1);
+      const schema = shape[name];
+      return { name, in: 'path', required: true, schema: schema === undefined ? { type: 'string' } : schemas.inline(schema as z.ZodType) };
+    });
+}
+
+function queryParameters(route: Route, contract: RequestContract, schemas: SchemaSet): JsonObject[] {
+  const shape = contract.query?.shape ?? {};
+  const sent = (exampleOf(EXAMPLES.queries, route.id) ?? {}) as Readonly<Record<string, string>>;
+  return Object.entries(shape).map(([name, field]): JsonObject => {
+    const schema = field as z.ZodType;
+    const optional = schema instanceof z.ZodOptional;
+    const inner = optional ? (schema.unwrap() as z.ZodType) : schema;
+    const parameter: JsonObject = { name, in: 'query', required: !optional, schema: schemas.inline(inner) };
+    const example = sent[name];
+    // The example as its type reads it (the tour sends text on the wire).
+    if (example !== undefined) parameter['example'] = inner instanceof z.ZodNumber ? Number(example) : example;
+    return parameter;
+  });
 }
 
 function security(auth: Route['auth']): JsonValue {
@@ -211,7 +319,7 @@ function security(auth: Route['auth']): JsonValue {
 }
 
 /** Success, the error statuses that apply (ascending), then `default`. */
-function responses(route: Route): JsonObject {
+function responses(route: Route, schemas: SchemaSet): JsonObject {
   const codes: ErrorCode[] = ['BAD_REQUEST'];
   if (route.auth !== 'none') codes.push('UNAUTHORIZED');
   codes.push(...(DOMAIN_ERRORS[route.id] ?? []));
@@ -222,11 +330,11 @@ function responses(route: Route): JsonObject {
     [String(status)]: {
       description: status === 201 ? 'Created' : 'OK',
       headers: rateLimitHeaders(false),
-      content: { 'application/json': { schema: ref('schemas', 'Success') } },
+      content: { 'application/json': successMedia(route, schemas) },
     },
   };
-  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(list, 'Error', false);
-  result['429'] = errorResponse(['RATE_LIMIT'], 'RateLimitError', true);
+  for (const [errorStatus, list] of [...byStatus].sort((a, b) => a[0] - b[0])) result[String(errorStatus)] = errorResponse(route.service, list, 'Error', false);
+  result['429'] = errorResponse(route.service, ['RATE_LIMIT'], 'RateLimitError', true);
   result['default'] = {
     description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
     headers: rateLimitHeaders(false),
@@ -235,13 +343,53 @@ function responses(route: Route): JsonObject {
   return result;
 }
 
-function errorResponse(codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+function successMedia(route: Route, schemas: SchemaSet): JsonObject {
+  const schema = RESPONSES[route.id];
+  const media: JsonObject = { schema: schema === undefined ? ref('schemas', 'Success') : schemas.use(schema, `${route.id}.response`) };
+  const example = exampleOf(EXAMPLES.responses, route.id);
+  if (example !== undefined) media['example'] = example;
+  return media;
+}
+
+function errorResponse(service: ServiceName, codes: readonly ErrorCode[], schema: string, retryAfter: boolean): JsonObject {
+  const media: JsonObject = { schema: ref('schemas', schema) };
+  const examples: JsonObject = {};
+  for (const code of codes) {
+    const example = exampleOf(EXAMPLES.errors, `${service} ${code}`);
+    if (example !== undefined) examples[code] = { summary: MEANING[code], value: example };
+  }
+  if (Object.keys(examples).length > 0) media['examples'] = examples;
   return {
     description: codes.map((code) => `${code}: ${MEANING[code]}`).join('; '),
     headers: rateLimitHeaders(retryAfter),
-    content: { 'application/json': { schema: ref('schemas', schema) } },
+    content: { 'application/json': media },
   };
 }
+
+/** The example recorded under `key`, if any (the examples file is JSON: values are JSON). */
+function exampleOf(table: Readonly<Record<string, unknown>>, key: string): JsonValue | undefined {
+  return Object.hasOwn(table, key) ? (table[key] as JsonValue) : undefined;
+}
+
+/** One tag per service and per style the rows use, described, in TAG_TEXT's order. */
+function tags(rows: readonly Route[]): JsonValue {
+  const used = new Set<string>(rows.flatMap((route) => [route.service, route.style]));
+  const known = Object.keys(TAG_TEXT).filter((name) => used.has(name));
+  const unknown = [...used].filter((name) => !(name in TAG_TEXT)).sort();
+  return [...known, ...unknown].map((name) => ({ name, description: TAG_TEXT[name] ?? name }));
+}
+
+const TAG_TEXT: Readonly<Record<string, string>> = {
+  faucet: 'Agent registration and the USDC faucet.',
+  escrow: 'Escrow between two agents: create, release, refund, dispute.',
+  casino: 'The agent casino: games, fairness proofs, Kelly limits, stats, tournaments, challenges.',
+  A: 'Style A: each service on its own address under /api/v1, amounts as JSON numbers.',
+  B: 'Style B: the shared api address, short paths, amounts as decimal strings.',
+  short: 'The casino\'s short routes (coinflip, crash rounds, provably-fair, leaderboard).',
+  deployed: 'The deployed platform\'s dialect (spec/DEPLOYED.md).',
+  primary: 'The primary style of a service.',
+};
+
 
 function rateLimitHeaders(retryAfter: boolean): JsonObject {
   const headers: JsonObject = {};
@@ -250,17 +398,13 @@ function rateLimitHeaders(retryAfter: boolean): JsonObject {
   return headers;
 }
 
-function components(): JsonObject {
+function components(set: SchemaSet): JsonObject {
   const string: JsonObject = { type: 'string' };
   const integer: JsonObject = { type: 'integer' };
+  set.use(INFO, 'Info');
   return {
     schemas: {
-      Info: {
-        type: 'object',
-        description: 'Added to every JSON object response, error bodies included.',
-        required: ['service', 'docs', 'referral', 'version'],
-        properties: { service: string, docs: string, referral: string, version: string },
-      },
+      ...set.components(),
       Success: {
         type: 'object',
         description: 'The row\'s success body (fields per endpoint: see the summary and the README), plus `_info`.',

@@ -1,0 +1,27 @@
+// Writes src/http/openapi-examples.json, the examples of the OpenAPI documents, from real answers:
+// the first success of every row in a fixed-seed tour of the route table through the in-process
+// dispatcher (test/http/openapi-tour.ts), with the request that got it, and the first body of each
+// error code the tour meets. The bytes are stable (2-space indent, trailing newline; the tour's
+// seed and instants are fixed), so the file changes only when an answer does;
+// test/http/openapi-documents.test.ts fails when the committed file is stale.
+// Usage: node scripts/gen-openapi-examples.ts          (write the file)
+//        node scripts/gen-openapi-examples.ts --check  (exit 1 if the committed file is stale)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderOpenApiExamples } from '../test/http/openapi-tour.ts';
+
+const FILE = join(import.meta.dirname, '..', 'src', 'http', 'openapi-examples.json');
+
+function main(argv: readonly string[]): number {
+  const expected = renderOpenApiExamples();
+  if (argv.includes('--check')) {
+    const fresh = readFileSync(FILE, 'utf8') === expected;
+    console.log(fresh ? `${FILE} is up to date` : `${FILE} is stale: run node scripts/gen-openapi-examples.ts`);
+    return fresh ? 0 : 1;
+  }
+  writeFileSync(FILE, expected);
+  console.log(`wrote ${FILE}`);
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
