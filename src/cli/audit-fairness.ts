@@ -23,7 +23,8 @@ import type { Severity } from '../live/finding.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
@@ -32,7 +33,7 @@ import { finishLiveRun, startLiveRun } from './live-command.ts';
 export const FAIRNESS_USAGE = 'afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C] [--out DIR] [--fail-on SEVERITY] [--json]';
 
 const COMMAND = 'afp audit fairness';
-const FLAGS = { target: 'string', key: 'string', json: 'boolean', out: 'string', 'fail-on': 'string', 'max-bets': 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
+const DEFINITION = definitionOf('audit', 'fairness');
 const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
 
 export interface FairnessFlags {
@@ -47,7 +48,7 @@ export interface FairnessFlags {
 }
 
 export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   const key = stringFlag(args, 'key');

@@ -35,7 +35,8 @@ import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { GAMES } from '../services/casino/games/index.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -74,7 +75,7 @@ export interface HouseEdgeFlags {
   readonly failOn: Severity | 'none';
 }
 
-const FLAGS = { games: 'string', bets: 'string', seed: 'string', json: 'boolean', csv: 'boolean', out: 'string', workers: 'string', defect: 'string', target: 'string', key: 'string', 'max-seconds': 'string', 'max-minutes': 'string', usdc: 'string', 'fail-on': 'string', concurrency: 'string' } as const;
+const DEFINITION = definitionOf('audit', 'house-edge');
 const LIVE_ONLY = ['max-seconds', 'max-minutes', 'usdc', 'fail-on', 'concurrency'];
 
 /** A directory name from a seed: path separators and the like become '_'. */
@@ -105,7 +106,7 @@ function checkNumber(value: number | string, errors: string[]): number {
 
 /** The flags, or every error found (exit 2). */
 export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => string): HouseEdgeFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target') ?? null;
   const live = target !== null;

@@ -41,15 +41,11 @@ export function commandLine(words: readonly string[]): string {
 export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>>;
 
 /**
- * `afp COMMAND SUB ...`: `--help`/`-h`/`help` anywhere prints `help` (exit 0); a missing or unknown
- * SUB is invalid input (exit 2) with the usage; otherwise SUB runs with the rest.
+ * `afp COMMAND SUB ...`: a missing or unknown SUB is invalid input (exit 2) with the usage; otherwise
+ * SUB runs with the rest. (`--help` is answered by the entry, from the definitions in commands.ts.)
  */
-export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; help: string; usage: string }): Promise<number> {
+export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; usage: string }): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.help);
-    return EXIT.ok;
-  }
   const run = name === undefined ? undefined : command.subcommands[name];
   if (run === undefined) {
     io.err(`afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`);

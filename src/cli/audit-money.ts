@@ -18,7 +18,8 @@ import type { Severity } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
@@ -28,7 +29,7 @@ import type { LiveClock } from '../audit/live-target.ts';
 export const MONEY_USAGE = 'afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR] [--out DIR] [--fail-on SEVERITY] [--max-seconds S]';
 
 const COMMAND = 'afp audit money';
-const FLAGS = { target: 'string', key: 'string', 'second-key': 'string', 'withdraw-address': 'string', out: 'string', 'fail-on': 'string', 'max-seconds': 'string' } as const;
+const DEFINITION = definitionOf('audit', 'money');
 const MAIN_FUND_MICRO = 20_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
 const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
@@ -44,7 +45,7 @@ export interface MoneyFlags {
 }
 
 export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required');

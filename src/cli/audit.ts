@@ -1,6 +1,7 @@
 /**
  * `afp audit house-edge ...`, `afp audit fairness ...` and `afp audit money ...`: the auditor's
- * commands (DESIGN.md), a table of three subcommands. Each parses its flags strictly (every error
+ * commands (DESIGN.md), a table of three subcommands (their definitions, and so their `--help`, are
+ * in commands.ts; the entry answers `--help`). Each parses its flags strictly (every error
  * at once, exit 2) and returns its exit code; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
  * A crash (a bug or an unexpected transport failure) is exit 1 with the seed and the error.
@@ -14,25 +15,6 @@ import { EXIT } from './exit-codes.ts';
 
 const USAGE = `usage: ${HOUSE_EDGE_USAGE}\n       ${FAIRNESS_USAGE}\n       ${MONEY_USAGE}`;
 
-const HELP = `${USAGE}
-  house-edge   per game and variant: advertised edge, exact theoretical edge, empirical edge over
-               --bets simulated bets per game (default 100000) with its 99% interval, bets needed,
-               verdict; files edges.csv, edges.json, report.html in --out (default reports/audit-<seed>/).
-               With --target: minimum bets on every variant of the 17 games (default 2000 bets,
-               budgets --usdc and --max-minutes), each verified under the target's fairness scheme,
-               an exact edge of the target's rule and a verdict with the bets it rests on.
-               --target takes a URL or a target file (targets/*.yaml); --fail-on SEVERITY (default
-               major) sets which findings exit 3; findings.{json,csv,junit.xml,html} go to --out.
-  fairness     rotates the account's seed, reads its whole history (--max-bets, default 10000) and
-               checks every bet under the target's own fairness scheme: the commitment, the result
-               hash, that the outcome follows the target's rule, that the amount paid is right;
-               where the target's rules differ from the documents' tables, info findings.
-  money        money-path probes: an overdraw withdrawal, the batch summary against its results,
-               parallel double spends, the balance across bets, bad input; each a finding with a
-               reproducing curl line.
-  --defect     (in-process house-edge, tests and demos) payout-short, biased-draw or keno-8.
-exit codes: 0 ok · 1 crash or target trouble · 2 invalid input · 3 check failed · 4 --max-seconds reached
-`;
 
 const crashMessage = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 
@@ -83,10 +65,6 @@ const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: AuditIo
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(HELP);
-    return EXIT.ok;
-  }
   const run = name === undefined ? undefined : SUBCOMMANDS[name];
   if (run === undefined) {
     io.err(`afp audit: ${name === undefined ? 'name a subcommand' : `unknown subcommand '${name}'`}\n${USAGE}\n`);

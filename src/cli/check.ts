@@ -25,13 +25,16 @@ import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { Deadline } from '../audit/live-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { resolveTarget, type ResolveResult } from '../live/resolve-target.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 
-const USAGE = 'usage: afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]] [--fail-on SEVERITY] [--out DIR]';
+const DEFINITION = definitionOf('check');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
 const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -57,7 +60,7 @@ export interface CheckCliOptions extends CheckOptions {
 }
 
 export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckCliOptions | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', seed: 'string', runs: 'string', path: 'string', 'max-commands': 'string', defect: 'string', 'fail-on': 'string', out: 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   // A target that is not a URL is a target file, read (and its errors reported) when the check starts.
@@ -88,10 +91,6 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
 }
 
 export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\ndefects (in-process only): ${DEFECTS.join(', ')}\n`);
-    return EXIT.ok;
-  }
   const parsed = parseCheckArgs(argv, () => randomInt(0, 0x7fffffff), () => randomBytes(4).toString('hex'));
   if ('errors' in parsed) {
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);

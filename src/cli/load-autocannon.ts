@@ -11,14 +11,18 @@
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { runAutocannon } from '../load/autocannon-engine.ts';
-import { AUTOCANNON_FLAG_SPEC, endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
+import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+
+/** The flags of `afp load` that only the open-model engine takes. */
+const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers', 'json'];
 
 export const AUTOCANNON_USAGE = 'usage: afp load [SCENARIO] --engine autocannon --endpoint OPERATION|SERVICE:/PATH|URL --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]';
 
@@ -46,7 +50,7 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
 }
 
 export async function autocannonMain(argv: readonly string[], io: AutocannonIo): Promise<number> {
-  const args = parseArgs(argv, { ...AUTOCANNON_FLAG_SPEC, engine: 'string', target: 'string', key: 'string', out: 'string' });
+  const args = parseCommand(argv, definitionOf('load'), AFP_ENGINE_ONLY);
   const errors = [...args.errors];
   if (stringFlag(args, 'engine') !== 'autocannon') errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
   if (args.positionals.length > 1) errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);

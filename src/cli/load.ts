@@ -40,20 +40,15 @@ import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
-import { AUTOCANNON_USAGE, autocannonMain, thresholdLines } from './load-autocannon.ts';
+import { autocannonMain, thresholdLines } from './load-autocannon.ts';
 
-const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]\n       afp load merge FILE... --out DIR [--scenario FILE]';
-const HELP = `  SCENARIO's populations drive the target as real agents do, on the schedule of its load: section
-  (k6 executors; the open model by default); latency from each request's intended start, HDR
-  percentiles per endpoint, thresholds in k6 syntax. --out gets load.json, summary.json,
-  latency.csv, timeseries.csv, load.junit.xml and load.html.
-  --engine autocannon: one endpoint's capacity in a closed loop (see the second usage line).
-  afp load merge FILE… --out DIR [--scenario FILE]: one report of several load.json files.
-exit codes: 0 ok · 1 the target does not answer · 2 invalid input · 5 a threshold failed
-`;
+const DEFINITION = definitionOf('load');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
@@ -92,7 +87,7 @@ interface LoadFlags {
 }
 
 function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', out: 'string', seed: 'string', duration: 'string', quiet: 'boolean', shard: 'string', workers: 'string' });
+  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, 'engine']);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
@@ -141,10 +136,6 @@ function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
 
 export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
   if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n${AUTOCANNON_USAGE}\n${HELP}`);
-    return EXIT.ok;
-  }
   const engine = engineOf(argv);
   if (engine.engine === 'autocannon') return autocannonMain(argv, io);
   if (engine.engine !== 'afp') {

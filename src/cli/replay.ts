@@ -37,7 +37,9 @@ import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/reco
 import { recordedDepositsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { applyDeposit, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
@@ -47,7 +49,8 @@ import { runDialectReplay } from './replay-dialect.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-const USAGE = 'usage: afp replay FILE --target URL|TARGET_FILE [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N] [--fail-on SEVERITY]';
+const DEFINITION = definitionOf('replay');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const DEFAULT_OUT = 'reports/replay';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -74,7 +77,7 @@ interface ReplayFlags {
 }
 
 export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', speed: 'string', out: 'string', 'sync-clock': 'string', concurrency: 'string', 'timeout-ms': 'string', 'fail-on': 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one record FILE, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
@@ -109,10 +112,6 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
 }
 
 export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
-    return EXIT.ok;
-  }
   const flags = parseReplayArgs(argv);
   if ('errors' in flags) {
     io.err(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}\n`);

@@ -24,10 +24,13 @@ import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
 
-const USAGE = 'usage: afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]';
+const DEFINITION = definitionOf('run');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const DEFECTS = DEFECT_NAMES;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
@@ -48,7 +51,7 @@ interface RunFlags {
 }
 
 function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: string[] } {
-  const args = parseArgs(argv, { seed: 'string', out: 'string', record: 'string', defect: 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seed = stringFlag(args, 'seed');
@@ -90,10 +93,6 @@ async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null
 }
 
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
-    return EXIT.ok;
-  }
   const { flags, errors } = parseRunArgs(argv);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {

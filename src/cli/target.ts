@@ -16,23 +16,13 @@ import { KEYS_ENV, MAX_URLS, probeInput, probeTarget, type ProbeInput } from '..
 import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
 import { renderTargetText } from '../live/probe/target-text.ts';
 import { parseTargetFile } from '../live/target-file.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
 export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
 
-const HELP = `usage: ${PROBE_USAGE}
-  probe    sends safe GETs (health, openapi.json, gossip, a few public and keyed endpoints of each
-           known dialect; never a POST) to each URL, prints what answered and what it shows, and
-           writes a target file: the services found, their dialects, registration, funding, limits
-           and fairness scheme. An afp serve's announced mounts are probed too.
-  --out FILE       write the target file there (the table goes to stdout); default: the file to
-                   stdout, the table to stderr
-  --force          overwrite an existing --out FILE
-  --timeout-ms N   per request, 100 to 60000 (default ${PROBE_TIMEOUT_MS})
-exit codes: 0 written · 1 nothing answered or nothing recognized · 2 invalid input
-`;
 
 interface ProbeFlags {
   readonly inputs: readonly ProbeInput[];
@@ -43,7 +33,7 @@ interface ProbeFlags {
 }
 
 export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly errors: readonly string[] } {
-  const args = parseArgs(argv, { out: 'string', force: 'boolean', 'timeout-ms': 'string' });
+  const args = parseCommand(argv, definitionOf('target', 'probe'));
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('name at least one URL to probe');
   if (args.positionals.length > MAX_URLS) errors.push(`at most ${MAX_URLS} URLs, got ${args.positionals.length}`);
@@ -96,5 +86,5 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
 const SUBCOMMANDS: Subcommands = { probe };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, help: HELP, usage: PROBE_USAGE });
+  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, usage: PROBE_USAGE });
 }
