@@ -29,14 +29,14 @@ const flag = {
   seed: (description: string, fallback?: string): FlagDefinition => ({ name: 'seed', value: 'N', description, ...(fallback === undefined ? {} : { default: fallback }) }),
   out: (description: string, fallback?: string): FlagDefinition => ({ name: 'out', value: 'DIR', description, ...(fallback === undefined ? {} : { default: fallback }) }),
   target: (description: string, required = false): FlagDefinition => ({ name: 'target', value: 'URL|FILE', description, ...(required ? { required } : {}) }),
-  failOn: { name: 'fail-on', value: 'SEVERITY', description: `the severity at which a finding fails the run (${SEVERITY})`, default: 'major' } satisfies FlagDefinition,
+  failOn: { name: 'fail-on', value: 'SEVERITY', description: `the severity at which a finding fails the run: ${SEVERITY}`, default: 'major' } satisfies FlagDefinition,
   json: (description: string): FlagDefinition => ({ name: 'json', description }),
   quiet: { name: 'quiet', short: 'q', description: 'no progress lines on stderr' } satisfies FlagDefinition,
   maxSeconds: { name: 'max-seconds', value: 'S', description: 'time budget of the live run in seconds; reaching it exits 4', default: '600' } satisfies FlagDefinition,
   concurrency: { name: 'concurrency', value: 'C', description: 'requests in flight at once against the target (1 to 16)', default: '4' } satisfies FlagDefinition,
 };
 
-const JSON_VERDICT = 'one JSON object on stdout (seed, verdict, exit code, the key figures, report paths); human lines go to stderr';
+const JSON_VERDICT = 'print one JSON object on stdout instead (its fields are below)';
 
 const RUN: CommandDefinition = {
   path: ['run'],
@@ -238,7 +238,7 @@ const TARGET_PROBE: CommandDefinition = {
     { name: 'out', value: 'FILE', description: 'write the target file there (the table goes to stdout)', default: 'the file to stdout, the table to stderr' },
     { name: 'force', description: 'overwrite an existing --out FILE' },
     { name: 'timeout-ms', value: 'N', description: 'per request, 100 to 60000', default: '5000' },
-    flag.json('one JSON object on stdout (verdict, exit code, the services found, the target file); the table goes to stderr'),
+    flag.json(JSON_VERDICT),
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness],
   json: '{command, verdict, exit_code, urls, answered, recognized, out, target_file}',
