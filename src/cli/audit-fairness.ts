@@ -29,6 +29,7 @@ import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
+import type { RecordFields } from './json-output.ts';
 
 export const FAIRNESS_USAGE = 'afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C] [--out DIR] [--fail-on SEVERITY] [--json]';
 
@@ -45,6 +46,8 @@ export interface FairnessFlags {
   readonly maxBets: number;
   readonly maxSeconds: number;
   readonly concurrency: number;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
@@ -69,7 +72,7 @@ export function parseFairnessArgs(argv: readonly string[], nowMs: number): Fairn
   if (errors.length > 0 || target === undefined || key === undefined || !failOn.ok) return { errors };
   const [maxBets, maxSeconds, concurrency] = numbers as [number, number, number];
   return {
-    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency,
+    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency, quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     out: stringFlag(args, 'out') ?? `reports/fairness-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
   };
 }
@@ -87,8 +90,8 @@ function checksOf(result: FairnessAuditResult, findingIds: readonly string[]): R
   return [...games, nonces];
 }
 
-export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
@@ -100,9 +103,11 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   }
   say(`account: ${account.value.note}\n`);
   const result = await auditFairnessLive({ session: run.session, apiKey: account.value.apiKey, scheme, maxBets: flags.maxBets, concurrency: flags.concurrency, deadline: run.deadline, findings: run.findings });
+  run.progress.finish();
   const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
-  io.out(flags.json ? json : renderFairnessTable(result));
+  if (flags.json) record({ fairness: JSON.parse(json) as unknown });
+  else io.out(renderFairnessTable(result));
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids) });
   const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
@@ -116,5 +121,6 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   const code = ending.code !== EXIT.ok ? ending.code : historyFailed ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`);
   say(`${lines.join('\n')}\n`);
+  record({ target: run.target.name, scheme: scheme.name, listed: result.listed, audited: result.audited, verified: result.verified, stopped_by: result.stoppedBy, findings: run.findings.list().length, files });
   return code;
 }

@@ -9,9 +9,11 @@ import { EXIT } from './exit-codes.ts';
 export interface AuditIo {
   out(text: string): void;
   err(text: string): void;
+  /** Whether stderr is a terminal (the progress line is redrawn there); false when absent. */
+  readonly errIsTty?: boolean;
 }
 
-export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
 export const SYSTEM_LIVE_CLOCK: LiveClock = {
   nowMs: () => Date.now(),

@@ -24,6 +24,7 @@ import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
+import type { RecordFields } from './json-output.ts';
 import type { LiveClock } from '../audit/live-target.ts';
 
 export const MONEY_USAGE = 'afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR] [--out DIR] [--fail-on SEVERITY] [--max-seconds S]';
@@ -42,6 +43,8 @@ export interface MoneyFlags {
   readonly out: string;
   readonly failOn: Severity | 'none';
   readonly maxSeconds: number;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
@@ -61,6 +64,7 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
   return {
     target, key: stringFlag(args, 'key') ?? null, secondKey: stringFlag(args, 'second-key') ?? null, withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
     out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
 }
 
@@ -72,8 +76,8 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock):
   return openLiveAccount({ session: run.session, key, fundMicro: SECOND_FUND_MICRO, clock, deadline: run.deadline });
 }
 
-export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline });
@@ -88,6 +92,7 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
     session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
     second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
   });
+  run.progress.finish();
   for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
   const checks = results.map((result) => ({
     name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
@@ -96,5 +101,6 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
+  record({ target: run.target.name, probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })), findings: run.findings.list().length, out: flags.out });
   return code;
 }

@@ -12,6 +12,8 @@
  * the shrunk command sequence, fast-check's counterexample, the seed, the path and the exact
  * reproduce command. Exit codes: 0 every run held · 1 crash or unreachable target · 2 invalid
  * flags · 3 an answer differed from the model.
+ * Progress (runs done, rate, ETA) goes to stderr (progress.ts), none with --quiet or --json; with
+ * --json stdout is one JSON object (json-output.ts) and the human lines go to stderr.
  * Without --seed a seed is drawn here (the CLI is a door for randomness) and printed first.
  * `--defect` is for tests and demos only: it switches on a deliberate in-process platform defect.
  */
@@ -32,6 +34,8 @@ import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 
 const DEFINITION = definitionOf('check');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
@@ -43,9 +47,11 @@ const DEFECTS = DEFECT_NAMES;
 export interface CheckIo {
   out(text: string): void;
   err(text: string): void;
+  readonly errIsTty?: boolean;
+  readonly clock?: ProgressClock;
 }
 
-const PROCESS_IO: CheckIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+const PROCESS_IO: CheckIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
 function wholeNumber(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -57,6 +63,8 @@ function wholeNumber(text: string | undefined, fallback: number): number {
 export interface CheckCliOptions extends CheckOptions {
   readonly failOn?: FailOn;
   readonly out?: string;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet?: boolean;
 }
 
 export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckCliOptions | { errors: string[] } {
@@ -84,6 +92,7 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
     ...(defects.length === 0 ? {} : { defects }),
     ...(failOn.ok ? { failOn: failOn.value } : {}),
     ...(out === undefined ? {} : { out }),
+    ...(args.flags['quiet'] === true || args.flags['json'] === true ? { quiet: true } : {}),
   };
   const seeded: CheckCliOptions = Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
   errors.push(...checkOptionErrors(seeded).map((error) => error.replace(/^seed/, '--seed').replace(/^runs/, '--runs').replace(/^max commands/, '--max-commands').replace(/^path/, '--path')));
@@ -91,12 +100,18 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
 }
 
 export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<number> {
+  return withJsonOutput('afp check', argv, io, (human, record) => checkCommand(argv, human, record));
+}
+
+async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<number> {
   const parsed = parseCheckArgs(argv, () => randomInt(0, 0x7fffffff), () => randomBytes(4).toString('hex'));
   if ('errors' in parsed) {
+    record({ errors: parsed.errors });
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
   io.out(`seed: ${parsed.seed}\n`);
+  record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   const dialectTarget = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   if (dialectTarget !== null && !dialectTarget.ok) {
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
@@ -117,13 +132,19 @@ export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<nu
     }
   }
   let result: CheckResult;
+  const progress = new Progress({ label: 'check', unit: 'runs', total: parsed.runs, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: parsed.quiet === true, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  let runsDone = 0;
   try {
-    result = await runCheck(parsed);
+    result = await runCheck({ ...parsed, onRun: () => progress.update(Math.min((runsDone += 1), parsed.runs)) });
   } catch (error) {
+    progress.finish();
     io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
     return EXIT.crash;
   }
+  progress.finish();
   io.out(formatResult(result));
+  const failure = result.failure;
+  record({ runs: result.runs, shrinks: result.shrinks, target: result.target, notes: result.notes, failure: failure === undefined ? null : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path }, ...(failure === undefined ? {} : { reproduce: failure.reproduce }) });
   if (result.failure === undefined) return EXIT.ok;
   return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
 }

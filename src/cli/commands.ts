@@ -51,7 +51,7 @@ const RUN: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, events, invariant, failure, digest, reproduce, out}',
+  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files}'
 };
 
 const SERVE: CommandDefinition = {
@@ -178,7 +178,7 @@ const HOUSE_EDGE: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, rows, model_misses, misses_allowed, verdicts, files, edges}',
+  json: '{command, seed, verdict, exit_code, then in-process: bets_per_game, rows, model_misses, misses_allowed, verdicts, files, reproduce, edges; live: target, placed, verified, refused, staked_usdc, stopped_by, findings, files, reproduce, edges}',
 };
 
 const MONEY: CommandDefinition = {
@@ -194,9 +194,10 @@ const MONEY: CommandDefinition = {
     flag.failOn,
     flag.maxSeconds,
     flag.json(JSON_VERDICT),
+    flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, verdict, exit_code, probes, findings, files}',
+  json: '{command, seed (null), verdict, exit_code, target, probes, findings, out}',
 };
 
 const FAIRNESS: CommandDefinition = {
@@ -215,7 +216,7 @@ const FAIRNESS: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, verdict, exit_code, audited, verified, findings, files, fairness}',
+  json: '{command, seed (null), verdict, exit_code, target, scheme, listed, audited, verified, stopped_by, findings, files, fairness}',
 };
 
 const EXPORT_K6: CommandDefinition = {
