@@ -96,13 +96,15 @@ const LOAD: CommandDefinition = {
     flag.out('where load.json and the load reports go', 'reports/<scenario>-load'),
     flag.seed('the seed; 1 to 128 printable characters', 'the scenario\'s'),
     { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s)' },
-    flag.quiet,
+    { name: 'quiet', short: 'q', description: 'no live view on stderr' },
+    flag.json(JSON_VERDICT),
     { name: 'shard', value: 'I/N', description: 'run the I-th of N shares of the load (merge with afp load merge)' },
     { name: 'workers', value: 'N', description: 'worker threads generating the load', default: '1' },
     { name: 'engine', value: 'afp|autocannon', description: 'the open-model agents, or autocannon\'s closed loop on one endpoint', default: 'afp' },
     ...AUTOCANNON_FLAGS,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
+  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, thresholds, files)',
 };
 
 const LOAD_MERGE: CommandDefinition = {
@@ -242,7 +244,7 @@ const TARGET_PROBE: CommandDefinition = {
     flag.json(JSON_VERDICT),
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness],
-  json: '{command, verdict, exit_code, urls, answered, recognized, out, target_file}',
+  json: '{command, seed (null), verdict, exit_code, urls, answered, services, out, target_file}',
 };
 
 export const COMMANDS: readonly CommandRow[] = [

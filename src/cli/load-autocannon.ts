@@ -20,9 +20,10 @@ import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scena
 import { parseCommand, stringFlag } from './args.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
 
 /** The flags of `afp load` that only the open-model engine takes. */
-const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers', 'json'];
+const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers'];
 
 export const AUTOCANNON_USAGE = 'usage: afp load [SCENARIO] --engine autocannon --endpoint OPERATION|SERVICE:/PATH|URL --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]';
 
@@ -49,7 +50,7 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
   return parsed.scenario;
 }
 
-export async function autocannonMain(argv: readonly string[], io: AutocannonIo): Promise<number> {
+export async function autocannonMain(argv: readonly string[], io: AutocannonIo, record: RecordFields = () => undefined): Promise<number> {
   const args = parseCommand(argv, definitionOf('load'), AFP_ENGINE_ONLY);
   const errors = [...args.errors];
   if (stringFlag(args, 'engine') !== 'autocannon') errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
@@ -93,10 +94,10 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo):
   } finally {
     stopListening();
   }
-  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io });
+  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io, record });
 }
 
-async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo }): Promise<number> {
+async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo; record: RecordFields }): Promise<number> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {
@@ -115,9 +116,10 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: reado
     `files: ${files.join(', ')}`,
   ];
   io.out(`${lines.join('\n')}\n`);
+  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
   if (requests > 0 && noAnswer === requests) {
     io.err(`afp load: ${run.targetName} answered none of the ${requests} requests\n`);
-    return EXIT.crash;
+    return EXIT.liveness;
   }
   const failing = failedThresholds(judged);
   if (failing.length > 0) {

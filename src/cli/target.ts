@@ -5,8 +5,10 @@
  * `--target FILE` (src/live/probe/). With --out the table goes to stdout and the file to FILE (an
  * existing FILE only with --force); without it the table goes to stderr and the file to stdout,
  * so `afp target probe URL > target.yaml` works.
- * Exit codes: 0 a target file written; 1 nothing answered, or nothing recognized; 2 bad flags or
- * URLs, or FILE exists without --force.
+ * Exit codes: 0 a target file written; 4 nothing answered (as every live command's unreachable
+ * target); 2 bad flags or URLs, FILE exists without --force, or nothing answering is a service of
+ * the platform (the URLs given cannot make a target). With --json stdout is one JSON object
+ * (json-output.ts): the verdict, the services found and the target file's text; the table goes to stderr.
  */
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
 
 export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
 
@@ -53,8 +56,13 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
 }
 
 async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
+  return withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
+}
+
+async function probeCommand(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
   const flags = parseProbeArgs(argv);
   if ('errors' in flags) {
+    record({ errors: flags.errors });
     io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
     return EXIT.invalidInput;
   }
@@ -62,18 +70,20 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
   const table = renderProbeTable(outcome);
   const report = flags.out === null ? io.err : io.out;
   report(table);
+  record({ urls: flags.urls, answered: outcome.verdicts.filter((verdict) => verdict.answered).map((verdict) => verdict.url), services: outcome.chosen.map((chosen) => ({ service: chosen.service, url: chosen.url, dialect: chosen.dialect })) });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
     io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
-    return EXIT.crash;
+    return EXIT.liveness;
   }
   if (outcome.file === null) {
     io.err('afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n');
-    return EXIT.crash;
+    return EXIT.invalidInput;
   }
   const text = renderTargetText(outcome.file, { urls: flags.urls, chosen: outcome.chosen });
   // The written file must load: a probe that writes one that does not is a bug.
   const check = parseTargetFile(text, { fileName: flags.out ?? 'target.yaml', env: { [KEYS_ENV]: 'afp-probe-check' } });
   assert(check.ok, `afp target probe wrote a target file that does not load: ${check.ok ? '' : check.message}`);
+  record({ out: flags.out, target_file: text });
   if (flags.out === null) {
     io.out(text);
     return EXIT.ok;
