@@ -123,7 +123,7 @@ export function helpText(definition: CommandDefinition): string {
   const lines = [`${commandName(definition)}: ${definition.summary}`, '', `usage: ${usageLine(definition)}`];
   if (definition.positionals.length > 0) lines.push('', 'arguments:', ...twoColumns(definition.positionals.map((positional) => [positionalText(positional), positional.description])));
   lines.push('', 'options:', ...twoColumns([...definition.flags, HELP_FLAG].map((flag) => [flagLabel(flag), flagDescription(flag)])));
-  if (definition.json !== undefined) lines.push('', ...wrap(`--json: stdout is exactly one JSON object, ${definition.json}; human lines go to stderr, progress is off.`, WIDTH));
+  if (definition.json !== undefined) lines.push('', ...wrap(`--json: stdout is exactly one JSON object, ${definition.json}; verdict is ok, failed, invalid-input, liveness, threshold-failed or crash, as the exit code says; human lines go to stderr, progress is off.`, WIDTH));
   for (const note of definition.notes ?? []) lines.push('', ...wrap(note, WIDTH));
   lines.push('', exitLine(definition));
   return `${lines.join('\n')}\n`;

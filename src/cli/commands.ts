@@ -134,7 +134,7 @@ const REPLAY: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, exchanges, differences, stopped, reproduce, out}',
+  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}'
 };
 
 const CHECK: CommandDefinition = {
@@ -154,7 +154,7 @@ const CHECK: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, runs, target, failure, reproduce}',
+  json: '{command, seed, verdict, exit_code, runs, shrinks, target, notes, failure, reproduce}',
 };
 
 const HOUSE_EDGE: CommandDefinition = {
