@@ -117,25 +117,31 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
     return exitOfUnresolvedTarget(dialectTarget.kind);
   }
+  const progress = new Progress({ label: 'check', unit: 'runs', total: parsed.runs, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: parsed.quiet === true, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  let runsDone = 0;
+  const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
     const clock = SYSTEM_LIVE_CLOCK;
     try {
       return await checkThroughDialect({
+        onRun,
         target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(clock, DIALECT_CHECK_MAX_SECONDS),
         ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS ? {} : { maxCommands: parsed.maxCommands }),
         ...(parsed.path === undefined ? {} : { path: parsed.path }),
         ...(parsed.out === undefined ? {} : { out: parsed.out }),
-      }, io.out);
+      }, (text) => {
+        progress.finish();
+        io.out(text);
+      });
     } catch (error) {
+      progress.finish();
       io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
       return EXIT.crash;
     }
   }
   let result: CheckResult;
-  const progress = new Progress({ label: 'check', unit: 'runs', total: parsed.runs, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: parsed.quiet === true, clock: io.clock ?? WALL_PROGRESS_CLOCK });
-  let runsDone = 0;
   try {
-    result = await runCheck({ ...parsed, onRun: () => progress.update(Math.min((runsDone += 1), parsed.runs)) });
+    result = await runCheck({ ...parsed, onRun });
   } catch (error) {
     progress.finish();
     io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
