@@ -24,6 +24,7 @@ import { openLiveAccount } from '../live/live-account.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
@@ -31,7 +32,7 @@ import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
-export const FAIRNESS_USAGE = 'afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C] [--out DIR] [--fail-on SEVERITY] [--json]';
+export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
 
 const COMMAND = 'afp audit fairness';
 const DEFINITION = definitionOf('audit', 'fairness');

@@ -38,6 +38,7 @@ import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { GAMES } from '../services/casino/games/index.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
@@ -49,9 +50,7 @@ export function targetSpecError(spec: string): string | null {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(spec) ? targetUrlError(spec) : null;
 }
 
-export const HOUSE_EDGE_USAGE =
-  'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--workers N] [--defect NAME]\n' +
-  '       afp audit house-edge --target URL|FILE [--key KEY] [--games LIST] [--bets N] [--usdc X] [--max-minutes M | --max-seconds S] [--seed N] [--json|--csv] [--out DIR] [--concurrency C] [--fail-on SEVERITY]';
+export const HOUSE_EDGE_USAGE = usageLine(definitionOf('audit', 'house-edge'));
 
 export const BETS_DEFAULT = 100_000;
 export const LIVE_BETS_DEFAULT = 2_000;

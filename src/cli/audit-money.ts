@@ -19,6 +19,7 @@ import { openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/liv
 import { curlOf } from '../live/report/curl.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
@@ -27,7 +28,7 @@ import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 import type { LiveClock } from '../audit/live-target.ts';
 
-export const MONEY_USAGE = 'afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR] [--out DIR] [--fail-on SEVERITY] [--max-seconds S]';
+export const MONEY_USAGE = usageLine(definitionOf('audit', 'money'));
 
 const COMMAND = 'afp audit money';
 const DEFINITION = definitionOf('audit', 'money');

@@ -104,6 +104,7 @@ const LOAD: CommandDefinition = {
     ...AUTOCANNON_FLAGS,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
+  notes: ['--engine autocannon measures one endpoint\'s capacity in a closed loop: afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]; SCENARIO, when given, brings its thresholds and duration.'],
   json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, thresholds, files)',
 };
 
@@ -180,6 +181,7 @@ const HOUSE_EDGE: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  notes: ['In-process by default (--workers and --defect apply only there); with --target the live audit, where --key, --usdc, --max-minutes or --max-seconds, --concurrency and --fail-on apply.'],
   json: '{command, seed, verdict, exit_code, then in-process: bets_per_game, rows, model_misses, misses_allowed, verdicts, files, reproduce, edges; live: target, placed, verified, refused, staked_usdc, stopped_by, findings, files, reproduce, edges}',
 };
 

@@ -13,11 +13,12 @@ import { exportK6Script } from '../export/k6/k6-script.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { commandLine, PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
-export const EXPORT_USAGE = 'afp export k6 SCENARIO [--out FILE] [--target URL]';
+export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
 
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {

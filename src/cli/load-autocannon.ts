@@ -18,6 +18,7 @@ import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold, 
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
@@ -25,7 +26,7 @@ import type { RecordFields } from './json-output.ts';
 /** The flags of `afp load` that only the open-model engine takes. */
 const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers'];
 
-export const AUTOCANNON_USAGE = 'usage: afp load [SCENARIO] --engine autocannon --endpoint OPERATION|SERVICE:/PATH|URL --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]';
+export const AUTOCANNON_USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 
 export interface AutocannonIo {
   out(text: string): void;

@@ -19,12 +19,13 @@ import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
 import { renderTargetText } from '../live/probe/target-text.ts';
 import { parseTargetFile } from '../live/target-file.ts';
 import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 
-export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
+export const PROBE_USAGE = usageLine(definitionOf('target', 'probe'));
 
 
 interface ProbeFlags {
