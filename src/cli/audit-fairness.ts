@@ -10,7 +10,7 @@
  * fairness.json and the findings reports (findings.json, .csv, .junit.xml, .html; one JUnit check
  * per game seen, and one for nonces) in --out (default reports/fairness-<time>/). No seed: the
  * audit draws nothing at random.
- * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer, the
+ * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1 the
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
@@ -36,7 +36,7 @@ export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
 
 const COMMAND = 'afp audit fairness';
 const DEFINITION = definitionOf('audit', 'fairness');
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 
 export interface FairnessFlags {
   readonly target: string;

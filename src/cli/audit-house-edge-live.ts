@@ -8,8 +8,8 @@
  * limits; verify every bet under the target's own scheme; print the edge table (each verdict with
  * the bets it rests on), then the findings; write edges.csv, edges.json and the findings reports
  * (findings.json, findings.csv, findings.junit.xml, findings.html) to --out.
- * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer or
- * the account could not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget
+ * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1
+ * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
 import type { LiveClock } from '../audit/live-target.ts';
@@ -29,7 +29,7 @@ import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 /**
  * Funding beyond the stakes, for accounts afp funds itself: a run of bad luck, and a bankroll whose
  * Kelly limit allows the minimum bet of the riskiest variant (mines 10 of 10 needs about 45 USDC).

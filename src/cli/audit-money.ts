@@ -9,8 +9,8 @@
  * the target file's second pre-funded key. A probe that cannot run is reported as skipped.
  * Output: one line per probe, then the findings; findings.json, findings.csv, findings.junit.xml
  * and findings.html to --out (default reports/money-<time>/).
- * Exit codes: 2 invalid flags or target file; 1 the target does not answer or an account could
- * not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
+ * Exit codes: 2 invalid flags or target file; 4 the target does not answer; 1 an account could
+ * not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
  */
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { runMoneyProbes } from '../live/audit/money-probes.ts';
@@ -34,7 +34,7 @@ const COMMAND = 'afp audit money';
 const DEFINITION = definitionOf('audit', 'money');
 const MAIN_FUND_MICRO = 20_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 
 export interface MoneyFlags {
   readonly target: string;

@@ -4,7 +4,7 @@
  * in commands.ts; the entry answers `--help`). Each parses its flags strictly (every error
  * at once, exit 2) and returns its exit code; house-edge prints its seed first
  * (audit-house-edge.ts), fairness draws no randomness and prints none (audit-fairness.ts).
- * A crash (a bug or an unexpected transport failure) is exit 1 with the seed and the error.
+ * A crash (a bug) is exit 1 with the seed and the error; a target that does not answer is 4.
  */
 import { parseFairnessArgs, runFairness, FAIRNESS_USAGE } from './audit-fairness.ts';
 import { runHouseEdgeLive } from './audit-house-edge-live.ts';

@@ -10,7 +10,7 @@
  * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped
  * assertion or disabled command (each with its reason); then `ok: ...`, or on failure the error,
  * the shrunk command sequence, fast-check's counterexample, the seed, the path and the exact
- * reproduce command. Exit codes: 0 every run held · 1 crash or unreachable target · 2 invalid
+ * reproduce command. Exit codes: 0 every run held · 1 crash · 4 unreachable target · 2 invalid
  * flags · 3 an answer differed from the model.
  * Progress (runs done, rate, ETA) goes to stderr (progress.ts), none with --quiet or --json; with
  * --json stdout is one JSON object (json-output.ts) and the human lines go to stderr.

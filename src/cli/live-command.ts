@@ -3,11 +3,11 @@
  * `--target` (a URL, or a target file), one LiveSession whose wire deviations become findings,
  * the findings reports in `--out`, and the exit code `--fail-on` sets.
  *
- * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 1 the target does not
+ * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 4 the target does not
  * answer; 3 a finding reaches `--fail-on` (default major); 4 the time budget ended the run early;
  * 0 otherwise. While the run goes, a progress line on stderr counts the calls made against the
- * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose severity the reader weighs, never
- * a failure of the command.
+ * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
+ * severity the reader weighs, never a failure of the command.
  */
 import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { deviationFinding } from '../live/deviation-findings.ts';

@@ -6,7 +6,7 @@
  * recorder, judged by the same thresholds (the SCENARIO's `load:` section, when one is given; its
  * duration is the default) and written as the same reports as the open-model run (engine
  * `autocannon`). Ctrl-C stops it early; what was measured is still reported.
- * Exit codes as `afp load`: 0, 5 a threshold failed, 2 invalid input, 1 the target does not answer.
+ * Exit codes as `afp load`: 0, 5 a threshold failed, 2 invalid input, 4 the target does not answer.
  */
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
