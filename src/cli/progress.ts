@@ -27,6 +27,8 @@ export interface ProgressOptions {
   readonly clock: ProgressClock;
   /** Without a total: the time budget in ms (the ETA is then at most its end). */
   readonly budgetMs?: number;
+  /** The count is a percentage (total 100): shown as `42% of <unit>`, the rate in %/s. */
+  readonly percent?: boolean;
 }
 
 export const TTY_EVERY_MS = 200;
@@ -49,12 +51,12 @@ function rateText(perSecond: number, unit: string): string {
 }
 
 /** The line for `done` units after `elapsedMs`: pure, so tests can check it exactly. */
-export function progressText(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs'>, done: number, elapsedMs: number): string {
+export function progressText(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs' | 'percent'>, done: number, elapsedMs: number): string {
   const { total } = options;
-  const count = total === null ? `${done} ${options.unit}` : `${done}/${total} ${options.unit} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
+  const count = options.percent === true ? `${done}% of ${options.unit}` : total === null ? `${done} ${options.unit}` : `${done}/${total} ${options.unit} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
   const parts = [`${options.label}: ${count}`, `elapsed ${formatElapsed(elapsedMs)}`];
   const perSecond = elapsedMs > 0 ? (done * 1_000) / elapsedMs : 0;
-  if (elapsedMs > 0) parts.push(rateText(perSecond, options.unit));
+  if (elapsedMs > 0) parts.push(rateText(perSecond, options.percent === true ? '%' : options.unit));
   if (total !== null && done > 0 && perSecond > 0) parts.push(`ETA ${formatElapsed(((total - done) / perSecond) * 1_000)}`);
   else if (total === null && options.budgetMs !== undefined) parts.push(`ETA at most ${formatElapsed(options.budgetMs - elapsedMs)} (the time budget)`);
   return parts.join(' · ');

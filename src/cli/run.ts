@@ -124,7 +124,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   record({ seed, scenario: scenario.name, reproduce });
   const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario) };
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
-  const progress = new Progress({ label: 'run', unit: '% of virtual time', total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
   let result: SimulationResult;
   try {
     result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });

@@ -15,6 +15,7 @@ describe('progressText', () => {
     const options = { label: 'replay', unit: 'exchanges', total: 1_000 };
     expect(progressText(options, 250, 10_000)).toBe('replay: 250/1000 exchanges (25%) · elapsed 10s · 25.0 exchanges/s · ETA 30s');
     expect(progressText(options, 0, 0)).toBe('replay: 0/1000 exchanges (0%) · elapsed 0s');
+    expect(progressText({ label: 'run', unit: 'virtual time', total: 100, percent: true }, 40, 10_000)).toBe('run: 40% of virtual time · elapsed 10s · 4.00 %/s · ETA 15s');
     expect(progressText({ ...options, total: null, budgetMs: 600_000 }, 42, 60_000)).toBe('replay: 42 exchanges · elapsed 1m 00s · 0.70 exchanges/s · ETA at most 9m 00s (the time budget)');
   });
 
