@@ -44,6 +44,8 @@ export interface ParallelEdgeSimulationOptions {
   readonly seed: string | number;
   readonly workers: number;
   readonly jobBets?: number;
+  /** Called as jobs finish with the bets simulated so far and in all (the CLI's progress line). */
+  readonly onBets?: (done: number, total: number) => void;
 }
 
 export function selectGames(games: readonly GameModule[], gameIds: readonly GameId[] | undefined): GameModule[] {
@@ -62,7 +64,10 @@ export async function simulateHouseEdgeInWorkers(options: ParallelEdgeSimulation
   const games = selectGames(await loadGameSource(options.source), options.gameIds);
   const plans = planEdgeSimulation(games, options.betsPerGame, options.jobBets);
   const jobs = plans.flatMap((plan) => plan.jobs);
-  const outputs = await runJobsInWorkers(jobs, { source: options.source, seed }, Math.min(options.workers, jobs.length));
+  const total = jobs.reduce((sum, job) => sum + job.bets, 0);
+  let betsDone = 0;
+  const onJob = (job: EdgeJob): void => options.onBets?.((betsDone += job.bets), total);
+  const outputs = await runJobsInWorkers(jobs, { source: options.source, seed }, Math.min(options.workers, jobs.length), onJob);
   const results = new Map<EdgeJob, EdgeJobResult>(jobs.map((job, index) => [job, outputs[index] as EdgeJobResult]));
   return { seed, betsPerGame: options.betsPerGame, rows: assembleEdgeRows(plans, results) };
 }
@@ -78,7 +83,7 @@ export interface EdgeWorkerReply {
   readonly result: EdgeJobResult;
 }
 
-function runJobsInWorkers(jobs: readonly EdgeJob[], data: EdgeWorkerData, workerCount: number): Promise<EdgeJobResult[]> {
+function runJobsInWorkers(jobs: readonly EdgeJob[], data: EdgeWorkerData, workerCount: number, onJob: (job: EdgeJob) => void): Promise<EdgeJobResult[]> {
   const results: EdgeJobResult[] = new Array<EdgeJobResult>(jobs.length);
   const workers: Worker[] = [];
   return new Promise<EdgeJobResult[]>((resolve, reject) => {
@@ -104,6 +109,7 @@ function runJobsInWorkers(jobs: readonly EdgeJob[], data: EdgeWorkerData, worker
       worker.on('message', (reply: EdgeWorkerReply) => {
         results[reply.index] = reply.result;
         done += 1;
+        onJob(jobs[reply.index] as EdgeJob);
         if (done === jobs.length) finish(null);
         else feed(worker);
       });

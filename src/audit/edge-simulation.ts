@@ -66,6 +66,8 @@ export interface EdgeSimulationOptions {
   readonly transform?: ResultTransform;
   /** Bets per job (default JOB_BETS); rows do not depend on it. */
   readonly jobBets?: number;
+  /** Called after each job with the bets simulated so far and in all (the CLI's progress line; rows do not depend on it). */
+  readonly onBets?: (done: number, total: number) => void;
 }
 
 export interface EdgeJob {
@@ -208,6 +210,14 @@ export function simulateHouseEdge(options: EdgeSimulationOptions): EdgeSimulatio
   const seed = String(options.seed);
   const plans = planEdgeSimulation(options.games, options.betsPerGame, options.jobBets);
   const results = new Map<EdgeJob, EdgeJobResult>();
-  for (const plan of plans) for (const job of plan.jobs) results.set(job, runEdgeJob(plan.game, seed, job, options.transform));
+  const total = plans.reduce((sum, plan) => sum + plan.jobs.reduce((bets, job) => bets + job.bets, 0), 0);
+  let done = 0;
+  for (const plan of plans) {
+    for (const job of plan.jobs) {
+      results.set(job, runEdgeJob(plan.game, seed, job, options.transform));
+      done += job.bets;
+      options.onBets?.(done, total);
+    }
+  }
   return { seed, betsPerGame: options.betsPerGame, rows: assembleEdgeRows(plans, results) };
 }

@@ -35,6 +35,8 @@ export interface CheckOptions {
   /** Live only: the checker's clock, to estimate a wall-clock target's time (default: the system clock). */
   readonly wallClock?: Clock;
   readonly timeoutMs?: number;
+  /** Called after every run of a command sequence (shrinking runs included): the CLI's progress line. */
+  readonly onRun?: () => void;
 }
 
 export interface CheckFailure {
@@ -83,6 +85,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const property = fc.asyncProperty(input, async ([commands, prelude]) => {
     const run = await target.newRun();
     await fc.asyncModelRun(() => run, [...prelude, ...commands]);
+    options.onRun?.();
   });
   const details = await fc.check(property, {
     seed: options.seed,

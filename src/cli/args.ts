@@ -1,48 +1,74 @@
 /**
- * A small strict flag parser shared by the commands: `--name value` and `--name=value`, boolean
- * flags declared as such, positionals in order. Unknown flags and missing values are errors
- * (exit 2), all reported together; an unknown flag close to a known one (a typo, or the start of
- * one) names it: `unknown flag --sed (did you mean --seed?)`.
+ * The flag parser shared by the commands: node:util's parseArgs, driven by a command's definition
+ * (command-definition.ts) or a plain flag spec. `--name value` and `--name=value`, boolean flags
+ * declared as such, repeatable flags keeping every value, positionals in order, `--` ending the
+ * flags. Strict: unknown flags, missing values and values given to booleans are errors (exit 2),
+ * all reported together (parseArgs' own strict mode stops at the first, so its tokens are checked
+ * here); an unknown flag close to a known one names it: `unknown flag --sed (did you mean --seed?)`.
  */
+import { parseArgs as parseTokens } from 'node:util';
+import type { CommandDefinition } from './command-definition.ts';
 
 export interface FlagSpec {
-  readonly [name: string]: 'string' | 'boolean';
+  readonly [name: string]: 'string' | 'boolean' | 'strings';
 }
 
 export interface ParsedArgs {
   readonly flags: Readonly<Record<string, string | true>>;
+  /** Every value of a repeatable flag, in order (also the last one in `flags`). */
+  readonly lists: Readonly<Record<string, readonly string[]>>;
   readonly positionals: readonly string[];
   readonly errors: readonly string[];
 }
 
-export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
+/** The flag spec of a definition (optionally without some flags: another form of the command owns them). */
+export function flagSpecOf(definition: CommandDefinition, without: readonly string[] = []): FlagSpec {
+  const spec: Record<string, 'string' | 'boolean' | 'strings'> = {};
+  for (const flag of definition.flags) {
+    if (without.includes(flag.name)) continue;
+    spec[flag.name] = flag.value === undefined ? 'boolean' : flag.repeatable === true ? 'strings' : 'string';
+  }
+  return spec;
+}
+
+/** The argv of a command, parsed by its definition. */
+export function parseCommand(argv: readonly string[], definition: CommandDefinition, without: readonly string[] = []): ParsedArgs {
+  const shorts: Record<string, string> = {};
+  for (const flag of definition.flags) if (flag.short !== undefined && !without.includes(flag.name)) shorts[flag.short] = flag.name;
+  return parseArgs(argv, flagSpecOf(definition, without), shorts);
+}
+
+export function parseArgs(argv: readonly string[], spec: FlagSpec, shorts: Readonly<Record<string, string>> = {}): ParsedArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const [name, kind] of Object.entries(spec)) options[name] = { type: kind === 'boolean' ? 'boolean' : 'string', ...(kind === 'strings' ? { multiple: true } : {}) };
+  for (const [short, name] of Object.entries(shorts)) if (options[name] !== undefined) options[name] = { ...options[name], short };
+  const { tokens } = parseTokens({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const flags: Record<string, string | true> = {};
+  const lists: Record<string, string[]> = {};
   const positionals: string[] = [];
   const errors: string[] = [];
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const equalsAt = arg.indexOf('=');
-    const name = arg.slice(2, equalsAt < 0 ? undefined : equalsAt);
-    const kind = spec[name];
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const kind = spec[token.name];
     if (kind === undefined) {
-      const near = nearestFlag(name, Object.keys(spec));
-      errors.push(`unknown flag --${name}${near === undefined ? '' : ` (did you mean --${near}?)`}`);
+      const near = token.rawName.startsWith('--') ? nearestFlag(token.name, Object.keys(spec)) : undefined;
+      errors.push(`unknown flag ${token.rawName}${near === undefined ? '' : ` (did you mean --${near}?)`}`);
       continue;
     }
     if (kind === 'boolean') {
-      if (equalsAt >= 0) errors.push(`--${name} takes no value`);
-      flags[name] = true;
+      if (token.inlineValue === true) errors.push(`--${token.name} takes no value`);
+      else flags[token.name] = true;
       continue;
     }
-    const value = equalsAt >= 0 ? arg.slice(equalsAt + 1) : argv[++index];
-    if (value === undefined || value === '') errors.push(`--${name} needs a value`);
-    else flags[name] = value;
+    if (token.value === undefined || token.value === '') {
+      errors.push(`--${token.name} needs a value`);
+      continue;
+    }
+    flags[token.name] = token.value;
+    if (kind === 'strings') (lists[token.name] ??= []).push(token.value);
   }
-  return { flags, positionals, errors };
+  return { flags, lists, positionals, errors };
 }
 
 /** Names longer than this are not compared (the distance table is quadratic in their lengths). */

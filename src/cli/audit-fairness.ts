@@ -10,7 +10,7 @@
  * fairness.json and the findings reports (findings.json, .csv, .junit.xml, .html; one JUnit check
  * per game seen, and one for nonces) in --out (default reports/fairness-<time>/). No seed: the
  * audit draws nothing at random.
- * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer, the
+ * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1 the
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
  */
@@ -23,17 +23,20 @@ import type { Severity } from '../live/finding.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
+import type { RecordFields } from './json-output.ts';
 
-export const FAIRNESS_USAGE = 'afp audit fairness --target URL|FILE --key KEY [--max-bets N] [--max-seconds S] [--concurrency C] [--out DIR] [--fail-on SEVERITY] [--json]';
+export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
 
 const COMMAND = 'afp audit fairness';
-const FLAGS = { target: 'string', key: 'string', json: 'boolean', out: 'string', 'fail-on': 'string', 'max-bets': 'string', 'max-seconds': 'string', concurrency: 'string' } as const;
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const DEFINITION = definitionOf('audit', 'fairness');
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 
 export interface FairnessFlags {
   readonly target: string;
@@ -44,10 +47,12 @@ export interface FairnessFlags {
   readonly maxBets: number;
   readonly maxSeconds: number;
   readonly concurrency: number;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 export function parseFairnessArgs(argv: readonly string[], nowMs: number): FairnessFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   const key = stringFlag(args, 'key');
@@ -68,7 +73,7 @@ export function parseFairnessArgs(argv: readonly string[], nowMs: number): Fairn
   if (errors.length > 0 || target === undefined || key === undefined || !failOn.ok) return { errors };
   const [maxBets, maxSeconds, concurrency] = numbers as [number, number, number];
   return {
-    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency,
+    target, key, json: args.flags['json'] === true, failOn: failOn.value, maxBets, maxSeconds, concurrency, quiet: args.flags['quiet'] === true || args.flags['json'] === true,
     out: stringFlag(args, 'out') ?? `reports/fairness-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`,
   };
 }
@@ -86,8 +91,8 @@ function checksOf(result: FairnessAuditResult, findingIds: readonly string[]): R
   return [...games, nonces];
 }
 
-export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   const say = flags.json ? io.err : io.out;
   const scheme = schemeByName(run.target.fairness);
@@ -99,9 +104,11 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   }
   say(`account: ${account.value.note}\n`);
   const result = await auditFairnessLive({ session: run.session, apiKey: account.value.apiKey, scheme, maxBets: flags.maxBets, concurrency: flags.concurrency, deadline: run.deadline, findings: run.findings });
+  run.progress.finish();
   const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
-  io.out(flags.json ? json : renderFairnessTable(result));
+  if (flags.json) record({ fairness: JSON.parse(json) as unknown });
+  else io.out(renderFairnessTable(result));
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids) });
   const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
@@ -115,5 +122,6 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   const code = ending.code !== EXIT.ok ? ending.code : historyFailed ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`);
   say(`${lines.join('\n')}\n`);
+  record({ target: run.target.name, scheme: scheme.name, listed: result.listed, audited: result.audited, verified: result.verified, stopped_by: result.stoppedBy, findings: run.findings.list().length, files });
   return code;
 }

@@ -8,8 +8,8 @@
  * limits; verify every bet under the target's own scheme; print the edge table (each verdict with
  * the bets it rests on), then the findings; write edges.csv, edges.json and the findings reports
  * (findings.json, findings.csv, findings.junit.xml, findings.html) to --out.
- * Exit codes, first that applies: 2 invalid flags or target file; 1 the target does not answer or
- * the account could not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget
+ * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1
+ * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
 import type { LiveClock } from '../audit/live-target.ts';
@@ -24,11 +24,12 @@ import type { ReportCheck } from '../live/report/write-findings.ts';
 import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
 import { SYSTEM_LIVE_CLOCK, type AuditIo } from './audit-io.ts';
 import { houseEdgeReproduce, type HouseEdgeFlags } from './audit-house-edge.ts';
+import type { RecordFields } from './json-output.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun } from './live-command.ts';
 
 const COMMAND = 'afp audit house-edge';
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 /**
  * Funding beyond the stakes, for accounts afp funds itself: a run of bad luck, and a bankroll whose
  * Kelly limit allows the minimum bet of the riskiest variant (mines 10 of 10 needs about 45 USDC).
@@ -55,8 +56,8 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
   });
 }
 
-export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io);
+export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target as string, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   const say = flags.format === 'table' ? io.out : io.err;
   const scheme = schemeByName(run.target.fairness);
@@ -71,10 +72,12 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   }
   say(`account: ${account.value.note}\n`);
   const result = await auditEdgeLive({ session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings });
+  run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, { 'edges.csv': renderEdgeAuditCsv(result), 'edges.json': renderEdgeAuditJson(result, header) });
-  io.out(flags.format === 'json' ? renderEdgeAuditJson(result, header) : flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
+  if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
+  else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, seed: flags.seed, checks: checksOf(result, ids) });
   const lines = [`bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`];
@@ -84,6 +87,8 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   lines.push(...ending.lines, `files: ${files.join(', ')}`);
   const code = ending.code !== EXIT.ok ? ending.code : result.stoppedBy === 'unreachable' ? EXIT.liveness : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
+  const findings = run.findings.list();
+  record({ target: run.target.name, placed: result.placed, verified: result.verified, refused: result.refused, staked_usdc: formatDecimal(result.stakedMicro), stopped_by: result.stoppedBy, findings: findings.length, files, ...(code === EXIT.ok ? {} : { reproduce: houseEdgeReproduce(flags) }) });
   say(`${lines.join('\n')}\n`);
   return code;
 }

@@ -13,7 +13,9 @@
  * alone gives; 3 it fails beyond that (the rows, the seed and the exact reproduce command are
  * printed); 2 invalid flags; 1 crash. Verdicts against the advertised edges (coin flip's 2%
  * against an advertised 0.5% is "inconsistent") are findings about the documents: printed, never
- * an exit code. `--defect` (tests and demos) applies a deliberate edge defect to the simulated
+ * an exit code. Progress (bets simulated, rate, ETA) goes to stderr, none with --quiet or --json;
+ * --json prints one JSON object (json-output.ts): the verdict and figures, the rows under `edges`.
+ * `--defect` (tests and demos) applies a deliberate edge defect to the simulated
  * games (defective-games.ts); the non-edge defects are refused, naming the audit that catches them.
  */
 import { availableParallelism } from 'node:os';
@@ -35,18 +37,20 @@ import { percentText } from '../report/html/report-format.ts';
 import { GAME_IDS, type GameId } from '../services/casino/games/game.ts';
 import { GAMES } from '../services/casino/games/index.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { SEED_PATTERN, commandLine, wholeFlag, type AuditIo } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
+import { Progress, WALL_PROGRESS_CLOCK } from './progress.ts';
 
 /** A --target that names a URL must be a valid one; anything else is a target file (read later). */
 export function targetSpecError(spec: string): string | null {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(spec) ? targetUrlError(spec) : null;
 }
 
-export const HOUSE_EDGE_USAGE =
-  'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--json|--csv] [--out DIR] [--workers N] [--defect NAME]\n' +
-  '       afp audit house-edge --target URL|FILE [--key KEY] [--games LIST] [--bets N] [--usdc X] [--max-minutes M | --max-seconds S] [--seed N] [--json|--csv] [--out DIR] [--concurrency C] [--fail-on SEVERITY]';
+export const HOUSE_EDGE_USAGE = usageLine(definitionOf('audit', 'house-edge'));
 
 export const BETS_DEFAULT = 100_000;
 export const LIVE_BETS_DEFAULT = 2_000;
@@ -72,9 +76,11 @@ export interface HouseEdgeFlags {
   readonly usdcMicro: Micro | null;
   /** Live only: the severity at which a finding fails the run (exit 3). */
   readonly failOn: Severity | 'none';
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
-const FLAGS = { games: 'string', bets: 'string', seed: 'string', json: 'boolean', csv: 'boolean', out: 'string', workers: 'string', defect: 'string', target: 'string', key: 'string', 'max-seconds': 'string', 'max-minutes': 'string', usdc: 'string', 'fail-on': 'string', concurrency: 'string' } as const;
+const DEFINITION = definitionOf('audit', 'house-edge');
 const LIVE_ONLY = ['max-seconds', 'max-minutes', 'usdc', 'fail-on', 'concurrency'];
 
 /** A directory name from a seed: path separators and the like become '_'. */
@@ -105,7 +111,7 @@ function checkNumber(value: number | string, errors: string[]): number {
 
 /** The flags, or every error found (exit 2). */
 export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => string): HouseEdgeFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target') ?? null;
   const live = target !== null;
@@ -138,7 +144,7 @@ export function parseHouseEdgeArgs(argv: readonly string[], drawSeed: () => stri
   const seed = seedText ?? drawSeed();
   const format = args.flags['json'] === true ? 'json' : args.flags['csv'] === true ? 'csv' : 'table';
   const out = stringFlag(args, 'out') ?? defaultOutDir(seed);
-  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency, usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null, failOn: failOn.ok ? failOn.value : 'major' };
+  return { gameIds, gamesText: stringFlag(args, 'games') ?? null, bets, seed, format, out, workers, defect, target, key, maxSeconds, concurrency, usdcMicro: typeof usdcMicro === 'bigint' ? usdcMicro : null, failOn: failOn.ok ? failOn.value : 'major', quiet: args.flags['quiet'] === true || args.flags['json'] === true };
 }
 
 export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
@@ -151,11 +157,12 @@ export function houseEdgeReproduce(flags: HouseEdgeFlags): string {
   return commandLine(words);
 }
 
-export async function simulateForFlags(flags: HouseEdgeFlags): Promise<EdgeSimulation> {
+export async function simulateForFlags(flags: HouseEdgeFlags, onBets?: (done: number, total: number) => void): Promise<EdgeSimulation> {
   const source = flags.defect === null ? REGISTRY_SOURCE : defectGameSource(flags.defect);
-  if (flags.workers > 1) return simulateHouseEdgeInWorkers({ source, gameIds: flags.gameIds, betsPerGame: flags.bets, seed: flags.seed, workers: flags.workers });
+  const progress = onBets === undefined ? {} : { onBets };
+  if (flags.workers > 1) return simulateHouseEdgeInWorkers({ source, gameIds: flags.gameIds, betsPerGame: flags.bets, seed: flags.seed, workers: flags.workers, ...progress });
   const games = selectGames(await loadGameSource(source), flags.gameIds);
-  return simulateHouseEdge({ games, betsPerGame: flags.bets, seed: flags.seed });
+  return simulateHouseEdge({ games, betsPerGame: flags.bets, seed: flags.seed, ...progress });
 }
 
 /** The verdict summary lines and whether the model check failed beyond chance. */
@@ -170,22 +177,38 @@ export function modelCheckLines(rows: readonly EdgeRow[]): { lines: string[]; fa
   return { lines, failed };
 }
 
-export async function runHouseEdgeInProcess(flags: HouseEdgeFlags, io: AuditIo): Promise<number> {
-  const simulation = await simulateForFlags(flags);
+export async function runHouseEdgeInProcess(flags: HouseEdgeFlags, io: AuditIo, record: RecordFields = () => undefined): Promise<number> {
+  let progress: Progress | null = null;
+  const simulation = await simulateForFlags(flags, (done, total) => {
+    progress ??= new Progress({ label: 'audit house-edge', unit: 'bets', total, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: flags.quiet, clock: WALL_PROGRESS_CLOCK });
+    progress.update(done);
+  });
+  (progress as Progress | null)?.finish();
   const subtitle = `seed ${flags.seed} · ${flags.bets} bets per game${flags.defect === null ? '' : ` · deliberate defect ${flags.defect}`}`;
   const files = writeEdgeAuditFiles(flags.out, {
     'edges.csv': renderEdgeCsv(simulation),
     'edges.json': renderEdgeJson(simulation),
     'report.html': renderEdgeReportHtml(simulation.rows, 'afp audit house-edge', subtitle),
   });
-  const document = flags.format === 'json' ? renderEdgeJson(simulation) : flags.format === 'csv' ? renderEdgeCsv(simulation) : renderEdgeTable(simulation);
-  io.out(document);
-  const say = flags.format === 'table' ? io.out : io.err;
   const check = modelCheckLines(simulation.rows);
+  if (flags.format === 'json') record(edgeFigures(simulation, check.failed, files, flags));
+  else io.out(flags.format === 'csv' ? renderEdgeCsv(simulation) : renderEdgeTable(simulation));
+  const say = flags.format === 'table' ? io.out : io.err;
   const lines = [...check.lines, `files: ${files.join(', ')}`];
   if (check.failed) lines.push(`seed: ${flags.seed}`, `reproduce: ${houseEdgeReproduce(flags)}`);
   say(`${lines.join('\n')}\n`);
   return check.failed ? EXIT.checkFailed : EXIT.ok;
+}
+
+/** The --json figures of an in-process audit: rows, misses against the allowance, verdict counts, files, the rows themselves. */
+function edgeFigures(simulation: EdgeSimulation, failed: boolean, files: readonly string[], flags: HouseEdgeFlags): Record<string, unknown> {
+  const rows = simulation.rows;
+  const count = (verdict: string): number => rows.filter((row) => row.judgement.verdict === verdict).length;
+  return {
+    seed: flags.seed, bets_per_game: flags.bets, rows: rows.length, model_misses: rows.filter((row) => row.judgement.model === 'fail').length, misses_allowed: allowedMisses(rows.length),
+    verdicts: { consistent: count('consistent'), inconsistent: count('inconsistent'), unresolved: count('unresolved') }, files, ...(failed ? { reproduce: houseEdgeReproduce(flags) } : {}),
+    edges: JSON.parse(renderEdgeJson(simulation)) as unknown,
+  };
 }
 
 export const drawSeed = (): string => String(randomInt(0, 0x7fffffff));

@@ -9,9 +9,11 @@ import { EXIT } from './exit-codes.ts';
 export interface AuditIo {
   out(text: string): void;
   err(text: string): void;
+  /** Whether stderr is a terminal (the progress line is redrawn there); false when absent. */
+  readonly errIsTty?: boolean;
 }
 
-export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+export const PROCESS_IO: AuditIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
 export const SYSTEM_LIVE_CLOCK: LiveClock = {
   nowMs: () => Date.now(),
@@ -41,15 +43,11 @@ export function commandLine(words: readonly string[]): string {
 export type Subcommands = Readonly<Record<string, (argv: readonly string[], io: AuditIo) => Promise<number>>>;
 
 /**
- * `afp COMMAND SUB ...`: `--help`/`-h`/`help` anywhere prints `help` (exit 0); a missing or unknown
- * SUB is invalid input (exit 2) with the usage; otherwise SUB runs with the rest.
+ * `afp COMMAND SUB ...`: a missing or unknown SUB is invalid input (exit 2) with the usage; otherwise
+ * SUB runs with the rest. (`--help` is answered by the entry, from the definitions in commands.ts.)
  */
-export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; help: string; usage: string }): Promise<number> {
+export async function runSubcommand(argv: readonly string[], io: AuditIo, command: { name: string; missing: string; noun: string; subcommands: Subcommands; usage: string }): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.help);
-    return EXIT.ok;
-  }
   const run = name === undefined ? undefined : command.subcommands[name];
   if (run === undefined) {
     io.err(`afp ${command.name}: ${name === undefined ? command.missing : `unknown ${command.noun} '${name}'`}\nusage: ${command.usage}\n`);

@@ -9,8 +9,8 @@
  * the target file's second pre-funded key. A probe that cannot run is reported as skipped.
  * Output: one line per probe, then the findings; findings.json, findings.csv, findings.junit.xml
  * and findings.html to --out (default reports/money-<time>/).
- * Exit codes: 2 invalid flags or target file; 1 the target does not answer or an account could
- * not be opened; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
+ * Exit codes: 2 invalid flags or target file; 4 the target does not answer; 1 an account could
+ * not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
  */
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { runMoneyProbes } from '../live/audit/money-probes.ts';
@@ -18,20 +18,23 @@ import type { Severity } from '../live/finding.ts';
 import { openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
 import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
+import type { RecordFields } from './json-output.ts';
 import type { LiveClock } from '../audit/live-target.ts';
 
-export const MONEY_USAGE = 'afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR] [--out DIR] [--fail-on SEVERITY] [--max-seconds S]';
+export const MONEY_USAGE = usageLine(definitionOf('audit', 'money'));
 
 const COMMAND = 'afp audit money';
-const FLAGS = { target: 'string', key: 'string', 'second-key': 'string', 'withdraw-address': 'string', out: 'string', 'fail-on': 'string', 'max-seconds': 'string' } as const;
+const DEFINITION = definitionOf('audit', 'money');
 const MAIN_FUND_MICRO = 20_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
-const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness } as const;
+const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 
 export interface MoneyFlags {
   readonly target: string;
@@ -41,10 +44,12 @@ export interface MoneyFlags {
   readonly out: string;
   readonly failOn: Severity | 'none';
   readonly maxSeconds: number;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFlags | { errors: string[] } {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required');
@@ -60,6 +65,7 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
   return {
     target, key: stringFlag(args, 'key') ?? null, secondKey: stringFlag(args, 'second-key') ?? null, withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
     out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
 }
 
@@ -71,8 +77,8 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock):
   return openLiveAccount({ session: run.session, key, fundMicro: SECOND_FUND_MICRO, clock, deadline: run.deadline });
 }
 
-export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io);
+export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline });
@@ -87,6 +93,7 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
     session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
     second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
   });
+  run.progress.finish();
   for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
   const checks = results.map((result) => ({
     name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
@@ -95,5 +102,6 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
+  record({ target: run.target.name, probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })), findings: run.findings.list().length, out: flags.out });
   return code;
 }

@@ -35,12 +35,15 @@ export interface DialectCheckRequest {
   readonly out?: string;
   readonly clock: LiveClock;
   readonly deadline: Deadline;
+  /** After every run (the progress line). */
+  readonly onRun?: () => void;
 }
 
 export async function checkThroughDialect(request: DialectCheckRequest, out: (text: string) => void): Promise<number> {
   const result = await runDialectCheck({
     target: request.target, targetSpec: request.targetSpec, seed: request.seed, runs: request.runs, clock: request.clock, deadline: request.deadline, curlOf,
     ...(request.maxCommands === undefined ? {} : { maxCommands: request.maxCommands }),
+    ...(request.onRun === undefined ? {} : { onRun: request.onRun }),
     ...(request.path === undefined ? {} : { path: request.path }),
   });
   out(formatDialectResult(result, request.maxCommands));

@@ -10,8 +10,10 @@
  * Output contract: `seed: N` is the first line; then the target and one `note:` line per skipped
  * assertion or disabled command (each with its reason); then `ok: ...`, or on failure the error,
  * the shrunk command sequence, fast-check's counterexample, the seed, the path and the exact
- * reproduce command. Exit codes: 0 every run held · 1 crash or unreachable target · 2 invalid
+ * reproduce command. Exit codes: 0 every run held · 1 crash · 4 unreachable target · 2 invalid
  * flags · 3 an answer differed from the model.
+ * Progress (runs done, rate, ETA) goes to stderr (progress.ts), none with --quiet or --json; with
+ * --json stdout is one JSON object (json-output.ts) and the human lines go to stderr.
  * Without --seed a seed is drawn here (the CLI is a door for randomness) and printed first.
  * `--defect` is for tests and demos only: it switches on a deliberate in-process platform defect.
  */
@@ -25,13 +27,18 @@ import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { Deadline } from '../audit/live-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import { resolveTarget, type ResolveResult } from '../live/resolve-target.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 
-const USAGE = 'usage: afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME[,NAME]] [--fail-on SEVERITY] [--out DIR]';
+const DEFINITION = definitionOf('check');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 /** The time budget of a check through a target's dialects (pacing and 429 waits stop there). */
 const DIALECT_CHECK_MAX_SECONDS = 900;
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -40,9 +47,11 @@ const DEFECTS = DEFECT_NAMES;
 export interface CheckIo {
   out(text: string): void;
   err(text: string): void;
+  readonly errIsTty?: boolean;
+  readonly clock?: ProgressClock;
 }
 
-const PROCESS_IO: CheckIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+const PROCESS_IO: CheckIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
 function wholeNumber(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -54,10 +63,12 @@ function wholeNumber(text: string | undefined, fallback: number): number {
 export interface CheckCliOptions extends CheckOptions {
   readonly failOn?: FailOn;
   readonly out?: string;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet?: boolean;
 }
 
 export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, drawSession: () => string): CheckCliOptions | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', seed: 'string', runs: 'string', path: 'string', 'max-commands': 'string', defect: 'string', 'fail-on': 'string', out: 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const target = stringFlag(args, 'target');
   // A target that is not a URL is a target file, read (and its errors reported) when the check starts.
@@ -81,6 +92,7 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
     ...(defects.length === 0 ? {} : { defects }),
     ...(failOn.ok ? { failOn: failOn.value } : {}),
     ...(out === undefined ? {} : { out }),
+    ...(args.flags['quiet'] === true || args.flags['json'] === true ? { quiet: true } : {}),
   };
   const seeded: CheckCliOptions = Number.isNaN(options.seed) && stringFlag(args, 'seed') === undefined ? { ...options, seed: drawSeed() } : options;
   errors.push(...checkOptionErrors(seeded).map((error) => error.replace(/^seed/, '--seed').replace(/^runs/, '--runs').replace(/^max commands/, '--max-commands').replace(/^path/, '--path')));
@@ -88,43 +100,57 @@ export function parseCheckArgs(argv: readonly string[], drawSeed: () => number, 
 }
 
 export async function main(argv: string[], io: CheckIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\ndefects (in-process only): ${DEFECTS.join(', ')}\n`);
-    return EXIT.ok;
-  }
+  return withJsonOutput('afp check', argv, io, (human, record) => checkCommand(argv, human, record));
+}
+
+async function checkCommand(argv: readonly string[], io: CheckIo, record: RecordFields): Promise<number> {
   const parsed = parseCheckArgs(argv, () => randomInt(0, 0x7fffffff), () => randomBytes(4).toString('hex'));
   if ('errors' in parsed) {
+    record({ errors: parsed.errors });
     io.err(`${parsed.errors.map((error) => `afp check: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
   io.out(`seed: ${parsed.seed}\n`);
+  record({ seed: parsed.seed, runs: parsed.runs, target: parsed.target ?? 'in-process' });
   const dialectTarget = parsed.target === undefined ? null : await targetOfDialects(parsed.target);
   if (dialectTarget !== null && !dialectTarget.ok) {
     io.err(`afp check: ${dialectTarget.message}\nseed: ${parsed.seed}\n`);
     return exitOfUnresolvedTarget(dialectTarget.kind);
   }
+  const progress = new Progress({ label: 'check', unit: 'runs', total: parsed.runs, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: parsed.quiet === true, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  let runsDone = 0;
+  const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
     const clock = SYSTEM_LIVE_CLOCK;
     try {
       return await checkThroughDialect({
+        onRun,
         target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(clock, DIALECT_CHECK_MAX_SECONDS),
         ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS ? {} : { maxCommands: parsed.maxCommands }),
         ...(parsed.path === undefined ? {} : { path: parsed.path }),
         ...(parsed.out === undefined ? {} : { out: parsed.out }),
-      }, io.out);
+      }, (text) => {
+        progress.finish();
+        io.out(text);
+      });
     } catch (error) {
+      progress.finish();
       io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
       return EXIT.crash;
     }
   }
   let result: CheckResult;
   try {
-    result = await runCheck(parsed);
+    result = await runCheck({ ...parsed, onRun });
   } catch (error) {
+    progress.finish();
     io.err(`afp check: ${error instanceof Error ? error.message : String(error)}\nseed: ${parsed.seed}\n`);
     return EXIT.crash;
   }
+  progress.finish();
   io.out(formatResult(result));
+  const failure = result.failure;
+  record({ runs: result.runs, shrinks: result.shrinks, target: result.target, notes: result.notes, failure: failure === undefined ? null : { kind: failure.kind, error: failure.error, commands: failure.commands, path: failure.path }, ...(failure === undefined ? {} : { reproduce: failure.reproduce }) });
   if (result.failure === undefined) return EXIT.ok;
   return result.failure.kind === 'mismatch' ? EXIT.checkFailed : EXIT.crash;
 }

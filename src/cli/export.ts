@@ -12,24 +12,17 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { exportK6Script } from '../export/k6/k6-script.ts';
 import { readAfpVersion } from '../live/report/afp-version.ts';
 import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { commandLine, PROCESS_IO, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
 
-export const EXPORT_USAGE = 'afp export k6 SCENARIO [--out FILE] [--target URL]';
+export const EXPORT_USAGE = usageLine(definitionOf('export', 'k6'));
 
-const HELP = `usage: ${EXPORT_USAGE}
-  k6    writes SCENARIO as a k6 script: one k6 iteration per arrival of the load: profile, each an
-        agent of a population (weighted by count) doing on the wire what afp's agent does, checks on
-        the statuses it expects, the scenario's thresholds, every request tagged endpoint=<route id>.
-        Run it with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE
-  --out FILE     write the script there (replaced if it exists); default stdout
-  --target URL   the default AFP_TARGET baked into the script (the style-B api URL)
-exit codes: 0 written · 2 invalid input, or a scenario that cannot be exported (reasons listed)
-`;
 
 async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
-  const args = parseArgs(argv, { out: 'string', target: 'string' });
+  const args = parseCommand(argv, definitionOf('export', 'k6'));
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`name exactly one scenario file, got ${args.positionals.length}`);
   const file = args.positionals[0];
@@ -69,5 +62,5 @@ async function exportK6(argv: readonly string[], io: AuditIo): Promise<number> {
 const SUBCOMMANDS: Subcommands = { k6: exportK6 };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  return runSubcommand(argv, io, { name: 'export', missing: 'name what to export', noun: 'format', subcommands: SUBCOMMANDS, help: HELP, usage: EXPORT_USAGE });
+  return runSubcommand(argv, io, { name: 'export', missing: 'name what to export', noun: 'format', subcommands: SUBCOMMANDS, usage: EXPORT_USAGE });
 }

@@ -3,10 +3,11 @@
  * `--target` (a URL, or a target file), one LiveSession whose wire deviations become findings,
  * the findings reports in `--out`, and the exit code `--fail-on` sets.
  *
- * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 1 the target does not
+ * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 4 the target does not
  * answer; 3 a finding reaches `--fail-on` (default major); 4 the time budget ended the run early;
- * 0 otherwise. A deviation from the documents is a finding whose severity the reader weighs, never
- * a failure of the command.
+ * 0 otherwise. While the run goes, a progress line on stderr counts the calls made against the
+ * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
+ * severity the reader weighs, never a failure of the command.
  */
 import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { deviationFinding } from '../live/deviation-findings.ts';
@@ -19,6 +20,7 @@ import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { Progress } from './progress.ts';
 
 export interface LiveRun {
   readonly command: string;
@@ -27,10 +29,11 @@ export interface LiveRun {
   readonly findings: FindingsCollector;
   readonly clock: LiveClock;
   readonly deadline: Deadline;
+  readonly progress: Progress;
 }
 
 /** The run, or the exit code when the target could not be resolved (the reason is printed). */
-export async function startLiveRun(command: string, spec: string, maxSeconds: number, clock: LiveClock, io: AuditIo): Promise<LiveRun | number> {
+export async function startLiveRun(command: string, spec: string, maxSeconds: number, clock: LiveClock, io: AuditIo, quiet = false): Promise<LiveRun | number> {
   const resolved = await resolveTarget(spec);
   if (!resolved.ok) {
     io.err(`${command}: ${resolved.message}\n`);
@@ -39,12 +42,13 @@ export async function startLiveRun(command: string, spec: string, maxSeconds: nu
   const target = resolved.value;
   const findings = new FindingsCollector();
   const deadline = new Deadline(clock, maxSeconds);
-  const session = new LiveSession({ target, clock, deadline, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)) });
+  const progress = new Progress({ label: command, unit: 'calls', total: null, budgetMs: maxSeconds * 1_000, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet, clock });
+  const session = new LiveSession({ target, clock, deadline, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)), onCall: () => progress.step() });
   for (const [index, note] of (resolved.notes ?? []).entries()) {
     io.err(`note: ${note}\n`);
     findings.add({ id: `target:note:${index + 1}`, severity: 'info', kind: 'shape', title: note, expected: target.source, seen: note, evidence: `resolving --target ${spec}` });
   }
-  return { command, target, session, findings, clock, deadline };
+  return { command, target, session, findings, clock, deadline, progress };
 }
 
 export interface LiveEnding {
@@ -56,6 +60,7 @@ export interface LiveEnding {
 
 /** Writes the findings reports and says what they hold; the exit code the findings give (0 or 3). */
 export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<{ code: number; lines: string[] }> {
+  run.progress.finish();
   const findings = run.findings.list();
   const files = await writeFindingsReports(ending.out, {
     command: run.command, target: { name: run.target.name, source: run.target.source }, ...(ending.seed === undefined ? {} : { seed: ending.seed }),

@@ -6,21 +6,27 @@
  * recorder, judged by the same thresholds (the SCENARIO's `load:` section, when one is given; its
  * duration is the default) and written as the same reports as the open-model run (engine
  * `autocannon`). Ctrl-C stops it early; what was measured is still reported.
- * Exit codes as `afp load`: 0, 5 a threshold failed, 2 invalid input, 1 the target does not answer.
+ * Exit codes as `afp load`: 0, 5 a threshold failed, 2 invalid input, 4 the target does not answer.
  */
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { runAutocannon } from '../load/autocannon-engine.ts';
-import { AUTOCANNON_FLAG_SPEC, endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
+import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
 
-export const AUTOCANNON_USAGE = 'usage: afp load [SCENARIO] --engine autocannon --endpoint OPERATION|SERVICE:/PATH|URL --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]';
+/** The flags of `afp load` that only the open-model engine takes. */
+const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers'];
+
+export const AUTOCANNON_USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 
 export interface AutocannonIo {
   out(text: string): void;
@@ -45,8 +51,8 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
   return parsed.scenario;
 }
 
-export async function autocannonMain(argv: readonly string[], io: AutocannonIo): Promise<number> {
-  const args = parseArgs(argv, { ...AUTOCANNON_FLAG_SPEC, engine: 'string', target: 'string', key: 'string', out: 'string' });
+export async function autocannonMain(argv: readonly string[], io: AutocannonIo, record: RecordFields = () => undefined): Promise<number> {
+  const args = parseCommand(argv, definitionOf('load'), AFP_ENGINE_ONLY);
   const errors = [...args.errors];
   if (stringFlag(args, 'engine') !== 'autocannon') errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
   if (args.positionals.length > 1) errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
@@ -89,10 +95,10 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo):
   } finally {
     stopListening();
   }
-  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io });
+  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io, record });
 }
 
-async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo }): Promise<number> {
+async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo; record: RecordFields }): Promise<number> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {
@@ -111,9 +117,10 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: reado
     `files: ${files.join(', ')}`,
   ];
   io.out(`${lines.join('\n')}\n`);
+  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
   if (requests > 0 && noAnswer === requests) {
     io.err(`afp load: ${run.targetName} answered none of the ${requests} requests\n`);
-    return EXIT.crash;
+    return EXIT.liveness;
   }
   const failing = failedThresholds(judged);
   if (failing.length > 0) {

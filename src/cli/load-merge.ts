@@ -16,10 +16,13 @@ import { mergeLoadFiles } from '../load/merge-files.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
 import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
 
-export const MERGE_USAGE = 'usage: afp load merge FILE... --out DIR [--scenario FILE]';
+const DEFINITION = definitionOf('load', 'merge');
+export const MERGE_USAGE = `usage: ${usageLine(DEFINITION)}`;
 
 export interface MergeIo {
   out(text: string): void;
@@ -43,7 +46,7 @@ async function scenarioThresholds(file: string): Promise<{ thresholds: readonly 
 }
 
 export async function main(argv: string[], io: MergeIo = PROCESS_IO): Promise<number> {
-  const args = parseArgs(argv, { out: 'string', scenario: 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   const out = stringFlag(args, 'out');
   if (out === undefined) errors.push('--out DIR is required (where the merged load.json and reports go)');

@@ -16,8 +16,10 @@
  * header, src/load/load-run-file.ts) and the load reports (summary.json, latency.csv,
  * timeseries.csv, load.junit.xml, load.html: src/load/report/).
  * Exit codes, first that applies: 2 invalid flags, scenario, load profile, thresholds or target
- * (file, or a dialect the agents do not speak) · 1 the target does not answer (at resolution, or no
- * request of the run got an answer) · 5 a threshold failed · 0 otherwise. An agent's report of a
+ * (file, or a dialect the agents do not speak) · 4 the target does not answer (at resolution, or no
+ * request of the run got an answer) · 5 a threshold failed · 0 otherwise. With --json stdout is one
+ * JSON object (json-output.ts: seed, verdict, requests, latency, iterations, thresholds, files) and
+ * the human lines go to stderr; the live view is off. An agent's report of a
  * broken rule is a failed check (`agent rules: <archetype>`), for thresholds to judge, not an exit code.
  * `afp load merge FILE… --out DIR` (the --shard machines' load.json files) is src/cli/load-merge.ts.
  */
@@ -40,20 +42,16 @@ import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
 import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
-import { AUTOCANNON_USAGE, autocannonMain, thresholdLines } from './load-autocannon.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { autocannonMain, thresholdLines } from './load-autocannon.ts';
 
-const USAGE = 'usage: afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]\n       afp load merge FILE... --out DIR [--scenario FILE]';
-const HELP = `  SCENARIO's populations drive the target as real agents do, on the schedule of its load: section
-  (k6 executors; the open model by default); latency from each request's intended start, HDR
-  percentiles per endpoint, thresholds in k6 syntax. --out gets load.json, summary.json,
-  latency.csv, timeseries.csv, load.junit.xml and load.html.
-  --engine autocannon: one endpoint's capacity in a closed loop (see the second usage line).
-  afp load merge FILE… --out DIR [--scenario FILE]: one report of several load.json files.
-exit codes: 0 ok · 1 the target does not answer · 2 invalid input · 5 a threshold failed
-`;
+const DEFINITION = definitionOf('load');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
 const ENDPOINTS_SHOWN = 30;
@@ -92,7 +90,7 @@ interface LoadFlags {
 }
 
 function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', out: 'string', seed: 'string', duration: 'string', quiet: 'boolean', shard: 'string', workers: 'string' });
+  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, 'engine']);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
@@ -113,7 +111,7 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   const workersText = stringFlag(args, 'workers') ?? '1';
   const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
   if (!(workers >= 1 && workers <= WORKERS_MAX)) errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
-  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
+  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true || args.flags['json'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
 }
 
 async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
@@ -141,12 +139,12 @@ function engineOf(argv: readonly string[]): { engine: string; rest: string[] } {
 
 export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<number> {
   if (argv[0] === 'merge') return (await import('./load-merge.ts')).main(argv.slice(1), io);
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n${AUTOCANNON_USAGE}\n${HELP}`);
-    return EXIT.ok;
-  }
+  return withJsonOutput('afp load', argv, io, (human, record) => loadCommand(argv, human, record));
+}
+
+async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
   const engine = engineOf(argv);
-  if (engine.engine === 'autocannon') return autocannonMain(argv, io);
+  if (engine.engine === 'autocannon') return autocannonMain(argv, io, record);
   if (engine.engine !== 'afp') {
     io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
     return EXIT.invalidInput;
@@ -154,6 +152,7 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   const { flags, errors } = parseLoadArgs(engine.rest);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
+    record({ errors });
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
@@ -161,6 +160,7 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   if (scenario === null) return EXIT.invalidInput;
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
+  record({ seed, scenario: scenario.name });
   const planned = resolveLoadPlan({ load: scenario.load, scenarioDurationMs: scenario.durationMs, ...(flags.durationMs === undefined ? {} : { durationMs: flags.durationMs }) });
   if (!planned.ok) {
     io.err(`${planned.errors.map((error) => `${flags.file}: ${error}`).join('\n')}\n`);
@@ -195,11 +195,11 @@ export async function main(argv: string[], io: LoadIo = PROCESS_IO): Promise<num
   const result = flags.workers > 1
     ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
     : await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
-  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds });
+  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds, record });
 }
 
 /** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
-async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[] }): Promise<number> {
+async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[]; record: RecordFields }): Promise<number> {
   const { scenario, target, seed, io, result } = run;
   for (const note of result.notes) io.out(`note: ${note}\n`);
   const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
@@ -211,9 +211,10 @@ async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target;
   const reports = await writeLoadReports(out, { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', snapshot: result.snapshot, thresholds: judged, ...(stopReason === null ? {} : { stopReason }) });
   io.out(`${[...summaryLines(result), ...thresholdLines(judged)].join('\n')}\n`);
   io.out(`files: ${[file, ...reports].join(', ')}\n`);
+  run.record(loadFigures(result, judged, [file, ...reports], target.name));
   if (unanswered(result.snapshot)) {
     io.err(`afp load: ${target.name} answered none of the run's ${totalRequests(result.snapshot)} requests (see the failed iterations above)\n`);
-    return EXIT.crash;
+    return EXIT.liveness;
   }
   const failed = failedThresholds(judged);
   if (failed.length > 0) {
@@ -324,6 +325,19 @@ function unanswered(snapshot: LoadSnapshot): boolean {
   const total = totalRequests(snapshot);
   const noAnswer = snapshot.endpoints.reduce((sum, endpoint) => sum + (endpoint.statuses['0'] ?? 0), 0);
   return total > 0 && noAnswer === total;
+}
+
+/** The --json figures of a run: what the summary prints, as numbers. */
+function loadFigures(result: LoadRunResult, judged: ReturnType<typeof evaluateThresholds>, files: readonly string[], target: string): Record<string, unknown> {
+  const { snapshot, outcome } = result;
+  const overall = percentilesOf(overallHistogram(snapshot));
+  return {
+    target, ended_by: outcome.endedBy, stop_reason: outcome.stopReason, seconds: (snapshot.endMs - snapshot.startMs) / 1000,
+    requests: totalRequests(snapshot), failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
+    latency_ms: { p50: overall.p50Ms, p90: overall.p90Ms, p99: overall.p99Ms, p999: overall.p999Ms, max: overall.maxMs },
+    iterations: { ...snapshot.iterations, interrupted: outcome.interrupted, failed: outcome.failedIterations },
+    thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files,
+  };
 }
 
 function summaryLines(result: LoadRunResult): string[] {

@@ -1,60 +1,72 @@
 #!/usr/bin/env node
 /**
- * afp's command-line entry: a table of commands, each in its own file exporting
- * `main(argv: string[]): Promise<number>` that returns the exit code (DESIGN.md "Exit codes":
- * 0 ok, 1 crash, 2 invalid input, 3 invariant or conformance failure, 4 liveness, 5 load threshold).
- * Commands are loaded lazily so `afp run` does not pay for the HTTP server's imports.
+ * afp's command-line entry: dispatches the rows of the command table (commands.ts), each a module
+ * exporting `main(argv: string[]): Promise<number>` that returns the exit code (exit-codes.ts:
+ * 0 ok, 1 crash, 2 invalid input, 3 check failed, 4 liveness, 5 load threshold).
+ * `--help`/`-h` is answered here for every command and subcommand, from its definition, before
+ * its module is loaded; `afp --help` lists the commands, `afp --version` (`-V`) prints the version.
  */
 import { readAfpVersion } from '../live/report/afp-version.ts';
+import { groupHelpText, helpText, rootHelpText, type CommandDefinition } from './command-definition.ts';
+import { nearestFlag } from './args.ts';
+import { COMMANDS, type CommandRow } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
 
-interface CommandRow {
-  readonly name: string;
-  readonly usage: string;
-  readonly load: () => Promise<{ main(argv: string[]): Promise<number> }>;
-}
-
-const COMMANDS: readonly CommandRow[] = [
-  { name: 'run', usage: 'afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]', load: () => import('./run.ts') },
-  { name: 'serve', usage: 'afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--data FILE] [--dialect documents|deployed] [--defect NAME]', load: () => import('./serve.ts') },
-  { name: 'load', usage: 'afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet] | afp load merge FILE... --out DIR [--scenario FILE]', load: () => import('./load.ts') },
-  { name: 'sweep', usage: 'afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json] | afp sweep merge FILE... [--out DIR]', load: () => import('./sweep.ts') },
-  { name: 'shrink', usage: 'afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N] [--json]', load: () => import('./shrink.ts') },
-  { name: 'replay', usage: 'afp replay FILE --target URL [--speed X] [--out DIR]', load: () => import('./replay.ts') },
-  { name: 'check', usage: 'afp check [--target URL] [--seed N] [--runs N] [--path P] [--max-commands N]', load: () => import('./check.ts') },
-  { name: 'audit', usage: 'afp audit house-edge [--games LIST] [--bets N] [--seed N] [--target URL] ... | afp audit fairness --target URL|FILE --key KEY', load: () => import('./audit.ts') },
-  { name: 'export', usage: 'afp export k6 SCENARIO [--out FILE] [--target URL]', load: () => import('./export.ts') },
-  { name: 'scenario', usage: 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE', load: () => import('./scenario.ts') },
-  { name: 'agents', usage: 'afp agents [NAME...] [--json]', load: () => import('./agents.ts') },
-  { name: 'target', usage: 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]', load: () => import('./target.ts') },
-];
-
-function usage(): string {
-  return ['usage:', ...COMMANDS.map((row) => `  ${row.usage}`), '', 'afp --version prints the version; afp COMMAND --help a command\'s usage.', '', 'exit codes: 0 ok · 1 crash · 2 invalid input · 3 check failed · 4 liveness · 5 load threshold'].join('\n');
-}
+const DEFINITIONS: readonly CommandDefinition[] = COMMANDS.map((row) => row.definition);
 
 /** afp's version, as its package.json says (found by walking up: src/cli in a clone, dist/src/cli installed). */
 function version(): string {
   return readAfpVersion() ?? 'unknown';
 }
 
+/** The row whose path is the longest prefix of argv (`load merge` before `load`). */
+function rowOf(argv: readonly string[]): CommandRow | undefined {
+  let best: CommandRow | undefined;
+  for (const row of COMMANDS) {
+    const path = row.definition.path;
+    if (path.every((word, index) => argv[index] === word) && path.length > (best?.definition.path.length ?? 0)) best = row;
+  }
+  return best;
+}
+
+/** Whether argv asks for help: `--help` or `-h` before any `--`. */
+function asksHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  return flags.includes('--help') || flags.includes('-h');
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     process.stdout.write(`afp ${version()}\n`);
     return EXIT.ok;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${usage()}\n`);
+    (name === undefined ? process.stderr : process.stdout).write(rootHelpText(DEFINITIONS));
     return name === undefined ? EXIT.invalidInput : EXIT.ok;
   }
-  const row = COMMANDS.find((command) => command.name === name);
+  const row = rowOf(argv);
+  const group = DEFINITIONS.some((definition) => definition.path[0] === name);
+  if (row === undefined && !group) {
+    const near = nearestFlag(name, [...new Set(DEFINITIONS.map((definition) => definition.path[0] as string))]);
+    process.stderr.write(`afp: unknown command '${name}'${near === undefined ? '' : ` (did you mean ${near}?)`}\n${rootHelpText(DEFINITIONS)}`);
+    return EXIT.invalidInput;
+  }
+  if (asksHelp(argv)) {
+    process.stdout.write(row === undefined ? groupHelpText(name, DEFINITIONS) : helpText(row.definition));
+    return EXIT.ok;
+  }
   if (row === undefined) {
-    process.stderr.write(`afp: unknown command '${name}'\n${usage()}\n`);
+    const sub = argv[1];
+    const subs = DEFINITIONS.filter((definition) => definition.path[0] === name).map((definition) => definition.path[1] ?? '');
+    const near = sub === undefined ? undefined : nearestFlag(sub, subs);
+    const problem = sub === undefined ? 'name a subcommand' : `unknown subcommand '${sub}'${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+    process.stderr.write(`afp ${name}: ${problem}\n${groupHelpText(name, DEFINITIONS)}`);
     return EXIT.invalidInput;
   }
   const command = await row.load();
-  return command.main(rest);
+  return command.main(argv.slice(1));
 }
 
 main(process.argv.slice(2)).then(

@@ -22,6 +22,8 @@
  * right after its registration, POST /_afp/tier, and its casino starting deposit, POST
  * /_afp/casino/deposit); write the reports, print the summary.
  * Exit 2 bad input · 4 the target stopped answering.
+ * Progress (exchanges sent of the record's, rate, ETA) goes to stderr (progress.ts), none with
+ * --quiet or --json; with --json stdout is one JSON object (json-output.ts), the human lines on stderr.
  * Liveness: every request has a timeout and at most RETRIES retries with doubling backoff
  * (a retried request that the target did apply shows up as differences, never hidden).
  */
@@ -37,17 +39,22 @@ import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/reco
 import { recordedDepositsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { applyDeposit, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
 import type { Target } from '../live/target.ts';
 import { runDialectReplay } from './replay-dialect.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 
 const URL_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-const USAGE = 'usage: afp replay FILE --target URL|TARGET_FILE [--speed X|0|max] [--out DIR] [--sync-clock auto|on|off] [--concurrency 1] [--timeout-ms N] [--fail-on SEVERITY]';
+const DEFINITION = definitionOf('replay');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const DEFAULT_OUT = 'reports/replay';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -57,9 +64,11 @@ const CLOCK_TIMEOUT_MS = 5_000;
 export interface ReplayIo {
   out(text: string): void;
   err(text: string): void;
+  readonly errIsTty?: boolean;
+  readonly clock?: ProgressClock;
 }
 
-const PROCESS_IO: ReplayIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+const PROCESS_IO: ReplayIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
 interface ReplayFlags {
   readonly file: string;
@@ -71,10 +80,12 @@ interface ReplayFlags {
   readonly timeoutMs: number;
   /** Only for a replay through a target's dialect (its findings report). */
   readonly failOn: FailOn;
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors: string[] } {
-  const args = parseArgs(argv, { target: 'string', speed: 'string', out: 'string', 'sync-clock': 'string', concurrency: 'string', 'timeout-ms': 'string', 'fail-on': 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one record FILE, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
@@ -105,27 +116,32 @@ export function parseReplayArgs(argv: readonly string[]): ReplayFlags | { errors
     sync: sync as ReplayFlags['sync'],
     timeoutMs,
     failOn: failOn.value,
+    quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
 }
 
 export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+  return withJsonOutput('afp replay', argv, io, (human, record) => replayCommand(argv, human, record));
+}
+
+async function replayCommand(argv: readonly string[], io: ReplayIo, record: RecordFields): Promise<number> {
   const flags = parseReplayArgs(argv);
   if ('errors' in flags) {
+    record({ errors: flags.errors });
     io.err(`${flags.errors.map((error) => `afp replay: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
   const checked = await validateRecord(flags.file, io);
   if (checked === null) return EXIT.invalidInput;
+  record({ seed: checked.header.seed, scenario: checked.header.scenario, exchanges: checked.header.exchanges, target: flags.target, reproduce: reproduceCommand(flags), out: flags.out });
+  const progress = new Progress({ label: 'replay', unit: 'exchanges', total: checked.header.exchanges, write: (text) => io.err(text), isTty: io.errIsTty ?? false, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
+  const exchanges = counted(readExchanges(flags.file), progress);
   const path = await replayPath(flags);
   if (path.kind === 'failed') {
     io.err(`afp replay: ${path.message}\n`);
     return path.exit;
   }
-  if (path.kind === 'dialect') return replayThroughTarget(flags, checked, path.target, io);
+  if (path.kind === 'dialect') return replayThroughTarget({ flags, checked, target: path.target, exchanges, progress }, io);
   let urls: MountUrls;
   try {
     urls = await discoverTarget(flags.target, { timeoutMs: flags.timeoutMs });
@@ -144,7 +160,8 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
   const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header), deposits: recordedDepositsOf(checked.header) });
   io.out(`${await checkTargetPlatform({ api, header: checked.header, session, timeoutMs: flags.timeoutMs })}\n`);
   const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
-  const stop = await runReplay(readExchanges(flags.file), session, deps);
+  const stop = await runReplay(exchanges, session, deps);
+  progress.finish();
   const report: ReplayReportInput = {
     recordPath: flags.file,
     header: checked.header,
@@ -156,6 +173,7 @@ export async function main(argv: string[], io: ReplayIo = PROCESS_IO): Promise<n
     reproduce: reproduceCommand(flags),
   };
   await writeReports(flags.out, report);
+  record({ sent: report.totals.sent, differences: report.totals.differencesTotal, stopped: stop === null ? null : stop.reason, files: [join(flags.out, 'diff.json'), join(flags.out, 'diff.txt')] });
   io.out(`${summaryLines(report).join('\n')}\nreports: ${join(flags.out, 'diff.json')}, ${join(flags.out, 'diff.txt')}\n`);
   if (stop !== null) return EXIT.liveness;
   if (report.totals.differencesTotal > 0) {
@@ -182,7 +200,8 @@ async function replayPath(flags: ReplayFlags): Promise<ReplayPath> {
 }
 
 /** The replay through a target's dialect: clock sync where the target is an afp serve, then operation-replay. */
-async function replayThroughTarget(flags: ReplayFlags, checked: CheckedRecord, target: Target, io: ReplayIo): Promise<number> {
+async function replayThroughTarget(replay: { flags: ReplayFlags; checked: CheckedRecord; target: Target; exchanges: AsyncIterable<RecordedExchange>; progress: Progress }, io: ReplayIo): Promise<number> {
+  const { flags, checked, target } = replay;
   const firstAtMs = checked.firstAtMs ?? checked.header.start_ms;
   const clock = target.adminUrl === null || flags.sync === 'off'
     ? { state: { synced: false, exact: false, note: target.adminUrl === null ? 'the target has no clock to move (not afp serve): time-derived values are not compared' : '--sync-clock off: time-derived values are not compared' }, mode: null }
@@ -194,7 +213,9 @@ async function replayThroughTarget(flags: ReplayFlags, checked: CheckedRecord, t
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - firstAtMs, flags.speed)}\n`);
   const beforeSend = pacedBeforeSend({ flags, api: target.adminUrl ?? '', clock: clock.state, clockMode: clock.mode });
-  return runDialectReplay({ target, header: checked.header, exchanges: readExchanges(flags.file), beforeSend, out: flags.out, failOn: flags.failOn, timeoutMs: flags.timeoutMs, reproduce: reproduceCommand(flags), io });
+  const code = await runDialectReplay({ target, header: checked.header, exchanges: replay.exchanges, beforeSend, out: flags.out, failOn: flags.failOn, timeoutMs: flags.timeoutMs, reproduce: reproduceCommand(flags), io });
+  replay.progress.finish();
+  return code;
 }
 
 interface CheckedRecord {
@@ -255,6 +276,16 @@ async function validateRecord(file: string, io: ReplayIo): Promise<CheckedRecord
 
 function fileLines(file: string): AsyncIterable<string> {
   return createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+}
+
+/** The exchanges as they are read, each counted on the progress line. */
+async function* counted(exchanges: AsyncIterable<RecordedExchange>, progress: Progress): AsyncGenerator<RecordedExchange> {
+  let done = 0;
+  progress.update(done);
+  for await (const exchange of exchanges) {
+    yield exchange;
+    progress.update((done += 1));
+  }
 }
 
 /** Second pass: the exchanges, parsed again (the file was validated; a change since is a crash). */

@@ -4,7 +4,9 @@
  *
  * Output contract: `seed: <seed>` is the first line (before anything else, even before the
  * scenario's errors when --seed names it), the summary table follows, `digest: <hex>` is the
- * last line. A progress bar goes to stderr, only when stderr is a terminal.
+ * last line. Progress (progress.ts) goes to stderr: redrawn on a terminal, a plain line every 10 s
+ * elsewhere, none with --quiet or --json. With --json those lines go to stderr and stdout gets one
+ * JSON object (json-output.ts): seed, verdict, exit code, the failure or limit, digest, files.
  * Exit codes: 0 all invariants held · 1 crash (a bug: seed and reproduce command printed) ·
  * 2 invalid flags or scenario (every error, with path and line) · 3 an invariant failed (the
  * invariant, the first violating event, the seed and the exact reproduce command; reports are
@@ -24,10 +26,15 @@ import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
+import { Progress, WALL_PROGRESS_CLOCK, type ProgressClock } from './progress.ts';
 
-const USAGE = 'usage: afp run FILE [--seed N] [--out DIR] [--record FILE] [--defect NAME[,NAME]]';
+const DEFINITION = definitionOf('run');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 const DEFECTS = DEFECT_NAMES;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
@@ -35,9 +42,14 @@ export interface RunIo {
   out(text: string): void;
   err(text: string): void;
   readonly errIsTty: boolean;
+  /** The progress line's clock (the wall clock by default). */
+  readonly clock?: ProgressClock;
 }
 
 const PROCESS_IO: RunIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+
+/** Progress steps of a run: percent of its virtual time. */
+const PERCENT = 100;
 
 interface RunFlags {
   readonly file: string;
@@ -45,10 +57,12 @@ interface RunFlags {
   readonly out: string | undefined;
   readonly record: string | undefined;
   readonly defects: readonly DefectName[];
+  /** --quiet or --json: no progress lines. */
+  readonly quiet: boolean;
 }
 
 function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: string[] } {
-  const args = parseArgs(argv, { seed: 'string', out: 'string', record: 'string', defect: 'string' });
+  const args = parseCommand(argv, DEFINITION);
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seed = stringFlag(args, 'seed');
@@ -58,7 +72,8 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
     if ((DEFECTS as readonly string[]).includes(name)) defects.push(name as DefectName);
     else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
   }
-  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects };
+  const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
+  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects, quiet };
   return { flags, errors };
 }
 
@@ -90,11 +105,12 @@ async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null
 }
 
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+  return withJsonOutput('afp run', argv, io, (human, record) => runCommand(argv, human, record));
+}
+
+async function runCommand(argv: readonly string[], io: RunIo, record: RecordFields): Promise<number> {
   const { flags, errors } = parseRunArgs(argv);
+  if (errors.length > 0) record({ errors });
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
     io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
@@ -105,44 +121,29 @@ export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<numb
   const seed = flags.seed ?? scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
   const reproduce = reproduceCommand(flags, seed);
+  record({ seed, scenario: scenario.name, reproduce });
   const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario) };
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
-  const bar = io.errIsTty ? progressBar((text) => io.err(text)) : undefined;
+  const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
   let result: SimulationResult;
   try {
-    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, ...(recorder === undefined ? {} : { recorder }), ...(bar === undefined ? {} : { onProgress: bar.update }) });
+    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
   } catch (error) {
-    bar?.clear();
+    progress.finish();
     io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
     return EXIT.crash;
   }
-  bar?.clear();
+  progress.finish();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
-  const { digest } = writeReports(result.record, flags.out ?? defaultRunOutDir(scenario.name, seed), scenario.reports);
+  const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
+  const { digest, files } = writeReports(result.record, out, scenario.reports);
   io.out(summaryTable(result.record));
   const code = printOutcome(result, { seed, reproduce }, io);
+  const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };
+  record({ events: result.record.events.length, failure, limit: result.limit, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
   io.out(`digest: ${digest}\n`);
   return code;
-}
-
-const BAR_WIDTH = 30;
-
-/** A one-line bar of virtual time done, redrawn in place; presentation only, TTY stderr only. */
-function progressBar(write: (text: string) => void): { update(fraction: number): void; clear(): void } {
-  let shownPercent = -1;
-  return {
-    update(fraction) {
-      const percent = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
-      if (percent === shownPercent) return;
-      shownPercent = percent;
-      const filled = Math.round((percent / 100) * BAR_WIDTH);
-      write(`\r[${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${String(percent).padStart(3)}% of virtual time`);
-    },
-    clear() {
-      if (shownPercent >= 0) write(`\r${' '.repeat(BAR_WIDTH + 24)}\r`);
-    },
-  };
 }
 
 function printOutcome(result: SimulationResult, run: { seed: string; reproduce: string }, io: RunIo): number {

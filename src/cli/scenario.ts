@@ -22,15 +22,6 @@ import { EXIT } from './exit-codes.ts';
 
 export const SCENARIO_USAGE = 'afp scenario new [FILE] [--name NAME] [--force] | afp scenario check FILE';
 
-const HELP = `usage: ${SCENARIO_USAGE}
-  new     writes a commented starting scenario that runs as it is (afp run FILE); without FILE it
-          goes to stdout. The buyers' parameters are written out with their defaults.
-  check   validates FILE as afp run does (schema, archetype parameters, semantic checks) without
-          running it
-  --name NAME   the scenario's name (a-z, 0-9 and -; default: FILE's name, else starter)
-  --force       replace an existing FILE
-exit codes: 0 written or valid · 2 invalid input (an existing FILE, or every error of an invalid scenario)
-`;
 
 const NAME_PATTERN = /^[a-z0-9-]{1,64}$/;
 const COMMENT_COLUMN = 30;
@@ -153,7 +144,7 @@ async function scenarioCheck(argv: readonly string[], io: AuditIo): Promise<numb
 const SUBCOMMANDS: Subcommands = { new: scenarioNew, check: scenarioCheck };
 
 export function runScenarioCommand(argv: readonly string[], io: AuditIo): Promise<number> {
-  return runSubcommand(argv, io, { name: 'scenario', missing: 'name what to do: new or check', noun: 'subcommand', subcommands: SUBCOMMANDS, help: HELP, usage: SCENARIO_USAGE });
+  return runSubcommand(argv, io, { name: 'scenario', missing: 'name what to do: new or check', noun: 'subcommand', subcommands: SUBCOMMANDS, usage: SCENARIO_USAGE });
 }
 
 export function main(argv: string[]): Promise<number> {

@@ -42,20 +42,17 @@ import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/l
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
 import type { Route } from '../http/route.ts';
 import type { ClockMode } from '../server/serve-clock.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
 
 /** After a failed commit: how long the 503s of the failed batch get to leave before connections are cut. */
 const LOG_FAILURE_CLOSE_MS = 1_000;
 
-const USAGE = 'usage: afp serve [--port P] [--seed N] [--clock wall|manual] [--start ISO] [--scenario FILE] [--dialect documents|deployed] [--defect NAME]... [--data FILE [--checkpoint-every N]] [--max-in-flight N] [--max-event-loop-delay-ms MS]';
+const DEFINITION = definitionOf('serve');
+const USAGE = `usage: ${usageLine(DEFINITION)}`;
 
-/** `--help`: one line per overload flag (the others are described in the README). */
-const HELP_OVERLOAD = [
-  'overload (503 SERVICE_UNAVAILABLE + Retry-After; /health and /_afp/* are never shed):',
-  `  --max-in-flight N            requests accepted and not yet answered beyond which new ones are shed (default ${SHED_DEFAULTS.maxInFlight}; 0 = no bound)`,
-  `  --max-event-loop-delay-ms MS event-loop lateness beyond which requests are shed (default ${SHED_DEFAULTS.maxEventLoopDelayMs}; 0 = not measured)`,
-].join('\n');
 
 export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
@@ -91,9 +88,9 @@ export interface ServeFlags {
 
 /** Parses the flags; every error is reported, not only the first. */
 export function parseServeArgs(argv: readonly string[], wallNowMs: number): ServeFlags | { errors: string[] } {
-  const { values: defects, rest, errors: repeatErrors } = takeRepeated(argv, 'defect');
-  const args = parseArgs(rest, { port: 'string', seed: 'string', clock: 'string', start: 'string', scenario: 'string', data: 'string', dialect: 'string', 'checkpoint-every': 'string', 'max-in-flight': 'string', 'max-event-loop-delay-ms': 'string' });
-  const errors = [...repeatErrors, ...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
+  const args = parseCommand(argv, DEFINITION);
+  const defects = args.lists['defect'] ?? [];
+  const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const dialectText = stringFlag(args, 'dialect') ?? 'documents';
   const dialect = (SERVE_DIALECTS as readonly string[]).includes(dialectText) ? (dialectText as ServeDialect) : null;
   if (dialect === null) errors.push(`--dialect must be one of ${SERVE_DIALECTS.join(', ')}, got '${dialectText}'`);
@@ -162,21 +159,6 @@ export async function loadServeScenario(file: string): Promise<Scenario | { erro
   return parsed.ok ? parsed.scenario : { error: `invalid --scenario:\n${formatScenarioErrors(file, parsed.errors)}` };
 }
 
-/** Pulls every `--name V` / `--name=V` out of argv (parseArgs keeps only the last of a flag). */
-function takeRepeated(argv: readonly string[], name: string): { values: string[]; rest: string[]; errors: string[] } {
-  const values: string[] = [];
-  const rest: string[] = [];
-  const errors: string[] = [];
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
-    else if (arg !== `--${name}`) rest.push(arg);
-    else if (index + 1 < argv.length) values.push(argv[++index] as string);
-    else errors.push(`--${name} needs a value`);
-  }
-  return { values, rest, errors };
-}
-
 /** A whole-number flag in 0..max (its default when absent); an error is pushed otherwise. */
 function boundFlag(text: string | undefined, name: string, fallback: number, max: number, errors: string[]): number {
   if (text === undefined) return fallback;
@@ -192,10 +174,6 @@ function parseIso(text: string): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n${HELP_OVERLOAD}\ndefects: ${DEFECT_NAMES.join(', ')}\n`);
-    return EXIT.ok;
-  }
   const flags = parseServeArgs(argv, Date.now());
   if ('errors' in flags) {
     process.stderr.write(`${flags.errors.map((error) => `afp serve: ${error}`).join('\n')}\n${USAGE}\n`);

@@ -17,6 +17,7 @@ import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX, type RunShape } from '
 import { shellWord } from '../sweep/seed-run.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
+import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
 const USAGE = `usage: afp shrink SCENARIO [--seed N] [--defect NAME[,NAME]] [--out DIR] [--max-runs N (default ${SHRINK_RUNS_DEFAULT})] [--json]`;
 const SEED_PATTERN = /^[\x21-\x7e]{1,128}$/;
@@ -31,11 +32,15 @@ const PROCESS_IO: ShrinkIo = { out: (text) => process.stdout.write(text), err: (
 
 const shapeText = (shape: RunShape): string => `${shape.requests} requests, ${shape.agents} agents, ${shape.events} events over ${shape.durationMs / 1000} s of virtual time`;
 
-export async function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
+export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return EXIT.ok;
+    return Promise.resolve(EXIT.ok);
   }
+  return withJsonOutput('shrink', argv, io, (human, record) => shrinkCommand(argv, human, record));
+}
+
+async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: RecordFields): Promise<number> {
   const args = parseArgs(argv, { seed: 'string', defect: 'string', out: 'string', 'max-runs': 'string', json: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
@@ -63,8 +68,9 @@ export async function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<n
   }
   const seedInFile = /^seed:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1];
   const seed = seedFlag ?? seedInFile ?? '1';
-  const json = args.flags['json'] === true;
-  if (!json) io.out(`seed: ${seed}\n`);
+  const json = wantsJson(argv);
+  record({ seed });
+  io.out(`seed: ${seed}\n`);
   const result = await shrinkRun({
     text,
     fileName: file,
@@ -80,7 +86,8 @@ export async function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<n
     return EXIT.invalidInput;
   }
   if (result.kind === 'holds') {
-    io.out(json ? `${JSON.stringify({ command: 'shrink', seed, exit: EXIT.ok, holds: true })}\n` : `the run holds every invariant (${shapeText(result.original)}): nothing to shrink\n`);
+    record({ holds: true, original: result.original });
+    io.out(`the run holds every invariant (${shapeText(result.original)}): nothing to shrink\n`);
     return EXIT.ok;
   }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
@@ -96,10 +103,7 @@ export async function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<n
   writeFileSync(shrunkFile, header + result.text);
   const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
   const factor = result.shrunk.requests === 0 ? result.original.requests : result.original.requests / result.shrunk.requests;
-  if (json) {
-    io.out(`${JSON.stringify({ command: 'shrink', seed, exit: EXIT.checkFailed, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files })}\n`);
-    return EXIT.checkFailed;
-  }
+  record({ holds: false, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files });
   io.out(
     [
       `invariant failed: ${result.invariant}`,

@@ -26,6 +26,7 @@ import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
 import { distributions, failures, money6, PERCENTILES, renderSweepFiles, tally, type SweepReport } from '../sweep/sweep-report.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
+import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 
 const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
 const PROGRESS_EVERY_MS = 10_000;
@@ -84,17 +85,16 @@ function writeSweep(report: SweepReport, outDir: string): string[] {
   });
 }
 
-function jsonVerdict(report: SweepReport, files: readonly string[], exit: ExitCode): string {
+/** The fields of the --json object (json-output.ts adds command, seed, verdict and exit_code). */
+function jsonFields(report: SweepReport, files: readonly string[]): Record<string, unknown> {
   const counts = tally(report);
-  return `${JSON.stringify({
-    command: 'sweep',
+  return {
     scenario: report.scenario,
     shard: report.shard,
-    exit,
     tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
     failures: failures(report).map((row) => ({ seed: row.seed, outcome: row.outcome, invariant: row.failure?.invariant ?? null, reproduce: row.reproduce })),
     files,
-  })}\n`;
+  };
 }
 
 /** Progress on stderr: redrawn on a terminal, a plain line every PROGRESS_EVERY_MS otherwise. */
@@ -128,7 +128,7 @@ function progress(io: SweepIo, total: number, quiet: boolean): { update(done: nu
   };
 }
 
-async function runMerge(argv: readonly string[], io: SweepIo): Promise<number> {
+async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
   const args = parseArgs(argv, { out: 'string', json: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('expected one or more sweep.json FILEs');
@@ -147,16 +147,21 @@ async function runMerge(argv: readonly string[], io: SweepIo): Promise<number> {
   }
   const files = writeSweep(merged.report, stringFlag(args, 'out') ?? join('reports', `${merged.report.scenario}-sweep`));
   const exit = sweepExit(merged.report);
-  io.out(args.flags['json'] === true ? jsonVerdict(merged.report, files, exit) : `sweep: ${merged.report.scenario}, ${args.positionals.length} files merged\n${sweepSummary(merged.report, files)}`);
+  record(jsonFields(merged.report, files));
+  io.out(`sweep: ${merged.report.scenario}, ${args.positionals.length} files merged\n${sweepSummary(merged.report, files)}`);
   return exit;
 }
 
-export async function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> {
+export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(`${USAGE}\n`);
-    return EXIT.ok;
+    return Promise.resolve(EXIT.ok);
   }
-  if (argv[0] === 'merge') return runMerge(argv.slice(1), io);
+  if (argv[0] === 'merge') return withJsonOutput('sweep merge', argv, io, (human, record) => runMerge(argv.slice(1), human, record));
+  return withJsonOutput('sweep', argv, io, (human, record) => runSweep(argv, human, record));
+}
+
+async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
   const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', json: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
@@ -191,10 +196,10 @@ export async function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<nu
     io.err(`${formatScenarioErrors(file, parsed.errors)}\n`);
     return EXIT.invalidInput;
   }
-  const json = args.flags['json'] === true;
+  const json = wantsJson(argv);
   const indexed = [...shardArrivals(seeds.map((seed, index) => ({ seed, index })), shard)];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
-  if (!json) io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}\n`);
+  io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}\n`);
   const bar = progress(io, indexed.length, json);
   let failedSoFar = 0;
   const results = await runSeedsInWorkers({
@@ -212,6 +217,7 @@ export async function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<nu
   const report: SweepReport = { scenario: parsed.scenario.name, file, defects, shard: shardName, seedsTotal: seeds.length, results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })) };
   const files = writeSweep(report, stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`));
   const exit = sweepExit(report);
-  io.out(json ? jsonVerdict(report, files, exit) : sweepSummary(report, files));
+  record(jsonFields(report, files));
+  io.out(sweepSummary(report, files));
   return exit;
 }

@@ -5,8 +5,10 @@
  * `--target FILE` (src/live/probe/). With --out the table goes to stdout and the file to FILE (an
  * existing FILE only with --force); without it the table goes to stderr and the file to stdout,
  * so `afp target probe URL > target.yaml` works.
- * Exit codes: 0 a target file written; 1 nothing answered, or nothing recognized; 2 bad flags or
- * URLs, or FILE exists without --force.
+ * Exit codes: 0 a target file written; 4 nothing answered (as every live command's unreachable
+ * target); 2 bad flags or URLs, FILE exists without --force, or nothing answering is a service of
+ * the platform (the URLs given cannot make a target). With --json stdout is one JSON object
+ * (json-output.ts): the verdict, the services found and the target file's text; the table goes to stderr.
  */
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -16,23 +18,15 @@ import { KEYS_ENV, MAX_URLS, probeInput, probeTarget, type ProbeInput } from '..
 import { PROBE_TIMEOUT_MS } from '../live/probe/probe-url.ts';
 import { renderTargetText } from '../live/probe/target-text.ts';
 import { parseTargetFile } from '../live/target-file.ts';
-import { parseArgs, stringFlag } from './args.ts';
+import { parseCommand, stringFlag } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { definitionOf } from './commands.ts';
 import { PROCESS_IO, wholeFlag, runSubcommand, type AuditIo, type Subcommands } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
+import { withJsonOutput, type RecordFields } from './json-output.ts';
 
-export const PROBE_USAGE = 'afp target probe URL... [--out FILE] [--force] [--timeout-ms N]';
+export const PROBE_USAGE = usageLine(definitionOf('target', 'probe'));
 
-const HELP = `usage: ${PROBE_USAGE}
-  probe    sends safe GETs (health, openapi.json, gossip, a few public and keyed endpoints of each
-           known dialect; never a POST) to each URL, prints what answered and what it shows, and
-           writes a target file: the services found, their dialects, registration, funding, limits
-           and fairness scheme. An afp serve's announced mounts are probed too.
-  --out FILE       write the target file there (the table goes to stdout); default: the file to
-                   stdout, the table to stderr
-  --force          overwrite an existing --out FILE
-  --timeout-ms N   per request, 100 to 60000 (default ${PROBE_TIMEOUT_MS})
-exit codes: 0 written · 1 nothing answered or nothing recognized · 2 invalid input
-`;
 
 interface ProbeFlags {
   readonly inputs: readonly ProbeInput[];
@@ -43,7 +37,7 @@ interface ProbeFlags {
 }
 
 export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly errors: readonly string[] } {
-  const args = parseArgs(argv, { out: 'string', force: 'boolean', 'timeout-ms': 'string' });
+  const args = parseCommand(argv, definitionOf('target', 'probe'));
   const errors = [...args.errors];
   if (args.positionals.length === 0) errors.push('name at least one URL to probe');
   if (args.positionals.length > MAX_URLS) errors.push(`at most ${MAX_URLS} URLs, got ${args.positionals.length}`);
@@ -63,8 +57,13 @@ export function parseProbeArgs(argv: readonly string[]): ProbeFlags | { readonly
 }
 
 async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
+  return withJsonOutput('afp target probe', argv, io, (human, record) => probeCommand(argv, human, record));
+}
+
+async function probeCommand(argv: readonly string[], io: AuditIo, record: RecordFields): Promise<number> {
   const flags = parseProbeArgs(argv);
   if ('errors' in flags) {
+    record({ errors: flags.errors });
     io.err(`${flags.errors.map((error) => `afp target probe: ${error}`).join('\n')}\nusage: ${PROBE_USAGE}\n`);
     return EXIT.invalidInput;
   }
@@ -72,18 +71,20 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
   const table = renderProbeTable(outcome);
   const report = flags.out === null ? io.err : io.out;
   report(table);
+  record({ urls: flags.urls, answered: outcome.verdicts.filter((verdict) => verdict.answered).map((verdict) => verdict.url), services: outcome.chosen.map((chosen) => ({ service: chosen.service, url: chosen.url, dialect: chosen.dialect })) });
   if (!outcome.verdicts.some((verdict) => verdict.answered)) {
     io.err(`afp target probe: nothing answers at ${flags.inputs.map((input) => input.url).join(', ')}\n`);
-    return EXIT.crash;
+    return EXIT.liveness;
   }
   if (outcome.file === null) {
     io.err('afp target probe: no service of the platform recognized: write a target file by hand (see targets/deployed.yaml)\n');
-    return EXIT.crash;
+    return EXIT.invalidInput;
   }
   const text = renderTargetText(outcome.file, { urls: flags.urls, chosen: outcome.chosen });
   // The written file must load: a probe that writes one that does not is a bug.
   const check = parseTargetFile(text, { fileName: flags.out ?? 'target.yaml', env: { [KEYS_ENV]: 'afp-probe-check' } });
   assert(check.ok, `afp target probe wrote a target file that does not load: ${check.ok ? '' : check.message}`);
+  record({ out: flags.out, target_file: text });
   if (flags.out === null) {
     io.out(text);
     return EXIT.ok;
@@ -96,5 +97,5 @@ async function probe(argv: readonly string[], io: AuditIo): Promise<number> {
 const SUBCOMMANDS: Subcommands = { probe };
 
 export async function main(argv: string[], io: AuditIo = PROCESS_IO): Promise<number> {
-  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, help: HELP, usage: PROBE_USAGE });
+  return runSubcommand(argv, io, { name: 'target', missing: 'name a subcommand', noun: 'subcommand', subcommands: SUBCOMMANDS, usage: PROBE_USAGE });
 }

@@ -10,7 +10,8 @@
  *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
  * Registration and funding go through the LiveSession (the target's dialect); only the afp serve
  * admin doors are called directly. Every wait is bounded by the deadline.
- * Failures are returned with the exit kind the CLI maps: 'invalid' (flags), 'trouble', 'deadline'.
+ * Failures are returned with the exit kind the CLI maps: 'invalid' (flags), 'trouble', 'deadline',
+ * 'unreachable' (the target did not answer: exit 4, as every live command's unreachable target).
  */
 import { spawnSync } from 'node:child_process';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
@@ -22,7 +23,7 @@ const POLL_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 120_000;
 const ADMIN_TIMEOUT_MS = 10_000;
 
-export type LiveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble' | 'deadline'; readonly message: string };
+export type LiveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble' | 'deadline' | 'unreachable'; readonly message: string };
 export type LiveOutcome<T> = { readonly ok: true; readonly value: T } | LiveFailure;
 
 export interface LiveAccount {
@@ -42,7 +43,8 @@ export interface AccountOptions {
   readonly callOptions?: CallOptions;
 }
 
-const trouble = (message: string): LiveFailure => ({ ok: false, kind: 'trouble', message });
+/** A failed call: 'unreachable' when the target did not answer it, 'trouble' otherwise. */
+const trouble = (message: string, outcome?: { kind: string }): LiveFailure => ({ ok: false, kind: outcome?.kind === 'unreachable' ? 'unreachable' : 'trouble', message });
 
 export async function openLiveAccount(options: AccountOptions): Promise<LiveOutcome<LiveAccount>> {
   const { session } = options;
@@ -53,7 +55,7 @@ export async function openLiveAccount(options: AccountOptions): Promise<LiveOutc
   if (session.target.register === null) return { ok: false, kind: 'invalid', message: `${session.target.name} offers no registration: pass --key KEY of a funded account` };
   const registered = await session.call('casino.register', {}, null);
   if (registered.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'registration was rate limited past the time budget' };
-  if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`);
+  if (registered.kind !== 'ok') return trouble(`registration failed: ${describe(registered)}`, registered);
   const { agentId, apiKey } = registered.value;
   const funded = await fundLiveAccount(options, agentId, apiKey);
   if (!funded.ok) return funded;
@@ -68,7 +70,7 @@ function describe(outcome: { kind: string; refusal?: { status: number; name: str
 async function existing(options: AccountOptions, apiKey: string): Promise<LiveOutcome<LiveAccount>> {
   const balance = await options.session.call('casino.balance', {}, apiKey);
   if (balance.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
-  if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`);
+  if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
   const agentId = balance.value.agentId ?? '(agent id not shown)';
   return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
 }
@@ -129,7 +131,7 @@ async function waitForBalance(options: AccountOptions, apiKey: string): Promise<
   for (;;) {
     const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
-    if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`);
+    if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`, balance);
     if (options.deadline.passed()) break;
     await options.clock.sleep(Math.min(POLL_MS, options.deadline.remainingMs()));
   }

@@ -73,6 +73,8 @@ export interface SessionOptions {
   readonly deadline: Deadline;
   readonly timeoutMs?: number;
   readonly onDeviation?: (deviation: CallDeviation) => void;
+  /** Called as each call starts (the CLI's progress line counts them). */
+  readonly onCall?: () => void;
 }
 
 interface RawAnswer {
@@ -116,6 +118,7 @@ export class LiveSession {
   }
 
   async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, options: CallOptions = {}): Promise<CallOutcome<OperationResult<O>>> {
+    this.options.onCall?.();
     const service = op.split('.')[0] as keyof Target['services'];
     const entry = this.target.services[service];
     const dialect = entry === undefined ? null : dialectByName(entry.dialect);

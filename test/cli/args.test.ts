@@ -33,8 +33,18 @@ describe('parseArgs', () => {
 
   test('values, booleans and positionals as before', () => {
     const parsed = parseArgs(['file.yaml', '--seed=7', '--quiet', '--out', 'dir'], { seed: 'string', out: 'string', quiet: 'boolean' });
-    expect(parsed).toEqual({ flags: { seed: '7', quiet: true, out: 'dir' }, positionals: ['file.yaml'], errors: [] });
+    expect(parsed).toEqual({ flags: { seed: '7', quiet: true, out: 'dir' }, lists: {}, positionals: ['file.yaml'], errors: [] });
     expect(parseArgs(['--quiet=1', '--seed'], { seed: 'string', quiet: 'boolean' }).errors).toEqual(['--quiet takes no value', '--seed needs a value']);
+    expect(parseArgs(['--seed='], { seed: 'string' }).errors).toEqual(['--seed needs a value']);
+  });
+
+  test('repeatable flags keep every value; -- ends the flags; an unknown short flag is an error', () => {
+    const parsed = parseArgs(['--defect', 'a', '--defect=b', '--', '--not-a-flag'], { defect: 'strings' });
+    expect(parsed.lists).toEqual({ defect: ['a', 'b'] });
+    expect(parsed.flags['defect']).toBe('b');
+    expect(parsed.positionals).toEqual(['--not-a-flag']);
+    expect(parseArgs(['-x'], { seed: 'string' }).errors).toEqual(['unknown flag -x']);
+    expect(parseArgs(['-q'], { quiet: 'boolean' }, { q: 'quiet' }).flags).toEqual({ quiet: true });
   });
 });
 

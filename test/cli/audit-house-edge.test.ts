@@ -73,10 +73,13 @@ describe('afp audit house-edge (in-process)', () => {
     expect(json.rows[0]?.points.length).toBeGreaterThan(3);
   });
 
-  test('--json and --csv print the document alone on stdout, the seed and verdicts on stderr', async () => {
+  test('--json prints one JSON object (verdict, figures, the rows of edges.json) and --csv the CSV alone on stdout, the seed and verdicts on stderr', async () => {
     const json = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--json', '--workers', '1', '--out', join(DIR, 'json')]);
     expect(json.code).toBe(0);
-    expect(json.out).toBe(read('json', 'edges.json'));
+    expect(json.out.endsWith('}\n') && json.out.split('\n').length).toBe(2);
+    const object = JSON.parse(json.out) as Record<string, unknown>;
+    expect(object).toMatchObject({ command: 'afp audit house-edge', seed: '4', verdict: 'ok', exit_code: 0, bets_per_game: 500, rows: 1, model_misses: 0 });
+    expect(object['edges']).toEqual(JSON.parse(read('json', 'edges.json')));
     expect(json.err.split('\n')[0]).toBe('seed: 4');
     const csv = await audit(['--games', 'coin_flip', '--bets', '500', '--seed', '4', '--csv', '--workers', '1', '--out', join(DIR, 'csv')]);
     expect(csv.out).toBe(read('csv', 'edges.csv'));
@@ -113,7 +116,9 @@ describe('afp audit house-edge (in-process)', () => {
     for (const text of ["unknown game 'nope'", '--bets must be a whole number from 20 to', "unknown --defect 'mint-on-claim'", '--workers must be', '--json and --csv exclude each other', "unexpected argument 'extra'"]) {
       expect(many.err).toContain(text);
     }
-    expect(many.out).toBe('');
+    // With --json even invalid input prints its one object: the verdict and every error.
+    expect(JSON.parse(many.out)).toMatchObject({ command: 'afp audit house-edge', seed: null, verdict: 'invalid-input', exit_code: 2 });
+    expect((JSON.parse(many.out) as { errors: string[] }).errors).toContain('--json and --csv exclude each other');
     // Every one of the 17 games is live-audited; in-process flags are refused with --target, live ones without it.
     const live = await audit(['--target', 'http://127.0.0.1:9', '--defect', 'keno-8', '--workers', '2', '--games', 'keno,nope', '--fail-on', 'loud']);
     expect(live.err).toContain('--defect is for the in-process simulation only');

@@ -121,10 +121,12 @@ describe('against the faithful casino', () => {
     for (const name of ['coin_flip', 'dice', 'keno', 'nonces']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.fairness"/>`);
     const json = await fairness(handle, key, 'fair', '--json');
     expect(json.code).toBe(0);
-    const report = JSON.parse(json.out) as { listed: number; audited: number; verified: number; games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }> };
+    const object = JSON.parse(json.out) as { verdict: string; exit_code: number; audited: number; fairness: unknown };
+    expect(object).toMatchObject({ command: 'afp audit fairness', seed: null, verdict: 'ok', exit_code: 0, audited: 140, verified: 140 });
+    const report = object.fairness as { listed: number; audited: number; verified: number; games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }> };
     expect(report).toMatchObject({ scheme: 'afp', rotation: 'revealed', history_total: 140, listed: 140, audited: 140, verified: 140, stopped_by: null });
     for (const game of report.games) expect([game.followed_rule, game.paid_right]).toEqual([game.audited, game.audited]);
-    expect(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8')).toBe(json.out);
+    expect(JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8'))).toEqual(report);
     const capped = await fairness(handle, key, 'fair-capped', '--max-bets', '30');
     expect(capped.code).toBe(0);
     expect(capped.out).toContain('bets: 30 listed of 140 in the history, 30 audited, 30 verified');
@@ -207,7 +209,9 @@ describe('each deliberate defect is caught', () => {
     const key = await player(handle);
     const ran = await fairness(handle, key, 'keno-fair', '--json');
     expect(ran.code).toBe(3);
-    const report = JSON.parse(ran.out) as { verified: number; games: Array<{ game: string; audited: number; followed_rule: number }> };
+    const object = JSON.parse(ran.out) as { verdict: string; exit_code: number; fairness: { verified: number; games: Array<{ game: string; audited: number; followed_rule: number }> } };
+    expect([object.verdict, object.exit_code]).toEqual(['failed', 3]);
+    const report = object.fairness;
     expect(report.verified).toBe(140);
     expect(report.games.find((game) => game.game === 'keno')).toMatchObject({ audited: 60, followed_rule: 0 });
     for (const game of report.games.filter((row) => row.game !== 'keno')) expect(game.followed_rule).toBe(game.audited);

@@ -218,20 +218,20 @@ describe('afp target probe against a fixture of the deployed wire', () => {
 });
 
 describe('when nothing is recognized', () => {
-  test('a server that answers everything: path evidence ignored, no service, exit 1', async () => {
+  test('a server that answers everything: path evidence ignored, no service, exit 2 (the URLs make no target)', async () => {
     const everything = await fixture(() => ({ status: 200, body: { ok: true } }));
     const run = await probeInProcess([everything]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('GET /afp-probe/no-such-path                200     answers a path no service serves (200): path evidence ignored');
     expect(run.stderr).toContain('afp target probe: no service of the platform recognized');
     expect(run.stdout).toBe('');
   });
 
-  test('a closed port: nothing answers, exit 1 (through the real CLI); bad arguments exit 2', async () => {
+  test('a closed port: nothing answers, exit 4 as every unreachable target (through the real CLI); bad arguments exit 2', async () => {
     const closed = await fixture(() => ({ status: 200, body: {} }));
     await new Promise((resolve) => servers.pop()?.close(resolve));
     const run = await runCli(['target', 'probe', closed, '--timeout-ms', '2000']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toContain(`afp target probe: nothing answers at ${closed}`);
     const bad = await probeInProcess(['ftp://x', '--timeout-ms', '5', '--bogus']);
     expect(bad.code).toBe(2);

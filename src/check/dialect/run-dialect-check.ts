@@ -46,6 +46,8 @@ export interface DialectCheckOptions {
   readonly curlOf: (request: SentRequest) => string;
   readonly fundMicro?: Micro;
   readonly timeoutMs?: number;
+  /** Called after every run of a command sequence (shrinking runs included): the CLI's progress line. */
+  readonly onRun?: () => void;
 }
 
 export interface DialectCheckResult extends CheckResult {
@@ -116,6 +118,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const property = fc.asyncProperty(commands, async (drawn) => {
     const run = await newRun();
     await fc.asyncModelRun(() => run, drawn);
+    options.onRun?.();
   });
   const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(replay === null ? {} : { path: replay.path, endOnFailure: true }) });
   const result = { ...base, runs: details.numRuns, shrinks: details.numShrinks, notes: planned.notes, commands: planned.rows.map((row) => row.name) };

@@ -1,0 +1,345 @@
+/**
+ * Every afp command and subcommand, one row each: its definition (command-definition.ts) and the
+ * module that runs it, loaded lazily so `afp run` does not pay for the HTTP server's imports.
+ * Adding a command is adding a row here: the entry dispatches it, answers its `--help`, lists it
+ * in `afp --help`, and scripts/gen-docs.ts writes its usage block into the README.
+ *
+ * A subcommand row (`['audit', 'money']`) loads the module of its command (`audit.ts`), which is
+ * given the argv after the command's name (the subcommand's name first), as before.
+ * Invariant: paths are unique, and a group (`audit`) has no row of its own unless it is a command
+ * too (`load` and `load merge`). Defaults are the texts a reader sees; the values live in the
+ * command modules (this file stays light: the entry imports it on every start).
+ */
+import type { CommandDefinition, FlagDefinition } from './command-definition.ts';
+import { EXIT } from './exit-codes.ts';
+
+export interface CommandModule {
+  main(argv: string[]): Promise<number>;
+}
+
+export interface CommandRow {
+  readonly definition: CommandDefinition;
+  readonly load: () => Promise<CommandModule>;
+}
+
+const SEVERITY = 'info|minor|major|critical|none';
+const DEFECT_DESCRIPTION = 'tests and demos only: switch on a deliberate platform defect (the names are listed when one is wrong)';
+
+const flag = {
+  seed: (description: string, fallback?: string): FlagDefinition => ({ name: 'seed', value: 'N', description, ...(fallback === undefined ? {} : { default: fallback }) }),
+  out: (description: string, fallback?: string): FlagDefinition => ({ name: 'out', value: 'DIR', description, ...(fallback === undefined ? {} : { default: fallback }) }),
+  target: (description: string, required = false): FlagDefinition => ({ name: 'target', value: 'URL|FILE', description, ...(required ? { required } : {}) }),
+  failOn: { name: 'fail-on', value: 'SEVERITY', description: `the severity at which a finding fails the run: ${SEVERITY}`, default: 'major' } satisfies FlagDefinition,
+  json: (description: string): FlagDefinition => ({ name: 'json', description }),
+  quiet: { name: 'quiet', short: 'q', description: 'no progress lines on stderr' } satisfies FlagDefinition,
+  maxSeconds: { name: 'max-seconds', value: 'S', description: 'time budget of the live run in seconds; reaching it exits 4', default: '600' } satisfies FlagDefinition,
+  concurrency: { name: 'concurrency', value: 'C', description: 'requests in flight at once against the target (1 to 16)', default: '4' } satisfies FlagDefinition,
+};
+
+const JSON_VERDICT = 'print one JSON object on stdout instead (its fields are below)';
+
+const RUN: CommandDefinition = {
+  path: ['run'],
+  summary: 'run a scenario in-process under a virtual clock; check its invariants; write its reports',
+  positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
+  flags: [
+    flag.seed('the seed (overrides the scenario\'s); 1 to 128 printable characters', 'the scenario\'s'),
+    flag.out('where the reports go', 'reports/<scenario>'),
+    { name: 'record', value: 'FILE', description: 'record every exchange for afp replay' },
+    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.json(JSON_VERDICT),
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files}'
+};
+
+const SERVE: CommandDefinition = {
+  path: ['serve'],
+  summary: 'serve the whole platform on 127.0.0.1 as a local stand-in, with time travel',
+  positionals: [],
+  flags: [
+    { name: 'port', value: 'P', description: 'the style-B api port; services use P+1.. (0: any free port)', default: '8700' },
+    flag.seed('the platform\'s seed (a whole number)', '1, or the scenario\'s or the log\'s'),
+    { name: 'clock', value: 'wall|manual', description: 'a wall clock, or one that stands still until POST /_afp/clock moves it', default: 'wall' },
+    { name: 'start', value: 'ISO', description: 'the clock\'s start instant (in the past: with --clock manual)' },
+    { name: 'scenario', value: 'FILE', description: 'serve the platform this scenario runs on (seed, start, overrides, fault windows)' },
+    { name: 'data', value: 'FILE', description: 'durable: commit every command to this SQLite log; a restart replays it' },
+    { name: 'dialect', value: 'documents|deployed', description: 'the documents\' styles, or the deployment\'s wire (spec/DEPLOYED.md)', default: 'documents' },
+    { name: 'checkpoint-every', value: 'N', description: 'with --data: commands between two state checkpoints', default: '20000' },
+    { name: 'max-in-flight', value: 'N', description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)', default: '1024' },
+    { name: 'max-event-loop-delay-ms', value: 'MS', description: 'event-loop lateness beyond which requests are shed (0: not measured)', default: '1000' },
+    { name: 'defect', value: 'NAME', description: DEFECT_DESCRIPTION, repeatable: true },
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput],
+  notes: ['Prints seed: N, one line per mount, then ready; SIGTERM or SIGINT drain and exit 0.'],
+};
+
+const AUTOCANNON_FLAGS: readonly FlagDefinition[] = [
+  { name: 'endpoint', value: 'OPERATION|SERVICE:/PATH|URL', description: '--engine autocannon: the one endpoint to load' },
+  { name: 'connections', value: 'N', description: '--engine autocannon: connections of the closed loop', default: '10' },
+  { name: 'amount', value: 'N', description: '--engine autocannon: at most this many requests' },
+  { name: 'timeout', value: 'D', description: '--engine autocannon: per request', default: '10s' },
+  { name: 'body', value: 'JSON', description: '--engine autocannon: the request body' },
+  { name: 'key', value: 'KEY', description: '--engine autocannon: the API key for keyed endpoints' },
+];
+
+/** The flags only `afp load --engine autocannon` takes (the open-model run refuses them). */
+export const AUTOCANNON_ONLY: readonly string[] = AUTOCANNON_FLAGS.map((definition) => definition.name);
+
+const LOAD: CommandDefinition = {
+  path: ['load'],
+  summary: 'drive a live target with a scenario\'s agents on its load: profile; judge its thresholds',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file (optional with --engine autocannon: its thresholds and duration)' }],
+  flags: [
+    flag.target('the live target: an afp serve URL or a target file', true),
+    flag.out('where load.json and the load reports go', 'reports/<scenario>-load'),
+    flag.seed('the seed; 1 to 128 printable characters', 'the scenario\'s'),
+    { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s)' },
+    { name: 'quiet', short: 'q', description: 'no live view on stderr' },
+    flag.json(JSON_VERDICT),
+    { name: 'shard', value: 'I/N', description: 'run the I-th of N shares of the load (merge with afp load merge)' },
+    { name: 'workers', value: 'N', description: 'worker threads generating the load', default: '1' },
+    { name: 'engine', value: 'afp|autocannon', description: 'the open-model agents, or autocannon\'s closed loop on one endpoint', default: 'afp' },
+    ...AUTOCANNON_FLAGS,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
+  notes: ['--engine autocannon measures one endpoint\'s capacity in a closed loop: afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]; SCENARIO, when given, brings its thresholds and duration.'],
+  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, thresholds, files)',
+};
+
+const LOAD_MERGE: CommandDefinition = {
+  path: ['load', 'merge'],
+  summary: 'merge the load.json files of one run\'s shards into one report',
+  positionals: [{ name: 'FILE', description: 'a shard\'s load.json', repeatable: true }],
+  flags: [
+    { name: 'out', value: 'DIR', description: 'where the merged load.json and reports go', required: true },
+    { name: 'scenario', value: 'FILE', description: 'judge this scenario\'s thresholds on the merged run' },
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.loadThreshold],
+};
+
+const REPLAY: CommandDefinition = {
+  path: ['replay'],
+  summary: 'send a recorded run to a live target in recorded order and pacing; diff every answer',
+  positionals: [{ name: 'FILE', description: 'a record written by afp run --record' }],
+  flags: [
+    flag.target('an afp serve URL, any URL, or a target file', true),
+    { name: 'speed', value: 'X|0|max', description: 'pacing: X times the recorded pace; 0 or max: no waiting', default: '1' },
+    flag.out('where diff.json and diff.txt (or the findings) go', 'reports/replay'),
+    { name: 'sync-clock', value: 'auto|on|off', description: 'move an afp serve\'s clock to each exchange\'s instant', default: 'auto' },
+    { name: 'concurrency', value: '1', description: 'exchanges in flight (only 1: the recorded order is kept)', default: '1' },
+    { name: 'timeout-ms', value: 'N', description: 'per request, in milliseconds', default: '10000' },
+    flag.failOn,
+    flag.json(JSON_VERDICT),
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed, verdict, exit_code, scenario, exchanges, target, reproduce, out, sent, differences, stopped, files}'
+};
+
+const CHECK: CommandDefinition = {
+  path: ['check'],
+  summary: 'model-based property checks of faucet, escrow and casino, in-process or against a target',
+  positionals: [],
+  flags: [
+    flag.target('check a live target (an afp serve URL or a target file) instead of in-process'),
+    flag.seed('the seed (a whole number)', 'drawn and printed'),
+    { name: 'runs', value: 'N', description: 'command sequences to run', default: '100' },
+    { name: 'path', value: 'P', description: 'replay one failing path (with --seed)' },
+    { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '80' },
+    { name: 'defect', value: 'NAME[,NAME]', description: `in-process only: ${DEFECT_DESCRIPTION}` },
+    flag.failOn,
+    flag.out('through a target\'s dialects: where the findings reports go'),
+    flag.json(JSON_VERDICT),
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed, verdict, exit_code, runs, shrinks, target, notes, failure, reproduce}',
+};
+
+const HOUSE_EDGE: CommandDefinition = {
+  path: ['audit', 'house-edge'],
+  summary: 'per game and variant: advertised, theoretical and empirical house edge, with a verdict',
+  positionals: [],
+  flags: [
+    { name: 'games', value: 'LIST', description: 'comma-separated game ids', default: 'all 17' },
+    { name: 'bets', value: 'N', description: 'bets per game, split across its variants', default: '100000 in-process, 2000 live' },
+    flag.seed('the seed; 1 to 128 printable characters', 'drawn and printed'),
+    flag.json(`${JSON_VERDICT}; the edge rows under "edges"`),
+    { name: 'csv', description: 'print edges.csv on stdout instead of the table' },
+    flag.out('where edges.csv, edges.json, report.html (and live: the findings) go', 'reports/audit-<seed>'),
+    { name: 'workers', value: 'N', description: 'in-process: simulator threads', default: 'min(2, cores)' },
+    { name: 'defect', value: 'NAME', description: 'in-process, tests and demos: payout-short, biased-draw or keno-8' },
+    flag.target('audit a live target (a URL or a target file) with real bets'),
+    { name: 'key', value: 'KEY', description: 'live: the API key of the account to bet with', default: 'a fresh account funded the target\'s way' },
+    flag.maxSeconds,
+    { name: 'max-minutes', value: 'M', description: 'live: the time budget in minutes (instead of --max-seconds)' },
+    { name: 'usdc', value: 'X', description: 'live: the stakes budget in USDC', default: 'what the bets stake' },
+    flag.failOn,
+    flag.concurrency,
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  notes: ['In-process by default (--workers and --defect apply only there); with --target the live audit, where --key, --usdc, --max-minutes or --max-seconds, --concurrency and --fail-on apply.'],
+  json: '{command, seed, verdict, exit_code, then in-process: bets_per_game, rows, model_misses, misses_allowed, verdicts, files, reproduce, edges; live: target, placed, verified, refused, staked_usdc, stopped_by, findings, files, reproduce, edges}',
+};
+
+const MONEY: CommandDefinition = {
+  path: ['audit', 'money'],
+  summary: 'money-path probes of a live target: overdraw, batch summary, double spends, bad input',
+  positionals: [],
+  flags: [
+    flag.target('the live target: a URL or a target file', true),
+    { name: 'key', value: 'KEY', description: 'the API key of the account to probe with', default: 'a fresh account' },
+    { name: 'second-key', value: 'KEY', description: 'the double-spend account', default: 'the file\'s second key, or a fresh one' },
+    { name: 'withdraw-address', value: 'ADDR', description: 'allow the overdraw probe against anything but an afp serve' },
+    flag.out('where the findings reports go', 'reports/money-<time>'),
+    flag.failOn,
+    flag.maxSeconds,
+    flag.json(JSON_VERDICT),
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed (null), verdict, exit_code, target, probes, findings, out}',
+};
+
+const FAIRNESS: CommandDefinition = {
+  path: ['audit', 'fairness'],
+  summary: 'verify every bet of an account under the target\'s own fairness scheme',
+  positionals: [],
+  flags: [
+    flag.target('the live target: a URL or a target file', true),
+    { name: 'key', value: 'KEY', description: 'the API key of the account to audit', required: true },
+    { name: 'max-bets', value: 'N', description: 'bets of the history to audit', default: '10000' },
+    flag.maxSeconds,
+    flag.concurrency,
+    flag.out('where fairness.json and the findings reports go', 'reports/fairness-<time>'),
+    flag.failOn,
+    flag.json(`${JSON_VERDICT}; fairness.json under "fairness"`),
+    flag.quiet,
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed (null), verdict, exit_code, target, scheme, listed, audited, verified, stopped_by, findings, files, fairness}',
+};
+
+const EXPORT_K6: CommandDefinition = {
+  path: ['export', 'k6'],
+  summary: 'write a scenario as a k6 script (its flows, load profile, checks and thresholds)',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file' }],
+  flags: [
+    { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
+    { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput],
+  notes: ['Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE'],
+};
+
+const TARGET_PROBE: CommandDefinition = {
+  path: ['target', 'probe'],
+  summary: 'look at live URLs with safe GETs; say which service and dialect each is; write a target file',
+  positionals: [{ name: 'URL', description: 'a base URL to probe', repeatable: true }],
+  flags: [
+    { name: 'out', value: 'FILE', description: 'write the target file there (the table goes to stdout)', default: 'the file to stdout, the table to stderr' },
+    { name: 'force', description: 'overwrite an existing --out FILE' },
+    { name: 'timeout-ms', value: 'N', description: 'per request, 100 to 60000', default: '5000' },
+    flag.json(JSON_VERDICT),
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness],
+  json: '{command, seed (null), verdict, exit_code, urls, answered, services, out, target_file}',
+};
+
+const SWEEP: CommandDefinition = {
+  path: ['sweep'],
+  summary: 'run a scenario under many seeds on every core: failures with reproduce lines, distributions, JUnit',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML)' }],
+  flags: [
+    { name: 'seeds', value: '1..N', description: 'the seeds: a range, a list or both (1..1000, 7,42, 1..100,4242)', required: true },
+    { name: 'workers', value: 'K', description: 'worker threads, 1 to 64', default: 'one per core' },
+    { name: 'shard', value: 'I/N', description: 'run every N-th seed from the I-th (merge with afp sweep merge)' },
+    flag.out('where sweep.json, seeds.csv, distributions.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
+    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.json(JSON_VERDICT),
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files}',
+};
+
+const SWEEP_MERGE: CommandDefinition = {
+  path: ['sweep', 'merge'],
+  summary: 'merge the sweep.json files of one sweep\'s shards into the whole sweep\'s reports',
+  positionals: [{ name: 'FILE', description: 'a shard\'s sweep.json', repeatable: true }],
+  flags: [flag.out('where the merged reports go', 'reports/<scenario>-sweep'), flag.json(JSON_VERDICT)],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files}',
+};
+
+const SHRINK: CommandDefinition = {
+  path: ['shrink'],
+  summary: 'cut a failing run down while the same invariant still fails first; write the small scenario',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file (YAML) whose run fails' }],
+  flags: [
+    flag.seed('the seed (overrides the scenario\'s)', 'the scenario\'s'),
+    { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    flag.out('where shrunk.yaml and its run\'s reports go', 'reports/<scenario>-shrunk'),
+    { name: 'max-runs', value: 'N', description: 'candidate runs at most, 1 to 10000', default: '200' },
+    flag.json(JSON_VERDICT),
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed],
+  json: '{command, seed, verdict, exit_code, holds, original, then when shrunk: invariant, shrunk, factor, runs, budget_spent, file, reproduce, files}',
+  notes: ['Exit 3 when a failure was shrunk (it still fails, in the smaller file); 0 when the run holds every invariant.'],
+};
+
+const SCENARIO_NEW: CommandDefinition = {
+  path: ['scenario', 'new'],
+  summary: 'write a commented starting scenario that validates and runs',
+  positionals: [{ name: 'FILE', description: 'where to write it (default stdout); the buyers\' parameters are written out with their defaults', optional: true }],
+  flags: [
+    { name: 'name', value: 'NAME', description: 'the scenario\'s name (a-z, 0-9 and -)', default: 'FILE\'s name, else starter' },
+    { name: 'force', description: 'replace an existing FILE' },
+  ],
+  exits: [EXIT.crash, EXIT.invalidInput],
+};
+
+const SCENARIO_CHECK: CommandDefinition = {
+  path: ['scenario', 'check'],
+  summary: 'validate a scenario file (schema and meaning) without running it',
+  positionals: [{ name: 'FILE', description: 'the scenario file (YAML)' }],
+  flags: [],
+  exits: [EXIT.crash, EXIT.invalidInput],
+};
+
+const AGENTS_LIST: CommandDefinition = {
+  path: ['agents'],
+  summary: 'list the agent archetypes a population can name, with their parameters and ranges',
+  positionals: [{ name: 'NAME', description: 'archetypes to show (default all)', repeatable: true, optional: true }],
+  flags: [flag.json('print one JSON array of { name, description, params } (params as JSON Schema) instead of the table')],
+  exits: [EXIT.crash, EXIT.invalidInput],
+};
+
+export const COMMANDS: readonly CommandRow[] = [
+  { definition: RUN, load: () => import('./run.ts') },
+  { definition: SERVE, load: () => import('./serve.ts') },
+  { definition: LOAD, load: () => import('./load.ts') },
+  { definition: LOAD_MERGE, load: () => import('./load.ts') },
+  { definition: SWEEP, load: () => import('./sweep.ts') },
+  { definition: SWEEP_MERGE, load: () => import('./sweep.ts') },
+  { definition: SHRINK, load: () => import('./shrink.ts') },
+  { definition: REPLAY, load: () => import('./replay.ts') },
+  { definition: CHECK, load: () => import('./check.ts') },
+  { definition: HOUSE_EDGE, load: () => import('./audit.ts') },
+  { definition: MONEY, load: () => import('./audit.ts') },
+  { definition: FAIRNESS, load: () => import('./audit.ts') },
+  { definition: EXPORT_K6, load: () => import('./export.ts') },
+  { definition: SCENARIO_NEW, load: () => import('./scenario.ts') },
+  { definition: SCENARIO_CHECK, load: () => import('./scenario.ts') },
+  { definition: AGENTS_LIST, load: () => import('./agents.ts') },
+  { definition: TARGET_PROBE, load: () => import('./target.ts') },
+];
+
+/** The definition at `path` (a command must have one: a missing row is a bug). */
+export function definitionOf(...path: string[]): CommandDefinition {
+  const row = COMMANDS.find((candidate) => candidate.definition.path.join(' ') === path.join(' '));
+  if (row === undefined) throw new Error(`no command definition for afp ${path.join(' ')}`);
+  return row.definition;
+}

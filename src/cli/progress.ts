@@ -1,0 +1,112 @@
+/**
+ * The progress line of every long afp command (run, replay, check, the audits): how much is done,
+ * the elapsed time, the rate and the ETA. Presentation only, always on stderr (stdout stays
+ * byte-stable): on a terminal one line redrawn in place, at most every TTY_EVERY_MS; elsewhere (a
+ * CI log) a plain line at most every PLAIN_EVERY_MS; nothing at all when quiet (--quiet, --json).
+ *
+ * Time comes in through `clock` (src/cli passes the wall clock; tests a hand-moved one), so the
+ * lines are a pure function of the updates and the clock's readings.
+ * Without a total (a live audit whose work is not known ahead) the ETA is the time budget's end,
+ * when one is given, shown as an upper bound.
+ */
+
+export interface ProgressClock {
+  nowMs(): number;
+}
+
+export interface ProgressOptions {
+  /** What is running, first on the line: `replay`. */
+  readonly label: string;
+  /** The unit of the count: `exchanges`. */
+  readonly unit: string;
+  /** The count at which the work is done; null when not known ahead. */
+  readonly total: number | null;
+  readonly write: (text: string) => void;
+  readonly isTty: boolean;
+  readonly quiet: boolean;
+  readonly clock: ProgressClock;
+  /** Without a total: the time budget in ms (the ETA is then at most its end). */
+  readonly budgetMs?: number;
+  /** The count is a percentage (total 100): shown as `42% of <unit>`, the rate in %/s. */
+  readonly percent?: boolean;
+}
+
+export const TTY_EVERY_MS = 200;
+export const PLAIN_EVERY_MS = 10_000;
+
+/** `1h 02m`, `3m 09s`, `12s`: whole seconds, two units at most. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1_000));
+  const hours = Math.floor(seconds / 3_600);
+  const minutes = Math.floor(seconds / 60) % 60;
+  const rest = seconds % 60;
+  if (hours > 0) return `${hours}h ${String(minutes).padStart(2, '0')}m`;
+  if (minutes > 0) return `${minutes}m ${String(rest).padStart(2, '0')}s`;
+  return `${rest}s`;
+}
+
+function rateText(perSecond: number, unit: string): string {
+  const digits = perSecond >= 100 ? 0 : perSecond >= 10 ? 1 : 2;
+  return `${perSecond.toFixed(digits)} ${unit}/s`;
+}
+
+/** The line for `done` units after `elapsedMs`: pure, so tests can check it exactly. */
+export function progressText(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'budgetMs' | 'percent'>, done: number, elapsedMs: number): string {
+  const { total } = options;
+  const count = options.percent === true ? `${done}% of ${options.unit}` : total === null ? `${done} ${options.unit}` : `${done}/${total} ${options.unit} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
+  const parts = [`${options.label}: ${count}`, `elapsed ${formatElapsed(elapsedMs)}`];
+  const perSecond = elapsedMs > 0 ? (done * 1_000) / elapsedMs : 0;
+  if (elapsedMs > 0) parts.push(rateText(perSecond, options.percent === true ? '%' : options.unit));
+  if (total !== null && done > 0 && perSecond > 0) parts.push(`ETA ${formatElapsed(((total - done) / perSecond) * 1_000)}`);
+  else if (total === null && options.budgetMs !== undefined) parts.push(`ETA at most ${formatElapsed(options.budgetMs - elapsedMs)} (the time budget)`);
+  return parts.join(' · ');
+}
+
+export class Progress {
+  private readonly options: ProgressOptions;
+  private readonly startMs: number;
+  private shownAtMs: number | null = null;
+  private drawn = false;
+  private done = 0;
+
+  constructor(options: ProgressOptions) {
+    this.options = options;
+    this.startMs = options.clock.nowMs();
+  }
+
+  /** The count is now `done`; draws a line when one is due. */
+  update(done: number): void {
+    this.done = done;
+    const { options } = this;
+    if (options.quiet) return;
+    const nowMs = options.clock.nowMs();
+    const everyMs = options.isTty ? TTY_EVERY_MS : PLAIN_EVERY_MS;
+    const lastMs = this.shownAtMs ?? this.startMs;
+    if (nowMs - lastMs < everyMs && !(options.isTty && this.shownAtMs === null)) return;
+    this.shownAtMs = nowMs;
+    const text = progressText(options, done, nowMs - this.startMs);
+    if (options.isTty) {
+      options.write(`\r${text}\x1b[K`);
+      this.drawn = true;
+    } else options.write(`${text}\n`);
+  }
+
+  /** One more unit done. */
+  step(count = 1): void {
+    this.update(this.done + count);
+  }
+
+  /** The work ended: a redrawn line is cleared (a plain log keeps its lines). */
+  finish(): void {
+    if (this.drawn) this.options.write('\r\x1b[K');
+    this.drawn = false;
+  }
+}
+
+/** The wall clock, for the commands (src/cli is a door for wall time). */
+export const WALL_PROGRESS_CLOCK: ProgressClock = { nowMs: () => Date.now() };
+
+/** Progress on the process's stderr. */
+export function stderrProgress(options: Pick<ProgressOptions, 'label' | 'unit' | 'total' | 'quiet' | 'budgetMs'>): Progress {
+  return new Progress({ ...options, write: (text) => process.stderr.write(text), isTty: process.stderr.isTTY, clock: WALL_PROGRESS_CLOCK });
+}
