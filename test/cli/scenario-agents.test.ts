@@ -79,8 +79,8 @@ describe('afp scenario new', () => {
     expect(ran.status).toBe(0);
     expect(ran.stdout).toBe(starterScenarioText('starter'));
     const help = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), '--help'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
-    expect(help.stdout).toMatch(/\n  scenario new +write a commented starting scenario/);
-    expect(help.stdout).toMatch(/\n  agents +list the agent archetypes/);
+    expect(help.stdout).toMatch(/\n {2}scenario new +write a commented starting scenario/);
+    expect(help.stdout).toMatch(/\n {2}agents +list the agent archetypes/);
     const own = spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), 'scenario', 'new', '--help'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
     expect(own.status).toBe(0);
     expect(own.stdout).toContain('usage: afp scenario new [FILE] [--name NAME] [--force]');
