@@ -260,6 +260,7 @@ const SWEEP: CommandDefinition = {
     flag.out('where sweep.json, seeds.csv, distributions.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
     flag.json(JSON_VERDICT),
+    flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
   json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files}',

@@ -27,9 +27,9 @@ import { distributions, failures, money6, PERCENTILES, renderSweepFiles, tally, 
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
+import { Progress } from './progress.ts';
 
 const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
-const PROGRESS_EVERY_MS = 10_000;
 
 export interface SweepIo {
   out(text: string): void;
@@ -97,37 +97,6 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
   };
 }
 
-/** Progress on stderr: redrawn on a terminal, a plain line every PROGRESS_EVERY_MS otherwise. */
-function progress(io: SweepIo, total: number, quiet: boolean): { update(done: number, failed: number): void; end(): string } {
-  const clock = new SystemClock();
-  const startMs = clock.nowMs();
-  let lastLineMs = startMs;
-  let drawn = false;
-  const line = (done: number, failed: number): string => {
-    const elapsedS = (clock.nowMs() - startMs) / 1000;
-    const rate = elapsedS > 0 ? done / elapsedS : 0;
-    const eta = rate > 0 ? `${Math.ceil((total - done) / rate)} s` : '?';
-    return `sweep: ${done}/${total} seeds · ${failed} failed · ${elapsedS.toFixed(1)} s · ${rate.toFixed(1)} seeds/s · ETA ${eta}`;
-  };
-  return {
-    update(done, failed) {
-      if (quiet) return;
-      if (io.errIsTty) {
-        io.err(`\r${line(done, failed)}\x1b[K`);
-        drawn = true;
-      } else if (clock.nowMs() - lastLineMs >= PROGRESS_EVERY_MS) {
-        lastLineMs = clock.nowMs();
-        io.err(`${line(done, failed)}\n`);
-      }
-    },
-    end() {
-      if (drawn) io.err('\r\x1b[K');
-      const seconds = (clock.nowMs() - startMs) / 1000;
-      return `sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (total / seconds).toFixed(1) : '?'} seeds/s)`;
-    },
-  };
-}
-
 async function runMerge(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
   const args = parseArgs(argv, { out: 'string', json: 'boolean' });
   const errors = [...args.errors];
@@ -162,7 +131,7 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', json: 'boolean' });
+  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', json: 'boolean', quiet: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedsText = stringFlag(args, 'seeds');
@@ -200,20 +169,20 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const indexed = [...shardArrivals(seeds.map((seed, index) => ({ seed, index })), shard)];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
   io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}\n`);
-  const bar = progress(io, indexed.length, json);
-  let failedSoFar = 0;
+  const clock = new SystemClock();
+  const startMs = clock.nowMs();
+  const progress = new Progress({ label: 'sweep', unit: 'seeds', total: indexed.length, write: (text) => io.err(text), isTty: io.errIsTty, quiet: json || args.flags['quiet'] === true, clock });
   const results = await runSeedsInWorkers({
     scenarioText,
     file,
     defects,
     seeds: indexed.map((item) => item.seed),
     workers,
-    onResult: (result, done) => {
-      if (result.outcome !== 'completed') failedSoFar++;
-      bar.update(done, failedSoFar);
-    },
+    onResult: (_result, done) => progress.update(done),
   });
-  io.err(`${bar.end()} on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`);
+  progress.finish();
+  const seconds = (clock.nowMs() - startMs) / 1_000;
+  io.err(`sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`);
   const report: SweepReport = { scenario: parsed.scenario.name, file, defects, shard: shardName, seedsTotal: seeds.length, results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })) };
   const files = writeSweep(report, stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`));
   const exit = sweepExit(report);
