@@ -20,9 +20,9 @@
  */
 import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
-import { decodeState, encodeState } from '../platform/state-codec.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
+import { checkpointCodec, decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.ts';
 import { CheckpointStore, type TravelRecord } from './checkpoint-store.ts';
 import type { CommandLog } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
@@ -66,10 +66,10 @@ export class Checkpointer {
     const registry = stateClassRegistry();
     const held = this.timeTravel.list();
     const travel: TravelRecord = { lastNumber: this.timeTravel.lastSnapshotNumber, held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })), clockMovedMs: this.clockMovedMs };
-    const state = JSON.stringify(encodeState(this.platform, registry, PLATFORM_TRANSIENT));
+    const state = encodeCheckpoint(this.platform, registry, PLATFORM_TRANSIENT);
     const atMs = this.store.commandAtMs(seq) ?? this.platform.nowMs;
-    const imageText = (id: string): string => JSON.stringify(encodeState((held.find((entry) => entry.id === id) as SnapshotEntry).image.copy, registry, PLATFORM_TRANSIENT));
-    this.store.write({ seq, atMs, codec: registry.fingerprint, travel: JSON.stringify(travel), state }, held.map((entry) => entry.id), imageText);
+    const imageBytes = (id: string): Uint8Array => encodeCheckpoint((held.find((entry) => entry.id === id) as SnapshotEntry).image.copy, registry, PLATFORM_TRANSIENT);
+    this.store.write({ seq, atMs, codec: checkpointCodec(registry), travel: JSON.stringify(travel), state }, held.map((entry) => entry.id), imageBytes);
     this.lastSeq = seq;
   }
 }
@@ -88,22 +88,23 @@ export interface LoadedCheckpoint {
 export function loadCheckpoint(log: CommandLog, platform: Platform, timeTravel: TimeTravel): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
   const store = new CheckpointStore(log.database);
   const registry = stateClassRegistry();
+  const codec = checkpointCodec(registry);
   const skipped: string[] = [];
   for (const checkpoint of store.newestFirst()) {
-    if (checkpoint.codec !== registry.fingerprint) {
-      skipped.push(`checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes`);
+    if (checkpoint.codec !== codec) {
+      skipped.push(`checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes or another layout`);
       continue;
     }
     try {
       const travel = JSON.parse(checkpoint.travel) as TravelRecord;
       const held = travel.held.map((entry): SnapshotEntry => {
         const image = store.image(entry.id);
-        if (image?.codec !== registry.fingerprint) throw new Error(`the image of ${entry.id} is missing or of other state classes`);
-        return { id: entry.id, atMs: entry.atMs, image: new PlatformImage(decodeState(JSON.parse(image.state), registry) as Platform) };
+        if (image?.codec !== codec || image.state === undefined) throw new Error(`the image of ${entry.id} is missing or of another codec`);
+        return { id: entry.id, atMs: entry.atMs, image: new PlatformImage(decodeCheckpoint(image.state, registry) as Platform) };
       });
       const state = store.state(checkpoint.seq);
       if (state === undefined) throw new Error('its state is gone');
-      decodeState(JSON.parse(state), registry, platform);
+      decodeCheckpoint(state, registry, platform);
       timeTravel.restoreHeld(travel.lastNumber, held);
       return { loaded: { seq: checkpoint.seq, atMs: checkpoint.atMs, clockMovedMs: travel.clockMovedMs }, skipped, dirty: false };
     } catch (error) {
