@@ -23,7 +23,8 @@
  * function, a symbol key, a non-enumerable property); transient fields are written empty.
  * Determinism: one depth-first walk in Map, Set and property insertion order: the same graph
  * gives the same bytes.
- * Limits: GRAPH_NESTING_MAX levels; sections below 2^31 entries (a state that large fails loudly).
+ * Both walks keep their own stack (no recursion): the limiter's list of entries by last use nests
+ * as deep as it is long. Limits: sections below 2^31 entries (a state that large fails loudly).
  */
 import { Rng, type RngState } from '../core/rng.ts';
 import { StateCodecError, type ClassRegistry, type TransientFields } from '../platform/state-codec.ts';
@@ -32,8 +33,6 @@ import { StateCodecError, type ClassRegistry, type TransientFields } from '../pl
 export const CHECKPOINT_LAYOUT_VERSION = 1;
 const MAGIC = 0x43_50_46_41; // "AFPC" read as a little-endian u32
 const HEADER_BYTES = 24;
-/** Deepest nesting walked, as the state codec's (the state has no long chains; an inline cycle stops here). */
-const GRAPH_NESTING_MAX = 2_000;
 const SECTION_ENTRIES_MAX = 2 ** 31 - 1;
 /** The class name of an object without a prototype (no class can be named so). */
 const NULL_PROTOTYPE = '#null';
@@ -114,6 +113,22 @@ interface Shape {
   readonly keys: readonly string[];
 }
 
+/** A value the walk cannot write: `value` is what it met (its path is searched for only then). */
+class Refused extends Error {
+  readonly value: unknown;
+
+  constructor(value: unknown, what: string) {
+    super(what);
+    this.value = value;
+  }
+}
+
+/**
+ * One walk, with an explicit stack instead of recursion: the limiter's entries form a list by last
+ * use (`older`/`newer`), so a depth-first walk descends as deep as the list is long — up to the
+ * limiter's bound, far past any call stack. A container writes its header and pushes its children
+ * in reverse, so they are popped, and written, in order.
+ */
 class CheckpointEncoder {
   private readonly registry: ClassRegistry;
   private readonly transient: TransientFields;
@@ -128,8 +143,8 @@ class CheckpointEncoder {
   private readonly shapeIndex = new Map<string, Shape>();
   private readonly lastShape = new Map<object | null, Shape>();
   private readonly meta: Meta = { classes: [], shapes: [], strings: [], bigints: [] };
-  /** The path of the value being written, as a stack of keys (joined only in an error). */
-  private readonly keys: string[] = [];
+  /** Values still to write, the next on top. */
+  private readonly stack: unknown[] = [];
 
   constructor(registry: ClassRegistry, transient: TransientFields) {
     this.registry = registry;
@@ -137,18 +152,19 @@ class CheckpointEncoder {
   }
 
   run(root: unknown): Buffer {
-    this.keys.push('$');
-    this.write(root);
+    this.stack.push(root);
+    try {
+      while (this.stack.length > 0) this.write(this.stack.pop());
+    } catch (error) {
+      if (error instanceof Refused) throw new StateCodecError(`${pathTo(root, error.value)}: ${error.message}`);
+      throw error;
+    }
     const meta = Buffer.from(JSON.stringify(this.meta), 'utf8');
     const ops = this.ops.bytes();
     const numbers = this.numbers.bytes();
     const header = Buffer.alloc(HEADER_BYTES);
     [MAGIC, CHECKPOINT_LAYOUT_VERSION, meta.length, this.ops.length, this.numbers.length, this.blobBytes].forEach((value, index) => header.writeUInt32LE(value, index * 4));
     return Buffer.concat([header, meta, ops, numbers, ...this.blobs]);
-  }
-
-  private fail(what: string): never {
-    throw new StateCodecError(`${this.keys.join('.')}: ${what}`);
   }
 
   private string(value: string): number {
@@ -158,14 +174,6 @@ class CheckpointEncoder {
       this.stringIndex.set(value, index);
     }
     return index;
-  }
-
-  /** Writes `value` met under `key` (the key only names the path in errors). */
-  private writeAt(value: unknown, key: string): void {
-    if (this.keys.length > GRAPH_NESTING_MAX) this.fail(`nested deeper than ${GRAPH_NESTING_MAX} (a cycle of plain records?)`);
-    this.keys.push(key);
-    this.write(value);
-    this.keys.pop();
   }
 
   private write(value: unknown): void {
@@ -196,7 +204,7 @@ class CheckpointEncoder {
         return;
       case 'function':
       case 'symbol':
-        return this.fail(`a ${typeof value} in the state`);
+        throw new Refused(value, `a ${typeof value} in the state`);
       case 'object':
         break;
     }
@@ -220,42 +228,55 @@ class CheckpointEncoder {
     if (prototype === Array.prototype) return this.writeItems(Tag.Array, value as unknown[], (value as unknown[]).length);
     if (prototype === Map.prototype) return this.writeMap(value as Map<unknown, unknown>);
     if (prototype === Set.prototype) return this.writeItems(Tag.Set, value as Set<unknown>, (value as Set<unknown>).size);
-    if (value instanceof Rng) {
-      this.ops.push(Tag.Rng);
-      this.ops.push(this.string(value.seed));
-      return this.writeAt(value.state(), 'state');
-    }
+    if (value instanceof Rng) return this.writeRng(value);
     if (Buffer.isBuffer(value)) return this.writeBytes(Tag.Buffer, value);
     if (prototype === ArrayBuffer.prototype) return this.writeBytes(Tag.ArrayBuffer, new Uint8Array(value as ArrayBuffer));
     const typedIndex = prototype === null ? undefined : TYPED_ARRAY_INDEX.get(prototype);
-    if (typedIndex !== undefined) {
-      const view = value as Uint8Array;
-      this.ops.push(Tag.TypedArray);
-      this.ops.push(typedIndex);
-      this.writeAt(view.buffer, 'buffer');
-      this.ops.push(view.byteOffset);
-      this.ops.push(view.length);
-      return;
-    }
+    if (typedIndex !== undefined) return this.writeTypedArray(value as Uint8Array, typedIndex);
     const className = prototype === null ? NULL_PROTOTYPE : this.registry.byPrototype.get(prototype);
-    if (className === undefined) return this.fail(`an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
+    if (className === undefined) throw new Refused(value, `an instance of ${String((value as { constructor?: { name?: string } }).constructor?.name)}, a class not in the state registry`);
     return this.writeFields(value, className, prototype);
   }
 
-  private writeItems(tag: typeof Tag.Array | typeof Tag.Set, items: Iterable<unknown>, size: number): void {
+  /** Pushes `items` (an iterable of `size`) to be written after this header, first on top. */
+  private writeItems(tag: typeof Tag.Array | typeof Tag.Set | typeof Tag.Map, items: Iterable<unknown>, size: number): void {
     this.ops.push(tag);
     this.ops.push(size);
-    let index = 0;
-    for (const item of items) this.writeAt(item, String(index++));
+    const at = this.stack.length;
+    for (const item of items) this.stack.push(item);
+    reverseFrom(this.stack, at);
   }
 
   private writeMap(map: Map<unknown, unknown>): void {
     this.ops.push(Tag.Map);
     this.ops.push(map.size);
-    for (const [key, item] of map) {
-      this.writeAt(key, 'key');
-      this.writeAt(item, typeof key === 'string' ? key : 'value');
+    const at = this.stack.length;
+    for (const [key, item] of map) this.stack.push(key, item);
+    reverseFrom(this.stack, at);
+  }
+
+  /** An rng is a leaf: its seed, then its position's fields (all numbers: seedrandom's Alea state). */
+  private writeRng(rng: Rng): void {
+    const state = rng.state() as unknown as Record<string, unknown>;
+    const keys = Object.keys(state);
+    this.ops.push(Tag.Rng);
+    this.ops.push(this.string(rng.seed));
+    this.ops.push(keys.length);
+    for (const key of keys) {
+      const field = state[key];
+      if (typeof field !== 'number') throw new Refused(rng, `an rng whose state field '${key}' is not a number`);
+      this.ops.push(this.string(key));
+      this.numbers.push(field);
     }
+  }
+
+  /** A typed array is a leaf too: its kind, its ArrayBuffer (bytes, or a reference to them), offset and length. */
+  private writeTypedArray(view: Uint8Array, typedIndex: number): void {
+    this.ops.push(Tag.TypedArray);
+    this.ops.push(typedIndex);
+    this.write(view.buffer);
+    this.ops.push(view.byteOffset);
+    this.ops.push(view.length);
   }
 
   private writeBytes(tag: typeof Tag.ArrayBuffer | typeof Tag.Buffer, bytes: Uint8Array): void {
@@ -269,15 +290,16 @@ class CheckpointEncoder {
   /** Own enumerable data properties (a symbol key or a non-enumerable property throws: the codec would drop it). */
   private writeFields(value: object, className: string, prototype: object | null): void {
     const keys = Object.keys(value);
-    if (Reflect.ownKeys(value).length !== keys.length) this.fail('a symbol key or a non-enumerable property');
+    if (Reflect.ownKeys(value).length !== keys.length) throw new Refused(value, 'a symbol key or a non-enumerable property');
     const shape = this.shapeOf(className, prototype, Object.isFrozen(value), keys);
     this.ops.push(Tag.Object);
     this.ops.push(shape.index);
     const empties = prototype === null ? undefined : this.transient.get(prototype);
     const fields = value as Record<string, unknown>;
-    for (const key of keys) {
+    for (let index = keys.length - 1; index >= 0; index--) {
+      const key = keys[index] as string;
       const empty = empties?.[key];
-      this.writeAt(empty === undefined ? fields[key] : empty(), key);
+      this.stack.push(empty === undefined ? fields[key] : empty());
     }
   }
 
@@ -300,10 +322,46 @@ class CheckpointEncoder {
   }
 }
 
+function reverseFrom(stack: unknown[], at: number): void {
+  for (let low = at, high = stack.length - 1; low < high; low++, high--) {
+    const swap = stack[low];
+    stack[low] = stack[high];
+    stack[high] = swap;
+  }
+}
+
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
+}
+
+/**
+ * The path of `target` from `root` ("$.a.b"), for an error: a breadth-first search, so the
+ * shortest path; run only when the walk refused something, which is a bug.
+ */
+function pathTo(root: unknown, target: unknown): string {
+  const parents = new Map<unknown, { parent: unknown; key: string }>([[root, { parent: undefined, key: '$' }]]);
+  const queue: unknown[] = [root];
+  const path = (value: unknown): string => {
+    const steps: string[] = [];
+    for (let at = parents.get(value); at !== undefined; at = parents.get(at.parent)) steps.unshift(at.key);
+    return steps.join('.');
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const value = queue[head];
+    if (value === target) return path(value);
+    if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
+    const children: Array<[string, unknown]> = value instanceof Map ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [['key', key], [typeof key === 'string' ? key : 'value', item]]) : value instanceof Set ? [...value].map((item, index): [string, unknown] => [String(index), item]) : Reflect.ownKeys(value).map((key): [string, unknown] => [String(key), (value as Record<PropertyKey, unknown>)[key]]);
+    for (const [key, child] of children) {
+      if (child === target) return `${path(value)}.${key}`;
+      if (child !== null && typeof child === 'object' && !parents.has(child)) {
+        parents.set(child, { parent: value, key });
+        queue.push(child);
+      }
+    }
+  }
+  return '$ (somewhere)';
 }
 
 /**
@@ -321,6 +379,26 @@ interface DecodedShape {
   readonly keys: readonly string[];
 }
 
+/** A container whose children are still being read. */
+interface OpenContainer {
+  readonly target: Record<string, unknown> | unknown[] | Map<unknown, unknown> | Set<unknown>;
+  /** Children still to come (a Map's entries count two: key and value). */
+  remaining: number;
+  /** An object's keys, by its shape (empty for the other kinds). */
+  readonly keys: readonly string[];
+  readonly frozen: boolean;
+  /** A Map's key read, waiting for its value. */
+  pendingKey: unknown;
+}
+
+const NO_KEYS: readonly string[] = [];
+
+/**
+ * One pass over the ops, with a stack of the containers being filled instead of recursion (see
+ * CheckpointEncoder): a value is read, given to the innermost open container, and, if it is a
+ * container with children, opened in turn. A container is given to its parent before its children
+ * are read (references to it can come from inside it); a frozen one is frozen once they are all in.
+ */
 class CheckpointDecoder {
   private readonly ops: Int32Array;
   private readonly numbers: Float64Array;
@@ -329,9 +407,9 @@ class CheckpointDecoder {
   private readonly bigints: readonly bigint[];
   private readonly shapes: readonly DecodedShape[];
   private readonly byId: unknown[] = [];
+  private readonly open: OpenContainer[] = [];
   private op = 0;
   private number = 0;
-  private into: object | undefined;
 
   constructor(bytes: Uint8Array, registry: ClassRegistry) {
     if (bytes.byteLength < HEADER_BYTES) throw new StateCodecError('not a checkpoint (too short)');
@@ -358,10 +436,35 @@ class CheckpointDecoder {
   }
 
   run(into: object | undefined): unknown {
-    this.into = into;
-    const root = this.read();
+    const root = this.readValue(into);
+    while (this.open.length > 0) {
+      const container = this.open[this.open.length - 1] as OpenContainer;
+      if (container.remaining === 0) {
+        this.open.pop();
+        if (container.frozen) Object.freeze(container.target);
+        continue;
+      }
+      this.give(container, this.readValue(undefined));
+    }
     if (this.op !== this.ops.length || this.number !== this.numbers.length) throw new StateCodecError('trailing values after the root');
     return root;
+  }
+
+  /** Puts `value` in the next place of `container`. */
+  private give(container: OpenContainer, value: unknown): void {
+    const target = container.target;
+    container.remaining--;
+    if (target instanceof Map) {
+      if (container.remaining % 2 === 1) container.pendingKey = value;
+      else target.set(container.pendingKey, value);
+    } else if (target instanceof Set) target.add(value);
+    else if (Array.isArray(target)) target.push(value);
+    else {
+      const key = container.keys[container.keys.length - container.remaining - 1] as string;
+      // A JSON body's own "__proto__" key must stay a key, not become a prototype.
+      if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+      else target[key] = value;
+    }
   }
 
   private next(): number {
@@ -380,7 +483,8 @@ class CheckpointDecoder {
     return table[index] as T;
   }
 
-  private read(): unknown {
+  /** Reads one value; a container with children is opened (its children come next). */
+  private readValue(into: object | undefined): unknown {
     const tag = this.next();
     switch (tag) {
       case Tag.Null:
@@ -400,25 +504,13 @@ class CheckpointDecoder {
       case Tag.Reference:
         return this.indexed(this.byId, 'a reference to container');
       case Tag.Object:
-        return this.readObject();
-      case Tag.Array: {
-        const array: unknown[] = [];
-        this.byId.push(array);
-        for (let count = this.next(); count > 0; count--) array.push(this.read());
-        return array;
-      }
-      case Tag.Map: {
-        const map = new Map<unknown, unknown>();
-        this.byId.push(map);
-        for (let count = this.next(); count > 0; count--) map.set(this.read(), this.read());
-        return map;
-      }
-      case Tag.Set: {
-        const set = new Set<unknown>();
-        this.byId.push(set);
-        for (let count = this.next(); count > 0; count--) set.add(this.read());
-        return set;
-      }
+        return this.openObject(into);
+      case Tag.Array:
+        return this.openContainer([], 1);
+      case Tag.Map:
+        return this.openContainer(new Map(), 2);
+      case Tag.Set:
+        return this.openContainer(new Set(), 1);
       case Tag.Rng:
         return this.readRng();
       case Tag.TypedArray:
@@ -431,26 +523,30 @@ class CheckpointDecoder {
     }
   }
 
-  private readObject(): object {
+  private openContainer<T extends unknown[] | Map<unknown, unknown> | Set<unknown>>(target: T, perItem: number): T {
+    this.byId.push(target);
+    const count = this.next();
+    if (!(count >= 0)) throw new StateCodecError(`a container of ${count} items`);
+    if (count > 0) this.open.push({ target, remaining: count * perItem, keys: NO_KEYS, frozen: false, pendingKey: undefined });
+    return target;
+  }
+
+  private openObject(into: object | undefined): object {
     const shape = this.indexed(this.shapes, 'shape');
-    const root = this.byId.length === 0 ? this.into : undefined;
-    if (root !== undefined && Reflect.getPrototypeOf(root) !== shape.prototype) throw new StateCodecError('the state is not of the class of the object it is decoded into');
-    const object = (root ?? (shape.prototype === Object.prototype ? {} : Object.create(shape.prototype))) as Record<string, unknown>;
-    this.byId.push(object);
-    for (const key of shape.keys) {
-      // A JSON body's own "__proto__" key must stay a key, not become a prototype.
-      if (key === '__proto__') Object.defineProperty(object, key, { value: this.read(), writable: true, enumerable: true, configurable: true });
-      else object[key] = this.read();
-    }
-    if (shape.frozen) Object.freeze(object);
-    return object;
+    if (into !== undefined && Reflect.getPrototypeOf(into) !== shape.prototype) throw new StateCodecError('the state is not of the class of the object it is decoded into');
+    const target = (into ?? (shape.prototype === Object.prototype ? {} : Object.create(shape.prototype))) as Record<string, unknown>;
+    this.byId.push(target);
+    if (shape.keys.length > 0) this.open.push({ target, remaining: shape.keys.length, keys: shape.keys, frozen: shape.frozen, pendingKey: undefined });
+    else if (shape.frozen) Object.freeze(target);
+    return target;
   }
 
   private readRng(): Rng {
-    const slot = this.byId.push(undefined) - 1;
     const seed = this.indexed(this.strings, 'string');
-    const rng = new Rng(seed, this.read() as RngState);
-    this.byId[slot] = rng;
+    const state: Record<string, number> = {};
+    for (let count = this.next(); count > 0; count--) state[this.indexed(this.strings, 'string')] = this.nextNumber();
+    const rng = new Rng(seed, state as unknown as RngState);
+    this.byId.push(rng);
     return rng;
   }
 
@@ -458,7 +554,7 @@ class CheckpointDecoder {
     const Kind = TYPED_ARRAYS[this.next()];
     if (Kind === undefined) throw new StateCodecError('unknown typed array kind');
     const slot = this.byId.push(undefined) - 1; // the view's id comes before its buffer's, as when written
-    const buffer = this.read();
+    const buffer = this.readValue(undefined);
     if (!(buffer instanceof ArrayBuffer)) throw new StateCodecError('a typed array over something else than an ArrayBuffer');
     const view = new Kind(buffer, this.next(), this.next());
     this.byId[slot] = view;

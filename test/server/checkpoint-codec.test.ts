@@ -84,6 +84,21 @@ describe('checkpoint codec', () => {
     expect(Buffer.compare(bytes, encodeCheckpoint(decodeCheckpoint(bytes, REGISTRY), REGISTRY, NONE))).toBe(0);
   });
 
+  test('a list as long as the limiter may hold (100,000 links, far past any call stack) is written and read', () => {
+    interface Link { readonly n: number; newer: Link | null; older: Link | null }
+    const links: Link[] = [];
+    for (let n = 0; n < 100_000; n++) {
+      const link: Link = { n, newer: null, older: links.at(-1) ?? null };
+      if (link.older !== null) link.older.newer = link;
+      links.push(link);
+    }
+    const decoded = decodeCheckpoint(encodeCheckpoint({ first: links[0], byN: new Map(links.map((link) => [link.n, link])) }, REGISTRY, NONE), REGISTRY) as { first: Link; byN: Map<number, Link> };
+    let walked = 0;
+    for (let link: Link | null = decoded.first; link !== null; link = link.newer) walked++;
+    expect(walked).toBe(100_000);
+    expect(decoded.byN.get(99_999)?.older).toBe(decoded.byN.get(99_998));
+  });
+
   test('transient fields are written empty: the secret is not in the bytes', () => {
     const bytes = encodeCheckpoint(sample(), REGISTRY, TRANSIENT);
     expect(bytes.toString('latin1')).not.toContain('sk_test');
