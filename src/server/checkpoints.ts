@@ -1,22 +1,24 @@
 /**
  * Bounded recovery for `afp serve --data FILE`: every CHECKPOINT_EVERY_COMMANDS commands the
- * served platform's whole state is written into FILE (checkpoint-store.ts, state-codec.ts), and
- * recovery loads the newest checkpoint and replays only the commands after it (recovery.ts).
+ * served platform's whole state is written into FILE (checkpoint-store.ts, checkpoint-codec.ts),
+ * and recovery loads the newest checkpoint and replays only the commands after it (recovery.ts).
  *
- * Why a checkpoint right after a command is exact: the platform's state after command k is a
- * function of the settings and commands 1..k; the checkpoint is taken in the HTTP edge's
- * `afterRequest`, once command k is applied, and holds the state of the time-travel snapshots too
- * (their images, written once each), so a revert after the restart works as before it. The proof
- * is the digest: a recovery from checkpoint + tail, a full replay and the live server agree
- * (test/server/checkpoints.test.ts, `npm run bench`).
- * A checkpoint written by a build with other state classes is skipped for the one before it; one
- * that cannot be read means the whole log is replayed: checkpoints only ever make recovery faster,
- * never different.
- * Cost: one pass over the state on the request that crosses the line, which blocks the server
- * for that time (measured by `npm run bench -- --only recovery` on a 1,000,000-command quickstart
- * history on a loaded 2-core VM: a 110 MB state, up to 17.6 s per checkpoint), and the file grows
- * by the state's size (CHECKPOINTS_KEPT kept). Writing off the request path (a copy handed to a
- * worker) and a binary layout for the large stores are the next steps.
+ * Why a checkpoint is exact: the platform's state after command k is a function of the settings
+ * and commands 1..k; the checkpoint is taken right after a batch commits at the end of a turn
+ * (group-commit.ts `onCommitted`), when every command applied is on disk and none is pending, and
+ * holds the state of the time-travel snapshots too (their images, written once each), so a revert
+ * after the restart works as before it. The proof is the digest: a recovery from checkpoint +
+ * tail, a full replay and the live server agree (test/server/checkpoints.test.ts, `npm run bench`).
+ * A checkpoint written by a build with other state classes or another layout is skipped for the
+ * one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
+ * make recovery faster, never different.
+ * Cost: one pass over the state, which blocks the server for that time, and the file grows by the
+ * state's size (CHECKPOINTS_KEPT kept). Measured by `npm run bench -- --only recovery` on a
+ * 1,000,000-command quickstart history, on a 2-core VM shared with four other jobs: a 61 MB
+ * checkpoint (110 MB in the earlier JSON layout), about 3 s of CPU to write. Taking it off the
+ * event loop is the next step; a worker cannot open FILE itself (the log holds it with
+ * locking_mode=EXCLUSIVE), so it would keep a replica fed with each committed batch, replay it,
+ * and hand back the bytes.
  */
 import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -27,7 +29,7 @@ import { CheckpointStore, type TravelRecord } from './checkpoint-store.ts';
 import type { CommandLog } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
-/** Commands between two checkpoints: the most a recovery replays (≈0.5 s at the replay's ~40k commands/s). */
+/** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 1.4 s of CPU on a loaded VM). */
 export const CHECKPOINT_EVERY_COMMANDS = 20_000;
 
 /** Writes a checkpoint when CHECKPOINT_EVERY_COMMANDS commands were appended since the last one. */
