@@ -15,7 +15,7 @@
  * Cost: one pass over the state, which blocks the server for that time, and the file grows by the
  * state's size (CHECKPOINTS_KEPT kept). Measured by `npm run bench -- --only recovery` on a
  * 1,000,000-command quickstart history, on a 2-core VM shared with four other jobs: a 61 MB
- * checkpoint (110 MB in the earlier JSON layout), about 3 s of CPU to write. Taking it off the
+ * checkpoint (110 MB in the earlier JSON layout), 3.6–4.1 s of CPU to write. Taking it off the
  * event loop is the next step; a worker cannot open FILE itself (the log holds it with
  * locking_mode=EXCLUSIVE), so it would keep a replica fed with each committed batch, replay it,
  * and hand back the bytes.
