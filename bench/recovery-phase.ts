@@ -10,8 +10,8 @@
  * for a million; what is measured is the recovery, not the appends).
  * The last checkpoint is left at least CHECKPOINT_EVERY_COMMANDS before the end: the tail replayed
  * is the longest a crash can leave (a history ending on a checkpoint would measure the best case).
- * Timed: `openCommandLog` + `recoverPlatform` (the newest checkpoint, then the tail), `rounds`
- * times; once, the full replay of the same log (checkpoints ignored), for comparison. Checked: the
+ * Timed (wall, and CPU: on a shared machine the wall time also counts waiting for a core):
+ * `openCommandLog` + `recoverPlatform` (the newest checkpoint, then the tail), `rounds` times; once, the full replay of the same log (checkpoints ignored), for comparison. Checked: the
  * recovered platform's state digest equals the live platform's, and the full replay's.
  * Non-goals: the wall-clock of a real process start (module loading is the same with or without).
  */
@@ -39,12 +39,16 @@ export interface RecoveryResult {
   /** Building the history (requests, appends, checkpoints). */
   readonly writeMs: number;
   readonly checkpoints: number;
-  /** Time spent writing checkpoints (inside writeMs): the serving cost. */
+  /** The longest checkpoint write (inside writeMs): the event loop is blocked that long, so it is the server's longest stall. */
   readonly checkpointWriteMsMax: number;
+  /** The CPU time of that write (process-wide, GC threads included): on a shared machine, wall time also counts waiting for a core. */
+  readonly checkpointWriteCpuMsMax: number;
   readonly fileBytes: number;
   readonly checkpointBytes: number;
   /** Recovery from the newest checkpoint: each round's wall time. */
   readonly recoveryMs: readonly number[];
+  /** Each round's CPU time (process-wide, GC threads included). */
+  readonly recoveryCpuMs: readonly number[];
   readonly tailCommands: number;
   readonly fullReplayMs: number;
   readonly digestsEqual: boolean;
@@ -63,7 +67,7 @@ function recovered(log: CommandLog, checkpoints: boolean): Recovered {
 }
 
 /** Logs `commands` requests of the mix, cycled, with checkpoints; returns the live digest and costs. */
-function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): { digest: string; checkpoints: number; checkpointWriteMsMax: number } {
+function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): { digest: string; checkpoints: number; checkpointWriteMsMax: number; checkpointWriteCpuMsMax: number } {
   const settings = { seed: mix.seed, startMs: mix.startMs, config: mix.config ?? DEFAULT_CONFIG, faults: mix.faults, closures: [], defects: [] };
   log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
@@ -73,6 +77,7 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
   const cycleMs = Math.max(1, (exchanges.at(-1)?.atMs ?? mix.startMs) - mix.startMs + 1);
   let checkpoints = 0;
   let checkpointWriteMsMax = 0;
+  let checkpointWriteCpuMsMax = 0;
   for (let sent = 0; sent < commands; ) {
     const batchEnd = Math.min(commands, sent + BATCH_COMMANDS);
     for (; sent < batchEnd; sent++) {
@@ -87,12 +92,19 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
     // No checkpoint in the last `everyCommands`: the tail recovered is the longest a crash can leave.
     if (sent > commands - everyCommands) continue;
     const startedMs = performance.now();
+    const startedCpu = process.cpuUsage();
     if (checkpointer.afterRequest()) {
       checkpoints++;
       checkpointWriteMsMax = Math.max(checkpointWriteMsMax, performance.now() - startedMs);
+      checkpointWriteCpuMsMax = Math.max(checkpointWriteCpuMsMax, cpuMsSince(startedCpu));
     }
   }
-  return { digest: platformDigest(platform), checkpoints, checkpointWriteMsMax };
+  return { digest: platformDigest(platform), checkpoints, checkpointWriteMsMax, checkpointWriteCpuMsMax };
+}
+
+function cpuMsSince(started: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
 }
 
 /** `checkpointEvery`: default CHECKPOINT_EVERY_COMMANDS, afp serve's own (tests use small ones). */
@@ -109,17 +121,20 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     const checkpointBytes = (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null }).bytes ?? 0;
     writer.close();
     const recoveryMs: number[] = [];
+    const recoveryCpuMs: number[] = [];
     let tailCommands = 0;
     let digestsEqual = true;
     for (let round = 1; round <= options.rounds; round++) {
       const startedMs = performance.now();
+      const startedCpu = process.cpuUsage();
       const log = await opened(file);
       const fromCheckpoint = recovered(log, true);
       recoveryMs.push(performance.now() - startedMs);
+      recoveryCpuMs.push(cpuMsSince(startedCpu));
       tailCommands = fromCheckpoint.stats.commands;
       if (round === 1) digestsEqual &&= platformDigest(fromCheckpoint.platform) === live.digest;
       log.close();
-      options.log(`recovery round ${round}/${options.rounds}: ${recoveryMs.at(-1)?.toFixed(0)} ms (${tailCommands} commands after the checkpoint)`);
+      options.log(`recovery round ${round}/${options.rounds}: ${recoveryMs.at(-1)?.toFixed(0)} ms, cpu ${recoveryCpuMs.at(-1)?.toFixed(0)} ms (${tailCommands} commands after the checkpoint)`);
     }
     const fullStartedMs = performance.now();
     const log = await opened(file);
@@ -128,7 +143,7 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     digestsEqual &&= platformDigest(full.platform) === live.digest;
     log.close();
     options.log(`recovery: full replay ${fullReplayMs.toFixed(0)} ms`);
-    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointWriteMsMax: live.checkpointWriteMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, tailCommands, fullReplayMs, digestsEqual };
+    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointWriteMsMax: live.checkpointWriteMsMax, checkpointWriteCpuMsMax: live.checkpointWriteCpuMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, recoveryCpuMs, tailCommands, fullReplayMs, digestsEqual };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -14,12 +14,13 @@
  * object stay two references to one copy); `seed` pre-maps objects to existing ones (a revert
  * copies a snapshot INTO the live Platform object, so everything that points at the root points at
  * the live object); property descriptors (getters excepted: they are refused) and frozenness are
- * kept. Recursion depth is bounded (GRAPH_DEPTH_MAX): the state holds no long linked chains.
+ * kept. No recursion: a container's copy is made empty when first met and filled later from a work
+ * list, because the rate limiter's entries form a list by last use (`older`/`newer`) that a
+ * depth-first walk would descend as deep as it is long (up to the limiter's bound). A refusal's
+ * path is searched for only when one happens.
  * Non-goals: serialization to bytes (src/platform/state-codec.ts), copying functions.
  */
 import { Rng } from '../core/rng.ts';
-
-export const GRAPH_DEPTH_MAX = 2_000;
 
 export interface GraphCopyOptions {
   /** Objects kept by reference (immutable tables, functions of module scope). */
@@ -39,48 +40,74 @@ export class GraphCopyError extends Error {}
 
 /** The copy of `root`; throws GraphCopyError naming the path of anything it cannot copy. */
 export function copyGraph<T>(root: T, options: GraphCopyOptions = {}): T {
-  return new GraphCopier(options).copy(root, '$', 0) as T;
+  const copier = new GraphCopier(options);
+  return copier.run(root, () => copier.copy(root)) as T;
 }
 
 /** Copies every own property of `source` onto `target` (the revert: the live object keeps its identity). */
 export function copyGraphInto(source: object, target: object, options: { shared?: ReadonlySet<unknown>; skip?: ReadonlySet<string> } = {}): void {
   const copier = new GraphCopier({ ...(options.shared === undefined ? {} : { shared: options.shared }), seed: new Map([[source, target]]) });
-  for (const key of Reflect.ownKeys(source)) {
-    if (typeof key === 'string' && options.skip?.has(key) === true) continue;
-    const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-    const value = copier.copy(descriptor.value, `$.${String(key)}`, 1);
-    Reflect.defineProperty(target, key, { ...descriptor, value });
+  copier.run(source, () => {
+    for (const key of Reflect.ownKeys(source)) {
+      if (typeof key === 'string' && options.skip?.has(key) === true) continue;
+      const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
+      Reflect.defineProperty(target, key, { ...descriptor, value: copier.copy(descriptor.value) });
+    }
+  });
+}
+
+/** A value the copy cannot take (its path is searched for from the root only then). */
+class Refused extends Error {
+  readonly value: unknown;
+
+  constructor(value: unknown, what: string) {
+    super(what);
+    this.value = value;
   }
 }
 
 class GraphCopier {
   private readonly memo = new Map<unknown, unknown>();
   private readonly shared: ReadonlySet<unknown>;
+  /** Source containers whose copies are made but not yet filled. */
+  private readonly unfilled: object[] = [];
 
   constructor(options: GraphCopyOptions) {
     this.shared = options.shared ?? new Set();
     for (const [from, to] of options.seed ?? []) this.memo.set(from, to);
   }
 
-  copy(value: unknown, path: string, depth: number): unknown {
+  /** Runs `start` (which copies the first values), then fills every copy made, until none is left. */
+  run<T>(root: unknown, start: () => T): T {
+    try {
+      const result = start();
+      for (let source = this.unfilled.pop(); source !== undefined; source = this.unfilled.pop()) this.fill(source);
+      return result;
+    } catch (error) {
+      if (error instanceof Refused) throw new GraphCopyError(`${pathTo(root, error.value)}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The copy of `value`: itself if a primitive or shared; a container's copy is made now and filled later. */
+  copy(value: unknown): unknown {
     if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value;
     if (this.shared.has(value)) return value;
     const known = this.memo.get(value);
     if (known !== undefined) return known;
-    if (depth > GRAPH_DEPTH_MAX) throw new GraphCopyError(`${path}: deeper than ${GRAPH_DEPTH_MAX} objects`);
-    if (typeof value === 'function') throw new GraphCopyError(`${path}: a function (${value.name || 'anonymous'}) in the state; a closure may hold state a copy cannot see`);
+    if (typeof value === 'function') throw new Refused(value, `a function (${value.name || 'anonymous'}) in the state; a closure may hold state a copy cannot see`);
     if (value instanceof Rng) return this.remember(value, new Rng(value.seed, value.state()));
-    if (Array.isArray(value)) return this.copyArray(value, path, depth);
-    if (value instanceof Map) return this.copyMap(value, path, depth);
-    if (value instanceof Set) return this.copySet(value, path, depth);
     const prototype: unknown = Reflect.getPrototypeOf(value);
     if (TYPED_ARRAY_PROTOTYPES.has(prototype)) return this.copyView(value as Uint8Array);
     if (value instanceof ArrayBuffer) return this.copyBuffer(value);
     if (prototype === Buffer.prototype) return this.remember(value, Buffer.from(value as Buffer));
     if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise) {
-      throw new GraphCopyError(`${path}: a ${value.constructor.name}, not a kind the copy knows`);
+      throw new Refused(value, `a ${value.constructor.name}, not a kind the copy knows`);
     }
-    return this.copyObject(value, prototype as object | null, path, depth);
+    if ((value instanceof Map || value instanceof Set) && prototype !== Map.prototype && prototype !== Set.prototype) throw new Refused(value, `a subclass of ${value instanceof Map ? 'Map' : 'Set'}`);
+    const empty = Array.isArray(value) ? new Array<unknown>(value.length) : value instanceof Map ? new Map<unknown, unknown>() : value instanceof Set ? new Set<unknown>() : (Object.create(prototype as object | null) as object);
+    this.unfilled.push(value);
+    return this.remember(value, empty);
   }
 
   private remember<T>(source: unknown, copy: T): T {
@@ -98,37 +125,59 @@ class GraphCopier {
     return this.remember(source, new Kind(this.copyBuffer(source.buffer as ArrayBuffer), source.byteOffset, source.length));
   }
 
-  private copyArray(source: unknown[], path: string, depth: number): unknown[] {
-    const copy = this.remember(source, new Array<unknown>(source.length));
-    for (let index = 0; index < source.length; index++) copy[index] = this.copy(source[index], `${path}[${index}]`, depth + 1);
-    if (Object.isFrozen(source)) Object.freeze(copy);
-    return copy;
+  /** Fills the copy of `source` (made by `copy`) with copies of its contents. */
+  private fill(source: object): void {
+    const copy = this.memo.get(source);
+    if (Array.isArray(source)) {
+      const array = copy as unknown[];
+      for (let index = 0; index < source.length; index++) array[index] = this.copy(source[index]);
+      if (Object.isFrozen(source)) Object.freeze(array);
+    } else if (source instanceof Map) {
+      const map = copy as Map<unknown, unknown>;
+      for (const [key, entry] of source) map.set(this.copy(key), this.copy(entry));
+    } else if (source instanceof Set) {
+      const set = copy as Set<unknown>;
+      for (const entry of source) set.add(this.copy(entry));
+    } else this.fillObject(source, copy as object);
   }
 
-  private copyMap(source: Map<unknown, unknown>, path: string, depth: number): Map<unknown, unknown> {
-    if (Reflect.getPrototypeOf(source) !== Map.prototype) throw new GraphCopyError(`${path}: a subclass of Map`);
-    const copy = this.remember(source, new Map<unknown, unknown>());
-    for (const [key, entry] of source) copy.set(this.copy(key, `${path}.key`, depth + 1), this.copy(entry, `${path}.get(${typeof key === 'string' ? key : '…'})`, depth + 1));
-    return copy;
-  }
-
-  private copySet(source: Set<unknown>, path: string, depth: number): Set<unknown> {
-    if (Reflect.getPrototypeOf(source) !== Set.prototype) throw new GraphCopyError(`${path}: a subclass of Set`);
-    const copy = this.remember(source, new Set<unknown>());
-    for (const entry of source) copy.add(this.copy(entry, `${path}.entry`, depth + 1));
-    return copy;
-  }
-
-  private copyObject(source: object, prototype: object | null, path: string, depth: number): object {
-    const copy = this.remember(source, Object.create(prototype) as object);
+  private fillObject(source: object, copy: object): void {
     for (const key of Reflect.ownKeys(source)) {
       const descriptor = Reflect.getOwnPropertyDescriptor(source, key) as PropertyDescriptor;
-      const where = `${path}.${String(key)}`;
-      if (descriptor.get !== undefined || descriptor.set !== undefined) throw new GraphCopyError(`${where}: an accessor property`);
-      Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value, where, depth + 1) });
+      if (descriptor.get !== undefined || descriptor.set !== undefined) throw new Refused(source, `an accessor property '${String(key)}'`);
+      Reflect.defineProperty(copy, key, { ...descriptor, value: this.copy(descriptor.value) });
     }
     if (Object.isFrozen(source)) Object.freeze(copy);
     else if (!Object.isExtensible(source)) Object.preventExtensions(copy);
-    return copy;
   }
+}
+
+/** The shortest path from `root` to `target` ("$.a.b"), for an error message (a breadth-first search). */
+function pathTo(root: unknown, target: unknown): string {
+  const parents = new Map<unknown, { parent: unknown; key: string }>([[root, { parent: undefined, key: '$' }]]);
+  const queue: unknown[] = [root];
+  const path = (value: unknown): string => {
+    const steps: string[] = [];
+    for (let at = parents.get(value); at !== undefined; at = parents.get(at.parent)) steps.unshift(at.key);
+    return steps.join('.');
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const value = queue[head];
+    if (value === target) return path(value);
+    if (value === null || typeof value !== 'object' || value instanceof Rng || ArrayBuffer.isView(value)) continue;
+    const children: Array<[string, unknown]> =
+      value instanceof Map
+        ? [...value].flatMap(([key, item]): Array<[string, unknown]> => [['key', key], [`get(${typeof key === 'string' ? key : '…'})`, item]])
+        : value instanceof Set
+          ? [...value].map((item): [string, unknown] => ['entry', item])
+          : Reflect.ownKeys(value).map((key): [string, unknown] => [String(key), Reflect.getOwnPropertyDescriptor(value, key)?.value]);
+    for (const [key, child] of children) {
+      if (child === target) return `${path(value)}.${key}`;
+      if (child !== null && (typeof child === 'object' || typeof child === 'function') && !parents.has(child)) {
+        parents.set(child, { parent: value, key });
+        queue.push(child);
+      }
+    }
+  }
+  return '$ (somewhere)';
 }

@@ -1,6 +1,7 @@
 /**
- * The platform state as JSON text and back: the checkpoints of `afp serve --data` (bounded
- * recovery, src/server/checkpoints.ts) and the state digest (state-digest.ts).
+ * The platform state as a JSON tree: the state digest (state-digest.ts), and the class registry
+ * and transient fields the checkpoints' binary codec shares (src/server/checkpoint-codec.ts: a
+ * leaner layout that loads fast, for bounded recovery; this tree is not read back).
  *
  * The format (STATE_CODEC_VERSION) is a tagged tree over the object graph, in one depth-first
  * pass; every container gets an id in the order it is first met, and a later meeting is a
@@ -28,7 +29,7 @@
  * hand. Determinism: Map, Set and property orders are insertion orders, themselves deterministic.
  */
 import { createHash } from 'node:crypto';
-import { Rng, type RngState } from '../core/rng.ts';
+import { Rng } from '../core/rng.ts';
 
 export const STATE_CODEC_VERSION = 1;
 /** The class name of an object without a prototype (no class can be named so). */
@@ -171,96 +172,4 @@ class StateEncoder {
     }
     return out;
   }
-}
-
-/**
- * The graph a tree of encodeState stands for; throws StateCodecError on a malformed tree. `into`:
- * the root object's fields are written onto this object (of the same class) instead of a new one,
- * so what points at the root (a recovered Platform's dispatcher) keeps pointing at it.
- */
-export function decodeState(tree: unknown, registry: ClassRegistry, into?: object): unknown {
-  const byId: unknown[] = [];
-  const decode = (node: unknown): unknown => {
-    if (!Array.isArray(node)) return node;
-    const tag = node[0] as unknown;
-    switch (tag) {
-      case 'n':
-        return Number(node[1] === '-0' ? -0 : node[1]);
-      case 'b':
-        return BigInt(node[1] as string);
-      case 'u':
-        return undefined;
-      case 'r': {
-        const id = node[1] as number;
-        if (!(id < byId.length)) throw new StateCodecError(`a reference to container ${id} before it was met`);
-        return byId[id];
-      }
-      case 'a': {
-        const array: unknown[] = [];
-        byId.push(array);
-        for (let index = 1; index < node.length; index++) array.push(decode(node[index]));
-        return array;
-      }
-      case 'm': {
-        const map = new Map<unknown, unknown>();
-        byId.push(map);
-        for (let index = 1; index < node.length; index += 2) map.set(decode(node[index]), decode(node[index + 1]));
-        return map;
-      }
-      case 's': {
-        const set = new Set<unknown>();
-        byId.push(set);
-        for (let index = 1; index < node.length; index++) set.add(decode(node[index]));
-        return set;
-      }
-      case 'g': {
-        const rng = new Rng(node[1] as string, node[2] as RngState);
-        byId.push(rng);
-        return rng;
-      }
-      case 'B': {
-        const buffer = Buffer.from(node[1] as string, 'base64');
-        byId.push(buffer);
-        return buffer;
-      }
-      case 'A': {
-        const bytes = Buffer.from(node[1] as string, 'base64');
-        const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-        byId.push(buffer);
-        return buffer;
-      }
-      case 't': {
-        const kind = TYPED_ARRAYS[node[1] as string];
-        if (kind === undefined) throw new StateCodecError(`unknown typed array ${String(node[1])}`);
-        const slot = byId.length;
-        byId.push(undefined); // the view's id comes before its buffer's, as when written
-        const typed = new kind(decode(node[2]) as ArrayBuffer, node[3] as number, node[4] as number);
-        byId[slot] = typed;
-        return typed;
-      }
-      case 'o':
-      case 'f':
-        return decodeObject(node, tag === 'f');
-      default:
-        throw new StateCodecError(`unknown tag ${JSON.stringify(tag)}`);
-    }
-  };
-  const decodeObject = (node: unknown[], frozen: boolean): object => {
-    const className = node[1] as string;
-    const prototype = className === '' ? Object.prototype : className === NULL_PROTOTYPE ? null : registry.byName.get(className);
-    if (prototype === undefined) throw new StateCodecError(`unknown class '${className}'`);
-    const root = byId.length === 0 ? into : undefined;
-    if (root !== undefined && Reflect.getPrototypeOf(root) !== prototype) throw new StateCodecError(`the state is a ${className}, not the object it is decoded into`);
-    const object = (root ?? Object.create(prototype)) as Record<string, unknown>;
-    byId.push(object);
-    for (let index = 2; index < node.length; index += 2) {
-      const key = node[index] as string;
-      // A JSON body's own "__proto__" key must stay a key, not become a prototype.
-      if (key === '__proto__') Object.defineProperty(object, key, { value: decode(node[index + 1]), writable: true, enumerable: true, configurable: true });
-      else object[key] = decode(node[index + 1]);
-    }
-    if (frozen) Object.freeze(object);
-    return object;
-  };
-  return decode(tree);
 }

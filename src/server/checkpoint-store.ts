@@ -1,14 +1,17 @@
 /**
  * Checkpoints of `afp serve --data FILE`, kept in FILE beside the command log: the platform state
- * after command `seq` (state-codec text), so recovery loads the newest one and replays only the
- * commands after it (src/server/checkpoints.ts).
+ * after command `seq` (checkpoint-codec.ts bytes), so recovery loads the newest one and replays
+ * only the commands after it (src/server/checkpoints.ts).
  *
  * Tables (created when missing; a log written before them simply has none, and older afp builds
  * ignore them — the command log stays complete and replayable on its own):
  *   checkpoints(seq, at_ms, codec, travel, state)   seq = the last command included; codec = the
- *                                                   state registry's fingerprint; travel = JSON of
- *                                                   the time-travel bookkeeping (ids, instants)
+ *                                                   codec's layout and state classes (checkpointCodec);
+ *                                                   travel = JSON of the time-travel bookkeeping
+ *                                                   (ids, instants); state = BLOB
  *   travel_images(id, codec, state)                 the platform of each held snapshot, written once
+ * Tables of the earlier text layout (state TEXT, which a STRICT table refuses a BLOB into) are
+ * dropped when met: their checkpoints are of another codec and would be skipped anyway.
  * Invariants: a checkpoint row and the images it names commit in one transaction; at most
  * CHECKPOINTS_KEPT checkpoints are kept (the older one is the fallback if the newest cannot be
  * read); images no checkpoint names are deleted with the checkpoints that named them.
@@ -33,10 +36,10 @@ export interface StoredCheckpoint {
   readonly atMs: number;
   readonly codec: string;
   readonly travel: string;
-  readonly state: string;
+  readonly state: Uint8Array;
 }
 
-/** A checkpoint without its state text (tens of MB on a large platform: read only the one used). */
+/** A checkpoint without its state bytes (tens of MB on a large platform: read only the one used). */
 export type CheckpointHeader = Omit<StoredCheckpoint, 'state'>;
 
 export class CheckpointStore {
@@ -44,8 +47,10 @@ export class CheckpointStore {
 
   constructor(db: DatabaseSync) {
     this.db = db;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state TEXT NOT NULL) STRICT;
-      CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state TEXT NOT NULL) STRICT;`);
+    const columns = this.db.prepare("SELECT type FROM pragma_table_info('checkpoints') WHERE name = 'state'").get() as { type: string } | undefined;
+    if (columns !== undefined && columns.type !== 'BLOB') this.db.exec('DROP TABLE checkpoints; DROP TABLE IF EXISTS travel_images;');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state BLOB NOT NULL) STRICT;
+      CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state BLOB NOT NULL) STRICT;`);
   }
 
   /** The seq of the last command appended (0 = none). */
@@ -66,16 +71,16 @@ export class CheckpointStore {
     return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']) }));
   }
 
-  /** The state text of checkpoint `seq`. */
-  state(seq: number): string | undefined {
-    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: string } | undefined;
-    return row === undefined ? undefined : String(row.state);
+  /** The state bytes of checkpoint `seq`. */
+  state(seq: number): Uint8Array | undefined {
+    const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: unknown } | undefined;
+    return row === undefined ? undefined : bytesOf(row.state);
   }
 
   /** The stored image of a held snapshot, if written (with the codec it was written with). */
-  image(id: string): { codec: string; state: string } | undefined {
-    const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as { codec: string; state: string } | undefined;
-    return row === undefined ? undefined : { codec: String(row.codec), state: String(row.state) };
+  image(id: string): { codec: string; state: Uint8Array | undefined } | undefined {
+    const row = this.db.prepare('SELECT codec, state FROM travel_images WHERE id = ?').get(id) as { codec: string; state: unknown } | undefined;
+    return row === undefined ? undefined : { codec: String(row.codec), state: bytesOf(row.state) };
   }
 
   /** Ids of the images stored. */
@@ -84,15 +89,15 @@ export class CheckpointStore {
   }
 
   /**
-   * Writes a checkpoint with the images it names that are not stored yet (`imageText` makes them),
+   * Writes a checkpoint with the images it names that are not stored yet (`imageBytes` makes them),
    * drops the checkpoints beyond CHECKPOINTS_KEPT and the images none of the kept ones names.
    */
-  write(checkpoint: StoredCheckpoint, held: readonly string[], imageText: (id: string) => string): void {
+  write(checkpoint: StoredCheckpoint, held: readonly string[], imageBytes: (id: string) => Uint8Array): void {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const stored = this.imageIds();
       const insertImage = this.db.prepare('INSERT INTO travel_images (id, codec, state) VALUES (?, ?, ?)');
-      for (const id of held) if (!stored.has(id)) insertImage.run(id, checkpoint.codec, imageText(id));
+      for (const id of held) if (!stored.has(id)) insertImage.run(id, checkpoint.codec, imageBytes(id));
       this.db.prepare('INSERT OR REPLACE INTO checkpoints (seq, at_ms, codec, travel, state) VALUES (?, ?, ?, ?, ?)').run(checkpoint.seq, checkpoint.atMs, checkpoint.codec, checkpoint.travel, checkpoint.state);
       this.db.prepare('DELETE FROM checkpoints WHERE seq NOT IN (SELECT seq FROM checkpoints ORDER BY seq DESC LIMIT ?)').run(CHECKPOINTS_KEPT);
       const named = new Set<string>();
@@ -107,4 +112,9 @@ export class CheckpointStore {
       throw error;
     }
   }
+}
+
+/** A BLOB column's value (node:sqlite reads BLOBs as Uint8Array); undefined for anything else. */
+function bytesOf(value: unknown): Uint8Array | undefined {
+  return value instanceof Uint8Array ? value : undefined;
 }

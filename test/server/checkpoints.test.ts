@@ -89,14 +89,15 @@ describe('checkpoints', () => {
 
     // Keys never at rest: the checkpoints and images hold hashes only.
     const db = new DatabaseSync(file);
-    const texts = [...(db.prepare('SELECT state FROM checkpoints').all() as Array<{ state: string }>), ...(db.prepare('SELECT state FROM travel_images').all() as Array<{ state: string }>)];
-    expect(texts.length).toBeGreaterThan(2);
-    for (const { state } of texts) expect(state).not.toMatch(/sk_live_[0-9a-f]{48}/);
+    const stored = [...(db.prepare('SELECT state FROM checkpoints').all() as Array<{ state: Uint8Array }>), ...(db.prepare('SELECT state FROM travel_images').all() as Array<{ state: Uint8Array }>)];
+    expect(stored.length).toBeGreaterThan(2);
+    for (const { state } of stored) expect(Buffer.from(state).toString('latin1')).not.toMatch(/sk_live_[0-9a-f]{48}/);
     // The newest checkpoint written by another build's classes, the older one unreadable.
     const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map((row) => Number(row.seq));
     expect(seqs).toHaveLength(2);
     db.prepare('UPDATE checkpoints SET codec = ? WHERE seq = ?').run('another-build', seqs[0] as number);
-    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run('["o","Platform","ledger",["r",99]]', seqs[1] as number);
+    const older = (db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seqs[1] as number) as { state: Uint8Array }).state;
+    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(older.subarray(0, older.length - 9), seqs[1] as number);
     db.close();
     const damaged = await opened(file);
     try {
