@@ -27,9 +27,13 @@
  * .test.ts (every success body of a full tour against its schema; examples fresh),
  * openapi-validator.test.ts (a real OpenAPI 3.1 validator; an openapi-typescript client against
  * afp's own client).
- * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json). The deployed
- * dialect's rows (`afp serve --dialect deployed`) have no request or response definitions yet:
- * their documents are valid and list paths, parameters and statuses, with generic bodies.
+ * The deployed dialect's rows (`afp serve --dialect deployed`) take their definitions from
+ * openapi-deployed.ts and answer the deployment's wire: errors `{ error, message }`
+ * (DeployedError), statuses and names per row from DEPLOYED_ERRORS, no X-RateLimit-* headers.
+ * Rows not yet there (the casino's deployed rows) keep generic bodies.
+ * The `default` response carries real answers of the tour as examples (405, 415, 500 and 503 from
+ * a fault window), keyed by `_info.service` and status.
+ * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
  */
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
@@ -40,6 +44,8 @@ import { INFO, type RequestContract } from './openapi-fields.ts';
 import { SchemaSet } from './openapi-schema-set.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { RESPONSES } from './openapi-responses.ts';
+import { DEPLOYED_ERRORS, DEPLOYED_REQUESTS, DEPLOYED_RESPONSES } from './openapi-deployed.ts';
+import { deployedInfo } from './deployed/deployed-info.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { HttpMethod, Mount, Route } from './route.ts';
 
@@ -240,7 +246,7 @@ function paths(rows: readonly Route[], schemas: SchemaSet): JsonObject {
 }
 
 function operation(route: Route, schemas: SchemaSet): JsonObject {
-  const contract: RequestContract = REQUESTS[route.id] ?? {};
+  const contract: RequestContract = REQUESTS[route.id] ?? DEPLOYED_REQUESTS[route.id] ?? {};
   const result: JsonObject = {
     operationId: route.id,
     summary: route.summary,
@@ -267,7 +273,7 @@ function description(route: Route, contract: RequestContract): string {
   const lines = [route.summary];
   lines.push(AUTH_TEXT[route.auth]);
   if (contract.body === undefined && route.style !== 'deployed' && (route.method === 'POST' || route.method === 'PUT')) lines.push('Takes no body (an empty object is accepted).');
-  if (contract.body !== undefined) lines.push('Unknown body fields are refused with 400.');
+  if (contract.body !== undefined) lines.push(route.style === 'deployed' ? 'Body fields the deployment does not read are ignored.' : 'Unknown body fields are refused with 400.');
   return lines.join('\n\n');
 }
 
@@ -320,6 +326,7 @@ function security(auth: Route['auth']): JsonValue {
 
 /** Success, the error statuses that apply (ascending), then `default`. */
 function responses(route: Route, schemas: SchemaSet): JsonObject {
+  if (route.style === 'deployed') return deployedResponses(route, schemas);
   const codes: ErrorCode[] = ['BAD_REQUEST'];
   if (route.auth !== 'none') codes.push('UNAUTHORIZED');
   codes.push(...(DOMAIN_ERRORS[route.id] ?? []));
@@ -338,13 +345,70 @@ function responses(route: Route, schemas: SchemaSet): JsonObject {
   result['default'] = {
     description: 'Any request may also meet 405 (method not allowed), 413, 415, 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE (a fault window, or afp serve shedding load: with Retry-After).',
     headers: rateLimitHeaders(false),
-    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+    content: { 'application/json': defaultMedia('Error', route.service) },
+  };
+  return result;
+}
+
+/** The `default` response's media: its schema and the tour's answers for the statuses it stands for. */
+function defaultMedia(schema: string, service: string): JsonObject {
+  const media: JsonObject = { schema: ref('schemas', schema) };
+  const examples: JsonObject = {};
+  for (const status of DEFAULT_STATUSES) {
+    const example = exampleOf(EXAMPLES.defaults, `${service} ${status}`);
+    if (example !== undefined) examples[String(status)] = { summary: DEFAULT_TEXT[status], value: example };
+  }
+  if (Object.keys(examples).length > 0) media['examples'] = examples;
+  return media;
+}
+
+const DEFAULT_STATUSES = [405, 413, 415, 500, 503] as const;
+const DEFAULT_TEXT: Readonly<Record<(typeof DEFAULT_STATUSES)[number], string>> = {
+  405: 'method not allowed on this path',
+  413: 'request body too large',
+  415: 'request body not sent as application/json',
+  500: 'server error (a fault window)',
+  503: 'service unavailable (a fault window)',
+};
+
+/**
+ * A deployed row's responses (spec/DEPLOYED.md): the success, the deployment's refusals by status
+ * (DEPLOYED_ERRORS, plus 400 `invalid_json` and 401 every row may meet), 429 `rate_limited`, then
+ * `default` (500/503 fault windows, 413). No rate-limit headers: the deployment sends none.
+ */
+function deployedResponses(route: Route, schemas: SchemaSet): JsonObject {
+  const byStatus = new Map<number, string[]>();
+  const add = (status: number, names: readonly string[]): void => {
+    const list = byStatus.get(status) ?? [];
+    for (const name of names) if (!list.includes(name)) list.push(name);
+    byStatus.set(status, list);
+  };
+  add(400, ['invalid_json']);
+  if (route.auth !== 'none') add(401, ['unauthorized']);
+  for (const [status, names] of Object.entries(DEPLOYED_ERRORS[route.id] ?? {})) add(Number(status), names);
+  add(429, ['rate_limited']);
+  const status = route.successStatus;
+  const result: JsonObject = { [String(status)]: { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': successMedia(route, schemas) } } };
+  const service = String(deployedInfo(route.service)['service']);
+  for (const [errorStatus, names] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const media: JsonObject = { schema: ref('schemas', 'DeployedError') };
+    const examples: JsonObject = {};
+    for (const name of names) {
+      const example = exampleOf(EXAMPLES.errors, `${service} ${name}`);
+      if (example !== undefined) examples[name] = { value: example };
+    }
+    if (Object.keys(examples).length > 0) media['examples'] = examples;
+    result[String(errorStatus)] = { description: names.join('; '), content: { 'application/json': media } };
+  }
+  result['default'] = {
+    description: 'Any request may also meet 413 payload_too_large, 500 or 503 (a fault window).',
+    content: { 'application/json': defaultMedia('DeployedError', service) },
   };
   return result;
 }
 
 function successMedia(route: Route, schemas: SchemaSet): JsonObject {
-  const schema = RESPONSES[route.id];
+  const schema = RESPONSES[route.id] ?? DEPLOYED_RESPONSES[route.id];
   const media: JsonObject = { schema: schema === undefined ? ref('schemas', 'Success') : schemas.use(schema, `${route.id}.response`) };
   const example = exampleOf(EXAMPLES.responses, route.id);
   if (example !== undefined) media['example'] = example;
@@ -416,6 +480,12 @@ function components(set: SchemaSet): JsonObject {
         description: 'Every error body. Some codes add fields (FAUCET_CLAIMED in style B: next_claim, retry_after_seconds).',
         required: ['error', 'code', '_info'],
         properties: { error: string, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, _info: ref('schemas', 'Info') },
+      },
+      DeployedError: {
+        type: 'object',
+        description: 'Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and a message; some add fields (reset_at, retry_after...).',
+        required: ['error', 'message', '_info'],
+        properties: { error: string, message: string, _info: ref('schemas', 'Info') },
       },
       RateLimitError: {
         type: 'object',

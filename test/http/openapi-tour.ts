@@ -2,11 +2,14 @@
 // in-process dispatcher of a fixed-seed platform at fixed instants: the same answers every run.
 // The OpenAPI tests hold every documented success schema to these answers, and
 // scripts/gen-openapi-examples.ts takes the documents' examples from them (byte-stable).
-import type { JsonObject } from '../../src/core/errors.ts';
+import type { Failure, JsonObject } from '../../src/core/errors.ts';
+import { readJsonBody } from '../../src/http/body.ts';
+import { DeployedDispatcher } from '../../src/http/deployed/deployed-dispatcher.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
-import type { Mount } from '../../src/http/route.ts';
+import type { Mount, Route } from '../../src/http/route.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
-import { Platform } from '../../src/platform/platform.ts';
+import { Platform, type FaultWindow } from '../../src/platform/platform.ts';
 import { casinoTour } from './casino-world.ts';
 
 export const TOUR_START_MS = Date.UTC(2026, 0, 1);
@@ -30,25 +33,56 @@ interface SendOptions {
   query?: Record<string, string>;
   /** How far the clock moves before the request (default 1 s: rate limits refill). */
   advanceMs?: number;
+  /** What the HTTP edge found wrong with the body (413, 415, malformed JSON). */
+  bodyFailure?: Failure | undefined;
+  /** The originating IP, as X-Forwarded-For (default 127.0.0.1). */
+  ip?: string;
 }
 
-/** Every exchange of the tour, per row id, in the order sent (a few failures at the end, for the error examples), and the platform it left. */
-export function openApiTour(): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[] } {
-  const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS });
-  const dispatcher = new Dispatcher(platform, ALL_ROUTES);
-  const byRow = new Map<string, TourExchange[]>();
-  const all: TourExchange[] = [];
-  let nowMs = TOUR_START_MS;
-  const exchange = (mount: Mount, method: string, path: string, options: SendOptions = {}): ApiResponse => {
+/** A fault window per service, ten days after the start: the tour ends inside it (the `default` examples). */
+const FAULT_FROM_MS = TOUR_START_MS + 10 * 86_400_000;
+const FAULTS: readonly FaultWindow[] = [
+  { service: 'faucet', fromMs: FAULT_FROM_MS, untilMs: FAULT_FROM_MS + 3_600_000, status: 503 },
+  { service: 'escrow', fromMs: FAULT_FROM_MS, untilMs: FAULT_FROM_MS + 3_600_000, status: 503 },
+  { service: 'casino', fromMs: FAULT_FROM_MS, untilMs: FAULT_FROM_MS + 3_600_000, status: 500 },
+];
+
+type Exchanger = (mount: Mount, method: string, path: string, options?: SendOptions) => ApiResponse;
+
+/** Sends through `dispatcher` at a clock moved per request, recording every exchange. */
+function exchanger(dispatcher: Dispatcher, startMs: number, byRow: Map<string, TourExchange[]>, all: TourExchange[]): { exchange: Exchanger; now: () => number } {
+  let nowMs = startMs;
+  const exchange: Exchanger = (mount, method, path, options = {}) => {
     nowMs += options.advanceMs ?? 1000;
     const headers: Record<string, string> = options.key === undefined ? {} : { authorization: `Bearer ${options.key}` };
+    if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
     const query = options.query ?? {};
-    const response = dispatcher.handle({ mount, method, path, query, headers, body: options.body, ip: '127.0.0.1' }, nowMs);
+    const request = { mount, method, path, query, headers, body: options.body, ip: '127.0.0.1', ...(options.bodyFailure === undefined ? {} : { bodyFailure: options.bodyFailure }) };
+    const response = dispatcher.handle(request, nowMs);
     const entry: TourExchange = { mount, method, path, query, body: options.body, key: options.key, atMs: nowMs, response };
     all.push(entry);
     if (response.routeId !== null) byRow.set(response.routeId, [...(byRow.get(response.routeId) ?? []), entry]);
     return response;
   };
+  return { exchange, now: () => nowMs };
+}
+
+/** The edge's own failures for a form body (415) and a body one byte over the limit (413). */
+function edgeFailures(platform: Platform): { unsupported: Failure | undefined; tooLarge: Failure | undefined } {
+  const failureOf = (text: string, contentType: string): Failure | undefined => {
+    const read = readJsonBody(text, contentType, platform.config.maxBodyBytes);
+    return 'failure' in read ? read.failure : undefined;
+  };
+  return { unsupported: failureOf('agent_id=dave', 'application/x-www-form-urlencoded'), tooLarge: failureOf('x'.repeat(platform.config.maxBodyBytes + 1), 'application/json') };
+}
+
+/** Every exchange of the tour, per row id, in the order sent (a few failures at the end, for the error examples), and the platform it left. */
+export function openApiTour(): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[] } {
+  const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS, faults: FAULTS });
+  const dispatcher = new Dispatcher(platform, ALL_ROUTES);
+  const byRow = new Map<string, TourExchange[]>();
+  const all: TourExchange[] = [];
+  const { exchange, now } = exchanger(dispatcher, TOUR_START_MS, byRow, all);
   const send = (mount: Mount, method: string, path: string, options: SendOptions = {}): JsonObject => exchange(mount, method, path, options).body;
   const alice = send('faucet', 'POST', '/api/v1/agents/register', { body: { agent_id: 'alice' } })['api_key'] as string;
   const bob = send('api', 'POST', '/register', { body: { agent_id: 'bob', referrer: 'alice', metadata: { framework: 'langchain' } } })['api_key'] as string;
@@ -73,7 +107,7 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
   send('api', 'POST', `/escrow/${createB()}/refund`, { key: bob });
   send('api', 'POST', `/escrow/${createB()}/dispute`, { key: bob, body: { reason: 'not delivered' } });
   for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
-  casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
+  casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => now());
   // Failures, one per common code and service, for the error examples.
   send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', colour: 'blue' } });
   send('api', 'GET', '/escrows');
@@ -96,7 +130,70 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
     let limited = false;
     for (let count = 0; count < 1_000 && !limited; count++) limited = exchange(mount, 'GET', path, { key: carol, advanceMs: 0 }).status === 429;
   }
+  // What the `default` response stands for: a wrong method, the edge's body failures, fault windows.
+  const edge = edgeFailures(platform);
+  for (const [mount, path] of [['faucet', '/api/v1/faucet/claim'], ['escrow', '/api/v1/escrow/create'], ['casino', '/api/v1/games/dice']] as const) {
+    exchange(mount, 'DELETE', path, { key: alice, advanceMs: 60_000 });
+    exchange(mount, 'POST', path, { key: alice, bodyFailure: edge.unsupported });
+    exchange(mount, 'POST', path, { key: alice, bodyFailure: edge.tooLarge });
+  }
+  exchange('faucet', 'GET', '/api/v1/faucet/status', { key: alice, advanceMs: FAULT_FROM_MS + 60_000 - now() });
+  exchange('escrow', 'GET', '/api/v1/escrow/list', { key: alice });
+  exchange('casino', 'GET', '/api/v1/auth/balance', { key: alice });
   return { platform, byRow, all };
+}
+
+/**
+ * The deployed dialect's tour (`afp serve --dialect deployed`): every deployed row with an OpenAPI
+ * definition (src/http/openapi-deployed.ts) answered once with success, then the refusals the
+ * documents show as examples, then a fault window. Same seed and instants as the documents' tour.
+ */
+export function deployedOpenApiTour(): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[]; readonly routes: readonly Route[] } {
+  const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS, faults: FAULTS });
+  const dispatcher = new DeployedDispatcher(platform, DEPLOYED_ROUTES);
+  const byRow = new Map<string, TourExchange[]>();
+  const all: TourExchange[] = [];
+  const { exchange, now } = exchanger(dispatcher, TOUR_START_MS, byRow, all);
+  const send = (mount: Mount, method: string, path: string, options: SendOptions = {}): JsonObject => exchange(mount, method, path, options).body;
+  const register = (ip: string): { id: string; key: string } => {
+    const body = send('casino', 'POST', '/api/v1/auth/register', { body: {}, ip });
+    return { id: body['agent_id'] as string, key: body['api_key'] as string };
+  };
+  const alice = register('10.0.0.1');
+  const bob = register('10.0.0.2');
+  send('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: alice.id }, ip: '10.0.0.1' });
+  const create = (amount: number, description: string): string =>
+    send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: amount, description, counterparty_agent_id: bob.id, timeout_hours: 48 } })['escrow_id'] as string;
+  const first = create(0.5, 'one report');
+  send('escrow', 'POST', `/escrow/complete/${first}`, { key: bob.key });
+  send('escrow', 'GET', `/escrow/${first}`);
+  send('escrow', 'POST', `/escrow/release/${first}`, { key: alice.key });
+  const second = create(0.2, 'a dataset');
+  send('escrow', 'POST', `/escrow/dispute/${second}`, { key: alice.key, body: { reason: 'not delivered' } });
+  // Refusals, one per name the documents show.
+  send('faucet', 'POST', '/faucet/claim', { body: {}, ip: '10.0.0.3' });
+  send('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: 'ag_missing' }, ip: '10.0.0.4' });
+  send('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: alice.id }, ip: '10.0.0.5' });
+  send('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: bob.id }, ip: '10.0.0.1' });
+  send('escrow', 'POST', '/escrow/create', { body: { amount_usd: 0.5, description: 'one report', counterparty_agent_id: bob.id } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 'ten', description: 'one report', counterparty_agent_id: bob.id } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 0.5, description: 'x', counterparty_agent_id: bob.id } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 0.5, description: 'one report' } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 0.5, description: 'one report', counterparty_agent_id: alice.id } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 0.5, description: 'one report', counterparty_agent_id: 'ag_missing' } });
+  send('escrow', 'POST', '/escrow/create', { key: alice.key, body: { amount_usd: 1000, description: 'one report', counterparty_agent_id: bob.id } });
+  send('escrow', 'POST', `/escrow/release/${second}`, { key: bob.key });
+  send('escrow', 'POST', `/escrow/release/${first}`, { key: alice.key });
+  send('escrow', 'POST', '/escrow/dispute/esc_missing', { key: alice.key, body: { reason: 5 } });
+  send('escrow', 'GET', '/escrow/esc_missing');
+  const edge = edgeFailures(platform);
+  exchange('escrow', 'POST', '/escrow/create', { key: alice.key, bodyFailure: edge.unsupported });
+  exchange('escrow', 'POST', '/escrow/create', { key: alice.key, bodyFailure: edge.tooLarge });
+  exchange('faucet', 'POST', '/faucet/claim', { bodyFailure: edge.tooLarge, ip: '10.0.0.6' });
+  exchange('escrow', 'GET', `/escrow/${first}`, { advanceMs: FAULT_FROM_MS + 60_000 - now() });
+  exchange('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: bob.id }, ip: '10.0.0.7' });
+  exchange('casino', 'GET', '/api/v1/auth/balance', { key: alice.key });
+  return { platform, byRow, all, routes: DEPLOYED_ROUTES };
 }
 
 /**
@@ -104,7 +201,10 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
  * error code, the first body met. Keys sorted, so the bytes depend on the answers only.
  */
 export function renderOpenApiExamples(): string {
-  const { byRow, all } = openApiTour();
+  const documents = openApiTour();
+  const deployed = deployedOpenApiTour();
+  const byRow = new Map([...documents.byRow, ...deployed.byRow]);
+  const all = [...documents.all, ...deployed.all];
   const requests: Record<string, unknown> = {};
   const queries: Record<string, unknown> = {};
   const responses: Record<string, unknown> = {};
@@ -115,13 +215,24 @@ export function renderOpenApiExamples(): string {
     if (Object.keys(success.query).length > 0) queries[rowId] = success.query;
     responses[rowId] = success.response.body;
   }
-  // Keyed `<service> <CODE>` by the `_info.service` of the body (the examples of a row are its service's).
+  // Keyed `<service> <CODE>` by the `_info.service` of the body (the examples of a row are its
+  // service's); the deployed dialect's by `<service> <error name>` (its `_info.service` is the
+  // repository's name, agent-escrow...). The `default` response's, `<service> <status>`.
   const errors: Record<string, unknown> = {};
+  const defaults: Record<string, unknown> = {};
   for (const entry of all) {
-    const { code, _info: info } = entry.response.body as { code?: unknown; _info?: { service?: unknown } };
-    const key = `${String(info?.service)} ${String(code)}`;
-    if (entry.response.status >= 400 && typeof code === 'string' && !(key in errors)) errors[key] = entry.response.body;
+    const { code, error, _info: info } = entry.response.body as { code?: unknown; error?: unknown; _info?: { service?: unknown } };
+    const status = entry.response.status;
+    const name = typeof code === 'string' ? code : error;
+    const key = `${String(info?.service)} ${String(name)}`;
+    if (DEFAULT_STATUSES.has(status)) {
+      const statusKey = `${String(info?.service)} ${status}`;
+      if (!(statusKey in defaults)) defaults[statusKey] = entry.response.body;
+    } else if (status >= 400 && typeof name === 'string' && !(key in errors)) errors[key] = entry.response.body;
   }
-  const sortedErrors = Object.fromEntries(Object.keys(errors).sort().map((key) => [key, errors[key]]));
-  return `${JSON.stringify({ requests, queries, responses, errors: sortedErrors }, null, 2)}\n`;
+  const sorted = (table: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.keys(table).sort().map((key) => [key, table[key]]));
+  return `${JSON.stringify({ requests: sorted(requests), queries: sorted(queries), responses: sorted(responses), errors: sorted(errors), defaults: sorted(defaults) }, null, 2)}\n`;
 }
+
+/** The statuses the documents' `default` response stands for. */
+const DEFAULT_STATUSES: ReadonlySet<number> = new Set([405, 413, 415, 500, 503]);

@@ -1,0 +1,109 @@
+/**
+ * What the deployed dialect's rows (`afp serve --dialect deployed`, src/http/routes/deployed/,
+ * spec/DEPLOYED.md) take and answer, as zod definitions keyed by deployed row id, for the OpenAPI
+ * documents (src/http/openapi.ts) — the deployed counterpart of openapi-requests.ts and
+ * openapi-responses.ts. A deployed row that adapts a documents row reads only its `bodyKeys`
+ * under the deployment's names, so its definition is the documents one renamed the same way.
+ * Request objects are loose, not strict: the deployment ignores fields it does not read (the
+ * published clients' extras pass unseen). Success bodies are strict, with the deployment's `_info`
+ * (the same four keys as afp's). Error bodies are `{ error, message, ...extras }` (DeployedError).
+ * Held to the rows by test/http/openapi-contract.test.ts (each field's probes against the row's
+ * parse) and openapi-responses.test.ts (every success body of the deployed tour).
+ * Done: the faucet and escrow rows. Non-goals (not yet): the casino's deployed rows, which keep a
+ * generic body in the documents.
+ */
+import * as z from 'zod';
+import type { RequestContract } from './openapi-fields.ts';
+import { amountNumber, instant, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+
+/** validate.ts `optionalString`: absent or null, else a non-blank string of at most `max` characters. */
+const optionalText = (max: number): z.ZodOptional<z.ZodNullable<z.ZodString>> => z.string().max(max).regex(/\S/).nullable().optional();
+
+/** The faucet's `agent_casino_id`: a non-blank string of at most 64 characters (the casino agent id). */
+const FAUCET_REQUESTS: Readonly<Record<string, RequestContract>> = {
+  'faucet.deployed.claim': {
+    body: z.looseObject({
+      agent_casino_id: z.string().max(64).regex(/\S/).describe('Your casino agent id (ag_...), from POST /api/v1/auth/register'),
+      referral_code: optionalText(128).describe('A referral code (recorded by the deployment; afp does not track it)'),
+    }),
+  },
+};
+
+const escrowId = z.strictObject({ id: z.string().describe('The escrow id (esc_...)') });
+const reason = optionalText(1000);
+
+const ESCROW_REQUESTS: Readonly<Record<string, RequestContract>> = {
+  'escrow.deployed.create': {
+    body: z.looseObject({
+      amount_usd: amountNumber().describe('USDC, a positive JSON number with at most 6 decimals (at least 0.10)'),
+      description: z.string().max(1000).refine((text) => text.trim().length >= 3).meta({ minLength: 3 }).describe('3 to 1000 characters (trimmed length at least 3)'),
+      counterparty_agent_id: z.string().max(128).regex(/\S/).describe('The counterparty: agent id, address or referral code'),
+      timeout_hours: z.number().nullable().optional().describe('Hours until automatic refund: floor, clamped to 1..720 (default 24)'),
+      referral_code: optionalText(128).describe('A known referral code earns its agent 15% of the fee; an unknown one is ignored'),
+    }),
+  },
+  'escrow.deployed.complete': { params: escrowId, body: z.looseObject({ reason: reason.describe('Read and checked, unused') }), bodyOptional: true },
+  'escrow.deployed.release': { params: escrowId, body: z.looseObject({ reason: reason.describe('Read and checked, unused') }), bodyOptional: true },
+  'escrow.deployed.dispute': { params: escrowId, body: z.looseObject({ reason: reason.describe('Why (default "No reason given")') }), bodyOptional: true },
+  'escrow.deployed.get': { params: escrowId },
+};
+
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS };
+
+const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
+const escrowView = {
+  escrow_id: z.string(),
+  amount_usd: usdc(),
+  commission_usd: usdc(),
+  net_to_counterparty: usdc(),
+  description: z.string(),
+  creator_id: z.string(),
+  counterparty_id: z.string(),
+  status: deployedStatus,
+  timeout_hours: z.int().min(1).max(720),
+  auto_release_at: instant(),
+};
+
+export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'faucet.deployed.claim': withInfo({
+    credited: usdc(),
+    message: z.string(),
+    casino_url: z.string(),
+    claim_id: z.string(),
+    agent_id: z.string(),
+    referral_tracked: z.boolean().describe('Always false in afp (no referrer is recorded on a claim)'),
+  }),
+  'escrow.deployed.create': withInfo({ ...escrowView, next_steps: z.array(z.string()) }),
+  'escrow.deployed.complete': withInfo({ escrow_id: z.string(), status: z.literal('completed'), completed_at: instant(), message: z.string() }),
+  'escrow.deployed.release': withInfo({
+    escrow_id: z.string(),
+    status: z.literal('released'),
+    amount_released: usdc(),
+    commission: usdc(),
+    referral_commission: usdc(),
+    counterparty_id: z.string(),
+    message: z.string(),
+  }),
+  'escrow.deployed.dispute': withInfo({ escrow_id: z.string(), status: z.literal('disputed'), reason: z.string(), message: z.string(), contact: z.string() }),
+  'escrow.deployed.get': withInfo({
+    ...escrowView,
+    created_at: instant(),
+    completed_at: instant().nullable(),
+    released_at: instant().nullable(),
+    disputed_at: instant().nullable(),
+  }),
+};
+
+/**
+ * The refusals each deployed row can answer beyond the dispatcher's own (400 `invalid_json`, 401,
+ * 429 `rate_limited`, 503/500 fault windows): status → the deployment's error names (the rows'
+ * files list them).
+ */
+export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
+  'faucet.deployed.claim': { 400: ['invalid_request'], 403: ['has_deposits'], 404: ['agent_not_found'], 409: ['already_claimed'], 429: ['ip_rate_limited', 'rate_limited'] },
+  'escrow.deployed.create': { 400: ['invalid_amount', 'invalid_description', 'invalid_counterparty', 'self_escrow', 'invalid_request'], 402: ['insufficient_balance'], 404: ['counterparty_not_found'] },
+  'escrow.deployed.complete': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
+  'escrow.deployed.release': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
+  'escrow.deployed.dispute': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
+  'escrow.deployed.get': { 404: ['not_found'] },
+};
