@@ -13,11 +13,14 @@ import * as z from 'zod';
 import { isFailure } from '../../src/core/errors.ts';
 import type { RequestContract } from '../../src/http/openapi-fields.ts';
 import { GAME_PARAMS } from '../../src/http/openapi-game-params.ts';
+import { DEPLOYED_REQUESTS } from '../../src/http/openapi-deployed.ts';
 import { REQUESTS } from '../../src/http/openapi-requests.ts';
 import type { Route, RouteContext, RouteInput } from '../../src/http/route.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { GAMES } from '../../src/services/casino/games/index.ts';
-import { openApiTour, type TourExchange } from './openapi-tour.ts';
+import { deployedOpenApiTour, openApiTour, type TourExchange } from './openapi-tour.ts';
 
 /** JSON values that probe types, signs, bounds, lengths and vocabularies. */
 const BODY_PROBES: readonly unknown[] = [
@@ -85,8 +88,7 @@ function bodyFields(contract: RequestContract, body: unknown): string[] {
   return [...fields];
 }
 
-function probesOf(route: Route, exchange: TourExchange): Probe[] {
-  const contract = REQUESTS[route.id] ?? {};
+function probesOf(route: Route, exchange: TourExchange, contract: RequestContract): Probe[] {
   const params = paramsOf(route, exchange.path);
   const base = { params, query: exchange.query, body: exchange.body };
   const probes: Probe[] = [];
@@ -112,38 +114,56 @@ function probesOf(route: Route, exchange: TourExchange): Probe[] {
   return probes;
 }
 
-describe('documented requests against the rows\' parse', () => {
-  // The tour's own platform, after the tour: rows whose parse reads state (a tournament's game) find it.
-  const { platform, byRow } = openApiTour();
+/**
+ * Every probe of every row in `rows` against its definition in `contracts` and the row's parse,
+ * with the tour's own platform after the tour (rows whose parse reads state find it): the
+ * disagreements, as lines, and how many probes were compared.
+ */
+function compareAll(rows: readonly Route[], contracts: Readonly<Record<string, RequestContract>>, platform: Platform, byRow: ReadonlyMap<string, TourExchange[]>): { disagreements: string[]; compared: number } {
   const contextOf = (exchange: TourExchange): RouteContext => {
     const identified = exchange.key === undefined ? null : platform.identify(`Bearer ${exchange.key}`);
     const caller = typeof identified === 'object' && identified !== null ? identified.agent : null;
     return { platform, nowMs: exchange.atMs, caller, ip: '127.0.0.1' };
   };
+  const disagreements: string[] = [];
+  let compared = 0;
+  for (const route of rows) {
+    const exchange = (byRow.get(route.id) ?? []).find((entry) => entry.response.status < 300);
+    expect(exchange, route.id).toBeDefined();
+    if (exchange === undefined) continue;
+    const contract = contracts[route.id] ?? {};
+    for (const probe of probesOf(route, exchange, contract)) {
+      const parsed = route.parse(probe.input, contextOf(exchange));
+      const rowAccepts = !isFailure(parsed);
+      if (probe.key === 'as sent') expect(rowAccepts, `${route.id} as sent: ${isFailure(parsed) ? parsed.message : ''}`).toBe(true);
+      const documented = documentedAccepts(route, contract, probe.documented);
+      compared += 1;
+      if (documented !== rowAccepts) disagreements.push(`${route.id} ${probe.key}: documented ${documented ? 'accepts' : 'refuses'}, row ${rowAccepts ? 'accepts' : `refuses (${isFailure(parsed) ? parsed.message : ''})`}`);
+    }
+  }
+  return { disagreements, compared };
+}
+
+describe('documented requests against the rows\' parse', () => {
+  const { platform, byRow } = openApiTour();
 
   test('every row: the definition and the row accept and refuse the same probes', () => {
-    const disagreements: string[] = [];
-    let compared = 0;
-    for (const route of ALL_ROUTES) {
-      const exchange = (byRow.get(route.id) ?? []).find((entry) => entry.response.status < 300);
-      expect(exchange, route.id).toBeDefined();
-      if (exchange === undefined) continue;
-      const contract = REQUESTS[route.id] ?? {};
-      for (const probe of probesOf(route, exchange)) {
-        const parsed = route.parse(probe.input, contextOf(exchange));
-        const rowAccepts = !isFailure(parsed);
-        if (probe.key === 'as sent') expect(rowAccepts, `${route.id} as sent: ${isFailure(parsed) ? parsed.message : ''}`).toBe(true);
-        const documented = documentedAccepts(route, contract, probe.documented);
-        compared += 1;
-        if (documented !== rowAccepts) disagreements.push(`${route.id} ${probe.key}: documented ${documented ? 'accepts' : 'refuses'}, row ${rowAccepts ? 'accepts' : `refuses (${isFailure(parsed) ? parsed.message : ''})`}`);
-      }
-    }
+    const { disagreements, compared } = compareAll(ALL_ROUTES, REQUESTS, platform, byRow);
     const where = (line: string): string => line.replace(/^(\S+ \S+?)(?:=| removed).*$/s, '$1');
     const unexpected = disagreements.filter((line) => !EXPECTED_DISAGREEMENTS.has(where(line)));
     expect(unexpected).toEqual([]);
     const seen = new Set(disagreements.map(where));
     expect([...EXPECTED_DISAGREEMENTS.keys()].filter((expected) => !seen.has(expected))).toEqual([]);
     expect(compared).toBeGreaterThan(5_000);
+  });
+
+  test('the deployed rows with a definition: the definition and the row agree on every probe (unknown fields accepted by both)', () => {
+    const deployed = deployedOpenApiTour();
+    const rows = DEPLOYED_ROUTES.filter((route) => Object.hasOwn(DEPLOYED_REQUESTS, route.id));
+    expect(rows.map((route) => route.id).sort()).toEqual(Object.keys(DEPLOYED_REQUESTS).sort());
+    const { disagreements, compared } = compareAll(rows, DEPLOYED_REQUESTS, deployed.platform, deployed.byRow);
+    expect(disagreements).toEqual([]);
+    expect(compared).toBeGreaterThan(200);
   });
 
   test('each game\'s documented fields are exactly its paramFields', () => {
