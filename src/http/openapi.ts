@@ -483,8 +483,8 @@ function components(set: SchemaSet): JsonObject {
       },
       DeployedError: {
         type: 'object',
-        description: 'Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and a message; some add fields (reset_at, retry_after...).',
-        required: ['error', 'message', '_info'],
+        description: 'Every error body of the deployed dialect (spec/DEPLOYED.md): a snake_case name and, except escrow\'s 401 (`{ error: unauthorized }` only), a message; some add fields (reset_at, retry_after, suggestion...).',
+        required: ['error', '_info'],
         properties: { error: string, message: string, _info: ref('schemas', 'Info') },
       },
       RateLimitError: {

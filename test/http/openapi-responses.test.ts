@@ -12,7 +12,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import type { JsonObject } from '../../src/core/errors.ts';
 import { openApiDocument } from '../../src/http/openapi.ts';
-import type { Mount } from '../../src/http/route.ts';
+import { DEPLOYED_RESPONSES } from '../../src/http/openapi-deployed.ts';
+import type { Mount, Route } from '../../src/http/route.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Router } from '../../src/http/router.ts';
 import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
@@ -20,20 +22,33 @@ import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { AGENTS } from '../../agents/index.ts';
 import { schemaChecker, type SchemaCheck } from './openapi-ajv.ts';
-import { openApiTour, renderOpenApiExamples } from './openapi-tour.ts';
+import { deployedOpenApiTour, openApiTour, renderOpenApiExamples } from './openapi-tour.ts';
 
 const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino'];
 const documents = new Map(MOUNTS.map((mount) => [mount, openApiDocument(ALL_ROUTES, { mount })]));
 const checkers = new Map(MOUNTS.map((mount) => [mount, schemaChecker(documents.get(mount) as JsonObject)]));
 
-/** The `$ref` name of a row's success schema, and the checker of its mount's document. */
-function successSchemaOf(rowId: string): { name: string; check: SchemaCheck } {
-  const route = ALL_ROUTES.find((candidate) => candidate.id === rowId);
+const DEPLOYED_MOUNTS: readonly Mount[] = ['casino', 'faucet', 'escrow'];
+const deployedDocuments = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, openApiDocument(DEPLOYED_ROUTES, { mount })]));
+const deployedCheckers = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, schemaChecker(deployedDocuments.get(mount) as JsonObject)]));
+
+type Operation = { operationId: string; responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> };
+
+/** The operation of row `rowId` in its mount's document of `routes`, and that document's checker. */
+function operationOf(rowId: string, routes: readonly Route[] = ALL_ROUTES): { route: Route; operation: Operation | undefined; check: SchemaCheck } {
+  const route = routes.find((candidate) => candidate.id === rowId);
   if (route === undefined) throw new Error(`no row ${rowId}`);
-  const paths = (documents.get(route.mount) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> }>> }).paths;
+  const deployed = routes === DEPLOYED_ROUTES;
+  const paths = ((deployed ? deployedDocuments : documents).get(route.mount) as { paths: Record<string, Record<string, Operation>> }).paths;
   const operation = Object.values(paths).flatMap((item) => Object.values(item)).find((candidate) => candidate.operationId === rowId);
+  return { route, operation, check: (deployed ? deployedCheckers : checkers).get(route.mount) as SchemaCheck };
+}
+
+/** The `$ref` name of a row's success schema, and the checker of its mount's document. */
+function successSchemaOf(rowId: string, routes: readonly Route[] = ALL_ROUTES): { name: string; check: SchemaCheck } {
+  const { route, operation, check } = operationOf(rowId, routes);
   const reference = operation?.responses[String(route.successStatus)]?.content['application/json'].schema.$ref ?? '';
-  return { name: reference.replace('#/components/schemas/', ''), check: checkers.get(route.mount) as SchemaCheck };
+  return { name: reference.replace('#/components/schemas/', ''), check };
 }
 
 describe('success bodies against the documents', () => {
@@ -66,6 +81,50 @@ describe('success bodies against the documents', () => {
     const { fee: _fee, ...withoutFee } = body;
     expect(check(name, withoutFee)).toEqual([`${name} must have required property 'fee' {"missingProperty":"fee"}`]);
     expect(check(name, { ...body, amount: 1 })).toEqual([`${name}/amount must be string {"type":"string"}`]);
+  });
+});
+
+describe('the deployed dialect\'s bodies against its documents', () => {
+  const { byRow, all } = deployedOpenApiTour();
+  const defined = Object.keys(DEPLOYED_RESPONSES).sort();
+
+  test('the deployed tour reaches every row with a response definition with a success', () => {
+    expect(defined.filter((rowId) => !(byRow.get(rowId) ?? []).some((entry) => entry.response.status < 300))).toEqual([]);
+    expect(defined.filter((rowId) => !DEPLOYED_ROUTES.some((route) => route.id === rowId))).toEqual([]);
+  });
+
+  test('every success body of a defined row fits its documented schema', () => {
+    let checked = 0;
+    for (const rowId of defined) {
+      const { name, check } = successSchemaOf(rowId, DEPLOYED_ROUTES);
+      expect(name, rowId).toBe(`${rowId}.response`);
+      for (const entry of (byRow.get(rowId) ?? []).filter((candidate) => candidate.response.status < 300)) {
+        expect(check(name, entry.response.body), `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`).toEqual([]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(defined.length);
+  });
+
+  test('every refusal of a defined row is a DeployedError under a status its operation documents (or default)', () => {
+    let checked = 0;
+    for (const entry of all) {
+      const rowId = entry.response.routeId;
+      if (entry.response.status < 400 || rowId === null || !defined.includes(rowId)) continue;
+      const { operation, check } = operationOf(rowId, DEPLOYED_ROUTES);
+      const documented = operation?.responses[String(entry.response.status)] ?? operation?.responses['default'];
+      expect(documented?.content['application/json'].schema.$ref, `${rowId} ${entry.response.status}`).toBe('#/components/schemas/DeployedError');
+      expect(check('DeployedError', entry.response.body), rowId).toEqual([]);
+      const listed = Object.hasOwn(operation?.responses ?? {}, String(entry.response.status));
+      const name = (entry.response.body as { error?: string }).error ?? '';
+      if (listed) expect((operation?.responses[String(entry.response.status)] as unknown as { description: string }).description.split('; '), `${rowId} ${entry.response.status}`).toContain(name);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(15);
+  });
+
+  test('every example in the deployed documents fits the schema beside it', () => {
+    expect(examplesChecked(DEPLOYED_MOUNTS, deployedDocuments, deployedCheckers)).toBeGreaterThan(2 * defined.length);
   });
 });
 
@@ -125,10 +184,27 @@ describe('examples', () => {
   });
 
   test('every example in every document fits the schema beside it', () => {
+    expect(examplesChecked(MOUNTS, documents, checkers)).toBeGreaterThan(2 * ALL_ROUTES.length);
+  });
+
+  test('the default response carries the tour\'s real 405, 413, 415, 500 and 503 answers', () => {
+    const media = (document: JsonObject, path: string, method: string): Record<string, unknown> => {
+      const paths = document['paths'] as Record<string, Record<string, { responses: Record<string, { content: Record<string, { examples?: Record<string, unknown> }> }> }>>;
+      return paths[path]?.[method]?.responses['default']?.content['application/json']?.examples ?? {};
+    };
+    expect(Object.keys(media(documents.get('escrow') as JsonObject, '/api/v1/escrow/create', 'post'))).toEqual(['405', '413', '415', '503']);
+    expect(Object.keys(media(documents.get('casino') as JsonObject, '/api/v1/games/dice', 'post'))).toEqual(['405', '413', '415', '500']);
+    expect(Object.keys(media(documents.get('faucet') as JsonObject, '/api/v1/faucet/claim', 'post'))).toEqual(['405', '413', '415', '503']);
+    expect(Object.keys(media(deployedDocuments.get('escrow') as JsonObject, '/escrow/create', 'post'))).toEqual(['413', '503']);
+  });
+});
+
+/** Checks every example of the documents' paths against the schema beside it; how many were checked. */
+function examplesChecked(mounts: readonly Mount[], documentsOf: ReadonlyMap<Mount, JsonObject>, checkersOf: ReadonlyMap<Mount, SchemaCheck>): number {
     let checked = 0;
-    for (const mount of MOUNTS) {
-      const document = documents.get(mount) as JsonObject;
-      const check = checkers.get(mount) as SchemaCheck;
+    for (const mount of mounts) {
+      const document = documentsOf.get(mount) as JsonObject;
+      const check = checkersOf.get(mount) as SchemaCheck;
       const stack: unknown[] = [document['paths']];
       while (stack.length > 0) {
         const value = stack.pop();
@@ -153,6 +229,5 @@ describe('examples', () => {
         stack.push(...Object.values(value));
       }
     }
-    expect(checked).toBeGreaterThan(2 * ALL_ROUTES.length);
-  });
-});
+    return checked;
+}
