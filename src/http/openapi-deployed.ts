@@ -9,9 +9,9 @@
  * (the same four keys as afp's). Error bodies are `{ error, message, ...extras }` (DeployedError).
  * Held to the rows by test/http/openapi-contract.test.ts (each field's probes against the row's
  * parse) and openapi-responses.test.ts (every success body of the deployed tour).
- * Done: the faucet and escrow rows, and the casino's single-game bet rows. Not yet (generic
- * bodies in the documents): the casino's other deployed rows (account, games list, video poker,
- * batch, fairness, stats, tournaments, challenges).
+ * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
+ * withdraw and the games list. Not yet (generic bodies in the documents): the casino's video
+ * poker, batch, fairness, stats, tournaments and challenges rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -62,9 +62,15 @@ const loosened = (rowId: string): z.ZodObject => {
   if (!(body instanceof z.ZodObject)) throw new Error(`${rowId} has an object body`);
   return z.looseObject(body.shape);
 };
-const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = Object.fromEntries(
-  SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }]),
-);
+/** Style A's definition of `rowId` on the `keys` the deployed row reads, loosened. */
+const picked = (rowId: string, keys: readonly string[]): z.ZodObject => z.looseObject(Object.fromEntries(keys.map((key) => [key, loosened(rowId).shape[key] as z.ZodType])));
+const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
+  ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
+  'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
+  'casino.deployed.withdraw': {
+    body: z.looseObject({ amount: amountNumber().max(100_000).describe('USDC, at least 1.00, at most 100 000; the 0.50 fee is added'), address: picked('casino.A.withdraw', ['address']).shape['address'] as z.ZodType }),
+  },
+};
 
 export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS };
 
@@ -86,7 +92,38 @@ const escrowView = {
 const { placed_at: _placedAt, ...deployedBetFields } = betFields;
 const deployedBet = named('DeployedBet', withInfo(deployedBetFields));
 
+const tier = z.enum(['free', 'pro', 'enterprise']);
+const withdrawalBase = { withdrawal_id: z.string(), amount: usdc(), fee: usdc(), new_balance: usdc() };
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.register': withInfo({
+    agent_id: z.string(),
+    api_key: z.string().describe('Shown once; works on the faucet and escrow too'),
+    referral_code: z.string(),
+    balance: usdc(),
+    tier,
+    risk_factor: z.number(),
+    referral_commission: z.strictObject({ level_1: z.number(), level_2: z.number(), level_3: z.number() }),
+    message: z.string(),
+    next_steps: z.array(z.string()),
+  }),
+  'casino.deployed.balance': withInfo({
+    agent_id: z.string(),
+    balance_usd: usdc(),
+    tier,
+    risk_factor: z.number(),
+    lifetime: z.strictObject({ total_deposited: usdc(), total_withdrawn: usdc(), total_wagered: usdc(), total_won: usdc(), net_profit: usdc() }),
+    recent_activity: z.array(z.strictObject({ type: z.enum(['credit', 'debit']), amount: usdc(), balance_after: usdc(), reason: z.string(), service: z.string(), at: instant() })),
+  }),
+  'casino.deployed.withdraw': z.union([
+    withInfo({ status: z.literal('completed'), ...withdrawalBase, chain: z.literal('base'), token: z.literal('USDC'), address: z.string(), tx_hash: z.string().nullable(), explorer: z.string() }),
+    withInfo({ status: z.string().describe('Over 1000 USDC: reviewed before it is sent'), ...withdrawalBase, message: z.string() }),
+  ]),
+  'casino.deployed.games': withInfo({
+    games: z.array(z.strictObject({ id: z.enum(GAME_IDS), name: z.string(), house_edge: z.string(), endpoint: z.string(), params: z.record(z.string(), z.string()) })),
+    batch_endpoint: z.string(),
+    note: z.string(),
+  }),
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, deployedBet])),
   'faucet.deployed.claim': withInfo({
     credited: usdc(),
@@ -123,6 +160,8 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
  * files list them).
  */
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
+  'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
+  'casino.deployed.withdraw': { 400: ['invalid_amount', 'invalid_address', 'minimum_withdrawal', 'maximum_withdrawal', 'insufficient_balance'] },
   ...Object.fromEntries(
     SINGLE_GAMES.map((game) => [
       `casino.deployed.game.${game}`,

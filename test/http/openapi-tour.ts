@@ -176,6 +176,12 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
     const sent = (documentsByRow.get(route.id.replace('.deployed.', '.A.')) ?? []).find((entry) => entry.response.status < 300);
     if (sent !== undefined) send('casino', route.method, route.path, { key: alice.key, body: sent.body });
   }
+  send('casino', 'GET', '/api/v1/games');
+  send('casino', 'GET', '/api/v1/auth/balance', { key: alice.key });
+  send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 2, address: '0x2222222222222222222222222222222222222222' } });
+  send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 0.5, address: '0x2222222222222222222222222222222222222222' } });
+  send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 200_000, address: '0x2222222222222222222222222222222222222222' } });
+  send('casino', 'POST', '/api/v1/auth/register', { body: { referral_code: 'nobody' }, ip: '10.0.0.8' });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'sideways', threshold: 50, amount: 0.1 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 0.001 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: bob.key, body: { direction: 'over', threshold: 50, amount: 50 } });
