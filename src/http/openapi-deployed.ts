@@ -10,8 +10,8 @@
  * Held to the rows by test/http/openapi-contract.test.ts (each field's probes against the row's
  * parse) and openapi-responses.test.ts (every success body of the deployed tour).
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
- * withdraw and the games list. Not yet (generic bodies in the documents): the casino's video
- * poker, batch, fairness, stats, tournaments and challenges rows.
+ * withdraw, the games list and the challenges. Not yet (generic bodies in the documents): the
+ * casino's video poker, batch, fairness, stats and tournaments rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -64,9 +64,14 @@ const loosened = (rowId: string): z.ZodObject => {
 };
 /** Style A's definition of `rowId` on the `keys` the deployed row reads, loosened. */
 const picked = (rowId: string, keys: readonly string[]): z.ZodObject => z.looseObject(Object.fromEntries(keys.map((key) => [key, loosened(rowId).shape[key] as z.ZodType])));
+/** A row that reads no body field: whatever object is sent is ignored (the deployment's extras). */
+const ignoredBody = z.looseObject({}).describe('Any fields are ignored');
 const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
+  'casino.deployed.challenges.create': { body: picked('casino.A.challenges.create', ['challenged_agent_id', 'game', 'amount', 'message']) },
+  'casino.deployed.challenges.accept': { params: REQUESTS['casino.A.challenges.accept']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
+  'casino.deployed.challenges.decline': { params: REQUESTS['casino.A.challenges.decline']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
   'casino.deployed.withdraw': {
     body: z.looseObject({ amount: amountNumber().max(100_000).describe('USDC, at least 1.00, at most 100 000; the 0.50 fee is added'), address: picked('casino.A.withdraw', ['address']).shape['address'] as z.ZodType }),
   },
@@ -95,7 +100,37 @@ const deployedBet = named('DeployedBet', withInfo(deployedBetFields));
 const tier = z.enum(['free', 'pro', 'enterprise']);
 const withdrawalBase = { withdrawal_id: z.string(), amount: usdc(), fee: usdc(), new_balance: usdc() };
 
+/** casino-challenges.ts `challengeLine`: a resolved challenge adds the winner and the payout. */
+const challengeLine = {
+  challenge_id: z.string(),
+  challenger_id: z.string(),
+  challenged_id: z.string(),
+  game: z.string(),
+  amount: usdc(),
+  status: z.string().describe('pending, accepted, declined...'),
+  message: z.string().nullable(),
+  winner: z.string().nullable().optional(),
+  payout_to_winner: usdc().optional(),
+  house_cut: usdc().optional(),
+};
+const challenge = named('DeployedChallenge', z.strictObject(challengeLine));
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.challenges.create': withInfo({ ...challengeLine, note: z.string() }),
+  'casino.deployed.challenges.list': withInfo({ incoming: z.array(challenge), outgoing: z.array(challenge), resolved: z.array(challenge).describe('Always empty in afp') }),
+  'casino.deployed.challenges.decline': withInfo(challengeLine),
+  'casino.deployed.challenges.accept': withInfo({
+    challenge_id: z.string(),
+    winner: z.string().nullable().describe('null: a draw, both stakes returned'),
+    loser: z.string(),
+    game: z.string(),
+    amount: usdc(),
+    house_cut: usdc(),
+    payout_to_winner: usdc(),
+    game_result: z.record(z.string(), z.unknown()).nullable(),
+    proof: z.strictObject({ server_seed_hash: z.string(), client_seed: z.string(), nonce: z.int().min(0), result_hash: z.string() }).nullable(),
+    message: z.string(),
+  }),
   'casino.deployed.register': withInfo({
     agent_id: z.string(),
     api_key: z.string().describe('Shown once; works on the faucet and escrow too'),
@@ -161,6 +196,9 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
  */
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
+  'casino.deployed.challenges.create': { 400: ['invalid_params', 'self_challenge', 'insufficient_balance', 'challenge_limit'], 404: ['agent_not_found'] },
+  'casino.deployed.challenges.accept': { 400: ['already_resolved', 'insufficient_balance', 'invalid_params'], 403: ['forbidden'], 404: ['not_found'] },
+  'casino.deployed.challenges.decline': { 400: ['already_resolved', 'invalid_params'], 403: ['forbidden'], 404: ['not_found'] },
   'casino.deployed.withdraw': { 400: ['invalid_amount', 'invalid_address', 'minimum_withdrawal', 'maximum_withdrawal', 'insufficient_balance'] },
   ...Object.fromEntries(
     SINGLE_GAMES.map((game) => [

@@ -177,6 +177,15 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
     if (sent !== undefined) send('casino', route.method, route.path, { key: alice.key, body: sent.body });
   }
   send('casino', 'GET', '/api/v1/games');
+  platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${bob.id}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: bob.id });
+  const accepted = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, game: 'coin_flip', amount: 0.5, message: 'best of one' } })['challenge_id'] as string;
+  const declined = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, amount: 0.5 } })['challenge_id'] as string;
+  send('casino', 'GET', '/api/v1/challenges', { key: bob.key });
+  send('casino', 'POST', `/api/v1/challenges/${accepted}/accept`, { key: bob.key });
+  send('casino', 'POST', `/api/v1/challenges/${declined}/decline`, { key: bob.key });
+  send('casino', 'POST', `/api/v1/challenges/${accepted}/accept`, { key: bob.key });
+  send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: alice.id, amount: 0.5 } });
+  send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: 'ag_missing', amount: 0.5 } });
   send('casino', 'GET', '/api/v1/auth/balance', { key: alice.key });
   send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 2, address: '0x2222222222222222222222222222222222222222' } });
   send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 0.5, address: '0x2222222222222222222222222222222222222222' } });
@@ -184,7 +193,7 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('casino', 'POST', '/api/v1/auth/register', { body: { referral_code: 'nobody' }, ip: '10.0.0.8' });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'sideways', threshold: 50, amount: 0.1 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 0.001 } });
-  send('casino', 'POST', '/api/v1/games/dice', { key: bob.key, body: { direction: 'over', threshold: 50, amount: 50 } });
+  send('casino', 'POST', '/api/v1/games/dice', { key: register('10.0.0.9').key, body: { direction: 'over', threshold: 50, amount: 0.1 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 90 } });
   // Refusals, one per name the documents show.
   send('faucet', 'POST', '/faucet/claim', { body: {}, ip: '10.0.0.3' });
