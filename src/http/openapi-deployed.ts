@@ -10,15 +10,17 @@
  * Held to the rows by test/http/openapi-contract.test.ts (each field's probes against the row's
  * parse) and openapi-responses.test.ts (every success body of the deployed tour).
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
- * withdraw, the games list and the challenges. Not yet (generic bodies in the documents): the
- * casino's video poker, batch, fairness, stats and tournaments rows.
+ * withdraw, the games list, the challenges, and the Kelly/stats rows that answer style A's body
+ * (limits, config, history, stats me/session/leaderboard, gossip). Not yet (generic bodies in the
+ * documents): the casino's video poker, batch, Kelly simulate, bets history, fairness and
+ * tournaments rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { RequestContract } from './openapi-fields.ts';
 import { amountNumber, instant, named, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { REQUESTS } from './openapi-requests.ts';
-import { betFields } from './openapi-responses-casino.ts';
+import { betFields, CASINO_RESPONSES } from './openapi-responses-casino.ts';
 
 /** validate.ts `optionalString`: absent or null, else a non-blank string of at most `max` characters. */
 const optionalText = (max: number): z.ZodOptional<z.ZodNullable<z.ZodString>> => z.string().max(max).regex(/\S/).nullable().optional();
@@ -69,6 +71,8 @@ const ignoredBody = z.looseObject({}).describe('Any fields are ignored');
 const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
+  'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
+  'casino.deployed.stats.leaderboard': { query: REQUESTS['casino.A.stats.leaderboard']?.query as z.ZodObject },
   'casino.deployed.challenges.create': { body: picked('casino.A.challenges.create', ['challenged_agent_id', 'game', 'amount', 'message']) },
   'casino.deployed.challenges.accept': { params: REQUESTS['casino.A.challenges.accept']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
   'casino.deployed.challenges.decline': { params: REQUESTS['casino.A.challenges.decline']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
@@ -115,7 +119,11 @@ const challengeLine = {
 };
 const challenge = named('DeployedChallenge', z.strictObject(challengeLine));
 
+/** The deployed rows that answer their style A row's body as is (casino-stats.ts `documentsBody`). */
+const AS_STYLE_A = ['kelly.limits', 'kelly.config', 'kelly.history', 'stats.me', 'stats.session', 'stats.leaderboard', 'gossip'];
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  ...Object.fromEntries(AS_STYLE_A.map((name) => [`casino.deployed.${name}`, CASINO_RESPONSES[`casino.A.${name}`] as z.ZodType])),
   'casino.deployed.challenges.create': withInfo({ ...challengeLine, note: z.string() }),
   'casino.deployed.challenges.list': withInfo({ incoming: z.array(challenge), outgoing: z.array(challenge), resolved: z.array(challenge).describe('Always empty in afp') }),
   'casino.deployed.challenges.decline': withInfo(challengeLine),
@@ -196,6 +204,8 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
  */
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
+  'casino.deployed.kelly.config': { 400: ['invalid_request'] },
+  'casino.deployed.stats.leaderboard': { 400: ['invalid_request'] },
   'casino.deployed.challenges.create': { 400: ['invalid_params', 'self_challenge', 'insufficient_balance', 'challenge_limit'], 404: ['agent_not_found'] },
   'casino.deployed.challenges.accept': { 400: ['already_resolved', 'insufficient_balance', 'invalid_params'], 403: ['forbidden'], 404: ['not_found'] },
   'casino.deployed.challenges.decline': { 400: ['already_resolved', 'invalid_params'], 403: ['forbidden'], 404: ['not_found'] },

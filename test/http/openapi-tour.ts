@@ -177,6 +177,10 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
     if (sent !== undefined) send('casino', route.method, route.path, { key: alice.key, body: sent.body });
   }
   send('casino', 'GET', '/api/v1/games');
+  const row = (id: string): Route => DEPLOYED_ROUTES.find((candidate) => candidate.id === id) as Route;
+  for (const name of ['kelly.limits', 'kelly.history', 'stats.me', 'stats.session', 'gossip']) send('casino', row(`casino.deployed.${name}`).method, row(`casino.deployed.${name}`).path, { key: alice.key });
+  send('casino', row('casino.deployed.kelly.config').method, row('casino.deployed.kelly.config').path, { key: alice.key, body: { risk_factor: 0.5 } });
+  send('casino', 'GET', row('casino.deployed.stats.leaderboard').path, { query: { game: 'dice' } });
   platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${bob.id}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: bob.id });
   const accepted = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, game: 'coin_flip', amount: 0.5, message: 'best of one' } })['challenge_id'] as string;
   const declined = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, amount: 0.5 } })['challenge_id'] as string;
