@@ -11,9 +11,9 @@
  * parse) and openapi-responses.test.ts (every success body of the deployed tour).
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
  * withdraw, the games list, the challenges, and the Kelly/stats rows that answer style A's body
- * (limits, config, history, stats me/session/leaderboard, gossip). Not yet (generic bodies in the
- * documents): the casino's video poker, batch, Kelly simulate, bets history, fairness and
- * tournaments rows.
+ * (limits, config, history, stats me/session/leaderboard, gossip), and fairness seed-hash, audit,
+ * rotate and seeds. Not yet (generic bodies in the documents): the casino's video poker, batch,
+ * Kelly simulate, bets history, fairness verify and tournaments rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -72,6 +72,8 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
   'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
+  'casino.deployed.fairness.audit': { params: REQUESTS['casino.A.fairness.audit']?.params as z.ZodObject },
+  'casino.deployed.fairness.rotate': { body: ignoredBody, bodyOptional: true },
   'casino.deployed.stats.leaderboard': { query: REQUESTS['casino.A.stats.leaderboard']?.query as z.ZodObject },
   'casino.deployed.challenges.create': { body: picked('casino.A.challenges.create', ['challenged_agent_id', 'game', 'amount', 'message']) },
   'casino.deployed.challenges.accept': { params: REQUESTS['casino.A.challenges.accept']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
@@ -122,7 +124,37 @@ const challenge = named('DeployedChallenge', z.strictObject(challengeLine));
 /** The deployed rows that answer their style A row's body as is (casino-stats.ts `documentsBody`). */
 const AS_STYLE_A = ['kelly.limits', 'kelly.config', 'kelly.history', 'stats.me', 'stats.session', 'stats.leaderboard', 'gossip'];
 
+const hex64 = (): z.ZodString => z.string().regex(/^[0-9a-f]{64}$/);
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.fairness.seed-hash': withInfo({ server_seed_hash: hex64(), note: z.string(), how_to_verify: z.string() }),
+  'casino.deployed.fairness.audit': withInfo({
+    bet_id: z.string(),
+    game: z.enum(GAME_IDS),
+    amount: usdc(),
+    payout_multiplier: z.number(),
+    won: z.boolean(),
+    amount_won: usdc(),
+    result: z.record(z.string(), z.unknown()).describe("The game's outcome; its fields depend on the game"),
+    fairness: z.strictObject({
+      server_seed_hash: hex64(),
+      server_seed: z.string().describe('The seed once revealed, else "[hidden until seed rotation]"'),
+      client_seed: z.string(),
+      nonce: z.int().min(0),
+      result_hash: hex64(),
+      seed_revealed: z.boolean(),
+      seed_revealed_at: instant().nullable(),
+    }),
+    timestamp: instant(),
+  }),
+  'casino.deployed.fairness.rotate': withInfo({
+    message: z.string(),
+    previous_seed: z.strictObject({ seed: hex64(), seed_hash: hex64(), bets_made: z.int().min(0), note: z.string() }),
+    new_seed_hash: hex64(),
+  }),
+  'casino.deployed.fairness.seeds': withInfo({
+    seeds: z.array(z.strictObject({ id: z.int().min(1), seed_hash: hex64(), seed: z.string().describe('The seed once revealed, else a placeholder'), active: z.boolean(), bets_made: z.int().min(0), revealed_at: instant().nullable(), created_at: instant() })),
+  }),
   ...Object.fromEntries(AS_STYLE_A.map((name) => [`casino.deployed.${name}`, CASINO_RESPONSES[`casino.A.${name}`] as z.ZodType])),
   'casino.deployed.challenges.create': withInfo({ ...challengeLine, note: z.string() }),
   'casino.deployed.challenges.list': withInfo({ incoming: z.array(challenge), outgoing: z.array(challenge), resolved: z.array(challenge).describe('Always empty in afp') }),
@@ -205,6 +237,7 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
   'casino.deployed.kelly.config': { 400: ['invalid_request'] },
+  'casino.deployed.fairness.audit': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['bet_not_found'] },
   'casino.deployed.stats.leaderboard': { 400: ['invalid_request'] },
   'casino.deployed.challenges.create': { 400: ['invalid_params', 'self_challenge', 'insufficient_balance', 'challenge_limit'], 404: ['agent_not_found'] },
   'casino.deployed.challenges.accept': { 400: ['already_resolved', 'insufficient_balance', 'invalid_params'], 403: ['forbidden'], 404: ['not_found'] },

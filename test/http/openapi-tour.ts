@@ -181,6 +181,15 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   for (const name of ['kelly.limits', 'kelly.history', 'stats.me', 'stats.session', 'gossip']) send('casino', row(`casino.deployed.${name}`).method, row(`casino.deployed.${name}`).path, { key: alice.key });
   send('casino', row('casino.deployed.kelly.config').method, row('casino.deployed.kelly.config').path, { key: alice.key, body: { risk_factor: 0.5 } });
   send('casino', 'GET', row('casino.deployed.stats.leaderboard').path, { query: { game: 'dice' } });
+  const betId = (byRow.get('casino.deployed.game.dice')?.[0]?.response.body['bet_id'] ?? '') as string;
+  const audit = row('casino.deployed.fairness.audit').path.replace(':betId', betId);
+  for (const name of ['fairness.seed-hash', 'fairness.seeds']) send('casino', 'GET', row(`casino.deployed.${name}`).path, { key: alice.key });
+  send('casino', 'GET', audit, { key: alice.key });
+  send('casino', row('casino.deployed.fairness.rotate').method, row('casino.deployed.fairness.rotate').path, { key: alice.key });
+  send('casino', 'GET', audit, { key: alice.key });
+  send('casino', 'GET', row('casino.deployed.fairness.seeds').path, { key: alice.key });
+  send('casino', 'GET', audit, { key: bob.key });
+  send('casino', 'GET', row('casino.deployed.fairness.audit').path.replace(':betId', 'bet_0000000000000000'), { key: alice.key });
   platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${bob.id}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: bob.id });
   const accepted = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, game: 'coin_flip', amount: 0.5, message: 'best of one' } })['challenge_id'] as string;
   const declined = send('casino', 'POST', '/api/v1/challenges', { key: alice.key, body: { challenged_agent_id: bob.id, amount: 0.5 } })['challenge_id'] as string;
