@@ -30,7 +30,7 @@
  * The deployed dialect's rows (`afp serve --dialect deployed`) take their definitions from
  * openapi-deployed.ts and answer the deployment's wire: errors `{ error, message }`
  * (DeployedError), statuses and names per row from DEPLOYED_ERRORS, no X-RateLimit-* headers.
- * Rows not yet there (the casino's deployed rows) keep generic bodies.
+ * Deployed rows not yet there (some of the casino's: openapi-deployed.ts lists them) keep generic bodies.
  * The `default` response carries real answers of the tour as examples (405, 415, 500 and 503 from
  * a fault window), keyed by `_info.service` and status.
  * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
@@ -277,7 +277,7 @@ function description(route: Route, contract: RequestContract): string {
   return lines.join('\n\n');
 }
 
-/** The deployed dialect's rows carry no request definitions yet (spec/DEPLOYED.md describes them). */
+/** A deployed row without a request definition yet (openapi-deployed.ts): spec/DEPLOYED.md describes it. */
 const DEPLOYED_BODY = 'The fields spec/DEPLOYED.md describes for this endpoint; fields the deployment does not read are ignored.';
 
 const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {

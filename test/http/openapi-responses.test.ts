@@ -4,8 +4,9 @@
 // OpenAPI document gives that row: a field a row adds, drops or retypes fails here. A simulated
 // population (every archetype, a day, fixed seed) does the same over thousands of answers in
 // states the tour does not reach (expired and disputed escrows, closed games, settled
-// tournaments). The examples file must be what the tour answers today, and every example must
-// fit its own schema.
+// tournaments). The deployed dialect's defined rows get the same over the deployed tour, and
+// every refusal there must be a DeployedError under a documented status and name. The examples
+// file must be what the tours answer today, and every example must fit its own schema.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';

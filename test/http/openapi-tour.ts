@@ -1,7 +1,9 @@
 // One valid request for every row of the route table, in an order where each succeeds, through the
 // in-process dispatcher of a fixed-seed platform at fixed instants: the same answers every run.
 // The OpenAPI tests hold every documented success schema to these answers, and
-// scripts/gen-openapi-examples.ts takes the documents' examples from them (byte-stable).
+// scripts/gen-openapi-examples.ts takes the documents' examples from them (byte-stable). The
+// deployed dialect has its own tour (`deployedOpenApiTour`) over the rows openapi-deployed.ts
+// defines; both end with the answers the `default` response stands for (405, 413, 415, fault windows).
 import type { Failure, JsonObject } from '../../src/core/errors.ts';
 import { readJsonBody } from '../../src/http/body.ts';
 import { DeployedDispatcher } from '../../src/http/deployed/deployed-dispatcher.ts';
