@@ -12,8 +12,8 @@
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
  * withdraw, the games list, the challenges, and the Kelly/stats rows that answer style A's body
  * (limits, config, history, stats me/session/leaderboard, gossip), and fairness seed-hash, audit,
- * rotate and seeds. Not yet (generic bodies in the documents): the casino's video poker, batch,
- * Kelly simulate, bets history, fairness verify and tournaments rows.
+ * rotate and seeds, video poker's deal and draw. Not yet (generic bodies in the documents): the
+ * casino's batch, Kelly simulate, bets history, fairness verify and tournaments rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -72,6 +72,16 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
   'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
+  'casino.deployed.video-poker.deal': {
+    body: z.looseObject({ amount: amountNumber().optional().describe('The stake, committed until the draw (default 0.01)'), client_seed: picked('casino.A.video-poker.deal', ['client_seed']).shape['client_seed'] as z.ZodType }),
+    bodyOptional: true,
+  },
+  'casino.deployed.video-poker.draw': {
+    body: z.looseObject({
+      ...picked('casino.A.video-poker.draw', ['holds', 'nonce', 'amount']).shape,
+      holds: z.array(z.boolean()).length(5).or(loosened('casino.A.video-poker.draw').shape['holds'] as z.ZodType).describe("Five booleans (the deployment's form), or afp's card codes or positions"),
+    }),
+  },
   'casino.deployed.fairness.audit': { params: REQUESTS['casino.A.fairness.audit']?.params as z.ZodObject },
   'casino.deployed.fairness.rotate': { body: ignoredBody, bodyOptional: true },
   'casino.deployed.stats.leaderboard': { query: REQUESTS['casino.A.stats.leaderboard']?.query as z.ZodObject },
@@ -126,7 +136,11 @@ const AS_STYLE_A = ['kelly.limits', 'kelly.config', 'kelly.history', 'stats.me',
 
 const hex64 = (): z.ZodString => z.string().regex(/^[0-9a-f]{64}$/);
 
+const card = z.strictObject({ rank: z.string(), suit: z.string() });
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.video-poker.deal': withInfo({ phase: z.literal('deal'), cards: z.array(card).length(5), nonce: z.int().min(0), message: z.string(), instruction: z.string() }),
+  'casino.deployed.video-poker.draw': withInfo({ ...deployedBetFields, poker_hand: z.string(), initial_cards: z.array(card), final_cards: z.array(card), holds: z.array(z.boolean()) }),
   'casino.deployed.fairness.seed-hash': withInfo({ server_seed_hash: hex64(), note: z.string(), how_to_verify: z.string() }),
   'casino.deployed.fairness.audit': withInfo({
     bet_id: z.string(),
@@ -237,6 +251,8 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
   'casino.deployed.kelly.config': { 400: ['invalid_request'] },
+  'casino.deployed.video-poker.deal': { 400: ['invalid_params', 'minimum_bet', 'maximum_bet', 'kelly_limit_exceeded', 'insufficient_balance', 'game_closed'] },
+  'casino.deployed.video-poker.draw': { 400: ['invalid_params', 'amount_mismatch', 'hand_not_found', 'insufficient_balance'] },
   'casino.deployed.fairness.audit': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['bet_not_found'] },
   'casino.deployed.stats.leaderboard': { 400: ['invalid_request'] },
   'casino.deployed.challenges.create': { 400: ['invalid_params', 'self_challenge', 'insufficient_balance', 'challenge_limit'], 404: ['agent_not_found'] },

@@ -183,6 +183,9 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   for (const name of ['kelly.limits', 'kelly.history', 'stats.me', 'stats.session', 'gossip']) send('casino', row(`casino.deployed.${name}`).method, row(`casino.deployed.${name}`).path, { key: alice.key });
   send('casino', row('casino.deployed.kelly.config').method, row('casino.deployed.kelly.config').path, { key: alice.key, body: { risk_factor: 0.5 } });
   send('casino', 'GET', row('casino.deployed.stats.leaderboard').path, { query: { game: 'dice' } });
+  const dealt = send('casino', 'POST', row('casino.deployed.video-poker.deal').path, { key: alice.key, body: { amount: 0.1, client_seed: 'vp-1' } });
+  send('casino', 'POST', row('casino.deployed.video-poker.draw').path, { key: alice.key, body: { holds: [true, false, true, false, false], nonce: dealt['nonce'], amount: 0.1 } });
+  send('casino', 'POST', row('casino.deployed.video-poker.draw').path, { key: alice.key, body: { holds: [], nonce: 999_999 } });
   const betId = (byRow.get('casino.deployed.game.dice')?.[0]?.response.body['bet_id'] ?? '') as string;
   const audit = row('casino.deployed.fairness.audit').path.replace(':betId', betId);
   for (const name of ['fairness.seed-hash', 'fairness.seeds']) send('casino', 'GET', row(`casino.deployed.${name}`).path, { key: alice.key });
