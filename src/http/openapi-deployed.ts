@@ -12,8 +12,9 @@
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
  * withdraw, the games list, the challenges, and the Kelly/stats rows that answer style A's body
  * (limits, config, history, stats me/session/leaderboard, gossip), and fairness seed-hash, audit,
- * rotate and seeds, video poker's deal and draw. Not yet (generic bodies in the documents): the
- * casino's batch, Kelly simulate, bets history, fairness verify and tournaments rows.
+ * rotate and seeds, video poker's deal and draw, tournaments list, get and enter. Not yet
+ * (generic bodies in the documents): the casino's batch, Kelly simulate, bets history, fairness
+ * verify, tournaments create and play rows.
  */
 import * as z from 'zod';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -72,6 +73,9 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
   'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
+  'casino.deployed.tournaments.list': { query: REQUESTS['casino.A.tournaments.list']?.query as z.ZodObject },
+  'casino.deployed.tournaments.get': { params: REQUESTS['casino.A.tournaments.get']?.params as z.ZodObject },
+  'casino.deployed.tournaments.enter': { params: REQUESTS['casino.A.tournaments.enter']?.params as z.ZodObject, body: ignoredBody, bodyOptional: true },
   'casino.deployed.video-poker.deal': {
     body: z.looseObject({ amount: amountNumber().optional().describe('The stake, committed until the draw (default 0.01)'), client_seed: picked('casino.A.video-poker.deal', ['client_seed']).shape['client_seed'] as z.ZodType }),
     bodyOptional: true,
@@ -138,7 +142,27 @@ const hex64 = (): z.ZodString => z.string().regex(/^[0-9a-f]{64}$/);
 
 const card = z.strictObject({ rank: z.string(), suit: z.string() });
 
+/** casino-tournaments.ts `listLine`: instants as unix seconds. */
+const tournamentLine = named(
+  'DeployedTournament',
+  z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    game: z.string(),
+    entry_fee: usdc(),
+    prize_pool: usdc(),
+    agent_count: z.int().min(0),
+    max_agents: z.int().nullable(),
+    starts_at: z.int().describe('Unix seconds'),
+    ends_at: z.int().describe('Unix seconds'),
+    status: z.string(),
+  }),
+);
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.tournaments.list': withInfo({ tournaments: z.array(tournamentLine) }),
+  'casino.deployed.tournaments.get': withInfo({ tournament: tournamentLine, leaderboard: z.array(z.strictObject({ rank: z.int().min(1), agent_id: z.string(), score: usdc(), winnings: usdc() })) }),
+  'casino.deployed.tournaments.enter': withInfo({ tournament_id: z.string(), agent_id: z.string(), position: z.int().min(0), entry_fee_paid: usdc(), message: z.string() }),
   'casino.deployed.video-poker.deal': withInfo({ phase: z.literal('deal'), cards: z.array(card).length(5), nonce: z.int().min(0), message: z.string(), instruction: z.string() }),
   'casino.deployed.video-poker.draw': withInfo({ ...deployedBetFields, poker_hand: z.string(), initial_cards: z.array(card), final_cards: z.array(card), holds: z.array(z.boolean()) }),
   'casino.deployed.fairness.seed-hash': withInfo({ server_seed_hash: hex64(), note: z.string(), how_to_verify: z.string() }),
@@ -251,6 +275,9 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
   'casino.deployed.kelly.config': { 400: ['invalid_request'] },
+  'casino.deployed.tournaments.list': { 400: ['invalid_request'] },
+  'casino.deployed.tournaments.get': { 400: ['invalid_params'], 404: ['not_found'] },
+  'casino.deployed.tournaments.enter': { 400: ['already_entered', 'tournament_full', 'tournament_closed', 'tournament_not_active', 'insufficient_balance', 'invalid_params'], 404: ['not_found'] },
   'casino.deployed.video-poker.deal': { 400: ['invalid_params', 'minimum_bet', 'maximum_bet', 'kelly_limit_exceeded', 'insufficient_balance', 'game_closed'] },
   'casino.deployed.video-poker.draw': { 400: ['invalid_params', 'amount_mismatch', 'hand_not_found', 'insufficient_balance'] },
   'casino.deployed.fairness.audit': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['bet_not_found'] },

@@ -186,6 +186,13 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   const dealt = send('casino', 'POST', row('casino.deployed.video-poker.deal').path, { key: alice.key, body: { amount: 0.1, client_seed: 'vp-1' } });
   send('casino', 'POST', row('casino.deployed.video-poker.draw').path, { key: alice.key, body: { holds: [true, false, true, false, false], nonce: dealt['nonce'], amount: 0.1 } });
   send('casino', 'POST', row('casino.deployed.video-poker.draw').path, { key: alice.key, body: { holds: [], nonce: 999_999 } });
+  const startS = Math.floor(now() / 1000) + 60;
+  const cup = send('casino', 'POST', row('casino.deployed.tournaments.create').path, { key: alice.key, body: { name: 'Dice cup', game: 'dice', entry_fee_usdc: 0.1, prize_pool_usdc: 1, max_agents: 10, starts_at: startS, ends_at: startS + 3600 } })['tournament_id'] as string;
+  send('casino', 'POST', row('casino.deployed.tournaments.enter').path.replace(':id', cup), { key: bob.key });
+  send('casino', 'GET', row('casino.deployed.tournaments.list').path, { query: { limit: '10' } });
+  send('casino', 'GET', row('casino.deployed.tournaments.get').path.replace(':id', cup));
+  send('casino', 'POST', row('casino.deployed.tournaments.enter').path.replace(':id', cup), { key: bob.key });
+  send('casino', 'GET', row('casino.deployed.tournaments.get').path.replace(':id', 'tnm_000000000000'));
   const betId = (byRow.get('casino.deployed.game.dice')?.[0]?.response.body['bet_id'] ?? '') as string;
   const audit = row('casino.deployed.fairness.audit').path.replace(':betId', betId);
   for (const name of ['fairness.seed-hash', 'fairness.seeds']) send('casino', 'GET', row(`casino.deployed.${name}`).path, { key: alice.key });
