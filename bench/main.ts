@@ -149,7 +149,7 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
-/** Quickstart seeds per sweep round: enough that two workers each run several. */
+/** Quickstart seeds per sweep round: enough that two workers each run several (--small: 2 seeds of k6-smoke). */
 const SWEEP_BENCH_SEEDS = 6;
 
 async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): Promise<RecoveryResult | null> {
@@ -230,7 +230,7 @@ async function main(argv: string[]): Promise<number> {
   const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
   const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
-  const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: SWEEP_BENCH_SEEDS, rounds: flags.rounds, log }) : null;
+  const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: flags.small ? 2 : SWEEP_BENCH_SEEDS, rounds: flags.rounds, log, ...(flags.small ? { scenario: 'scenarios/k6-smoke.yaml' } : {}) }) : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },

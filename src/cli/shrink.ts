@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
-import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX, type RunShape } from '../shrink/shrink-run.ts';
+import { durationText, shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX, type RunShape } from '../shrink/shrink-run.ts';
 import { shellWord } from '../sweep/seed-run.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
@@ -30,7 +30,7 @@ export interface ShrinkIo {
 
 const PROCESS_IO: ShrinkIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
 
-const shapeText = (shape: RunShape): string => `${shape.requests} requests, ${shape.agents} agents, ${shape.events} events over ${shape.durationMs / 1000} s of virtual time`;
+const shapeText = (shape: RunShape): string => `${shape.agents} agents over ${durationText(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
 
 export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -87,7 +87,7 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   }
   if (result.kind === 'holds') {
     record({ holds: true, original: result.original });
-    io.out(`the run holds every invariant (${shapeText(result.original)}): nothing to shrink\n`);
+    io.out(`the run holds every invariant (${shapeText(result.original).replace(' to the failure', '')}): nothing to shrink\n`);
     return EXIT.ok;
   }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
@@ -102,15 +102,17 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
   ].join('\n');
   writeFileSync(shrunkFile, header + result.text);
   const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
-  const factor = result.shrunk.requests === 0 ? result.original.requests : result.original.requests / result.shrunk.requests;
-  record({ holds: false, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files });
+  const factor = result.original.agents / Math.max(1, result.shrunk.agents);
+  const requestFactor = result.original.requests / Math.max(1, result.shrunk.requests);
+  record({ holds: false, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), request_factor: Number(requestFactor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files });
   io.out(
     [
       `invariant failed: ${result.invariant}`,
       `at: ${isoTime(result.failure.atMs)}`,
       `message: ${result.failure.message}`,
       `original: ${shapeText(result.original)}`,
-      `shrunk:   ${shapeText(result.shrunk)}  (${factor.toFixed(1)}x fewer requests, ${result.runs} runs${result.budgetSpent ? `; --max-runs ${maxRuns} spent, it may shrink further` : ''})`,
+      `shrunk:   ${shapeText(result.shrunk)}`,
+      `          ${factor.toFixed(1)}x fewer agents, ${requestFactor.toFixed(1)}x fewer requests; ${result.runs} runs${result.budgetSpent ? `; --max-runs ${maxRuns} spent, it may shrink further` : ''}`,
       `steps: ${result.steps.join(' · ') || 'none'}`,
       `file: ${shrunkFile} (trace: ${join(outDir, 'events.jsonl')})`,
       `reproduce: ${reproduce}`,

@@ -15,6 +15,7 @@
  */
 import { assert } from '../core/assert.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
+import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
 import type { Population } from '../sim/scenario.ts';
 import type { IterationSource } from './generator.ts';
 import { LoadAgent, type LoadAgentHost } from './load-run-agent.ts';
@@ -33,16 +34,15 @@ export function rulesCheckName(archetype: string): string {
 
 /** Agents of every population, in file order (indexes per archetype count across populations). */
 export function createAgents(options: { populations: readonly Population[]; table: Readonly<Record<string, AnyAgentDefinition>>; seed: string; runTag: string; host: LoadAgentHost }): LoadAgent[][] {
-  const perArchetype = new Map<string, number>();
   let index = 0;
-  return options.populations.map((population) => {
+  const firsts = firstArchetypeIndexes(options.populations, (agent) => options.table[agent]?.name ?? agent);
+  return options.populations.map((population, position) => {
     const definition = options.table[population.agent];
     assert(definition !== undefined, `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`);
     const agents: LoadAgent[] = [];
+    const first = firsts[position] as number;
     for (let count = 0; count < population.count; count++) {
-      const archetypeIndex = perArchetype.get(definition.name) ?? 0;
-      perArchetype.set(definition.name, archetypeIndex + 1);
-      agents.push(new LoadAgent({ definition, population, seed: options.seed, runTag: options.runTag, archetypeIndex, index: index++, host: options.host }));
+      agents.push(new LoadAgent({ definition, population, seed: options.seed, runTag: options.runTag, archetypeIndex: first + count, index: index++, host: options.host }));
     }
     return agents;
   });

@@ -5,12 +5,14 @@
  * on the parsed Scenario: the result must be a scenario file a person reads and `afp run`
  * reproduces, with the author's comments and spelling kept; each candidate is re-validated by the
  * same parser `afp run` uses, so a shrink can never produce a file `afp run` refuses.
- * How: greedy passes in the manner of delta debugging, cheapest reductions first. Each pass tries
+ * How: greedy passes in the manner of delta debugging, cheapest reductions first: the time after
+ * the failure, whole populations, each count from the end, then from the front (`first`), faults. Each pass tries
  * its candidates from the smallest up and keeps the first that still fails the same way; passes
  * repeat until one full round changes nothing or the run budget is spent.
  * Invariants: deterministic (the same file, seed and defects shrink to the same bytes); every kept
  * candidate was run and failed the same invariant; at most `maxRuns` runs.
- * Size: a run's requests. The result says the original's and the shrunk run's, and their ratio.
+ * Size: the scenario's agents and virtual time as written, and the requests and events its run made
+ * until the failure; the result gives both for the original and the shrunk file.
  */
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
@@ -60,8 +62,10 @@ function parse(text: string, fileName: string): Scenario | string {
   return parsed.ok ? parsed.scenario : formatScenarioErrors(fileName, parsed.errors);
 }
 
+/** The scenario's size (its agents and virtual time, as written) and its run's until the failure. */
 function shapeOf(trial: Trial): RunShape {
-  return { requests: trial.result.record.totals.requests, agents: trial.result.record.totals.agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.length };
+  const agents = trial.scenario.populations.reduce((total, population) => total + population.count, 0);
+  return { requests: trial.result.record.totals.requests, agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.length };
 }
 
 /** A duration as a scenario file writes it: the largest unit that divides it exactly. */
@@ -150,6 +154,32 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
           changed = true;
         } else {
           low = middle + 1;
+        }
+      }
+    }
+    // Then the agents before the ones that matter: `first` skips them and keeps the rest's identities
+    // (agent-numbering.ts), so a failure caused by agent 281 of 500 can shrink to that agent alone.
+    for (let index = 0; index < sequenceLength(document, 'populations'); index++) {
+      const agent = String(document.getIn(['populations', index, 'agent']));
+      const count = populationCount(document, index);
+      const firstValue = document.getIn(['populations', index, 'first']);
+      const first = typeof firstValue === 'number' ? firstValue : 0;
+      let low = 0; // dropping `low` agents from the front still fails
+      let high = count - 1;
+      while (low < high && runs < maxRuns) {
+        const middle = Math.ceil((low + high) / 2);
+        const kept = await attempt(
+          (copy) => {
+            copy.setIn(['populations', index, 'first'], first + middle);
+            copy.setIn(['populations', index, 'count'], count - middle);
+          },
+          `${agent} from index ${first + middle} (${count - middle})`,
+        );
+        if (kept) {
+          low = middle;
+          changed = true;
+        } else {
+          high = middle - 1;
         }
       }
     }

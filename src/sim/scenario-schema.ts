@@ -78,6 +78,9 @@ const boundedInt = (min: number, max: number, what: string) =>
 const populationSchema = z.strictObject({
   agent: z.string().min(1).max(64).describe('agent archetype name (agents/ registry)'),
   count: boundedInt(1, SCENARIO_LIMITS.countPerPopulation, 'agents in this population'),
+  first: boundedInt(0, SCENARIO_LIMITS.countPerPopulation, 'archetype indexes skipped before the first agent')
+    .optional()
+    .describe('number the agents from here: `first: 281, count: 1` is agent escrow-buyer-281 alone, as it is in a run of 500 (afp shrink writes it; default 0)'),
   tier: z.enum(['free', 'pro', 'enterprise']).optional().describe('rate-limit tier (default free)'),
   style: z.enum(['A', 'B', 'mixed']).optional().describe('addressing style the agents use (default B)'),
   params: z.record(z.string(), z.unknown()).optional().describe("the archetype's parameters, validated by its own schema"),

@@ -35,6 +35,8 @@ export type { InvariantName, ReportName } from './scenario-schema.ts';
 export interface Population {
   readonly agent: string;
   readonly count: number;
+  /** Archetype indexes skipped before this population's first agent (agent-numbering.ts); 0 when absent. */
+  readonly first?: number;
   readonly tier: 'free' | 'pro' | 'enterprise';
   readonly style: 'A' | 'B' | 'mixed';
   /** The archetype schema's output (durations already in ms, defaults applied). */
@@ -322,6 +324,7 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
     populations: file.populations.map((population, position) => ({
       agent: population.agent,
       count: population.count,
+      ...(population.first === undefined || population.first === 0 ? {} : { first: population.first }),
       tier: population.tier ?? 'free',
       style: population.style ?? 'B',
       params: params[position] ?? {},

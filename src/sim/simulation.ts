@@ -23,6 +23,7 @@ import { VirtualClock } from '../core/clock.ts';
 import { Dispatcher, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
+import { firstArchetypeIndexes } from './agent-numbering.ts';
 import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
@@ -217,15 +218,14 @@ export class Simulation implements AgentHost {
   }
 
   private createAgents(table: Readonly<Record<string, AnyAgentDefinition>>): void {
-    const perArchetype = new Map<string, number>();
     const startSpreadMs = Math.min(HOUR_MS, Math.floor(this.scenario.durationMs / 10));
-    for (const population of this.scenario.populations) {
+    const firsts = firstArchetypeIndexes(this.scenario.populations, (agent) => table[agent]?.name ?? agent);
+    for (const [position, population] of this.scenario.populations.entries()) {
       const definition = table[population.agent];
       assert(definition !== undefined, `agent archetype '${population.agent}' is in the table (the scenario parser checked it)`);
+      const first = firsts[position] as number;
       for (let count = 0; count < population.count; count++) {
-        const archetypeIndex = perArchetype.get(definition.name) ?? 0;
-        perArchetype.set(definition.name, archetypeIndex + 1);
-        this.agents.push(new SimAgent({ definition, population, seed: this.seed, archetypeIndex, index: this.agents.length, startSpreadMs, host: this }));
+        this.agents.push(new SimAgent({ definition, population, seed: this.seed, archetypeIndex: first + count, index: this.agents.length, startSpreadMs, host: this }));
       }
     }
   }

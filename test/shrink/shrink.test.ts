@@ -34,11 +34,13 @@ describe('afp shrink', () => {
     const code = await shrinkMain(['scenarios/escrow-expiry.yaml', '--defect', 'escrow-release-twice', '--out', out], shrink.io);
     expect(code, shrink.err()).toBe(3);
     expect(shrink.out()).toMatch(/^seed: 42\ninvariant failed: escrow-settles-once\n/);
-    const figures = /original: (\d+) requests, (\d+) agents.*\nshrunk: +(\d+) requests, (\d+) agents/.exec(shrink.out());
+    const figures = /original: (\d+) agents over \S+; the run: (\d+) requests.*\nshrunk: +(\d+) agents over \S+; the run: (\d+) requests/.exec(shrink.out());
     if (figures === null) throw new Error(shrink.out());
-    const [originalRequests, originalAgents, shrunkRequests, shrunkAgents] = figures.slice(1).map(Number) as [number, number, number, number];
-    expect(shrunkRequests * 5).toBeLessThan(originalRequests);
-    expect(shrunkAgents * 50).toBeLessThan(originalAgents);
+    const [originalAgents, originalRequests, shrunkAgents, shrunkRequests] = figures.slice(1).map(Number) as [number, number, number, number];
+    // Agents before the failing one are dropped with `first`, so the failing pair is all that is left.
+    expect(shrunkAgents * 100).toBeLessThanOrEqual(originalAgents);
+    expect(shrunkRequests * 10).toBeLessThan(originalRequests);
+    expect(readFileSync(join(out, 'shrunk.yaml'), 'utf8')).toMatch(/\n {4}first: \d+\n/);
 
     const file = join(out, 'shrunk.yaml');
     const run = capture();
@@ -59,5 +61,12 @@ describe('afp shrink', () => {
     const bad = capture();
     expect(await shrinkMain(['scenarios/k6-smoke.yaml', '--max-runs', '0'], bad.io)).toBe(2);
     expect(bad.err()).toMatch(/--max-runs must be/);
+  });
+});
+
+describe('population first', () => {
+  it('numbers a population from `first`, so an agent keeps its name and its run without the agents before it', async () => {
+    const { firstArchetypeIndexes } = await import('../../src/sim/agent-numbering.ts');
+    expect(firstArchetypeIndexes([{ agent: 'a', count: 5 }, { agent: 'b', count: 2 }, { agent: 'a', count: 3, first: 2 }, { agent: 'a', count: 1 }])).toEqual([0, 0, 7, 10]);
   });
 });
