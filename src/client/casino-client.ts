@@ -2,7 +2,7 @@
  * CasinoClient: the casino's endpoints over the same Transport as AfpClient — every row of the
  * three styles by its route id (the table below, checked against the server's rows by a test),
  * with a few named calls the agents, audits and checks use. Answers are plain JSON objects:
- * callers read the fields they need (the wire shapes are in src/http/routes/casino-*.ts and
+ * callers read the fields they need (the wire shapes are in src/http/routes/casino/casino-*.ts and
  * the README). Identity comes from the AfpClient that made it.
  */
 import type { HttpMethod, Mount } from '../http/route.ts';

@@ -5,7 +5,7 @@ import { CASINO_ENDPOINTS } from '../../src/client/casino-client.ts';
 import { AfpClient } from '../../src/client/client.ts';
 import { inProcessTransport } from '../../src/client/in-process.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
-import { casinoRoutes } from '../../src/http/routes/casino.ts';
+import { casinoRoutes } from '../../src/http/routes/casino/casino.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform } from '../../src/platform/platform.ts';
 

@@ -4,7 +4,7 @@
 // body with a key the remembered ones lack is refused; failures are never remembered.
 import { describe, expect, test } from 'vitest';
 import { isFailure } from '../../src/core/errors.ts';
-import { amountField, parseBetFields, parsedParamsOf, type ParsedBet } from '../../src/http/routes/casino-bet-fields.ts';
+import { amountField, parseBetFields, parsedParamsOf, type ParsedBet } from '../../src/http/routes/casino/casino-bet-fields.ts';
 import { dice } from '../../src/services/casino/games/dice.ts';
 import { gameById } from '../../src/services/casino/games/index.ts';
 

@@ -9,7 +9,7 @@ import { FEE_INCOME, agentAccount, referralAccount } from '../../src/core/ledger
 import { usdc, type Micro } from '../../src/core/money.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
 import type { Mount } from '../../src/http/route.ts';
-import { escrowRoutes } from '../../src/http/routes/escrow.ts';
+import { escrowRoutes } from '../../src/http/routes/escrow/escrow.ts';
 import { INFO } from '../../src/platform/info.ts';
 import { Platform } from '../../src/platform/platform.ts';
 

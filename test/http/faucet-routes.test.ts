@@ -9,7 +9,7 @@ import { FAUCET_POOL } from '../../src/core/ledger.ts';
 import { usdc } from '../../src/core/money.ts';
 import { Dispatcher, type ApiResponse } from '../../src/http/dispatcher.ts';
 import type { Mount, RouteLimits } from '../../src/http/route.ts';
-import { faucetRoutes } from '../../src/http/routes/faucet.ts';
+import { faucetRoutes } from '../../src/http/routes/faucet/faucet.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../../src/services/shared/config.ts';
 

@@ -11,7 +11,7 @@
  * at exactly `expiresAtMs` through the 'escrow.expire' timer; a timer whose escrow has since
  * settled (or is disputed, for expiry) does nothing (lazy cancellation).
  * Precedence of failures: 400 bad input, 404 unknown, 403 not allowed, 409 wrong state, 422 funds.
- * Non-goals: HTTP (route rows in src/http/routes/escrow.ts), interpreting `conditions`.
+ * Non-goals: HTTP (route rows in src/http/routes/escrow/escrow.ts), interpreting `conditions`.
  */
 import { assert } from '../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type Outcome } from '../../core/errors.ts';

@@ -1,7 +1,7 @@
 /**
  * FaucetService: agent registration for the whole platform, faucet claims of both styles, claim
  * status, the public agent list and the referral view (spec/platform.md "Faucet"; the wire
- * contract is in src/http/routes/faucet.ts).
+ * contract is in src/http/routes/faucet/faucet.ts).
  *
  * A thin facade over one operation per file: every method takes a command object (and `nowMs`
  * where time matters) and returns an Outcome; no HTTP types. The service owns only its

@@ -17,8 +17,8 @@ import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
 import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { parseBetFields, type ParsedBet } from '../casino-bet-fields.ts';
-import { betCommand, casinoCaller } from '../casino-games.ts';
+import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
+import { betCommand, casinoCaller } from '../casino/casino-games.ts';
 import { betRefusal, deployedBet } from './casino-bet-answer.ts';
 import { knownFields } from './deployed-row.ts';
 

@@ -10,7 +10,7 @@ import type { Failure, JsonObject } from '../../../core/errors.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { CasinoState } from '../../../services/casino/casino-state.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
-import { betA } from '../casino-render.ts';
+import { betA } from '../casino/casino-render.ts';
 
 export function deployedBet(bet: BetRecord, state: CasinoState): JsonObject {
   const { placed_at: _placedAt, ...answer } = betA(bet, state);

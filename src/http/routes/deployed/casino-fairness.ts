@@ -17,7 +17,7 @@ import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
 import { isClientSeed } from '../../../services/casino/place-bet.ts';
-import { casinoCaller } from '../casino-games.ts';
+import { casinoCaller } from '../casino/casino-games.ts';
 import { jsonCopy } from '../json-copy.ts';
 import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
 import { adaptedRow } from './deployed-row.ts';

@@ -16,7 +16,7 @@ import { findGame } from '../../../services/casino/games/index.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
-import { casinoCaller } from '../casino-games.ts';
+import { casinoCaller } from '../casino/casino-games.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 const documentsBody = (_value: unknown, _context: unknown, body: () => JsonObject): JsonObject => body();

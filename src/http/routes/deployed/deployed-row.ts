@@ -1,5 +1,5 @@
 /**
- * How a deployed row is made from one of afp's documents rows (src/http/routes/*.ts): the same
+ * How a deployed row is made from one of afp's documents rows (src/http/routes/<service>/*.ts): the same
  * parse and run, so the services and their checks are shared, never copied; the deployment's own
  * id, path, auth and answer. The deployment ignores fields it does not read, so a deployed row
  * hands the documents row only the body and query keys it knows (`knownInput`): the published
@@ -10,9 +10,9 @@
 import { assert } from '../../../core/assert.ts';
 import { isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { defineRoute, type HttpMethod, type Mount, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { casinoRoutes } from '../casino.ts';
-import { escrowRoutes } from '../escrow.ts';
-import { faucetRoutes } from '../faucet.ts';
+import { casinoRoutes } from '../casino/casino.ts';
+import { escrowRoutes } from '../escrow/escrow.ts';
+import { faucetRoutes } from '../faucet/faucet.ts';
 
 const DOCUMENTS_ROWS: ReadonlyMap<string, Route> = new Map([...casinoRoutes, ...escrowRoutes, ...faucetRoutes].map((route) => [route.id, route]));
 

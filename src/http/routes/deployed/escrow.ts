@@ -20,7 +20,7 @@ import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { optionalString, requiredAmount } from '../../validate.ts';
-import { casinoCaller } from '../casino-games.ts';
+import { casinoCaller } from '../casino/casino-games.ts';
 
 const HOUR_MS = 3_600_000;
 

@@ -3,7 +3,7 @@
  * casino's own address (/api/v1), style B under /casino-api on the shared api address, and the
  * short style beside style A.
  */
-import type { Route } from '../route.ts';
+import type { Route } from '../../route.ts';
 import { casinoAuthRoutes } from './casino-auth.ts';
 import { casinoRoutesB } from './casino-b.ts';
 import { casinoFairnessRoutes } from './casino-fairness.ts';

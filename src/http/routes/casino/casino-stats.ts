@@ -4,13 +4,13 @@
  * updated_at; `?game=` filters per game). The short style's GET /leaderboard (top agents by
  * profit and loss) shares the leaderboard view.
  */
-import { fail, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { Totals } from '../../services/casino/bet-stats.ts';
-import { GAME_IDS, type GameId } from '../../services/casino/games/game.ts';
-import type { SessionView, StatsView } from '../../services/casino/stats-views.ts';
-import { isoTime, moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS } from '../validate.ts';
+import { fail, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { Totals } from '../../../services/casino/bet-stats.ts';
+import { GAME_IDS, type GameId } from '../../../services/casino/games/game.ts';
+import type { SessionView, StatsView } from '../../../services/casino/stats-views.ts';
+import { isoTime, moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { knownQuery, NO_KEYS } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noQuery = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? null;

@@ -5,14 +5,14 @@
  * (challenger's stake held), list incoming and outgoing pending, accept (both stakes, game
  * resolved, winner paid minus 2%), decline (refund). Instants are ISO 8601 with a zone.
  */
-import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import type { ChallengeRecord, PendingChallenges } from '../../services/casino/challenges/challenge-record.ts';
-import { findGame } from '../../services/casino/games/index.ts';
-import type { RankedEntrant, TournamentDetails, TournamentRecord } from '../../services/casino/tournaments/tournament-record.ts';
-import { isoTime, moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryLimit, requiredAmount, requiredString, type Fields } from '../validate.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { ChallengeRecord, PendingChallenges } from '../../../services/casino/challenges/challenge-record.ts';
+import { findGame } from '../../../services/casino/games/index.ts';
+import type { RankedEntrant, TournamentDetails, TournamentRecord } from '../../../services/casino/tournaments/tournament-record.ts';
+import { isoTime, moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryLimit, requiredAmount, requiredString, type Fields } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { betA } from './casino-render.ts';

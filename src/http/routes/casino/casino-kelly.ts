@@ -4,17 +4,17 @@
  * to 1.0), the bankroll curve, and a seeded, deterministic Monte Carlo simulation. The formulas
  * live in src/services/casino/kelly/; these rows only read the caller's state.
  */
-import { isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { Ratio } from '../../core/ratio.ts';
-import { findGame, GAMES } from '../../services/casino/games/index.ts';
-import { riskFactorOf } from '../../services/casino/kelly-rule.ts';
-import { kellyHistoryView } from '../../services/casino/kelly/kelly-history.ts';
-import { kellyOptimalView, parseOptimalRequest, type OptimalRequest } from '../../services/casino/kelly/kelly-optimal.ts';
-import { kellySimulateView, parseSimulateRequest, simulationRng, type SimulateRequest } from '../../services/casino/kelly/kelly-simulate.ts';
-import { kellyConfigView, kellyLimitsView } from '../../services/casino/kelly/kelly-view.ts';
-import { parseRiskFactor } from '../../services/casino/kelly/risk-factor.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody } from '../validate.ts';
+import { isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { Ratio } from '../../../core/ratio.ts';
+import { findGame, GAMES } from '../../../services/casino/games/index.ts';
+import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
+import { kellyHistoryView } from '../../../services/casino/kelly/kelly-history.ts';
+import { kellyOptimalView, parseOptimalRequest, type OptimalRequest } from '../../../services/casino/kelly/kelly-optimal.ts';
+import { kellySimulateView, parseSimulateRequest, simulationRng, type SimulateRequest } from '../../../services/casino/kelly/kelly-simulate.ts';
+import { kellyConfigView, kellyLimitsView } from '../../../services/casino/kelly/kelly-view.ts';
+import { parseRiskFactor } from '../../../services/casino/kelly/risk-factor.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { knownQuery, NO_KEYS, objectBody } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noQuery = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? null;

@@ -8,12 +8,12 @@
  * number amounts are memoised (bounded), parameters are copied by jsonCopy (structuredClone's
  * copy, faster): the answers are those of the plain reading, as a pinned test shows.
  */
-import { fail, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../../core/errors.ts';
-import type { Micro } from '../../core/money.ts';
-import type { GameModule } from '../../services/casino/games/game.ts';
-import { isClientSeed } from '../../services/casino/place-bet.ts';
-import { requiredAmount, type AmountSyntax, type Fields } from '../validate.ts';
-import { jsonCopy } from './json-copy.ts';
+import { fail, isFailure, type Failure, type JsonObject, type JsonValue, type Outcome } from '../../../core/errors.ts';
+import type { Micro } from '../../../core/money.ts';
+import type { GameModule } from '../../../services/casino/games/game.ts';
+import { isClientSeed } from '../../../services/casino/place-bet.ts';
+import { requiredAmount, type AmountSyntax, type Fields } from '../../validate.ts';
+import { jsonCopy } from '../json-copy.ts';
 
 export interface ParsedBet {
   readonly game: GameModule;

@@ -4,15 +4,15 @@
  * clock (bet, then cash out during the flight; crash-rounds.ts), the provably-fair lookup of a bet
  * or a crash round by id, and the leaderboard (casino-stats.ts).
  */
-import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import { BETTING_MS, type CrashBet, type CrashRound } from '../../services/casino/crash-rounds.ts';
-import { revealedSeed } from '../../services/casino/fairness.ts';
-import { coinFlip } from '../../services/casino/games/coin-flip.ts';
-import { decimalParam } from '../../services/casino/games/params.ts';
-import { isoTime, moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteContext } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody, optionalString, requiredAmount, requiredString, type Fields } from '../validate.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import { BETTING_MS, type CrashBet, type CrashRound } from '../../../services/casino/crash-rounds.ts';
+import { revealedSeed } from '../../../services/casino/fairness.ts';
+import { coinFlip } from '../../../services/casino/games/coin-flip.ts';
+import { decimalParam } from '../../../services/casino/games/params.ts';
+import { isoTime, moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext } from '../../route.ts';
+import { knownQuery, NO_KEYS, objectBody, optionalString, requiredAmount, requiredString, type Fields } from '../../validate.ts';
 import { clientSeedField, type ParsedBet } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { proofOf } from './casino-render.ts';

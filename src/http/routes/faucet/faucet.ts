@@ -10,16 +10,16 @@
  * agent) and `render` builds the exact body of the contract (the dispatcher adds `_info`).
  * Non-goals: auth (the dispatcher resolves the caller) and rate limits (declared in `limits`).
  */
-import { assert } from '../../core/assert.ts';
-import { fail, isFailure, type Failure, type JsonObject } from '../../core/errors.ts';
-import { isReference } from '../../core/reference.ts';
-import type { Agent } from '../../services/shared/agents.ts';
-import { AGENT_LIST_LIMIT_MAX } from '../../services/faucet/agent-list.ts';
-import { FRAMEWORK_MAX_LENGTH } from '../../services/faucet/faucet-records.ts';
-import type { AgentList, ClaimResult, ReferralView, RegisterCommand, Registration, StatusB } from '../../services/faucet/faucet.ts';
-import { isoTime, moneyA, moneyB } from '../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString } from '../validate.ts';
+import { assert } from '../../../core/assert.ts';
+import { fail, isFailure, type Failure, type JsonObject } from '../../../core/errors.ts';
+import { isReference } from '../../../core/reference.ts';
+import type { Agent } from '../../../services/shared/agents.ts';
+import { AGENT_LIST_LIMIT_MAX } from '../../../services/faucet/agent-list.ts';
+import { FRAMEWORK_MAX_LENGTH } from '../../../services/faucet/faucet-records.ts';
+import type { AgentList, ClaimResult, ReferralView, RegisterCommand, Registration, StatusB } from '../../../services/faucet/faucet.ts';
+import { isoTime, moneyA, moneyB } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalObject, optionalString, queryLimit, requiredString } from '../../validate.ts';
 
 const AGENT_REFERENCE_MAX_LENGTH = 64;
 // Allowed body fields and query parameters, shared (an array literal per request would be garbage).

@@ -7,18 +7,18 @@
  * details (json-copy.ts: structuredClone's copy, faster), so a client cannot mutate
  * platform state through a response. The style A `kelly` object comes from kelly-rule.ts's memos.
  */
-import type { JsonObject } from '../../core/errors.ts';
-import type { Ratio } from '../../core/ratio.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import type { CasinoState } from '../../services/casino/casino-state.ts';
-import type { Verification } from '../../services/casino/fairness.ts';
-import { gameById } from '../../services/casino/games/index.ts';
-import { betKellySummary } from '../../services/casino/kelly-rule.ts';
-import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
-import type { ServerSeed } from '../../services/casino/seed-book.ts';
-import { isoTime, moneyA, moneyB } from '../render.ts';
+import type { JsonObject } from '../../../core/errors.ts';
+import type { Ratio } from '../../../core/ratio.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { CasinoState } from '../../../services/casino/casino-state.ts';
+import type { Verification } from '../../../services/casino/fairness.ts';
+import { gameById } from '../../../services/casino/games/index.ts';
+import { betKellySummary } from '../../../services/casino/kelly-rule.ts';
+import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
+import type { ServerSeed } from '../../../services/casino/seed-book.ts';
+import { isoTime, moneyA, moneyB } from '../../render.ts';
 import { parsedParamsOf } from './casino-bet-fields.ts';
-import { jsonCopy } from './json-copy.ts';
+import { jsonCopy } from '../json-copy.ts';
 
 export function proofOf(bet: BetRecord): JsonObject {
   return { server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash };

@@ -4,14 +4,14 @@
  * ({ nonce, holds, amount? }: the bet, evaluated on the Jacks or Better table). Why the amount is
  * committed at the deal: src/services/casino/video-poker-hands.ts.
  */
-import { fail, isFailure, type Failure } from '../../core/errors.ts';
-import type { Micro } from '../../core/money.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import { videoPoker, type VideoPokerHolds } from '../../services/casino/games/video-poker.ts';
-import { dealHand, drawHand, type Dealt } from '../../services/casino/video-poker-hands.ts';
-import { moneyA } from '../render.ts';
-import { defineRoute, type Route } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody, requiredAmount } from '../validate.ts';
+import { fail, isFailure, type Failure } from '../../../core/errors.ts';
+import type { Micro } from '../../../core/money.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import { videoPoker, type VideoPokerHolds } from '../../../services/casino/games/video-poker.ts';
+import { dealHand, drawHand, type Dealt } from '../../../services/casino/video-poker-hands.ts';
+import { moneyA } from '../../render.ts';
+import { defineRoute, type Route } from '../../route.ts';
+import { knownQuery, NO_KEYS, objectBody, requiredAmount } from '../../validate.ts';
 import { clientSeedField } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { betA } from './casino-render.ts';

@@ -5,17 +5,17 @@
  * single bet; an error in one element does not abort the rest — NOTES.md "Batch").
  * Video poker's two phases are their own rows (casino-video-poker.ts).
  */
-import { assert } from '../../core/assert.ts';
-import { fail, Failure, isFailure, type JsonObject } from '../../core/errors.ts';
-import { ratioToNumber } from '../../core/ratio.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import type { BetCommand } from '../../services/casino/place-bet.ts';
-import type { GameModule } from '../../services/casino/games/game.ts';
-import { findGame, GAMES } from '../../services/casino/games/index.ts';
-import { kellyInputs } from '../../services/casino/kelly/kelly-inputs.ts';
-import { moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody, type Fields } from '../validate.ts';
+import { assert } from '../../../core/assert.ts';
+import { fail, Failure, isFailure, type JsonObject } from '../../../core/errors.ts';
+import { ratioToNumber } from '../../../core/ratio.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { BetCommand } from '../../../services/casino/place-bet.ts';
+import type { GameModule } from '../../../services/casino/games/game.ts';
+import { findGame, GAMES } from '../../../services/casino/games/index.ts';
+import { kellyInputs } from '../../../services/casino/kelly/kelly-inputs.ts';
+import { moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { knownQuery, NO_KEYS, objectBody, type Fields } from '../../validate.ts';
 import { parseBetFields, type ParsedBet } from './casino-bet-fields.ts';
 import { betA } from './casino-render.ts';
 

@@ -3,11 +3,11 @@
  * earnings over 3 levels (10% / 5% / 2.5% of referred agents' net losses, paid by the house into
  * the referral payable and swept into the balance daily), and the public GET /gossip record.
  */
-import { succeed, type JsonObject } from '../../core/errors.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS } from '../validate.ts';
+import { succeed, type JsonObject } from '../../../core/errors.ts';
+import type { Platform } from '../../../platform/platform.ts';
+import { moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteInput } from '../../route.ts';
+import { knownQuery, NO_KEYS } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noQuery = (input: RouteInput): null | ReturnType<typeof knownQuery> => knownQuery(input.query, NO_KEYS) ?? null;

@@ -10,11 +10,11 @@
  * platform state through a response.
  * Non-goals: domain rules (minimum amount, parties, states) — those live in the service.
  */
-import { assert } from '../../core/assert.ts';
-import { fail, isFailure, type Failure, type JsonObject, type JsonValue } from '../../core/errors.ts';
-import type { Micro } from '../../core/money.ts';
-import { isReference } from '../../core/reference.ts';
-import { checkConditions } from '../../services/escrow/conditions.ts';
+import { assert } from '../../../core/assert.ts';
+import { fail, isFailure, type Failure, type JsonObject, type JsonValue } from '../../../core/errors.ts';
+import type { Micro } from '../../../core/money.ts';
+import { isReference } from '../../../core/reference.ts';
+import { checkConditions } from '../../../services/escrow/conditions.ts';
 import {
   ESCROW_LIMITS,
   ESCROW_ROLES,
@@ -25,11 +25,11 @@ import {
   type EscrowRole,
   type EscrowStatus,
   type ListEscrowsCommand,
-} from '../../services/escrow/escrow-record.ts';
-import { isoTime, moneyA, moneyB } from '../render.ts';
-import { jsonCopy } from './json-copy.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../validate.ts';
+} from '../../../services/escrow/escrow-record.ts';
+import { isoTime, moneyA, moneyB } from '../../render.ts';
+import { jsonCopy } from '../json-copy.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalInteger, optionalString, queryEnum, queryLimit, requiredAmount, requiredString } from '../../validate.ts';
 
 interface IdCommand {
   readonly escrowId: string;

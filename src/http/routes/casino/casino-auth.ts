@@ -5,15 +5,15 @@
  * fee 0.50, minimum 1.00, balance checked), withdrawals, supported chains, referral code and
  * stats over 3 levels, and the public GET /gossip.
  */
-import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { Registration } from '../../services/faucet/faucet.ts';
-import type { BalanceWithActivity, DepositAddress } from '../../services/casino/account/casino-account.ts';
-import type { DepositView, WithdrawalRecord } from '../../services/casino/account/account-records.ts';
-import type { JournalEntry } from '../../services/casino/account/account-journal.ts';
-import type { ChainInfo } from '../../services/casino/account/supported-chains.ts';
-import { isoTime, moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryLimit, requiredAmount, requiredString } from '../validate.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { Registration } from '../../../services/faucet/faucet.ts';
+import type { BalanceWithActivity, DepositAddress } from '../../../services/casino/account/casino-account.ts';
+import type { DepositView, WithdrawalRecord } from '../../../services/casino/account/account-records.ts';
+import type { JournalEntry } from '../../../services/casino/account/account-journal.ts';
+import type { ChainInfo } from '../../../services/casino/account/supported-chains.ts';
+import { isoTime, moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryLimit, requiredAmount, requiredString } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;

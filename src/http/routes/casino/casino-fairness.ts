@@ -4,13 +4,13 @@
  * past bet (`{ bet_id }`; "seed not yet revealed" until rotation), and a bet's audit trail (owner
  * only). The proof rules are published in docs/fairness.md.
  */
-import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import { BET_ID_PATTERN, type BetRecord } from '../../services/casino/bet-record.ts';
-import type { Verification } from '../../services/casino/fairness.ts';
-import type { ServerSeed } from '../../services/casino/seed-book.ts';
-import { isoTime, moneyA } from '../render.ts';
-import { defineRoute, type Route, type RouteInput } from '../route.ts';
-import { emptyBody, knownQuery, NO_KEYS, objectBody, requiredString } from '../validate.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import { BET_ID_PATTERN, type BetRecord } from '../../../services/casino/bet-record.ts';
+import type { Verification } from '../../../services/casino/fairness.ts';
+import type { ServerSeed } from '../../../services/casino/seed-book.ts';
+import { isoTime, moneyA } from '../../render.ts';
+import { defineRoute, type Route, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, requiredString } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 import { proofOf, seedView, verificationView } from './casino-render.ts';
 

@@ -10,15 +10,15 @@
  * bet type name or a number 0..36 (default red) }; slots → slots {}; blackjack → blackjack
  * { action (default stand) }. The same domain model and Kelly rule apply.
  */
-import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../core/errors.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import type { Verification } from '../../services/casino/fairness.ts';
-import type { GameId, GameModule } from '../../services/casino/games/game.ts';
-import { gameById } from '../../services/casino/games/index.ts';
-import type { StatsView } from '../../services/casino/stats-views.ts';
-import { moneyB } from '../render.ts';
-import { defineRoute, type Route, type RouteInput } from '../route.ts';
-import { knownQuery, NO_KEYS, objectBody, queryLimit, type Fields } from '../validate.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { Verification } from '../../../services/casino/fairness.ts';
+import type { GameId, GameModule } from '../../../services/casino/games/game.ts';
+import { gameById } from '../../../services/casino/games/index.ts';
+import type { StatsView } from '../../../services/casino/stats-views.ts';
+import { moneyB } from '../../render.ts';
+import { defineRoute, type Route, type RouteInput } from '../../route.ts';
+import { knownQuery, NO_KEYS, objectBody, queryLimit, type Fields } from '../../validate.ts';
 import { amountField, clientSeedField } from './casino-bet-fields.ts';
 import { casinoCaller } from './casino-games.ts';
 import { betB, historyLineB, verificationView } from './casino-render.ts';
