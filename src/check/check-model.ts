@@ -1,5 +1,5 @@
 /**
- * The reference model of `afp check`: what faucet and escrow (and, in model-casino*.ts, the casino)
+ * The reference model of `afp check`: what faucet and escrow (and, in casino/model-casino*.ts, the casino)
  * must look like after any sequence of requests, written from the wire contract alone. It never
  * imports the services' logic (the model must be able to disagree with them); it takes money
  * helpers and the configured numbers, and the casino part reads the published paytables and
@@ -15,7 +15,7 @@
  */
 import { assert } from '../core/assert.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
-import { createCasinoModel, type CasinoModel } from './model-casino.ts';
+import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
 import { RateBudget } from './model-limits.ts';
 
 /**
@@ -110,7 +110,7 @@ export interface CheckModel {
   poolMicro: bigint;
   feeIncomeMicro: bigint;
   readonly budget: RateBudget;
-  /** Seeds, bets, tournaments, challenges, withdrawals, deposits (model-casino.ts). */
+  /** Seeds, bets, tournaments, challenges, withdrawals, deposits (casino/model-casino.ts). */
   readonly casino: CasinoModel;
 }
 

@@ -5,12 +5,14 @@
  * escrow indexes (so commands meet the same agents and escrows), amounts around the minimum, the
  * fee's rounding and the balances a run can have, expiries from 1 s to the maximum, time steps
  * that land on boundaries. The casino's rows (bets, batch, fairness, tournaments, challenges,
- * withdrawals) come from command-casino-table.ts. Bounded: at most MAX_COMMANDS commands per run, prelude included.
+ * withdrawals) come from casino/command-casino-table.ts. Bounded: at most MAX_COMMANDS commands per run, prelude included.
+ * Layout (docs/layout.md): each service's commands and model parts live in its own folder
+ * (casino/, escrow/, faucet/); the frame, the shared commands and the model's core stay here.
  */
 import fc from 'fast-check';
 import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type EscrowRole, type EscrowStatus, type ReferenceVia, type Style } from './check-model.ts';
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
-import { CASINO_SPECS } from './command-casino-table.ts';
+import { CASINO_SPECS } from './casino/command-casino-table.ts';
 import {
   createEscrowCommand,
   disputeCommand,
@@ -21,11 +23,11 @@ import {
   type ActionCommandInput,
   type CallerRole,
   type CreateCommandInput,
-} from './command-escrow.ts';
-import { agentViewCommand, claimACommand, claimBCommand, registerCommand, statusBCommand } from './command-faucet.ts';
+} from './escrow/command-escrow.ts';
+import { agentViewCommand, claimACommand, claimBCommand, registerCommand, statusBCommand } from './faucet/command-faucet.ts';
 import { advanceTimeCommand, type TimeStep } from './command-time.ts';
 import { ModelCommand, type CheckSystem, type CommandSpec } from './model-command.ts';
-import type { ClaimBMode } from './model-faucet.ts';
+import type { ClaimBMode } from './faucet/model-faucet.ts';
 
 /**
  * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the

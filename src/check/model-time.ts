@@ -8,7 +8,7 @@
  * (config.referralSweepMs after the epoch and its multiples). A request at instant t sees every
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
  * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
- * model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
+ * casino/model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
  * accruing after that sweep (the default outcome is a refund, which accrues nothing); other timers
  * commute (each moves money of one escrow only).
@@ -16,7 +16,7 @@
 import { assert } from '../core/assert.ts';
 import { basisPoints } from '../core/money.ts';
 import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts';
-import { advanceCasino, casinoBoundaries } from './model-casino-time.ts';
+import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);

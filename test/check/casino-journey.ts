@@ -4,12 +4,12 @@
 // with its prizes, a large deposit, a withdrawal under review completed on the clock, verifications.
 // Shared by the in-process and the live tests; `deposits` false leaves out what needs a deposit.
 import type { CheckRun } from '../../src/check/check-target.ts';
-import { casinoBalanceCommand, depositCommand, withdrawalsCommand, withdrawCommand } from '../../src/check/command-casino-account.ts';
-import { batchCommand, betACommand, betBCommand } from '../../src/check/command-casino-bets.ts';
-import { challengeActionCommand, createChallengeCommand } from '../../src/check/command-casino-challenges.ts';
-import { riskFactorCommand, rotateCommand, seedHashCommand, verifyCommand } from '../../src/check/command-casino-fairness.ts';
-import { createTournamentCommand, enterTournamentCommand, playTournamentCommand, tournamentDetailsCommand } from '../../src/check/command-casino-tournaments.ts';
-import { registerCommand } from '../../src/check/command-faucet.ts';
+import { casinoBalanceCommand, depositCommand, withdrawalsCommand, withdrawCommand } from '../../src/check/casino/command-casino-account.ts';
+import { batchCommand, betACommand, betBCommand } from '../../src/check/casino/command-casino-bets.ts';
+import { challengeActionCommand, createChallengeCommand } from '../../src/check/casino/command-casino-challenges.ts';
+import { riskFactorCommand, rotateCommand, seedHashCommand, verifyCommand } from '../../src/check/casino/command-casino-fairness.ts';
+import { createTournamentCommand, enterTournamentCommand, playTournamentCommand, tournamentDetailsCommand } from '../../src/check/casino/command-casino-tournaments.ts';
+import { registerCommand } from '../../src/check/faucet/command-faucet.ts';
 import { advanceTimeCommand } from '../../src/check/command-time.ts';
 import { ModelCommand, type CommandSpec } from '../../src/check/model-command.ts';
 

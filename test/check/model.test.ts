@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { createModel, type CheckModel } from '../../src/check/check-model.ts';
 import { compareAnswer, eq, money, time } from '../../src/check/expectation.ts';
-import { escrowFeeMicro, predictCreate, predictDispute, predictRefund, predictRelease, type CreateEscrowInput } from '../../src/check/model-escrow.ts';
-import { predictGet, predictList } from '../../src/check/model-escrow-views.ts';
-import { predictAgentView, predictClaimA, predictClaimB, predictRegister, predictStatusB } from '../../src/check/model-faucet.ts';
+import { escrowFeeMicro, predictCreate, predictDispute, predictRefund, predictRelease, type CreateEscrowInput } from '../../src/check/escrow/model-escrow.ts';
+import { predictGet, predictList } from '../../src/check/escrow/model-escrow-views.ts';
+import { predictAgentView, predictClaimA, predictClaimB, predictRegister, predictStatusB } from '../../src/check/faucet/model-faucet.ts';
 import { RateBudget, SCOPES } from '../../src/check/model-limits.ts';
 import { advanceModel, timeBoundaries } from '../../src/check/model-time.ts';
 import { runNames } from '../../src/check/check-target.ts';

@@ -62,7 +62,7 @@ interface RegisterInput {
   readonly metadata: JsonObject | undefined;
 }
 
-/** The service's command: one literal with its fields named, not a spread (see escrow.ts, listInput). */
+/** The service's command: one literal with its fields named, not a spread (see ../escrow/escrow.ts, listInput). */
 function registerCommand(style: 'A' | 'B', input: RegisterInput): RegisterCommand {
   return { style, agentId: input.agentId, referrer: input.referrer, metadata: input.metadata };
 }

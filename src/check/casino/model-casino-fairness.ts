@@ -12,10 +12,10 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { compare } from '../core/ratio.ts';
-import { DrawStream } from '../services/casino/fair/draw-stream.ts';
-import type { CheckModel } from './check-model.ts';
-import { eq, json, money, object, text, time, type Matcher, type Prediction } from './expectation.ts';
+import { compare } from '../../core/ratio.ts';
+import { DrawStream } from '../../services/casino/fair/draw-stream.ts';
+import type { CheckModel } from '../check-model.ts';
+import { eq, json, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { activeSeed, casinoAgent, type ModelBet, type ModelChallenge, type ModelSeed } from './model-casino.ts';
 import { casinoMismatch, field, learnHash, seedMatcher } from './model-casino-expect.ts';
 import { replay } from './model-casino-games.ts';

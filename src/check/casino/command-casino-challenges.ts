@@ -4,12 +4,12 @@
  * stakes minus 2%) and decline (refund), by the challenged agent or, for the 403s, by another.
  * Expiry after 24 h happens on the clock. Challenges are named by creation index.
  */
-import { toNumber } from '../core/money.ts';
-import { describeRef, referenceText, type AgentRef, type CheckModel } from './check-model.ts';
+import { toNumber } from '../../core/money.ts';
+import { describeRef, referenceText, type AgentRef, type CheckModel } from '../check-model.ts';
 import { field } from './model-casino-expect.ts';
 import { predictAccept, predictCreateChallenge, predictDecline, resolveChallenge, UNKNOWN_CHALLENGE_ID, type ChallengeRef } from './model-casino-challenges.ts';
-import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
-import { SCOPES } from './model-limits.ts';
+import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { SCOPES } from '../model-limits.ts';
 
 
 /** Stake kinds: 0.01 (the minimum), 0.50, 2.00, just below the minimum (400), one micro above the balance (422). */

@@ -6,8 +6,8 @@
  * referrer, created_at, expires_at, settled_at, tx_hash, dispute}; detail-A names the parties
  * buyer/seller, the description memo, adds currency "USDC" and renders money as numbers.
  */
-import { requireAgent, type CheckModel, type EscrowRole, type EscrowStatus, type ModelEscrow, type Style } from './check-model.ts';
-import { eq, json, list, money, object, text, time, type Matcher, type Prediction } from './expectation.ts';
+import { requireAgent, type CheckModel, type EscrowRole, type EscrowStatus, type ModelEscrow, type Style } from '../check-model.ts';
+import { eq, json, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { access, type EscrowActionInput } from './model-escrow.ts';
 
 export function predictGet(model: Readonly<CheckModel>, input: EscrowActionInput): Prediction {

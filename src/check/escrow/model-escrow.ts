@@ -19,9 +19,9 @@ import {
   type ModelAgent,
   type ModelEscrow,
   type Style,
-} from './check-model.ts';
-import { eq, failure, money, text, time, type Matcher, type Prediction } from './expectation.ts';
-import { credit, payRelease } from './model-time.ts';
+} from '../check-model.ts';
+import { eq, failure, money, text, time, type Matcher, type Prediction } from '../expectation.ts';
+import { credit, payRelease } from '../model-time.ts';
 
 export interface CreateEscrowInput {
   readonly style: Style;

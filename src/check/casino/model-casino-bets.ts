@@ -12,11 +12,11 @@
  * The multiplier is read from the answer and must be one the game pays (the answer is refused
  * otherwise); the revealed seed decides later whether it was the right one.
  */
-import { parseDecimal, parseNumber } from '../core/money.ts';
-import type { Ratio } from '../core/ratio.ts';
-import type { JsonValue } from '../core/errors.ts';
-import { requireAgent, type CheckModel } from './check-model.ts';
-import { eq, money, object, text, time, type Matcher } from './expectation.ts';
+import { parseDecimal, parseNumber } from '../../core/money.ts';
+import type { Ratio } from '../../core/ratio.ts';
+import type { JsonValue } from '../../core/errors.ts';
+import { requireAgent, type CheckModel } from '../check-model.ts';
+import { eq, money, object, text, time, type Matcher } from '../expectation.ts';
 import { accrueCommissions, casinoAgent, nextDraw, takeDraw, type ModelBet, type ModelSeed } from './model-casino.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 import { choiceText, kellyLimitMicro, maxBetMicro, MIN_BET_MICRO, support, validChoice, type GameChoice } from './model-casino-games.ts';

@@ -5,9 +5,9 @@
  * starts_at and ends_at). Tournaments are named by creation index, so drawn commands meet them.
  * Only with an exact clock: starts_at must be "now or later" on the target's clock.
  */
-import { toNumber } from '../core/money.ts';
-import type { CheckModel } from './check-model.ts';
-import { eq } from './expectation.ts';
+import { toNumber } from '../../core/money.ts';
+import type { CheckModel } from '../check-model.ts';
+import { eq } from '../expectation.ts';
 import { expectBetAnswer } from './command-casino-bets.ts';
 import { resolveAmount, type AmountKind } from './model-casino-bets.ts';
 import { newClientSeed } from './model-casino.ts';
@@ -22,8 +22,8 @@ import {
   UNKNOWN_TOURNAMENT_ID,
   type TournamentRef,
 } from './model-casino-tournaments.ts';
-import { agentStyleACommand, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
-import { SCOPES } from './model-limits.ts';
+import { agentStyleACommand, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { SCOPES } from '../model-limits.ts';
 
 const ready = (model: Readonly<CheckModel>, slot: number): boolean => model.capabilities.casino && model.capabilities.exactTime && model.agents[slot] !== undefined;
 const refText = (ref: TournamentRef): string => (ref === 'unknown' ? 'unknown tournament' : `tournament#${ref.index}`);

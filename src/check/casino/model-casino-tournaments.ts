@@ -11,8 +11,8 @@
  * 409 entered → 409 full → 422; play 404 → 400 amount → 403 not entered → 409 not active → the
  * bet's own refusals.
  */
-import { requireAgent, type CheckModel } from './check-model.ts';
-import { eq, list, money, object, text, time, type Matcher, type Prediction } from './expectation.ts';
+import { requireAgent, type CheckModel } from '../check-model.ts';
+import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import type { ModelEntrant, ModelTournament } from './model-casino.ts';
 
 /** NOTES.md: prizes 60% / 30% / 10%, in basis points. */

@@ -11,16 +11,16 @@
  * paytables are data it reads (keno-tables.ts, plinko-tables.ts), and only `replay` runs a game
  * module's pure `play` on provably fair draws — the published rule a revealed seed is checked by.
  */
-import { ONE, ZERO, add, compare, div, mul, ratio, ratioFromDecimal, sub, type Ratio } from '../core/ratio.ts';
-import type { DrawStream } from '../services/casino/fair/draw-stream.ts';
-import { coinFlip } from '../services/casino/games/coin-flip.ts';
-import { dice } from '../services/casino/games/dice.ts';
-import type { GameResult } from '../services/casino/games/game.ts';
-import { keno } from '../services/casino/games/keno.ts';
-import { KENO_PAYTABLE } from '../services/casino/games/keno-tables.ts';
-import { plinko } from '../services/casino/games/plinko.ts';
-import { PLINKO_HALF_TABLES, type PlinkoRisk, type PlinkoRows } from '../services/casino/games/plinko-tables.ts';
-import { roulette, type RouletteBetType } from '../services/casino/games/roulette.ts';
+import { ONE, ZERO, add, compare, div, mul, ratio, ratioFromDecimal, sub, type Ratio } from '../../core/ratio.ts';
+import type { DrawStream } from '../../services/casino/fair/draw-stream.ts';
+import { coinFlip } from '../../services/casino/games/coin-flip.ts';
+import { dice } from '../../services/casino/games/dice.ts';
+import type { GameResult } from '../../services/casino/games/game.ts';
+import { keno } from '../../services/casino/games/keno.ts';
+import { KENO_PAYTABLE } from '../../services/casino/games/keno-tables.ts';
+import { plinko } from '../../services/casino/games/plinko.ts';
+import { PLINKO_HALF_TABLES, type PlinkoRisk, type PlinkoRows } from '../../services/casino/games/plinko-tables.ts';
+import { roulette, type RouletteBetType } from '../../services/casino/games/roulette.ts';
 
 export type GameChoice =
   | { readonly game: 'coin_flip'; readonly side: 'heads' | 'tails' }

@@ -10,9 +10,9 @@
  * Precedence: create 400 game/amount/self → 404 unknown challenged → 422; accept and decline
  * 404 → 403 not the challenged agent → 409 not pending → (accept) 422.
  */
-import type { JsonValue } from '../core/errors.ts';
-import { requireAgent, type AgentRef, type CheckModel } from './check-model.ts';
-import { eq, money, object, text, time, type Matcher, type Prediction } from './expectation.ts';
+import type { JsonValue } from '../../core/errors.ts';
+import { requireAgent, type AgentRef, type CheckModel } from '../check-model.ts';
+import { eq, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import { nextDraw, takeDraw, type ModelChallenge } from './model-casino.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 

@@ -6,17 +6,17 @@
  * and its `min_bet` / `max_bet`, or the accepted bet's money, nonce and seed commitment given the
  * multiplier the answer reports (which must be one the game pays).
  */
-import { formatDecimal, toNumber } from '../core/money.ts';
-import type { ApiResult } from '../client/client.ts';
-import type { CasinoBody } from '../client/casino-client.ts';
-import type { CheckModel } from './check-model.ts';
-import { compareAnswer, eq, list, money, object, type Matcher, type Prediction } from './expectation.ts';
+import { formatDecimal, toNumber } from '../../core/money.ts';
+import type { ApiResult } from '../../client/client.ts';
+import type { CasinoBody } from '../../client/casino-client.ts';
+import type { CheckModel } from '../check-model.ts';
+import { compareAnswer, eq, list, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { betBodyA, betBodyB, betRefusal, commitBet, inferMultiplier, resolveAmount, settlementOf, type AmountKind, type Settlement } from './model-casino-bets.ts';
 import { newClientSeed, type ModelBet } from './model-casino.ts';
 import { casinoMismatch, field } from './model-casino-expect.ts';
 import { choiceText, detailProblems, paramsA, type GameChoice } from './model-casino-games.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
-import { SCOPES } from './model-limits.ts';
+import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { SCOPES } from '../model-limits.ts';
 
 export interface BetCommandInput {
   readonly slot: number;

@@ -6,13 +6,13 @@
  * risk factor (PUT /kelly/config, 0.1 to 1.0 with at most two decimals; the answer's limits must
  * be the model's Kelly limits for the balance).
  */
-import type { CheckModel } from './check-model.ts';
-import { eq, money, object, type Matcher, type Prediction } from './expectation.ts';
+import type { CheckModel } from '../check-model.ts';
+import { eq, money, object, type Matcher, type Prediction } from '../expectation.ts';
 import { casinoAgent, type ModelBet } from './model-casino.ts';
 import { kellyLimitMicro } from './model-casino-games.ts';
 import { predictRotate, predictSeedHash, predictVerify, resolveBet, UNKNOWN_BET_ID, UNKNOWN_SEED_HASH, type BetRef } from './model-casino-fairness.ts';
-import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from './model-command.ts';
-import { SCOPES } from './model-limits.ts';
+import { agentStyleACommand, casinoAgentReady, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { SCOPES } from '../model-limits.ts';
 
 
 export function seedHashCommand(slot: number): CommandSpec {

@@ -4,8 +4,8 @@
  * GET /api/v1/agents/:id for the caller itself, another agent or an unknown one. Each sends its
  * request through the AfpClient and compares the answer with the model's prediction.
  */
-import { describeRef, nextFreeSlot, referenceText, type AgentRef, type CheckModel, type Style } from './check-model.ts';
-import { SCOPES } from './model-limits.ts';
+import { describeRef, nextFreeSlot, referenceText, type AgentRef, type CheckModel, type Style } from '../check-model.ts';
+import { SCOPES } from '../model-limits.ts';
 import {
   predictAgentView,
   predictClaimA,
@@ -14,7 +14,7 @@ import {
   predictStatusB,
   type ClaimBInput,
 } from './model-faucet.ts';
-import { expectAnswer, keyed, keyless, type CommandSpec } from './model-command.ts';
+import { expectAnswer, keyed, keyless, type CommandSpec } from '../model-command.ts';
 
 /** A registration: of a new agent (the next free slot), or again of a registered one (409). */
 export interface RegisterCommandInput {

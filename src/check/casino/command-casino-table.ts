@@ -9,7 +9,7 @@
  * instants too (model-casino-time.ts).
  */
 import fc from 'fast-check';
-import { SLOT_COUNT, type AgentRef, type ReferenceVia } from './check-model.ts';
+import { SLOT_COUNT, type AgentRef, type ReferenceVia } from '../check-model.ts';
 import { batchCommand, betACommand, betBCommand, type BatchElement } from './command-casino-bets.ts';
 import { casinoBalanceCommand, depositCommand, withdrawalsCommand, withdrawCommand, type WithdrawKind } from './command-casino-account.ts';
 import { challengeActionCommand, createChallengeCommand, type ChallengeActor, type StakeKind } from './command-casino-challenges.ts';
@@ -18,7 +18,7 @@ import { createTournamentCommand, enterTournamentCommand, playTournamentCommand,
 import type { AmountKind } from './model-casino-bets.ts';
 import type { BetRef } from './model-casino-fairness.ts';
 import type { GameChoice } from './model-casino-games.ts';
-import type { CommandSpec } from './model-command.ts';
+import type { CommandSpec } from '../model-command.ts';
 
 const HOUR_MS = 3_600_000;
 

@@ -13,9 +13,9 @@
  * can (the multiplier is one the game pays, the money follows from it exactly, the nonce is the
  * next one) and replays every outcome once its seed is revealed (model-casino-fairness.ts).
  */
-import type { JsonValue } from '../core/errors.ts';
-import type { Ratio } from '../core/ratio.ts';
-import type { CheckModel } from './check-model.ts';
+import type { JsonValue } from '../../core/errors.ts';
+import type { Ratio } from '../../core/ratio.ts';
+import type { CheckModel } from '../check-model.ts';
 import type { GameChoice } from './model-casino-games.ts';
 
 /** NOTES.md: a seed serves 1,000 nonces, then it is retired, revealed and replaced. */

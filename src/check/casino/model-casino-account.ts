@@ -8,8 +8,8 @@
  * Precedence (docs/decisions.md [casino]): chain → address → amount (400 each) → 422 when the
  * balance is below amount + fee. The fee and the amount leave the balance at request time.
  */
-import { requireAgent, type CheckModel } from './check-model.ts';
-import { eq, list, money, object, text, time, type Matcher, type Prediction } from './expectation.ts';
+import { requireAgent, type CheckModel } from '../check-model.ts';
+import { eq, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 import type { ModelWithdrawal } from './model-casino.ts';
 
 export const WITHDRAW_FEE_MICRO = 500_000n;

@@ -5,11 +5,11 @@
  * amounts, and — in-process only — a simulated chain deposit, the one way a run gets more money
  * than the faucet gives (a live target takes deposits only from a chain).
  */
-import { toNumber } from '../core/money.ts';
-import type { CheckModel } from './check-model.ts';
+import { toNumber } from '../../core/money.ts';
+import type { CheckModel } from '../check-model.ts';
 import { GOOD_ADDRESS, predictCasinoBalance, predictDeposit, predictWithdraw, predictWithdrawals, REVIEW_ABOVE_MICRO, WITHDRAW_FEE_MICRO } from './model-casino-account.ts';
 import { casinoMismatch } from './model-casino-expect.ts';
-import { agentStyleACommand, casinoAgentReady, type CommandSpec } from './model-command.ts';
+import { agentStyleACommand, casinoAgentReady, type CommandSpec } from '../model-command.ts';
 
 
 export type WithdrawKind = 'below-min' | 'min' | 'all' | 'all+1' | 'review' | 'bad-address' | 'ethereum';

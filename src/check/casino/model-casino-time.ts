@@ -6,7 +6,7 @@
  * These timers commute (each moves money of its own record only, and none accrues referral
  * shares), so they run by kind rather than in one merged order.
  */
-import type { CheckModel } from './check-model.ts';
+import type { CheckModel } from '../check-model.ts';
 import { expireChallenge } from './model-casino-challenges.ts';
 import { completeTournament } from './model-casino-tournaments.ts';
 

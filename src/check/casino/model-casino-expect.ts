@@ -4,10 +4,10 @@
  * seed that replays another outcome), the matcher of a seed commitment the model may not know yet,
  * and reading fields of an answer body without trusting its shape.
  */
-import type { CheckModel } from './check-model.ts';
-import { eq, text, type Matcher } from './expectation.ts';
+import type { CheckModel } from '../check-model.ts';
+import { eq, text, type Matcher } from '../expectation.ts';
 import type { ModelSeed } from './model-casino.ts';
-import { CheckMismatch } from './model-command.ts';
+import { CheckMismatch } from '../model-command.ts';
 
 const PROBLEMS_SHOWN_MAX = 8;
 

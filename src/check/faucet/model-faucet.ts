@@ -9,8 +9,8 @@
  * cooldown (409 FAUCET_CLAIMED) before an empty pool (422); agent details — unknown (404)
  * before another agent's (403).
  */
-import { requireAgent, type AgentRef, type CheckModel, type ModelAgent, type Style } from './check-model.ts';
-import { eq, failure, money, seconds, text, time, type Matcher, type Prediction } from './expectation.ts';
+import { requireAgent, type AgentRef, type CheckModel, type ModelAgent, type Style } from '../check-model.ts';
+import { eq, failure, money, seconds, text, time, type Matcher, type Prediction } from '../expectation.ts';
 
 export interface RegisterInput {
   readonly slot: number;

@@ -6,14 +6,14 @@
  * an escrow is named by role (its sender, its receiver, an outsider), so most actions meet the
  * rule they test instead of a 403.
  */
-import { formatDecimal, toNumber } from '../core/money.ts';
-import type { AfpClient, ApiResult } from '../client/client.ts';
-import { describeEscrowRef, describeRef, escrowIdOf, referenceText, registeredSlots, resolveEscrow, type CheckModel, type EscrowRef, type Style } from './check-model.ts';
-import type { Prediction } from './expectation.ts';
+import { formatDecimal, toNumber } from '../../core/money.ts';
+import type { AfpClient, ApiResult } from '../../client/client.ts';
+import { describeEscrowRef, describeRef, escrowIdOf, referenceText, registeredSlots, resolveEscrow, type CheckModel, type EscrowRef, type Style } from '../check-model.ts';
+import type { Prediction } from '../expectation.ts';
 import { predictCreate, predictDispute, predictRefund, predictRelease, type CreateEscrowInput, type EscrowActionInput } from './model-escrow.ts';
 import { predictGet, predictList, type ListInput } from './model-escrow-views.ts';
-import { SCOPES, type BudgetScope } from './model-limits.ts';
-import { expectAnswer, keyed, type CommandSpec } from './model-command.ts';
+import { SCOPES, type BudgetScope } from '../model-limits.ts';
+import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 
 /** On a wall-clock target no escrow may expire inside a run: shorter expiries are not sent there. */
 export const LOOSE_TIME_EXPIRES_MIN_SECONDS = 3_600;
