@@ -1,11 +1,13 @@
 /**
  * The whole conformance suite in run order: rejections first, then the happy paths, then the
  * time-dependent cases (they move the target's clock, so nothing after them depends on the hour).
+ * Layout (docs/layout.md): cases of one service only live in that service's folder (casino/); the
+ * faucet and escrow cases stay here because each file mixes both (an escrow needs registered agents).
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
 import { ENDPOINT_IDS, type EndpointId } from '../client/client.ts';
-import { CASINO_REJECTION_CASES } from './casino-cases.ts';
-import { CASINO_HAPPY_CASES } from './casino-happy-cases.ts';
+import { CASINO_REJECTION_CASES } from './casino/casino-cases.ts';
+import { CASINO_HAPPY_CASES } from './casino/casino-happy-cases.ts';
 import type { ConformanceCase } from './conformance-case.ts';
 import { HAPPY_CASES } from './happy-cases.ts';
 import { REJECTION_CASES } from './rejection-cases.ts';

@@ -9,7 +9,7 @@ import type { ConformanceTarget } from '../../src/conformance/conformance-case.t
 import { CONFORMANCE_CASES, uncoveredEndpoints } from '../../src/conformance/conformance-cases.ts';
 import { runCase, runConformance, skipReason } from '../../src/conformance/conformance-runner.ts';
 import { inProcessConformanceTarget, liveConformanceTarget } from '../../src/conformance/conformance-target.ts';
-import { CASINO_REJECTION_CASES } from '../../src/conformance/casino-cases.ts';
+import { CASINO_REJECTION_CASES } from '../../src/conformance/casino/casino-cases.ts';
 import { HAPPY_CASES } from '../../src/conformance/happy-cases.ts';
 import { REJECTION_CASES } from '../../src/conformance/rejection-cases.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';

@@ -1,18 +1,20 @@
 /**
  * The invariant table: one checker per file, registered here by the name scenario files use
  * (`invariants: [conservation, ...]`). A new invariant is a new file and a new row.
+ * Layout (docs/layout.md): an invariant of one service lives in that service's folder (casino/,
+ * escrow/, faucet/); invariants over the whole platform and the checker frame stay here.
  */
 import type { InvariantName } from '../scenario.ts';
-import { casinoBetLimits } from './casino-bet-limits.ts';
-import { casinoBetsVerify } from './casino-bets-verify.ts';
-import { casinoConservation } from './casino-conservation.ts';
-import { casinoReferralLevels } from './casino-referral-levels.ts';
+import { casinoBetLimits } from './casino/casino-bet-limits.ts';
+import { casinoBetsVerify } from './casino/casino-bets-verify.ts';
+import { casinoConservation } from './casino/casino-conservation.ts';
+import { casinoReferralLevels } from './casino/casino-referral-levels.ts';
 import type { InvariantDefinition } from './checker.ts';
 import { conservation } from './conservation.ts';
 import { errorShape } from './error-shape.ts';
-import { escrowExpiryExact } from './escrow-expiry-exact.ts';
-import { escrowSettlesOnce } from './escrow-settles-once.ts';
-import { faucetCooldown } from './faucet-cooldown.ts';
+import { escrowExpiryExact } from './escrow/escrow-expiry-exact.ts';
+import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
+import { faucetCooldown } from './faucet/faucet-cooldown.ts';
 import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 

@@ -13,11 +13,11 @@
  * configured with other shares is caught. Every agent is checked again at the end.
  * Limits: one entry per agent that bet; pending transfers of one bet (at most three).
  */
-import { referralAccount } from '../../core/ledger.ts';
-import { formatDecimal, type Micro } from '../../core/money.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition, Violation } from './checker.ts';
+import { referralAccount } from '../../../core/ledger.ts';
+import { formatDecimal, type Micro } from '../../../core/money.ts';
+import type { Platform } from '../../../platform/platform.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
 
 /** casino.md "Referral": 10%, 5%, 2.5% of net losses, in basis points. */
 export const SPEC_LEVELS_BPS: readonly bigint[] = [1_000n, 500n, 250n];

@@ -3,9 +3,9 @@
  * refunded or expired), and only after it was created; at the end of the run none is still open
  * past its deadline (a locked one past expires_at, a disputed one past its window's end).
  */
-import type { DomainEvent } from '../../services/shared/events.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition, Violation } from './checker.ts';
+import type { DomainEvent } from '../../../services/shared/events.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
 
 interface Tracked {
   readonly expiresAtMs: number;

@@ -9,9 +9,9 @@
  * Non-goals: rate limits (429) and the domain refusals that need money or time (Kelly, balance,
  * closed games): those are in test/http/casino-bad-input.test.ts and `afp check`.
  */
-import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
-import type { HttpMethod, TransportRequest } from '../client/transport.ts';
-import type { CaseWorld, ExpectedRejection, RejectionCase } from './conformance-case.ts';
+import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../../client/casino-client.ts';
+import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
+import type { CaseWorld, ExpectedRejection, RejectionCase } from '../conformance-case.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 

@@ -8,10 +8,10 @@
  * Money: agents start with the 10.00 grant of the B registration; game bets are 0.10 (the slots
  * minimum; every Kelly limit at that bankroll allows it).
  */
-import type { CasinoBody } from '../client/casino-client.ts';
-import type { AfpClient, ApiResult } from '../client/client.ts';
-import { formatDecimal, parseNumber } from '../core/money.ts';
-import { SetupError, type ScriptCase, type ScriptSession } from './conformance-case.ts';
+import type { CasinoBody } from '../../client/casino-client.ts';
+import type { AfpClient, ApiResult } from '../../client/client.ts';
+import { formatDecimal, parseNumber } from '../../core/money.ts';
+import { SetupError, type ScriptCase, type ScriptSession } from '../conformance-case.ts';
 
 function must(answer: ApiResult<CasinoBody>, label: string): CasinoBody {
   if (!answer.ok) throw new Error(`${label} answered ${answer.status} ${answer.body.code}: ${answer.body.error}`);

@@ -15,14 +15,14 @@
  * Cost: O(1) per bet (the commission book's figures for one agent); O(challenges + tournaments +
  * crash rounds retained + ledger accounts) per hour.
  */
-import { formatDecimal, type Micro } from '../../core/money.ts';
-import { CASINO_HOUSE } from '../../services/casino/referral-commission.ts';
-import { challengeAccount } from '../../services/casino/challenges/challenge-record.ts';
-import { tournamentAccount } from '../../services/casino/tournaments/tournament-record.ts';
-import { crashRoundAccount } from '../../services/casino/crash-rounds.ts';
-import { holdAccount as videoPokerHoldAccount } from '../../services/casino/video-poker-hands.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition, Violation } from './checker.ts';
+import { formatDecimal, type Micro } from '../../../core/money.ts';
+import { CASINO_HOUSE } from '../../../services/casino/referral-commission.ts';
+import { challengeAccount } from '../../../services/casino/challenges/challenge-record.ts';
+import { tournamentAccount } from '../../../services/casino/tournaments/tournament-record.ts';
+import { crashRoundAccount } from '../../../services/casino/crash-rounds.ts';
+import { holdAccount as videoPokerHoldAccount } from '../../../services/casino/video-poker-hands.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
 
 /** Every reason a transfer may move the house's money with. */
 export const HOUSE_REASONS: ReadonlySet<string> = new Set([

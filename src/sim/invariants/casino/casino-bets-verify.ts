@@ -16,11 +16,11 @@
  * casino-payout-short (multiplier and payout), casino-replayable-nonce (a nonce used twice).
  * Limits: one bitmap of ⌈rotateAfterNonces / 8⌉ bytes per seed that served a bet.
  */
-import { applyToMicro } from '../../core/ratio.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import { recompute } from '../../services/casino/fairness.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition, Violation } from './checker.ts';
+import { applyToMicro } from '../../../core/ratio.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import { recompute } from '../../../services/casino/fairness.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
 
 export const casinoBetsVerify: InvariantDefinition = {
   name: 'casino-bets-verify',

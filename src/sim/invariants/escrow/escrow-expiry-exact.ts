@@ -8,10 +8,10 @@
  * instant has passed must be settled or disputed (expiry suspended): a missed expiry is caught
  * even when no event reports it. Limits: the queue holds at most one entry per escrow.
  */
-import { agentAccount, escrowAccount } from '../../core/ledger.ts';
-import { Scheduler } from '../../core/scheduler.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition } from './checker.ts';
+import { agentAccount, escrowAccount } from '../../../core/ledger.ts';
+import { Scheduler } from '../../../core/scheduler.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition } from '../checker.ts';
 
 interface Tracked {
   readonly escrowId: string;

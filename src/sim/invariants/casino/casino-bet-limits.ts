@@ -14,16 +14,16 @@
  * Limits: the pending balances hold only stakes whose bet has not settled yet (crash rounds and
  * dealt hands); entries are removed at settlement.
  */
-import { agentAccount } from '../../core/ledger.ts';
-import { formatDecimal } from '../../core/money.ts';
-import type { Outcome } from '../../core/errors.ts';
-import type { BetRecord } from '../../services/casino/bet-record.ts';
-import type { GameModule } from '../../services/casino/games/game.ts';
-import { gameById } from '../../services/casino/games/index.ts';
-import { OPTIMAL_PARAMS } from '../../services/casino/games/video-poker.ts';
-import { kellyMaxBetMicro } from '../../services/casino/kelly-rule.ts';
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition, Violation } from './checker.ts';
+import { agentAccount } from '../../../core/ledger.ts';
+import { formatDecimal } from '../../../core/money.ts';
+import type { Outcome } from '../../../core/errors.ts';
+import type { BetRecord } from '../../../services/casino/bet-record.ts';
+import type { GameModule } from '../../../services/casino/games/game.ts';
+import { gameById } from '../../../services/casino/games/index.ts';
+import { OPTIMAL_PARAMS } from '../../../services/casino/games/video-poker.ts';
+import { kellyMaxBetMicro } from '../../../services/casino/kelly-rule.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
 
 const AGENT_PREFIX = agentAccount('');
 const STAKE_REASONS = new Set(['casino.bet.stake', 'casino.crash.stake', 'casino.video-poker.commit']);

@@ -4,8 +4,8 @@
  * pays at most one claim per agent, ever. The cooldown is read from the platform's config, so a
  * platform that shortens it (the `faucet-cooldown-23h` defect) is caught.
  */
-import { jsonText } from '../json-text.ts';
-import type { InvariantDefinition } from './checker.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition } from '../checker.ts';
 
 export const faucetCooldown: InvariantDefinition = {
   name: 'faucet-cooldown',
