@@ -1,20 +1,22 @@
 /**
  * The agent archetype table: one file per archetype, registered here by the name scenario
  * populations use (`agent: escrow-buyer`). A new archetype is a new file and a new row.
+ * Layout (docs/layout.md): an archetype of one service lives in that service's folder (casino/,
+ * escrow/, faucet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/.
  */
 import type { AnyAgentDefinition } from '../src/sim/agent.ts';
-import { badInputSender } from './bad-input-sender.ts';
-import { batchBettor } from './batch-bettor.ts';
-import { challenger } from './challenger.ts';
-import { escrowBuyer } from './escrow-buyer.ts';
-import { escrowSeller } from './escrow-seller.ts';
-import { fairnessChecker } from './fairness-checker.ts';
-import { faucetFarmer } from './faucet-farmer.ts';
-import { fixedBettor } from './fixed-bettor.ts';
-import { kellyBettor } from './kelly-bettor.ts';
-import { martingale } from './martingale.ts';
-import { rateLimitAbuser } from './rate-limit-abuser.ts';
-import { tournamentPlayer } from './tournament-player.ts';
+import { batchBettor } from './casino/batch-bettor.ts';
+import { challenger } from './casino/challenger.ts';
+import { fairnessChecker } from './casino/fairness-checker.ts';
+import { fixedBettor } from './casino/fixed-bettor.ts';
+import { kellyBettor } from './casino/kelly-bettor.ts';
+import { martingale } from './casino/martingale.ts';
+import { tournamentPlayer } from './casino/tournament-player.ts';
+import { escrowBuyer } from './escrow/escrow-buyer.ts';
+import { escrowSeller } from './escrow/escrow-seller.ts';
+import { faucetFarmer } from './faucet/faucet-farmer.ts';
+import { badInputSender } from './shared/bad-input-sender.ts';
+import { rateLimitAbuser } from './shared/rate-limit-abuser.ts';
 
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
   Object.fromEntries(

@@ -1,5 +1,5 @@
 /**
- * Shared moves of the casino archetypes (agents/fixed-bettor.ts and the others): which game and
+ * Shared moves of the casino archetypes (agents/casino/fixed-bettor.ts and the others): which game and
  * parameters an agent plays (validated by the game itself when the scenario loads), placing a
  * style-A bet and reading the answer into one of a few outcomes, and the casino agent's memory.
  *

@@ -1,5 +1,5 @@
 /**
- * `escrow-buyer` in k6 (agents/escrow-buyer.ts, src/sim/escrow-plans.ts): a fresh agent registers
+ * `escrow-buyer` in k6 (agents/escrow/escrow-buyer.ts, src/sim/escrow-plans.ts): a fresh agent registers
  * (with `referred`, referred by a seller), claims in style B when it was told no next_claim (the
  * style-A buyer), locks one escrow to a seller registered in setup (amount drawn in
  * [amount_min, amount_max], fee 1% rounded up and net checked), and settles it as the mix draws:

@@ -1,5 +1,5 @@
 /**
- * `escrow-seller` in k6 (agents/escrow-seller.ts): a standing archetype — `count` sellers register
+ * `escrow-seller` in k6 (agents/escrow/escrow-seller.ts): a standing archetype — `count` sellers register
  * in setup() (buyers must find them); an iteration is one look by one of them: list the incoming
  * locked escrows in its style (a style-A seller also took its first B claim in setup, as its first
  * wake does), check each names it as receiver and is locked, read some (`view`),

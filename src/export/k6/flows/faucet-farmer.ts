@@ -1,5 +1,5 @@
 /**
- * `faucet-farmer` in k6 (agents/faucet-farmer.ts): a fresh agent registers in its style (style A
+ * `faucet-farmer` in k6 (agents/faucet/faucet-farmer.ts): a fresh agent registers in its style (style A
  * takes its one-time A claim), then wakes once to farm: reads its faucet status (`check_status`),
  * retries the A claim (`repeat_a_claim`), claims in style B; after a payout, with `early_claim`, it
  * tries again at once and must be refused. A B-registered farmer was told its next_claim at

@@ -1,5 +1,5 @@
 /**
- * `rate-limit-abuser` in k6 (agents/rate-limit-abuser.ts): a fresh agent registers (no A claim,
+ * `rate-limit-abuser` in k6 (agents/shared/rate-limit-abuser.ts): a fresh agent registers (no A claim,
  * as the agent), then fires `burst` requests back to back at its `target` endpoint, honouring
  * nothing; 429s are expected answers. Check: the accepted requests fit the free tier's bucket
  * (3 × 100 per minute = 300) plus what the bucket refills while the burst lasts (100 a minute):

@@ -10,13 +10,13 @@
  * sent (the minimum is the floor). Its bankroll curve is the geometric one Kelly promises.
  */
 import { z } from 'zod';
-import { applyToMicro, ratio } from '../src/core/ratio.ts';
-import { findGame } from '../src/services/casino/games/index.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import { applyToMicro, ratio } from '../../src/core/ratio.ts';
+import { findGame } from '../../src/services/casino/games/index.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 const params = z
   .strictObject({

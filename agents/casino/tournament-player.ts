@@ -11,13 +11,13 @@
  * closure. Plays stay within the `/play` cap (60 per minute): at most 60 per wake.
  */
 import { z } from 'zod';
-import type { ApiResult } from '../src/client/client.ts';
-import type { CasinoBody } from '../src/client/casino-client.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, parseIsoMs, reportUnexpected, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, judgeBet, tallyOutcome, type CasinoMemory, withGameParams } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import type { ApiResult } from '../../src/client/client.ts';
+import type { CasinoBody } from '../../src/client/casino-client.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, parseIsoMs, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, judgeBet, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 export const PLAYS_PER_WAKE_MAX = 60;
 

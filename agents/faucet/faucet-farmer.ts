@@ -8,10 +8,10 @@
  * after it, a second A claim always refused.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimA, claimB, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, untilMs, type FaucetMemory, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { claimA, claimB, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, untilMs, type FaucetMemory, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 const params = z.strictObject({
   claim_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('24h').describe('time between claim attempts'),

@@ -13,12 +13,12 @@
  * Limits: rotate_after ≤ 1,000 (a seed's nonces), so the casino never rotates first.
  */
 import { z } from 'zod';
-import { parseAuditTrail } from '../src/audit/wire-bet.ts';
-import { verifyWireBet } from '../src/audit/verify-wire-bet.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
+import { parseAuditTrail } from '../../src/audit/wire-bet.ts';
+import { verifyWireBet } from '../../src/audit/verify-wire-bet.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
 
 export const ROTATE_AFTER_MAX = 1_000;
 

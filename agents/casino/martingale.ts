@@ -10,10 +10,10 @@
  * casino-bet-limits catches). GAME_CLOSED: waits `closed_wait` and resumes the same stake.
  */
 import { z } from 'zod';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, playA, tallyOutcome, type CasinoMemory, withGameParams } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
 
 export const MAX_DOUBLINGS_BOUND = 30;
 

@@ -7,11 +7,11 @@
  * Limits: `burst` at most 5,000 (the simulator's per-step bound is higher).
  */
 import { z } from 'zod';
-import type { EndpointId } from '../src/client/client.ts';
-import type { Tier } from '../src/services/shared/agents.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
+import type { EndpointId } from '../../src/client/client.ts';
+import type { Tier } from '../../src/services/shared/agents.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, register, reportUnexpected, type FaucetMemory, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
 
 /** Endpoints without path parameters that an abuser may hammer. */
 const TARGETS = ['faucet.A.status', 'faucet.B.status', 'faucet.B.agents', 'escrow.A.list', 'escrow.B.list'] as const satisfies readonly EndpointId[];

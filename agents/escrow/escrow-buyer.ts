@@ -11,12 +11,12 @@
  * Limits: at most PLANS_MAX open plans (no new escrow while full).
  */
 import { z } from 'zod';
-import { basisPoints, type Micro } from '../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, moneyOut, parseIsoMs, reportUnexpected, untilMs, usdcAmount, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../src/sim/escrow-plans.ts';
-import { BASIS_POINTS, pickOutcome, probability } from '../src/sim/probability.ts';
+import { basisPoints, type Micro } from '../../src/core/money.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, moneyOut, parseIsoMs, reportUnexpected, untilMs, usdcAmount, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../../src/sim/escrow-plans.ts';
+import { BASIS_POINTS, pickOutcome, probability } from '../../src/sim/probability.ts';
 
 const params = z
   .strictObject({

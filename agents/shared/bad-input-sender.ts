@@ -11,12 +11,12 @@
  * and after each batch (bad input changes nothing).
  */
 import { z } from 'zod';
-import type { TransportRequest, TransportResponse } from '../src/client/transport.ts';
-import type { ServiceName } from '../src/platform/platform.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, register, type FaucetMemory, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { BAD_INPUT_CASES, type BadInputCase } from '../src/sim/bad-input-cases.ts';
-import { durationMs } from '../src/sim/duration.ts';
+import type { TransportRequest, TransportResponse } from '../../src/client/transport.ts';
+import type { ServiceName } from '../../src/platform/platform.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, register, type FaucetMemory, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { BAD_INPUT_CASES, type BadInputCase } from '../../src/sim/bad-input-cases.ts';
+import { durationMs } from '../../src/sim/duration.ts';
 
 const params = z.strictObject({
   every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('1h').describe('time between batches'),

@@ -10,13 +10,13 @@
  * 422 for too little balance, 409 when a side has too many pending challenges.
  */
 import { z } from 'zod';
-import type { ApiResult } from '../src/client/client.ts';
-import type { CasinoBody } from '../src/client/casino-client.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, type CasinoMemory } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import type { ApiResult } from '../../src/client/client.ts';
+import type { CasinoBody } from '../../src/client/casino-client.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, HOUR_MS, memoryOf, MINUTE_MS, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, type CasinoMemory } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 /** casino.md: the winner receives both stakes minus a 2% house cut. */
 const HOUSE_CUT_BPS = 200n;

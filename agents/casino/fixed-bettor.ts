@@ -12,11 +12,11 @@
  * at once; an accepted overdraft is reported by the agent too.
  */
 import { z } from 'zod';
-import { usdc } from '../src/core/money.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, readBalance, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
+import { usdc } from '../../src/core/money.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { freshCasinoMemory, GAME_FIELDS, nextPlayAfter, playA, readBalance, tallyOutcome, type CasinoMemory, type GameChoice, withGameParams } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
 
 const params = z
   .strictObject({

@@ -6,11 +6,11 @@
  * as locked at the same instant succeeds (it cannot have expired: expiry runs at its instant).
  */
 import { z } from 'zod';
-import type { ApiResult } from '../src/client/client.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, reportUnexpected, type FaucetMemory, onboard, RETRY_MS } from '../src/sim/agent-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import type { ApiResult } from '../../src/client/client.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, reportUnexpected, type FaucetMemory, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 const params = z.strictObject({
   check_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('2h').describe('time between looks at incoming escrows'),

@@ -13,13 +13,13 @@
  * for lack of funds.
  */
 import { z } from 'zod';
-import type { CasinoBody } from '../src/client/casino-client.ts';
-import { ERROR_STATUS } from '../src/core/errors.ts';
-import { defineAgent, type AgentContext } from '../src/sim/agent.ts';
-import { expectedRefusal, HOUR_MS, memoryOf, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../src/sim/agent-kit.ts';
-import { BROKE_MAX, checkAmount, freshCasinoMemory, gameChoice, placedOutcome, refusedOutcome, type BetOutcome, type CasinoMemory } from '../src/sim/casino-kit.ts';
-import { durationMs } from '../src/sim/duration.ts';
-import { BASIS_POINTS, probability } from '../src/sim/probability.ts';
+import type { CasinoBody } from '../../src/client/casino-client.ts';
+import { ERROR_STATUS } from '../../src/core/errors.ts';
+import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
+import { expectedRefusal, HOUR_MS, memoryOf, moneyIn, moneyOut, onboard, reportUnexpected, RETRY_MS, usdcAmount } from '../../src/sim/agent-kit.ts';
+import { BROKE_MAX, checkAmount, freshCasinoMemory, gameChoice, placedOutcome, refusedOutcome, type BetOutcome, type CasinoMemory } from '../../src/sim/casino-kit.ts';
+import { durationMs } from '../../src/sim/duration.ts';
+import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
 
 export const BATCH_SIZE_MAX = 20;
 
