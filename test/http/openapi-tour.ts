@@ -12,7 +12,7 @@ import type { Mount, Route } from '../../src/http/route.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform, type FaultWindow } from '../../src/platform/platform.ts';
-import { casinoTour } from './casino-world.ts';
+import { casinoTour } from './casino/casino-world.ts';
 
 export const TOUR_START_MS = Date.UTC(2026, 0, 1);
 

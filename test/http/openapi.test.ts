@@ -23,7 +23,7 @@ import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
 import { ServeClock } from '../../src/server/serve-clock.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
-import { casinoTour } from './casino-world.ts';
+import { casinoTour } from './casino/casino-world.ts';
 import { schemaChecker } from './openapi-ajv.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);

@@ -7,7 +7,7 @@
  * caller's and counterparty's balances as they were (the runner checks). Rows whose casino mount a
  * target does not announce are skipped with that reason.
  * Non-goals: rate limits (429) and the domain refusals that need money or time (Kelly, balance,
- * closed games): those are in test/http/casino-bad-input.test.ts and `afp check`.
+ * closed games): those are in test/http/casino/casino-bad-input.test.ts and `afp check`.
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../../client/casino-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';

@@ -1,0 +1,46 @@
+// fixed-bettor: the same bet every `every`, funded by the scenario's starting deposit; a closure
+// window answers 409 GAME_CLOSED (no bet on the game inside it) and the bettor resumes after it;
+// the overdraw probe is refused 422; params are validated by the game itself.
+import { describe, expect, test } from 'vitest';
+import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { runScenario } from '../../../src/sim/runner.ts';
+
+const HOUR_MS = 3_600_000;
+const START_MS = Date.parse('2026-01-01T00:00:00Z');
+
+describe('fixed-bettor', () => {
+  test('bets its fixed amount on its game, waits out a closure, and its overdraw probe is refused', async () => {
+    const record = await runScenario(scenarioFromText(`
+name: fixed
+duration: 6h
+populations:
+  - { agent: fixed-bettor, count: 6, style: mixed, params: { game: dice, params: { direction: over, threshold: 60 }, amount: 0.25, every: 5m, closed_wait: 10m } }
+  - { agent: fixed-bettor, count: 1, params: { game: coin_flip, params: { side: tails }, amount: 0.5, every: 10m, overdraw_probe: true } }
+casino:
+  starting_deposit: '50.00'
+  closures: [{ game: dice, from: 2h, for: 1h }]
+`), { seed: 31 });
+    expect(record.outcome).toBe('completed');
+    for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
+    const bets = record.events.filter((event) => event.type === 'casino.bet');
+    const dice = bets.filter((bet) => bet.game === 'dice');
+    expect(dice.length).toBeGreaterThan(6 * 50);
+    for (const bet of dice) expect(bet.amountMicro).toBe(250_000n);
+    expect(dice.filter((bet) => bet.atMs >= START_MS + 2 * HOUR_MS && bet.atMs < START_MS + 3 * HOUR_MS)).toHaveLength(0);
+    expect(dice.some((bet) => bet.atMs >= START_MS + 3 * HOUR_MS)).toBe(true);
+    const diceRow = record.endpoints.find((row) => row.endpoint === 'casino.A.game.dice');
+    expect(diceRow?.statuses['409']).toBeGreaterThanOrEqual(6);
+    const coinRow = record.endpoints.find((row) => row.endpoint === 'casino.A.game.coin_flip');
+    expect(coinRow?.statuses['422']).toBe(1);
+    expect(record.events.filter((event) => event.type === 'casino.deposit' && event.status === 'confirmed')).toHaveLength(7);
+  });
+
+  test('its params are validated strictly, the game parameters by the game itself', () => {
+    const population = (params: string): string => `name: x\nduration: 1d\npopulations:\n  - { agent: fixed-bettor, count: 1, params: ${params} }\n`;
+    expect(() => scenarioFromText(population('{ game: dice, params: { direction: sideways, threshold: 50 } }'))).toThrow(/populations\[0\]\.params\.params: dice: /);
+    expect(() => scenarioFromText(population('{ game: roulette, params: { bet_type: red, colour: blue } }'))).toThrow(/roulette: /);
+    expect(() => scenarioFromText(population('{ game: video_poker }'))).toThrow(/populations\[0\]\.params\.game/);
+    expect(() => scenarioFromText(population('{ amount: 0 }'))).toThrow(/amount/);
+    expect(() => scenarioFromText(population('{ every: 10ms }'))).toThrow(/every/);
+  });
+});

@@ -1,0 +1,28 @@
+// tournament-player: creates tournaments (pool from its balance), enters open ones, plays them
+// while active and reads the completed result; every hold and prize is checked by the casino
+// invariants, and the agent's own checks hold.
+import { describe, expect, test } from 'vitest';
+import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
+import { runScenario } from '../../../src/sim/runner.ts';
+
+describe('tournament-player', () => {
+  test('creates, enters, plays and completes tournaments', async () => {
+    const record = await runScenario(scenarioFromText(`
+name: tournaments
+duration: 10h
+populations:
+  - { agent: tournament-player, count: 10, style: mixed, params: { game: dice, params: { direction: under, threshold: 40 }, plays: 8, every: 5m, length: 1h, create: 0.4, max_agents: 6 } }
+casino: { starting_deposit: '30.00' }
+`), { seed: 53 });
+    expect(record.outcome).toBe('completed');
+    for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
+    const tournaments = record.events.filter((event) => event.type === 'casino.tournament');
+    const completed = new Set(tournaments.filter((event) => event.status === 'completed').map((event) => event.tournamentId));
+    expect(completed.size).toBeGreaterThan(3);
+    const plays = record.events.filter((event) => event.type === 'casino.bet' && event.source === 'tournament');
+    expect(plays.length).toBeGreaterThan(200);
+    const entered = record.endpoints.find((row) => row.endpoint === 'casino.A.tournaments.enter');
+    expect(entered?.statuses['200']).toBeGreaterThan(10);
+    expect(record.endpoints.find((row) => row.endpoint === 'casino.A.tournaments.get')?.statuses['200']).toBeGreaterThan(5);
+  });
+});
