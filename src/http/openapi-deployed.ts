@@ -12,14 +12,17 @@
  * Done: the faucet and escrow rows; the casino's single-game bet rows, register, balance,
  * withdraw, the games list, the challenges, and the Kelly/stats rows that answer style A's body
  * (limits, config, history, stats me/session/leaderboard, gossip), and fairness seed-hash, audit,
- * rotate and seeds, video poker's deal and draw, tournaments list, get and enter. Not yet
- * (generic bodies in the documents): the casino's batch, Kelly simulate, bets history, fairness
- * verify, tournaments create and play rows.
+ * rotate and seeds, video poker's deal and draw, tournaments list, get and enter; the batch,
+ * Kelly simulate, bets history, fairness verify, tournaments create and play. Every deployed row
+ * has its definition (test/http/openapi-contract.test.ts checks that none is missing).
  */
 import * as z from 'zod';
+import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
+import { HISTORY_SINCE_PATTERN } from './routes/deployed/casino-stats.ts';
 import type { RequestContract } from './openapi-fields.ts';
-import { amountNumber, instant, named, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
+import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { betFields, CASINO_RESPONSES } from './openapi-responses-casino.ts';
 
@@ -69,7 +72,76 @@ const loosened = (rowId: string): z.ZodObject => {
 const picked = (rowId: string, keys: readonly string[]): z.ZodObject => z.looseObject(Object.fromEntries(keys.map((key) => [key, loosened(rowId).shape[key] as z.ZodType])));
 /** A row that reads no body field: whatever object is sent is ignored (the deployment's extras). */
 const ignoredBody = z.looseObject({}).describe('Any fields are ignored');
+/** The game fields of `game` among `keys` (the fields a deployed row reads), loose. */
+const gameFields = (game: (typeof SINGLE_GAMES)[number], keys: readonly string[]): z.ZodRawShape => Object.fromEntries(Object.entries(GAME_PARAMS[game]).filter(([key]) => keys.includes(key)));
+/** casino-batch.ts DEFAULTS: a batch element's missing game field takes the deployment's default. */
+const BATCH_GAMES = SINGLE_GAMES.filter((game) => game !== 'baccarat');
+const defaulted = (shape: z.ZodRawShape): z.ZodRawShape => Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, (schema as z.ZodType).optional()]));
+const batchElement = oneOf(
+  'game',
+  BATCH_GAMES.map((game) => z.looseObject({ game: z.literal(game), ...defaulted(GAME_PARAMS[game]), amount: amountNumber(), client_seed: clientSeed() })),
+).describe("A bet: game, amount, client_seed? and the game's fields (missing ones take the deployment's defaults: side heads, direction over, threshold 50, ...)");
+/**
+ * deployed casino-stats.ts kellySimulate reads only these fields: a game whose style A fields
+ * outside them are required cannot be simulated there (the row refuses it).
+ */
+const SIMULATE_KEYS = ['bankroll', 'game', 'bet_amount', 'num_bets', 'simulations', 'threshold', 'win_probability', 'direction', 'side', 'target_multiplier'];
+const SIMULATE_GAMES = SINGLE_GAMES.filter((game) => Object.entries(GAME_PARAMS[game]).every(([key, schema]) => SIMULATE_KEYS.includes(key) || (schema as z.ZodType).safeParse(undefined).success));
+const simulateOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
+  const simulate = REQUESTS['casino.A.kelly.simulate']?.body as z.ZodDiscriminatedUnion<z.ZodObject[]>;
+  const option = simulate.options.find((candidate) => (candidate.shape['game'] as z.ZodLiteral).value === game) as z.ZodObject;
+  return z.looseObject(Object.fromEntries(Object.entries(option.shape).filter(([key]) => SIMULATE_KEYS.includes(key))));
+};
+const TOURNAMENT_PLAY_KEYS = ['amount', 'client_seed', 'side', 'direction', 'threshold', 'target_multiplier', 'bet_type', 'bet_value', 'win_probability', 'cash_out_at', 'pick', 'action', 'rows', 'risk', 'guess', 'picks', 'mines', 'reveals', 'bet_on'];
+/** A tournament bet on `game`: its fields; the other games' fields the row reads are refused. */
+const playOption = (game: (typeof SINGLE_GAMES)[number]): z.ZodObject => {
+  const own = gameFields(game, TOURNAMENT_PLAY_KEYS);
+  const others = TOURNAMENT_PLAY_KEYS.filter((key) => !(key in own) && key !== 'amount' && key !== 'client_seed');
+  return z.looseObject({ ...Object.fromEntries(others.map((key) => [key, z.never().optional()])), game: z.literal(game).optional().describe("The tournament's game, if sent"), ...own, amount: amountNumber(), client_seed: clientSeed() });
+};
+const unixSeconds = (): z.ZodInt => z.int().min(0).max(99_999_999_999).describe('Unix seconds');
+
 const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
+  'casino.deployed.batch': { body: z.looseObject({ bets: z.array(batchElement).min(1).max(20).describe('1 to 20 bets, run in order; an element refused is answered in `results`') }) },
+  'casino.deployed.kelly.simulate': {
+    body: oneOf('game', SIMULATE_GAMES.map(simulateOption)).describe(`A Monte Carlo of flat bets on one of: ${SIMULATE_GAMES.join(', ')} (the games whose fields the deployment reads)`),
+  },
+  'casino.deployed.bets.history': {
+    query: z.strictObject({
+      game: z.enum(GAME_IDS).optional().describe('One game only'),
+      outcome: z.enum(['won', 'lost']).optional().describe('Within the page read'),
+      limit: z.int().min(1).max(200).optional().describe('1 to 200 (default 50); afp answers at most its page of 100'),
+      offset: z.int().min(0).max(9_999_999).optional().describe('Bets to skip (default 0)'),
+      since: z.string().regex(HISTORY_SINCE_PATTERN).optional().describe('Unix seconds, or an ISO 8601 date or instant (2026-01-01, 2026-01-01T12:00:00Z)'),
+    }),
+  },
+  'casino.deployed.fairness.verify': {
+    body: z.union([
+      z.looseObject({ bet_id: z.string().regex(BET_ID_PATTERN).describe('One of your bets (bet_...)') }),
+      z.looseObject({
+        server_seed: z.string().regex(/^[0-9a-f]{64}$/).describe('64 lowercase hex characters'),
+        server_seed_hash: z.string(),
+        client_seed: z.string().regex(/^[!-9;-~]{1,64}$/).describe("1 to 64 printable characters without ':'"),
+        nonce: z.int().min(0),
+      }),
+    ]).describe('{ bet_id }, or a seed, its hash, a client seed and a nonce'),
+    bodyOptional: true,
+  },
+  'casino.deployed.tournaments.create': {
+    body: z.looseObject({
+      name: text(64),
+      game: text(32).describe('A game id, e.g. dice'),
+      entry_fee_usdc: z.number().min(0).max(1e12).optional().describe('USDC, default 0'),
+      prize_pool_usdc: amountNumber().describe('USDC paid by the creator (afp funds the pool from its creator)'),
+      max_agents: z.int().min(2).max(1000).nullable().optional(),
+      starts_at: unixSeconds(),
+      ends_at: unixSeconds().describe('Unix seconds, after starts_at'),
+    }),
+  },
+  'casino.deployed.tournaments.play': {
+    params: REQUESTS['casino.A.tournaments.play']?.params as z.ZodObject,
+    body: z.union(SINGLE_GAMES.map(playOption)).describe("A bet of the tournament's game: amount, client_seed? and the game's fields (another game's fields are refused)"),
+  },
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
   'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
   'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
@@ -159,7 +231,46 @@ const tournamentLine = named(
   }),
 );
 
+/** A refused element of a batch: the deployment's error body without `_info`. */
+const elementRefusal = z.looseObject({ error: z.string().describe('The refusal, as a single bet names it (minimum_bet, insufficient_balance, ...)'), message: z.string() });
+
+/** fairness.verify (deployed casino-fairness.ts): a revealed bet, a bet whose seed is still active, or a seed. */
+const verifyProof = z.strictObject({ server_seed: hex64(), server_seed_hash: hex64(), client_seed: z.string(), nonce: z.int().min(0), result_hash: hex64(), computed_result: z.int().min(0).describe("afp's first 32-bit draw of the block"), hash_matches: z.boolean() });
+const verifyAnswers = z.union([
+  withInfo({ bet_id: z.string(), verified: z.boolean(), game: z.enum(GAME_IDS), result: z.record(z.string(), z.unknown()), won: z.boolean(), amount_bet: usdc(), amount_won: usdc(), proof: verifyProof, how_to_verify_yourself: z.string() }),
+  withInfo({ bet_id: z.string(), status: z.literal('seed_not_yet_revealed'), server_seed_hash: hex64(), client_seed: z.string(), nonce: z.int().min(0), result_hash: hex64(), message: z.string(), note: z.string() }),
+  withInfo({ verified: z.boolean(), result: z.int().min(0), result_hash: hex64(), hash_matches: z.boolean() }),
+]);
+
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  'casino.deployed.batch': withInfo({
+    results: z.array(z.union([z.strictObject(deployedBetFields), elementRefusal])),
+    summary: z.strictObject({ total: z.int().min(1), won: z.int().min(0), lost: z.int().min(0), errors: z.int().min(0), total_wagered: usdc(), total_won: usdc(), net_pnl: usdc(), win_rate_pct: z.number().min(0).max(100) }),
+    balance_after: usdc(),
+    kelly_max_next_bet: usdc().describe('balance × your risk factor, rounded down to the cent'),
+  }),
+  'casino.deployed.kelly.simulate': CASINO_RESPONSES['casino.A.kelly.simulate'] as z.ZodType,
+  'casino.deployed.bets.history': withInfo({
+    bets: z.array(z.strictObject({ id: z.string(), game: z.enum(GAME_IDS), amount: usdc(), amount_won: usdc(), multiplier: z.number(), won: z.boolean(), net: usdc(), verify: z.string(), at: instant() })),
+    pagination: z.strictObject({ total: z.int().min(0), limit: z.int().min(1), offset: z.int().min(0), has_more: z.boolean() }),
+    summary: z.strictObject({ count: z.int().min(0), total_wagered: usdc(), total_won: usdc(), net: usdc() }),
+    filters: z.strictObject({ game: z.enum(GAME_IDS).nullable(), outcome: z.enum(['won', 'lost']).nullable(), since: instant().nullable() }),
+    tip: z.string(),
+  }),
+  'casino.deployed.fairness.verify': verifyAnswers,
+  'casino.deployed.tournaments.create': withInfo({
+    tournament_id: z.string(),
+    name: z.string(),
+    game: z.string(),
+    entry_fee: usdc(),
+    prize_pool: usdc(),
+    max_agents: z.int().nullable(),
+    starts_at: z.int().describe('Unix seconds'),
+    ends_at: z.int().describe('Unix seconds'),
+    status: z.string(),
+    message: z.string(),
+  }),
+  'casino.deployed.tournaments.play': withInfo({ ...deployedBetFields, tournament_score: usdc(), tournament_id: z.string() }),
   'casino.deployed.tournaments.list': withInfo({ tournaments: z.array(tournamentLine) }),
   'casino.deployed.tournaments.get': withInfo({ tournament: tournamentLine, leaderboard: z.array(z.strictObject({ rank: z.int().min(1), agent_id: z.string(), score: usdc(), winnings: usdc() })) }),
   'casino.deployed.tournaments.enter': withInfo({ tournament_id: z.string(), agent_id: z.string(), position: z.int().min(0), entry_fee_paid: usdc(), message: z.string() }),
@@ -273,6 +384,12 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
  * files list them).
  */
 export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
+  'casino.deployed.batch': { 400: ['invalid_request', 'too_many_bets'] },
+  'casino.deployed.kelly.simulate': { 400: ['invalid_request'] },
+  'casino.deployed.bets.history': { 400: ['invalid_game', 'invalid_outcome', 'invalid_params'] },
+  'casino.deployed.fairness.verify': { 400: ['missing_params', 'invalid_params'], 403: ['forbidden'], 404: ['bet_not_found'] },
+  'casino.deployed.tournaments.create': { 400: ['invalid_params', 'insufficient_balance'] },
+  'casino.deployed.tournaments.play': { 400: ['wrong_game', 'tournament_closed', 'tournament_not_active', 'insufficient_balance', 'invalid_params'], 403: ['not_entered'], 404: ['not_found'] },
   'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
   'casino.deployed.kelly.config': { 400: ['invalid_request'] },
   'casino.deployed.tournaments.list': { 400: ['invalid_request'] },

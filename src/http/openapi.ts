@@ -30,7 +30,7 @@
  * The deployed dialect's rows (`afp serve --dialect deployed`) take their definitions from
  * openapi-deployed.ts and answer the deployment's wire: errors `{ error, message }`
  * (DeployedError), statuses and names per row from DEPLOYED_ERRORS, no X-RateLimit-* headers.
- * Deployed rows not yet there (some of the casino's: openapi-deployed.ts lists them) keep generic bodies.
+ * Every deployed row has its definitions there (test/http/openapi-contract.test.ts holds it).
  * The `default` response carries real answers of the tour as examples (405, 415, 500 and 503 from
  * a fault window), keyed by `_info.service` and status.
  * Non-goals: the serve-only endpoints (/health, /_afp/*, /mcp, /openapi.json).
@@ -261,8 +261,9 @@ function operation(route: Route, schemas: SchemaSet): JsonObject {
     const media: JsonObject = { schema: schemas.use(contract.body, `${route.id}.request`) };
     if (example !== undefined && example !== null) media['example'] = example;
     result['requestBody'] = { required: contract.bodyOptional !== true, content: { 'application/json': media } };
-  } else if (route.style === 'deployed' && (route.method === 'POST' || route.method === 'PUT')) {
-    result['requestBody'] = { required: false, content: { 'application/json': { schema: { type: 'object', description: DEPLOYED_BODY } } } };
+  } else {
+    // A deployed write row without a body definition would be documented as taking nothing.
+    assert(route.style !== 'deployed' || route.method === 'GET' || route.method === 'DELETE', `${route.id} has its body definition in openapi-deployed.ts`);
   }
   result['responses'] = responses(route, schemas);
   return result;
@@ -276,9 +277,6 @@ function description(route: Route, contract: RequestContract): string {
   if (contract.body !== undefined) lines.push(route.style === 'deployed' ? 'Body fields the deployment does not read are ignored.' : 'Unknown body fields are refused with 400.');
   return lines.join('\n\n');
 }
-
-/** A deployed row without a request definition yet (openapi-deployed.ts): spec/DEPLOYED.md describes it. */
-const DEPLOYED_BODY = 'The fields spec/DEPLOYED.md describes for this endpoint; fields the deployment does not read are ignored.';
 
 const AUTH_TEXT: Readonly<Record<Route['auth'], string>> = {
   none: 'No API key needed.',

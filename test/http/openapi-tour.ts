@@ -215,6 +215,18 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 2, address: '0x2222222222222222222222222222222222222222' } });
   send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 0.5, address: '0x2222222222222222222222222222222222222222' } });
   send('casino', 'POST', '/api/v1/auth/withdraw', { key: alice.key, body: { amount: 200_000, address: '0x2222222222222222222222222222222222222222' } });
+  // The rows answered in their own shapes: batch, Kelly simulate, history, verify, tournament play.
+  send('casino', 'POST', row('casino.deployed.batch').path, { key: alice.key, body: { bets: [{ game: 'coin_flip', amount: 0.1, side: 'tails' }, { game: 'dice', amount: 0.1 }, { game: 'dice', amount: 0.001 }] } });
+  send('casino', 'POST', row('casino.deployed.batch').path, { key: alice.key, body: { bets: [] } });
+  send('casino', 'POST', row('casino.deployed.kelly.simulate').path, { key: alice.key, body: { game: 'dice', threshold: 50, direction: 'over', bankroll: 10, bet_amount: 0.1, num_bets: 20, simulations: 5 } });
+  send('casino', 'GET', row('casino.deployed.bets.history').path, { key: alice.key, query: { game: 'dice', limit: '5', offset: '0' } });
+  send('casino', 'GET', row('casino.deployed.bets.history').path, { key: alice.key, query: { outcome: 'maybe' } });
+  send('casino', 'POST', row('casino.deployed.fairness.verify').path, { key: alice.key, body: { bet_id: betId } });
+  send('casino', 'POST', row('casino.deployed.fairness.verify').path, { key: alice.key, body: {} });
+  const play = row('casino.deployed.tournaments.play').path.replace(':id', cup);
+  exchange('casino', 'POST', play, { key: bob.key, body: { amount: 0.1, direction: 'over', threshold: 50 }, advanceMs: 60_000 });
+  send('casino', 'POST', play, { key: bob.key, body: { game: 'coin_flip', amount: 0.1, side: 'heads' } });
+  send('casino', 'POST', play, { key: alice.key, body: { amount: 0.1, direction: 'over', threshold: 50 } });
   send('casino', 'POST', '/api/v1/auth/register', { body: { referral_code: 'nobody' }, ip: '10.0.0.8' });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'sideways', threshold: 50, amount: 0.1 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 0.001 } });

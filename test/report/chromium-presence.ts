@@ -1,9 +1,10 @@
 // Whether the browser checks of afp's HTML reports run, and if not, why: one answer shared by the
 // tests (test/report/chromium.ts) and by `npm test`'s runner (scripts/test.ts), which prints the
 // reason as one line before its summary.
-// Rules: on CI (the `CI` variable, which .ci/run sets) they always run, and a missing Chromium
-// fails them: .ci/run installs it, so a skip there would hide a broken install. Elsewhere they run
-// when Debian's `chromium` is on PATH, and are skipped when it is not or when AFP_SKIP_CHROMIUM=1.
+// Rules: under .ci/run (which sets AFP_REQUIRE_CHROMIUM=1) they always run, and a missing Chromium
+// fails them: .ci/run installs it, so a skip there would hide a broken install. Elsewhere, `CI`
+// set or not (a fresh clone's `npm test` runs with CI=true on machines without Chromium), they
+// run when Debian's `chromium` is on PATH, and are skipped when it is not or when AFP_SKIP_CHROMIUM=1.
 // Free of vitest, so that the runner can import it.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -21,14 +22,14 @@ export function findChromium(): string | undefined {
   return undefined;
 }
 
-function onCi(): boolean {
-  const ci = process.env.CI;
-  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+/** Set by .ci/run, which installs Chromium: there a skip would hide a broken install. */
+export function chromiumRequired(): boolean {
+  return process.env.AFP_REQUIRE_CHROMIUM === '1';
 }
 
 /** Why the browser checks are skipped on this machine, or undefined when they run. */
 export function chromiumSkipReason(): string | undefined {
-  if (onCi()) return undefined;
+  if (chromiumRequired()) return undefined;
   if (process.env.AFP_SKIP_CHROMIUM === '1') return 'AFP_SKIP_CHROMIUM=1';
   if (findChromium() === undefined) return "chromium is not on PATH (Debian: apt-get install chromium; .ci/run installs it)";
   return undefined;

@@ -2,7 +2,7 @@
 // finding Debian's chromium, running it in its own process group with a timeout, checking that no
 // process of a run outlives it, reading attributes off the dumped DOM, and decoding its PNG
 // screenshots. When the checks run or are skipped is chromium-presence.ts's rule (CHROMIUM_SKIPPED):
-// skipped without Chromium or with AFP_SKIP_CHROMIUM=1, never on CI, where a missing one fails.
+// skipped without Chromium or with AFP_SKIP_CHROMIUM=1, never under .ci/run (AFP_REQUIRE_CHROMIUM=1), where a missing one fails.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,7 +159,7 @@ export function decodePng(png: Buffer): DecodedPng {
 
 export function requireChromium(): string {
   const chromium = findChromium();
-  expect(chromium, "chromium is not on PATH, and on CI (CI is set) the browser checks may not be skipped: install Debian's chromium (apt-get install chromium; .ci/run does it when missing)").toBeDefined();
+  expect(chromium, "chromium is not on PATH, and under .ci/run (AFP_REQUIRE_CHROMIUM=1) the browser checks may not be skipped: install Debian's chromium (apt-get install chromium; .ci/run does it when missing)").toBeDefined();
   return chromium ?? '';
 }
 

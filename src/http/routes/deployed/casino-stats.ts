@@ -36,6 +36,8 @@ const leaderboard = adaptedRow('casino.A.stats.leaderboard', { id: 'casino.deplo
 const gossip = adaptedRow('casino.A.gossip', { id: 'casino.deployed.gossip', summary: 'The referral programme (public).', bodyKeys: [], render: documentsBody });
 
 const HISTORY_LIMIT_DEFAULT = 50;
+/** `since`: unix seconds, or an ISO 8601 date or instant (Date.parse alone takes "1.5" and "-1"). */
+export const HISTORY_SINCE_PATTERN = /^(?:\d{1,12}|\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?)$/;
 const HISTORY_LIMIT_MAX = 200;
 
 interface HistoryQuery {
@@ -60,7 +62,7 @@ function parseHistory(query: Readonly<Record<string, string>>): HistoryQuery | F
   const offset = wholeNumber(query['offset'], 0);
   if (!Number.isInteger(limit) || limit < 1 || limit > HISTORY_LIMIT_MAX || !Number.isInteger(offset)) return deployedFailure(400, 'invalid_params', `limit must be 1 to ${HISTORY_LIMIT_MAX}, offset a whole number`);
   const since = query['since'];
-  const fromMs = since === undefined ? null : /^\d{1,12}$/.test(since) ? Number(since) * 1000 : Date.parse(since);
+  const fromMs = since === undefined ? null : !HISTORY_SINCE_PATTERN.test(since) ? Number.NaN : /^\d{1,12}$/.test(since) ? Number(since) * 1000 : Date.parse(since);
   if (fromMs !== null && !Number.isFinite(fromMs)) return deployedFailure(400, 'invalid_params', 'since must be unix seconds or an ISO 8601 instant');
   return { game: game as GameId | null, outcome, limit, offset, fromMs };
 }
