@@ -259,11 +259,13 @@ const SWEEP: CommandDefinition = {
     { name: 'shard', value: 'I/N', description: 'run every N-th seed from the I-th (merge with afp sweep merge)' },
     flag.out('where sweep.json, seeds.csv, distributions.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    { name: 'shrink', description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/' },
+    { name: 'max-runs', value: 'N', description: 'with --shrink: candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files}',
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files, and with --shrink: shrunk (seed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
 };
 
 const SWEEP_MERGE: CommandDefinition = {

@@ -7,14 +7,11 @@
  * Exit codes: 3 the failure was shrunk (the invariant still fails, in the smaller file), 0 the
  * run holds every invariant (nothing to shrink), 2 invalid input. Progress on stderr.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isoTime } from '../http/render.ts';
-import { writeReports } from '../report/write-reports.ts';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
-import { durationText, shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX, type RunShape } from '../shrink/shrink-run.ts';
-import { shellWord } from '../sweep/seed-run.ts';
+import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
+import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
@@ -29,8 +26,6 @@ export interface ShrinkIo {
 }
 
 const PROCESS_IO: ShrinkIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
-
-const shapeText = (shape: RunShape): string => `${shape.agents} agents over ${durationText(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
 
 export function main(argv: string[], io: ShrinkIo = PROCESS_IO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -91,33 +86,8 @@ async function shrinkCommand(argv: readonly string[], io: ShrinkIo, record: Reco
     return EXIT.ok;
   }
   const outDir = stringFlag(args, 'out') ?? join('reports', `${result.scenario.name}-shrunk`);
-  mkdirSync(outDir, { recursive: true });
-  const shrunkFile = join(outDir, 'shrunk.yaml');
-  const reproduce = ['npx', 'afp', 'run', shrunkFile, ...(defects.length > 0 ? ['--defect', defects.join(',')] : [])].map(shellWord).join(' ');
-  const header = [
-    `# Shrunk by afp shrink from ${file} (seed ${seed}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}): invariant ${result.invariant} still fails first.`,
-    `# ${shapeText(result.original)} -> ${shapeText(result.shrunk)}.`,
-    `# Reproduce: ${reproduce}`,
-    '',
-  ].join('\n');
-  writeFileSync(shrunkFile, header + result.text);
-  const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
-  const factor = result.original.agents / Math.max(1, result.shrunk.agents);
-  const requestFactor = result.original.requests / Math.max(1, result.shrunk.requests);
-  record({ holds: false, invariant: result.invariant, original: result.original, shrunk: result.shrunk, factor: Number(factor.toFixed(2)), request_factor: Number(requestFactor.toFixed(2)), runs: result.runs, budget_spent: result.budgetSpent, file: shrunkFile, reproduce, files });
-  io.out(
-    [
-      `invariant failed: ${result.invariant}`,
-      `at: ${isoTime(result.failure.atMs)}`,
-      `message: ${result.failure.message}`,
-      `original: ${shapeText(result.original)}`,
-      `shrunk:   ${shapeText(result.shrunk)}`,
-      `          ${factor.toFixed(1)}x fewer agents, ${requestFactor.toFixed(1)}x fewer requests; ${result.runs} runs${result.budgetSpent ? `; --max-runs ${maxRuns} spent, it may shrink further` : ''}`,
-      `steps: ${result.steps.join(' · ') || 'none'}`,
-      `file: ${shrunkFile} (trace: ${join(outDir, 'events.jsonl')})`,
-      `reproduce: ${reproduce}`,
-      '',
-    ].join('\n'),
-  );
+  const written = writeShrunk(result, { file, seed, defects }, outDir);
+  record({ holds: false, ...shrunkJson(result, written) });
+  io.out(`${shrunkLines(result, written, maxRuns, outDir).join('\n')}\n`);
   return EXIT.checkFailed;
 }

@@ -2,6 +2,8 @@
  * `afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME] [--json]`
  * runs one scenario under many seeds on every core and reports failures with the command that
  * reproduces each, the distribution of the summary figures across seeds, and a JUnit file.
+ * With `--shrink`, the first seed (in seed order) that fails an invariant is shrunk as `afp shrink`
+ * does, into `<out>/shrunk-seed-<seed>/`: the sweep finds the rare failure, the shrink explains it.
  * `afp sweep merge FILE... --out DIR` joins the `sweep.json` of shards run on several machines.
  * Why a command of its own: one seed tests one history; a seed ensemble (FoundationDB's way) is
  * how a simulator finds the rare one that breaks an invariant, and CI wants it as one verdict.
@@ -16,10 +18,13 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
+import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
 import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
+import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
 import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
@@ -29,7 +34,7 @@ import { EXIT, type ExitCode } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
 
-const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
+const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
 
 export interface SweepIo {
   out(text: string): void;
@@ -131,7 +136,7 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', json: 'boolean', quiet: 'boolean' });
+  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', shrink: 'boolean', 'max-runs': 'string', json: 'boolean', quiet: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedsText = stringFlag(args, 'seeds');
@@ -148,6 +153,11 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     if ((DEFECT_NAMES as readonly string[]).includes(name)) defects.push(name as DefectName);
     else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
   }
+  const shrink = args.flags['shrink'] === true;
+  const maxRunsText = stringFlag(args, 'max-runs');
+  const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
+  if (maxRunsText !== undefined && !shrink) errors.push('--max-runs is the shrink\'s budget: give it with --shrink');
+  if (!Number.isSafeInteger(maxRuns) || maxRuns < 1 || maxRuns > SHRINK_RUNS_MAX) errors.push(`--max-runs must be a whole number 1..${SHRINK_RUNS_MAX}, got '${maxRunsText ?? ''}'`);
   if (errors.length > 0 || typeof seeds === 'string' || typeof shard === 'string') {
     io.err(`${errors.map((error) => `afp sweep: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
@@ -184,9 +194,56 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const seconds = (clock.nowMs() - startMs) / 1_000;
   io.err(`sweep took ${seconds.toFixed(1)} s (${seconds > 0 ? (indexed.length / seconds).toFixed(1) : '?'} seeds/s) on ${Math.min(workers, Math.max(1, indexed.length))} workers\n`);
   const report: SweepReport = { scenario: parsed.scenario.name, file, defects, shard: shardName, seedsTotal: seeds.length, results: results.map((result, position) => ({ ...result, index: (indexed[position] as { index: number }).index })) };
-  const files = writeSweep(report, stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`));
+  const outDir = stringFlag(args, 'out') ?? join('reports', `${parsed.scenario.name}-sweep`);
+  const files = writeSweep(report, outDir);
   const exit = sweepExit(report);
-  record(jsonFields(report, files));
   io.out(sweepSummary(report, files));
+  if (!shrink) {
+    record(jsonFields(report, files));
+    return exit;
+  }
+  const shrunk = await shrinkFirstFailure({ report, scenarioText, file, defects, maxRuns, outDir, io, quiet: json });
+  record({ ...jsonFields(report, files), shrunk });
   return exit;
+}
+
+interface ShrinkFirst {
+  readonly report: SweepReport;
+  readonly scenarioText: string;
+  readonly file: string;
+  readonly defects: readonly DefectName[];
+  readonly maxRuns: number;
+  readonly outDir: string;
+  readonly io: SweepIo;
+  readonly quiet: boolean;
+}
+
+/** A seed as a folder name: seeds are printable text, folder names are not so forgiving. */
+const seedFolder = (seed: string): string => `shrunk-seed-${seed.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+
+/** Shrinks the sweep's first invariant failure (seed order); the --json field, null when none failed. */
+async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, unknown> | null> {
+  const { io } = options;
+  const failed = failures(options.report).find((row) => row.outcome === 'invariant-failed');
+  if (failed === undefined) {
+    io.out('shrink: no seed failed an invariant; nothing to shrink\n');
+    return null;
+  }
+  io.out(`\nshrinking seed ${failed.seed} (the first that failed an invariant)\n`);
+  const result = await shrinkRun({
+    text: options.scenarioText,
+    fileName: options.file,
+    seed: failed.seed,
+    defects: options.defects,
+    maxRuns: options.maxRuns,
+    onRun: (runs, kept) => {
+      if (!options.quiet) io.err(`afp sweep --shrink: run ${runs}: kept ${shapeText(kept)}\n`);
+    },
+  });
+  // The sweep ran this seed and saw it fail: a shrink that disagrees is afp's own bug.
+  assert(result.kind === 'shrunk', `seed ${failed.seed} failed in the sweep but ${result.kind === 'invalid' ? result.message : 'held'} when shrunk`);
+  const outDir = join(options.outDir, seedFolder(failed.seed));
+  const written = writeShrunk(result, { file: options.file, seed: failed.seed, defects: options.defects }, outDir);
+  io.out(`${shrunkLines(result, written, options.maxRuns, outDir).join('\n')}\n`);
+  return { seed: failed.seed, ...shrunkJson(result, written) };
 }

@@ -1,7 +1,8 @@
 /**
  * `afp sweep`: seeds on worker threads give the same rows whatever the worker count, each row's
  * digest is the one `afp run --seed` prints, a deliberate defect is found with a reproduce line
- * that reproduces it, and shards merged are the whole sweep byte for byte.
+ * that reproduces it (and, with --shrink, a smaller file that fails the same way), and shards
+ * merged are the whole sweep byte for byte.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,30 @@ describe('afp sweep', () => {
     expect(run.out()).toContain(`digest: ${failed.digest}`);
   });
 
+  it('with --shrink, shrinks the first failing seed into a smaller file that afp run reproduces', async () => {
+    const out = join(work, 'shrunk');
+    const sweep = capture();
+    const code = await sweepMain([SCENARIO, '--seeds', '1..8', '--workers', '2', '--defect', 'escrow-fee-2pct', '--shrink', '--max-runs', '60', '--out', out, '--json'], sweep.io);
+    expect(code, sweep.err()).toBe(3);
+    const verdict = JSON.parse(sweep.out()) as { failures: { seed: string; invariant: string | null }[]; shrunk: { seed: string; invariant: string; file: string; reproduce: string; original: { agents: number; requests: number }; shrunk: { agents: number; requests: number } } | null };
+    const first = verdict.failures.find((row) => row.invariant !== null);
+    if (first === undefined || verdict.shrunk === null) throw new Error(sweep.out());
+    expect(verdict.shrunk.seed).toBe(first.seed);
+    expect(verdict.shrunk.invariant).toBe(first.invariant);
+    expect(verdict.shrunk.file).toBe(join(out, `shrunk-seed-${first.seed}`, 'shrunk.yaml'));
+    expect(verdict.shrunk.shrunk.requests).toBeLessThan(verdict.shrunk.original.requests);
+    const text = readFileSync(verdict.shrunk.file, 'utf8');
+    expect(text).toContain(`# Shrunk by afp shrink from ${SCENARIO} (seed ${first.seed}, defects escrow-fee-2pct): invariant ${first.invariant} still fails first.`);
+    expect(text).toMatch(new RegExp(`\\nseed: ["']?${first.seed}["']?\\n`));
+    const run = capture();
+    expect(await runMain([verdict.shrunk.file, '--defect', 'escrow-fee-2pct', '--out', join(work, 'shrunk-rerun')], { out: run.io.out, err: run.io.err, errIsTty: false })).toBe(3);
+    expect(run.out()).toContain(`invariant failed: ${first.invariant}`);
+
+    const holds = capture();
+    expect(await sweepMain([SCENARIO, '--seeds', '1..2', '--workers', '1', '--shrink', '--out', join(work, 'shrink-none')], holds.io)).toBe(0);
+    expect(holds.out()).toContain('shrink: no seed failed an invariant; nothing to shrink');
+  });
+
   it('merges shards into the whole sweep, byte for byte, and refuses a merge with a shard missing', async () => {
     const whole = join(work, 'whole');
     expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '2', '--out', whole], capture().io)).toBe(0);
@@ -106,6 +131,8 @@ describe('afp sweep', () => {
       [[SCENARIO, '--seeds', '1..2', '--workers', '0'], /--workers must be/],
       [[SCENARIO, '--seeds', '1..2', '--shard', '3/2'], /i must be 1\.\.2/],
       [[SCENARIO, '--seeds', '1..2', '--defect', 'nope'], /unknown defect 'nope'/],
+      [[SCENARIO, '--seeds', '1..2', '--max-runs', '5'], /give it with --shrink/],
+      [[SCENARIO, '--seeds', '1..2', '--shrink', '--max-runs', '0'], /--max-runs must be a whole number/],
       [[join(work, 'missing.yaml'), '--seeds', '1'], /cannot read/],
     ];
     for (const [argv, reason] of cases) {
