@@ -119,6 +119,11 @@ export class CasinoClient {
     return this.call('casino.B.bet', { body });
   }
 
+  /** A style A withdrawal of `amount` USDC (a JSON number, as the route reads it) to a Base `address`. */
+  withdraw(amount: number, address: string): Promise<ApiResult<CasinoBody>> {
+    return this.call('casino.A.withdraw', { body: { amount, address } });
+  }
+
   rotate(): Promise<ApiResult<CasinoBody>> {
     return this.call('casino.A.fairness.rotate', {});
   }

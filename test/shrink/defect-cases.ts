@@ -1,0 +1,43 @@
+/**
+ * Every deliberate defect and the shipped scenario whose run finds it: the table the "shrink every
+ * defect" tests walk. Why a table: a new defect added to DEFECT_NAMES without a row here fails the
+ * completeness test, so no defect goes undemonstrated.
+ * `invariant` is the one that fails first for the scenario's own seed (found by running it; the
+ * test checks it, so a change that moves the failure is seen).
+ */
+import type { DefectName } from '../../src/services/shared/context.ts';
+
+export interface DefectCase {
+  readonly defect: DefectName;
+  readonly scenario: string;
+  readonly invariant: string;
+}
+
+export const QUICKSTART_CASES: readonly DefectCase[] = [
+  { defect: 'mint-on-claim', scenario: 'scenarios/quickstart.yaml', invariant: 'conservation' },
+  { defect: 'escrow-fee-2pct', scenario: 'scenarios/quickstart.yaml', invariant: 'agent-assertions' },
+  { defect: 'faucet-cooldown-23h', scenario: 'scenarios/quickstart.yaml', invariant: 'faucet-cooldown' },
+  { defect: 'escrow-release-twice', scenario: 'scenarios/quickstart.yaml', invariant: 'escrow-settles-once' },
+];
+
+export const CASINO_CASES: readonly DefectCase[] = [
+  { defect: 'casino-payout-short', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'casino-biased-draw', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'casino-replayable-nonce', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'casino-skip-balance-check', scenario: 'scenarios/house-edge.yaml', invariant: 'no-negative-balance' },
+  { defect: 'casino-keno-8', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'payout-table-differs', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'keno-short-draw', scenario: 'scenarios/house-edge.yaml', invariant: 'casino-bets-verify' },
+  { defect: 'withdraw-no-balance-check', scenario: 'scenarios/house-edge.yaml', invariant: 'no-negative-balance' },
+];
+
+/**
+ * Defects no in-process invariant can see, with the test that catches them: the batch summary's
+ * figures are a rendering of the deployed dialect only (the bets and the ledger stay right).
+ */
+export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
+  'batch-summary-zero': 'test/server/serve-deployed.test.ts (and test/cli/audit-deployed.test.ts)',
+};
+
+/** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */
+export const DEFECT_SHRINK_RUNS = 80;
