@@ -139,14 +139,14 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
   const { digest, files } = writeReports(result.record, out, scenario.reports);
   io.out(summaryTable(result.record));
-  const code = printOutcome(result, { seed, reproduce }, io);
+  const code = printOutcome(result, { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null }, io);
   const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };
   record({ events: result.record.events.length, failure, limit: result.limit, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
   io.out(`digest: ${digest}\n`);
   return code;
 }
 
-function printOutcome(result: SimulationResult, run: { seed: string; reproduce: string }, io: RunIo): number {
+function printOutcome(result: SimulationResult, run: { seed: string; reproduce: string; timeline: string | null }, io: RunIo): number {
   if (result.failure !== null) {
     const { invariant, violation } = result.failure;
     io.out(
@@ -158,6 +158,7 @@ function printOutcome(result: SimulationResult, run: { seed: string; reproduce: 
         `event: ${violation.event}`,
         `seed: ${run.seed}`,
         `reproduce: ${run.reproduce}`,
+        ...(run.timeline === null ? [] : [`time-line: ${run.timeline}`]),
         '',
       ].join('\n'),
     );

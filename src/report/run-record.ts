@@ -123,6 +123,29 @@ export interface CasinoRunData {
   readonly closures: readonly { readonly game: string; readonly fromMs: number; readonly untilMs: number }[];
 }
 
+/** One request of the run's trace (src/sim/request-trace.ts). */
+export interface TracedRequest {
+  readonly atMs: number;
+  readonly agentId: string;
+  /** Route id, or `unmatched`. */
+  readonly endpoint: string;
+  readonly status: number;
+}
+
+/** The run's last requests (at most TRACE_REQUESTS_MAX) and how many came before them. */
+export interface RequestTraceData {
+  readonly requests: readonly TracedRequest[];
+  readonly dropped: number;
+}
+
+/** A scenario fault window, in virtual instants: the service answers `answer` in [fromMs, untilMs). */
+export interface FaultWindow {
+  readonly service: string;
+  readonly fromMs: number;
+  readonly untilMs: number;
+  readonly answer: number;
+}
+
 export interface RunRecord {
   readonly scenario: string;
   readonly seed: string;
@@ -140,4 +163,8 @@ export interface RunRecord {
   readonly totals: RunTotals;
   /** Absent when the run placed no casino bet (the report files then stay as they were). */
   readonly casino?: CasinoRunData;
+  /** The last requests, for timeline.html; absent in records made without a simulation. */
+  readonly trace?: RequestTraceData;
+  /** The scenario's fault windows, for timeline.html. */
+  readonly faults?: readonly FaultWindow[];
 }

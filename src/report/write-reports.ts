@@ -7,7 +7,8 @@
  * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
  * every byte written, summary included.
  * casino.csv and report.html are written only for runs that placed casino bets (`applies`), so a
- * run without them writes, and digests, exactly the files it always did.
+ * run without them writes, and digests, exactly the files it always did. timeline.html is written
+ * for every run that failed an invariant, whether `reports:` names it or not (`unasked`).
  * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
  * memory) and `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
  * string) give the same bytes and the same digest. The file system is touched only here.
@@ -22,12 +23,15 @@ import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tab
 import { eventChunks } from './events-jsonl.ts';
 import type { RunRecord } from './run-record.ts';
 import { renderSummaryJson } from './summary-json.ts';
+import { hasTimeline, renderTimelineHtml } from './timeline-html.ts';
 
 interface DataReport {
-  readonly name: Exclude<ReportName, 'summary'>;
+  readonly name: Exclude<ReportName, 'summary'> | 'timeline';
   readonly file: string;
   /** False when the run has nothing for this file (it is then neither written nor digested). */
   applies?(record: RunRecord): boolean;
+  /** For a file not named in `reports:`: written whenever this holds, whatever the list says. */
+  unasked?(record: RunRecord): boolean;
   chunks(record: RunRecord): Iterable<string>;
 }
 
@@ -41,6 +45,8 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
   { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
+  // Every run that fails an invariant gets its time-line: the file to open first when one fails.
+  { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), chunks: (record) => [renderTimelineHtml(record)] },
 ];
 export const SUMMARY_FILE = 'summary.json';
 
@@ -60,7 +66,8 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
   const files: Record<string, string> = {};
   const empty = Buffer.alloc(0);
   for (const report of REPORT_FILES) {
-    if (!which.includes(report.name) || report.applies?.(record) === false) continue;
+    const wanted = report.unasked === undefined ? (which as readonly string[]).includes(report.name) : report.unasked(record);
+    if (!wanted || report.applies?.(record) === false) continue;
     const own = createHash('sha256');
     running.update(`${report.file}\0`);
     sink(report.file, empty);

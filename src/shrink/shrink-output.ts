@@ -66,7 +66,7 @@ export function shrunkLines(result: Shrunk, written: ShrunkFiles, maxRuns: numbe
     `shrunk:   ${shapeText(result.shrunk)}`,
     `          ${written.factor.toFixed(1)}x fewer agents, ${written.requestFactor.toFixed(1)}x fewer requests; ${result.runs} runs${result.budgetSpent ? `; --max-runs ${maxRuns} spent, it may shrink further` : ''}`,
     `steps: ${result.steps.join(' · ') || 'none'}`,
-    `file: ${written.file} (trace: ${join(outDir, 'events.jsonl')})`,
+    `file: ${written.file} (trace: ${join(outDir, 'events.jsonl')}, time-line: ${join(outDir, 'timeline.html')})`,
     `reproduce: ${written.reproduce}`,
   ];
 }

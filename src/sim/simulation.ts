@@ -33,7 +33,8 @@ import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
-import { EndpointCounts } from './run-stats.ts';
+import { RequestTrace } from './request-trace.ts';
+import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
@@ -71,6 +72,7 @@ export class Simulation implements AgentHost {
   readonly directory = new AgentDirectory();
   readonly monitor: InvariantMonitor;
   readonly endpoints = new EndpointCounts();
+  readonly trace = new RequestTrace();
   readonly events: DomainEvent[] = [];
   readonly agents: SimAgent[] = [];
   readonly endMs: number;
@@ -184,6 +186,7 @@ export class Simulation implements AgentHost {
     const route = routeId === null ? null : (this.routesById.get(routeId) ?? null);
     agent.counts.count(response.status);
     this.endpoints.count(route, captured.request.mount, response.status);
+    this.trace.push({ atMs, agentId: agent.agentId, endpoint: routeId ?? UNMATCHED, status: response.status });
     this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
