@@ -6,7 +6,6 @@
  * the HTTP layer). The statuses of the three service-specific codes are not shown in the spec;
  * afp's choice is recorded in docs/decisions.md.
  */
-import { keepLayout } from './kept-layouts.ts';
 
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -59,9 +58,6 @@ export interface Success<T> {
 }
 
 export type Outcome<T> = Success<T> | Failure;
-
-// Failures are short-lived: one is kept so that a full collection keeps their layout (kept-layouts.ts).
-keepLayout(new Failure(ERROR_STATUS.INTERNAL_ERROR, 'INTERNAL_ERROR', 'kept for its layout', undefined));
 
 export function fail(code: ErrorCode, message: string, extra?: JsonObject): Failure {
   return new Failure(ERROR_STATUS[code], code, message, extra);

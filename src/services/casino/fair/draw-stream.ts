@@ -16,7 +16,6 @@
  */
 import { createHmac } from 'node:crypto';
 import { assert } from '../../../core/assert.ts';
-import { keepLayout } from '../../../core/kept-layouts.ts';
 
 const TWO_POW_32 = 0x1_0000_0000;
 /** The "no block yet" buffer, shared (never written): one allocation fewer per bet. */
@@ -122,8 +121,3 @@ export class DrawStream {
 }
 
 export const FRACTION52_DENOMINATOR = 1n << 52n;
-
-// Every bet makes its own stream and HMACs and drops them: one of each is kept so that a full
-// collection keeps their layouts, and the bet path's optimized code (kept-layouts.ts).
-keepLayout(new DrawStream('00', 'kept', 0));
-keepLayout(createHmac('sha256', 'kept'));
