@@ -11,11 +11,12 @@ import { isoTime } from '../http/render.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { shellWord } from '../sweep/seed-run.ts';
-import { durationText, type RunShape, type ShrinkResult } from './shrink-run.ts';
+import { formatDuration } from '../sim/duration.ts';
+import type { RunShape, ShrinkResult } from './shrink-run.ts';
 
 export type Shrunk = Extract<ShrinkResult, { kind: 'shrunk' }>;
 
-export const shapeText = (shape: RunShape): string => `${shape.agents} agents over ${durationText(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
+export const shapeText = (shape: RunShape): string => `${shape.agents} agents over ${formatDuration(shape.durationMs)}; the run: ${shape.requests} requests, ${shape.events} events to the failure`;
 
 export interface ShrunkFiles {
   readonly file: string;

@@ -19,6 +19,7 @@ import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import type { RunRecord } from '../report/run-record.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
+import { formatDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 
 export const SHRINK_RUNS_DEFAULT = 200;
@@ -66,14 +67,6 @@ function parse(text: string, fileName: string): Scenario | string {
 function shapeOf(trial: Trial): RunShape {
   const agents = trial.scenario.populations.reduce((total, population) => total + population.count, 0);
   return { requests: trial.result.record.totals.requests, agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.length };
-}
-
-/** A duration as a scenario file writes it: the largest unit that divides it exactly. */
-export function durationText(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
 }
 
 function sequenceLength(document: Document, key: string): number {
@@ -130,7 +123,7 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     // Agents may pace themselves by the run's length, so a cut can move the failure: try the
     // failure's own instant, then doubling margins, and keep the first that still fails.
     for (let durationMs = neededMs; durationMs < best.scenario.durationMs; durationMs *= 2) {
-      const text = durationText(durationMs);
+      const text = formatDuration(durationMs);
       if (await attempt((copy) => copy.set('duration', text), `duration ${text}`)) {
         changed = true;
         break;

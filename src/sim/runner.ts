@@ -18,6 +18,8 @@ import type { DefectName } from '../services/shared/context.ts';
 import { AGENTS } from '../../agents/index.ts';
 import type { AnyAgentDefinition, StepResult } from './agent.ts';
 import type { FirstFailure } from './invariants/monitor.ts';
+import { formatDuration } from './duration.ts';
+import { stuckItems, stuckMessage } from './liveness.ts';
 import { buildRunRecord } from './run-record-builder.ts';
 import { RunStopped, SimulationCrash } from './run-stopped.ts';
 import type { Scenario } from './scenario.ts';
@@ -83,6 +85,7 @@ export async function runSimulation(scenario: Scenario, options: RunOptions): Pr
     progress(next.atMs);
   }
   if (sim.stop === null) finish(sim);
+  if (sim.stop === null && scenario.livenessMs !== null) livenessPhase(sim, scenario.livenessMs);
   progress(sim.clock.nowMs());
   const outcome: RunRecord['outcome'] = sim.stop === null ? 'completed' : sim.stop.kind === 'invariant' ? 'invariant-failed' : 'limit-reached';
   const reproduce = options.reproduce ?? defaultReproduce(scenario.name, seed, options.defects ?? []);
@@ -122,6 +125,26 @@ function finish(sim: Simulation): void {
   } catch (error) {
     throw new SimulationCrash({ atMs: sim.clock.nowMs(), agentId: null, cause: error });
   }
+}
+
+/**
+ * After the end: no agent acts, the clock runs `livenessMs` further (timers fire, invariants are
+ * checked as before), then every settling hold must be empty (liveness.ts); a stuck one stops the
+ * run as a limit, exit 4, naming the items.
+ */
+function livenessPhase(sim: Simulation, livenessMs: number): void {
+  const untilMs = sim.endMs + livenessMs;
+  try {
+    sim.advanceTo(untilMs);
+    if (sim.stop !== null) return;
+    sim.clock.set(untilMs);
+    sim.afterEvent(untilMs);
+    if (sim.stop !== null) return;
+  } catch (error) {
+    throw new SimulationCrash({ atMs: sim.clock.nowMs(), agentId: null, cause: error });
+  }
+  const stuck = stuckItems(sim.platform.ledger.accounts());
+  if (stuck.length > 0) sim.stop = { kind: 'limit', message: stuckMessage(stuck, formatDuration(livenessMs)) };
 }
 
 function progressReporter(startMs: number, endMs: number, onProgress: ((fraction: number) => void) | undefined): (nowMs: number) => void {

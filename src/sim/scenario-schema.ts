@@ -126,6 +126,9 @@ export const scenarioFileSchema = z.strictObject({
   platform: z
     .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
     .optional(),
+  liveness: durationMs({ minMs: 60_000, maxMs: 30 * 86_400_000 })
+    .optional()
+    .describe('after the run: agents stop, faults are over, and within this long every escrow, withdrawal, tournament and challenge must settle (else exit 4 with the stuck ones); default no liveness phase'),
   load: loadSchema.optional(),
   limits: z
     .strictObject({

@@ -77,6 +77,8 @@ export interface Scenario {
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
   /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
   readonly load: LoadSection | null;
+  /** How long after the end every hold must be settled (src/sim/liveness.ts); null: no liveness phase. */
+  readonly livenessMs: number | null;
 }
 
 export interface ScenarioError {
@@ -338,6 +340,7 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
       closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),
     },
     load: file.load ?? null,
+    livenessMs: file.liveness ?? null,
     limits: {
       maxAgents: file.limits?.max_agents ?? SCENARIO_LIMITS.maxAgents.default,
       maxRequests: file.limits?.max_requests ?? SCENARIO_LIMITS.maxRequests.default,

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as runMain } from '../../src/cli/run.ts';
 import { main as shrinkMain } from '../../src/cli/shrink.ts';
-import { durationText, shrinkRun } from '../../src/shrink/shrink-run.ts';
+import { formatDuration } from '../../src/sim/duration.ts';
+import { shrinkRun } from '../../src/shrink/shrink-run.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-shrink-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -22,10 +23,10 @@ function capture(): { io: { out(text: string): void; err(text: string): void; er
 
 describe('afp shrink', () => {
   it('writes durations in the largest exact unit', () => {
-    expect(durationText(86_400_000)).toBe('1d');
-    expect(durationText(7_200_000)).toBe('2h');
-    expect(durationText(2_035_000)).toBe('2035s');
-    expect(durationText(1_500)).toBe('1500ms');
+    expect(formatDuration(86_400_000)).toBe('1d');
+    expect(formatDuration(7_200_000)).toBe('2h');
+    expect(formatDuration(2_035_000)).toBe('2035s');
+    expect(formatDuration(1_500)).toBe('1500ms');
   });
 
   it('shrinks a failing run to a smaller file that afp run reproduces, the same bytes every time', async () => {

@@ -81,6 +81,7 @@ describe('a valid scenario', () => {
         casino: { startingDepositMicro: null, closures: [] },
         limits: { maxAgents: 1000, maxRequests: 50_000_000, maxEvents: 50_000_000 },
         load: null,
+        livenessMs: null,
       },
     });
   });
@@ -105,6 +106,7 @@ describe('a valid scenario', () => {
         casino: { startingDepositMicro: null, closures: [] },
         limits: { maxAgents: 100_000, maxRequests: 50_000_000, maxEvents: 50_000_000 },
         load: null,
+        livenessMs: null,
       },
     });
   });

@@ -144,7 +144,8 @@ export class EscrowService {
     const windowEndsAtMs = nowMs + this.context.config.escrow.disputeWindowMs;
     escrow.status = 'disputed';
     escrow.dispute = { reason: command.reason, evidence: command.evidence, openedById: command.callerId, openedAtMs: nowMs, windowEndsAtMs, outcome: null };
-    this.context.timers.schedule(windowEndsAtMs, { kind: 'escrow.dispute-window', escrowId: escrow.id });
+    // DEFECT 'escrow-dispute-stuck' (tests only): the window's end is never scheduled, so the escrow stays disputed.
+    if (!this.context.defects.has('escrow-dispute-stuck')) this.context.timers.schedule(windowEndsAtMs, { kind: 'escrow.dispute-window', escrowId: escrow.id });
     this.context.emit({ type: 'escrow.disputed', atMs: nowMs, escrowId: escrow.id, byAgentId: command.callerId, windowEndsAtMs });
     return succeed(escrow);
   }
