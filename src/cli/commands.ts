@@ -257,7 +257,7 @@ const SWEEP: CommandDefinition = {
     { name: 'seeds', value: '1..N', description: 'the seeds: a range, a list or both (1..1000, 7,42, 1..100,4242)', required: true },
     { name: 'workers', value: 'K', description: 'worker threads, 1 to 64', default: 'one per core' },
     { name: 'shard', value: 'I/N', description: 'run every N-th seed from the I-th (merge with afp sweep merge)' },
-    flag.out('where sweep.json, seeds.csv, distributions.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
+    flag.out('where sweep.json, seeds.csv, distributions.csv, coverage.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
     { name: 'shrink', description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/' },
     { name: 'max-runs', value: 'N', description: 'with --shrink: candidate runs at most, 1 to 10000', default: '200' },
@@ -265,7 +265,7 @@ const SWEEP: CommandDefinition = {
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files, and with --shrink: shrunk (seed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files, and with --shrink: shrunk (seed, invariant, original, shrunk, factor, runs, file, reproduce) or null}',
 };
 
 const SWEEP_MERGE: CommandDefinition = {
@@ -274,7 +274,7 @@ const SWEEP_MERGE: CommandDefinition = {
   positionals: [{ name: 'FILE', description: 'a shard\'s sweep.json', repeatable: true }],
   flags: [flag.out('where the merged reports go', 'reports/<scenario>-sweep'), flag.json(JSON_VERDICT)],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, files}',
+  json: '{command, seed (null), verdict, exit_code, scenario, shard, tally, failures, probes_never_hit, files}',
 };
 
 const SHRINK: CommandDefinition = {

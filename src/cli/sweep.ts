@@ -28,7 +28,8 @@ import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrin
 import { parseSeeds } from '../sweep/seeds.ts';
 import { mergeSweepFiles } from '../sweep/sweep-merge.ts';
 import { runSeedsInWorkers, SWEEP_WORKERS_MAX } from '../sweep/sweep-pool.ts';
-import { distributions, failures, money6, PERCENTILES, renderSweepFiles, tally, type SweepReport } from '../sweep/sweep-report.ts';
+import { PROBES } from '../sim/probes.ts';
+import { distributions, failures, money6, neverHit, PERCENTILES, renderSweepFiles, tally, type SweepReport } from '../sweep/sweep-report.ts';
 import { parseArgs, stringFlag } from './args.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
@@ -69,6 +70,9 @@ export function sweepSummary(report: SweepReport, files: readonly string[]): str
     const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => (cells[column] as string).length)));
     lines.push('', [header, ...table].map((cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] as number) : pad(cell, widths[column] as number))).join('  ')).join('\n'));
   }
+  const missed = neverHit(report);
+  if (missed.length > 0) lines.push('', `probes never hit (${missed.length} of ${PROBES.length}; coverage.csv): ${missed.map((row) => row.probe).join(', ')}`);
+  else if (report.results.some((result) => result.probes !== null)) lines.push('', `every probe hit (${PROBES.length}; coverage.csv)`);
   const failed = failures(report);
   if (failed.length > 0) {
     lines.push('', 'failures:');
@@ -98,6 +102,7 @@ function jsonFields(report: SweepReport, files: readonly string[]): Record<strin
     shard: report.shard,
     tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
     failures: failures(report).map((row) => ({ seed: row.seed, outcome: row.outcome, invariant: row.failure?.invariant ?? null, reproduce: row.reproduce })),
+    probes_never_hit: neverHit(report).map((row) => row.probe),
     files,
   };
 }

@@ -7,6 +7,7 @@ import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
+import type { ProbeCount } from '../sim/probes.ts';
 
 export interface AgentRow {
   readonly agentId: string;
@@ -167,4 +168,6 @@ export interface RunRecord {
   readonly trace?: RequestTraceData;
   /** The scenario's fault windows, for timeline.html. */
   readonly faults?: readonly FaultWindow[];
+  /** Hits per coverage probe (src/sim/probes.ts), in the table's order; absent without a simulation. */
+  readonly probes?: readonly ProbeCount[];
 }

@@ -104,6 +104,7 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
     },
     requests_by_status: requestsByStatusClass(record.endpoints),
     invariants: record.invariants.map(invariantJson),
+    ...(record.probes === undefined ? {} : { probes: Object.fromEntries(record.probes.map((probe) => [probe.name, probe.hits])) }),
     ...(record.casino === undefined ? {} : { casino: casinoJson(record.casino) }),
     files: others.files,
     digest: others.digest,

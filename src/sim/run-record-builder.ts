@@ -60,6 +60,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
     },
     ...(casino === undefined ? {} : { casino }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
+    probes: sim.probes.counts(),
     faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),
   };
 }

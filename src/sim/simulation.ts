@@ -33,6 +33,7 @@ import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
 import { RunStopped, type StopReason } from './run-stopped.ts';
+import { ProbeCounter } from './probes.ts';
 import { RequestTrace } from './request-trace.ts';
 import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
@@ -73,6 +74,7 @@ export class Simulation implements AgentHost {
   readonly monitor: InvariantMonitor;
   readonly endpoints = new EndpointCounts();
   readonly trace = new RequestTrace();
+  readonly probes = new ProbeCounter();
   readonly events: DomainEvent[] = [];
   readonly agents: SimAgent[] = [];
   readonly endMs: number;
@@ -168,6 +170,12 @@ export class Simulation implements AgentHost {
     return this.platform.activeFault(service, this.clock.nowMs()) !== undefined;
   }
 
+  /** Whether any of the scenario's fault windows is open at `atMs` (for the coverage probes). */
+  private inFault(atMs: number): boolean {
+    const { startMs, faults } = this.scenario;
+    return faults.some((fault) => atMs >= startMs + fault.fromMs && atMs < startMs + fault.fromMs + fault.forMs);
+  }
+
   private admitRequest(agent: SimAgent): void {
     if (this.stop !== null) throw new RunStopped('the run has stopped');
     if (this.endpoints.requests >= this.scenario.limits.maxRequests) {
@@ -187,6 +195,7 @@ export class Simulation implements AgentHost {
     agent.counts.count(response.status);
     this.endpoints.count(route, captured.request.mount, response.status);
     this.trace.push({ atMs, agentId: agent.agentId, endpoint: routeId ?? UNMATCHED, status: response.status });
+    if (response.status >= 400) this.probes.onExchange(routeId, response.status, captured.response.body['code'], this.inFault(atMs));
     this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
@@ -199,6 +208,7 @@ export class Simulation implements AgentHost {
       this.events.push(event);
     }
     if (event.type === 'casino.bet') this.casinoLog.onBet(event.betId);
+    this.probes.onEvent(event, event.type === 'escrow.disputed' && this.inFault(event.atMs));
     this.monitor.onEvent(event);
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
   }

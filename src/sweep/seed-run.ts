@@ -12,6 +12,7 @@ import { isoTime } from '../http/render.ts';
 import { renderReports } from '../report/write-reports.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
+import type { ProbeCount } from '../sim/probes.ts';
 import type { Scenario } from '../sim/scenario.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
@@ -47,6 +48,8 @@ export interface SeedResult {
   readonly figures: SeedFigures | null;
   /** The reports' digest, as `afp run` prints it; null when the run crashed. */
   readonly digest: string | null;
+  /** Hits per coverage probe (src/sim/probes.ts), in the table's order; null when the run crashed. */
+  readonly probes: readonly ProbeCount[] | null;
 }
 
 /** POSIX shell quoting, only where needed, so a reproduce line pastes as is (as `afp run` writes it). */
@@ -85,8 +88,9 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
         ledgerSumMicro: totals.ledgerSumMicro,
       },
       digest: renderReports(record, scenario.reports).digest,
+      probes: record.probes ?? null,
     };
   } catch (error) {
-    return { seed, outcome: 'crashed', reproduce, failure: null, stopped: error instanceof Error ? (error.stack ?? error.message) : String(error), figures: null, digest: null };
+    return { seed, outcome: 'crashed', reproduce, failure: null, stopped: error instanceof Error ? (error.stack ?? error.message) : String(error), figures: null, digest: null, probes: null };
   }
 }

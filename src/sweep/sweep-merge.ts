@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseDecimal } from '../core/money.ts';
+import { PROBES, type ProbeCount } from '../sim/probes.ts';
 import type { SeedFigures } from './seed-run.ts';
 import { FIGURES, SWEEP_FORMAT, type SweepReport, type SweepRow } from './sweep-report.ts';
 
@@ -27,6 +28,7 @@ const row = z.strictObject({
   figures: figures.nullable(),
   digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   reproduce: z.string(),
+  probes: z.record(z.string().max(64), z.number().int().nonnegative()).nullable().optional(),
 });
 const sweepFile = z.object({
   format: z.literal(SWEEP_FORMAT),
@@ -46,10 +48,17 @@ function micro(text: string): bigint {
   return value;
 }
 
+/** A row's probe hits back in the table's order (probes this afp does not know are dropped, missing ones count 0). */
+function probesOf(hits: Readonly<Record<string, number>> | null): ProbeCount[] | null {
+  if (hits === null) return null;
+  return PROBES.map((probe) => ({ name: probe.name, hits: hits[probe.name] ?? 0 }));
+}
+
 function rowOf(parsed: z.infer<typeof row>): SweepRow {
   const figuresIn = parsed.figures as Record<string, string | number> | null;
   const figuresOut = figuresIn === null ? null : (Object.fromEntries(FIGURES.map(({ name, key, money }) => [key, money ? micro(String(figuresIn[name])) : Number(figuresIn[name])])) as unknown as SeedFigures);
-  return { ...parsed, figures: figuresOut };
+  const { probes, ...rest } = parsed;
+  return { ...rest, figures: figuresOut, probes: probesOf(probes ?? null) };
 }
 
 export type MergeResult = { readonly ok: true; readonly report: SweepReport; readonly missing: number } | { readonly ok: false; readonly message: string };

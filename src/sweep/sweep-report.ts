@@ -1,8 +1,8 @@
 /**
  * What a sweep reports: every seed's row, the failures with the command that reproduces each, and
  * the distribution of each summary figure across the seeds that completed. Rendered as
- * `sweep.json` (every row; what `afp sweep merge` reads back), `seeds.csv`, `distributions.csv`
- * and `sweep.junit.xml` (a test case per seed). Why rows and not only aggregates: shards made on
+ * `sweep.json` (every row; what `afp sweep merge` reads back), `seeds.csv`, `distributions.csv`,
+ * `coverage.csv` (per coverage probe: seeds that hit it, hits) and `sweep.junit.xml` (a test case per seed). Why rows and not only aggregates: shards made on
  * other machines merge exactly, and any row can be checked with `afp run --seed`.
  * Invariants: pure and byte-stable — rows in the sweep's seed order, no wall times, no host
  * names; money exact (bigint micro-USDC, written with 6 decimals in every money column); a
@@ -12,6 +12,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { assert } from '../core/assert.ts';
 import { xmlAttribute, xmlText } from '../live/report/xml-text.ts';
+import { PROBES, type ProbeCount } from '../sim/probes.ts';
 import type { SeedFigures, SeedResult } from './seed-run.ts';
 
 export const SWEEP_FORMAT = 'afp-sweep/1';
@@ -98,6 +99,34 @@ export function distributions(report: SweepReport): Distribution[] {
   });
 }
 
+export interface ProbeCoverage {
+  readonly probe: string;
+  readonly description: string;
+  /** Seeds whose run hit the probe at least once. */
+  readonly seeds: number;
+  readonly hits: number;
+}
+
+/** Per probe, in the table's order: how many seeds hit it and how often, over every run that counted (crashes did not). */
+export function coverage(report: SweepReport): ProbeCoverage[] {
+  const counted = report.results.filter((result) => result.probes !== null);
+  return PROBES.map((probe, index) => {
+    let seeds = 0;
+    let hits = 0;
+    for (const result of counted) {
+      const count = (result.probes as readonly ProbeCount[])[index]?.hits ?? 0;
+      if (count > 0) seeds++;
+      hits += count;
+    }
+    return { probe: probe.name, description: probe.description, seeds, hits };
+  });
+}
+
+/** The probes no seed hit: what this sweep never tested. */
+export function neverHit(report: SweepReport): ProbeCoverage[] {
+  return coverage(report).filter((row) => row.seeds === 0);
+}
+
 /** Micro-USDC with all 6 decimals: one format for every money column. */
 export function money6(micro: bigint): string {
   const negative = micro < 0n;
@@ -130,6 +159,7 @@ export function renderSweepJson(report: SweepReport): string {
     shard: report.shard,
     seeds_total: report.seedsTotal,
     tally: { seeds: counts.seeds, completed: counts.completed, invariant_failed: counts.invariantFailed, limit_reached: counts.limitReached, crashed: counts.crashed },
+    coverage: coverage(report).map((row) => ({ probe: row.probe, seeds: row.seeds, hits: row.hits })),
     distributions: distributions(report).map((distribution) => ({
       figure: distribution.figure,
       runs: distribution.runs,
@@ -147,6 +177,7 @@ export function renderSweepJson(report: SweepReport): string {
       figures: figuresJson(result.figures),
       digest: result.digest,
       reproduce: result.reproduce,
+      probes: result.probes === null ? null : Object.fromEntries(result.probes.map((probe) => [probe.name, probe.hits])),
     })),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
@@ -214,13 +245,18 @@ export function renderSweepJunit(report: SweepReport): string {
   ].join('\n');
 }
 
-export const SWEEP_FILES = ['sweep.json', 'seeds.csv', 'distributions.csv', 'sweep.junit.xml'] as const;
+export function renderCoverageCsv(report: SweepReport): string {
+  return stringify([['probe', 'seeds', 'hits', 'description'], ...coverage(report).map((row) => [row.probe, String(row.seeds), String(row.hits), row.description])], { eof: true });
+}
+
+export const SWEEP_FILES = ['sweep.json', 'seeds.csv', 'distributions.csv', 'coverage.csv', 'sweep.junit.xml'] as const;
 
 export function renderSweepFiles(report: SweepReport): { name: (typeof SWEEP_FILES)[number]; text: string }[] {
   return [
     { name: 'sweep.json', text: renderSweepJson(report) },
     { name: 'seeds.csv', text: renderSeedsCsv(report) },
     { name: 'distributions.csv', text: renderDistributionsCsv(report) },
+    { name: 'coverage.csv', text: renderCoverageCsv(report) },
     { name: 'sweep.junit.xml', text: renderSweepJunit(report) },
   ];
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main as runMain } from '../../src/cli/run.ts';
 import { main as sweepMain } from '../../src/cli/sweep.ts';
+import { PROBES } from '../../src/sim/probes.ts';
 import { parseSeeds, SWEEP_SEEDS_MAX } from '../../src/sweep/seeds.ts';
 import { runSeedsInWorkers } from '../../src/sweep/sweep-pool.ts';
 
@@ -66,6 +67,13 @@ describe('afp sweep', () => {
     expect(junit).toContain(`<testcase name="seed ${failed.seed}"`);
     expect(junit).toContain('type="invariant"');
 
+    // Coverage: every probe has a row; the summary names the ones no seed hit.
+    const coverageRows = readFileSync(join(out, 'coverage.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    expect(coverageRows.map((cells) => cells[0])).toEqual(PROBES.map((probe) => probe.name));
+    const never = coverageRows.filter((cells) => cells[1] === '0').map((cells) => cells[0]);
+    expect(never.length).toBeGreaterThan(0); // k6-smoke has no casino, no faults: those probes stay unhit
+    expect(sweep.out()).toContain(`probes never hit (${never.length} of ${PROBES.length}; coverage.csv): ${never.join(', ')}`);
+
     const words = failed.reproduce.split(' ');
     expect(words.slice(0, 3)).toEqual(['npx', 'afp', 'run']);
     const run = capture();
@@ -109,7 +117,7 @@ describe('afp sweep', () => {
     const merged = join(work, 'merged');
     const merge = capture();
     expect(await sweepMain(['merge', join(work, 'shard-1', 'sweep.json'), join(work, 'shard-2', 'sweep.json'), '--out', merged], merge.io), merge.err()).toBe(0);
-    for (const file of ['sweep.json', 'seeds.csv', 'distributions.csv', 'sweep.junit.xml']) {
+    for (const file of ['sweep.json', 'seeds.csv', 'distributions.csv', 'coverage.csv', 'sweep.junit.xml']) {
       expect(readFileSync(join(merged, file), 'utf8'), file).toBe(readFileSync(join(whole, file), 'utf8'));
     }
     const partial = capture();
