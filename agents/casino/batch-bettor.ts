@@ -90,6 +90,7 @@ function judgeBatch(context: AgentContext<Params>, body: CasinoBody, amounts: re
 
 export const batchBettor = defineAgent<Params>({
   name: 'batch-bettor',
+  service: 'casino',
   description: 'places batches of up to 20 bets cycling through a mix of games; checks the batch summary',
   params,
   async setup(context) {

@@ -94,6 +94,7 @@ async function challengeSomeone(context: AgentContext<Params>, challenger: Chall
 
 export const challenger = defineAgent<Params>({
   name: 'challenger',
+  service: 'casino',
   description: 'challenges agents of an archetype found in the directory; accepts or declines incoming challenges',
   params,
   async setup(context) {

@@ -89,6 +89,7 @@ async function rotateAndVerify(context: AgentContext<Params>, checker: CheckerMe
 
 export const fairnessChecker = defineAgent<Params>({
   name: 'fairness-checker',
+  service: 'casino',
   description: 'bets, rotates its seed after k bets and verifies every bet: by the casino and by its own recomputation',
   params,
   async setup(context) {

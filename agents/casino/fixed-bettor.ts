@@ -66,6 +66,7 @@ async function probeWithdrawal(context: AgentContext<Params>): Promise<void> {
 
 export const fixedBettor = defineAgent<Params>({
   name: 'fixed-bettor',
+  service: 'casino',
   description: 'places the same style-A bet (game, parameters, amount) every `every`; waits out closures',
   params,
   async setup(context) {

@@ -50,6 +50,7 @@ async function configure(context: AgentContext<Params>, kelly: KellyMemory): Pro
 
 export const kellyBettor = defineAgent<Params>({
   name: 'kelly-bettor',
+  service: 'casino',
   description: 'bets a fraction of the Kelly max_bet (or suggested_bet) the casino reported in its previous answer',
   params,
   async setup(context) {

@@ -42,6 +42,7 @@ function memory(context: AgentContext<Params>): MartingaleMemory {
 
 export const martingale = defineAgent<Params>({
   name: 'martingale',
+  service: 'casino',
   description: 'doubles its stake after every loss (up to a cap), back to base after a win or a Kelly refusal',
   params,
   async setup(context) {

@@ -128,6 +128,7 @@ async function play(context: AgentContext<Params>, player: PlayerMemory, entered
 
 export const tournamentPlayer = defineAgent<Params>({
   name: 'tournament-player',
+  service: 'casino',
   description: 'enters (or creates and enters) tournaments of its game, plays them while active, reads the results',
   params,
   async setup(context) {

@@ -84,6 +84,7 @@ async function createEscrow(context: AgentContext<Params>, buyer: BuyerMemory): 
 
 export const escrowBuyer = defineAgent<Params>({
   name: 'escrow-buyer',
+  service: 'escrow',
   description: 'locks escrows to sellers it finds, then releases, refunds, disputes or lets them expire by a params mix',
   params,
   async setup(context) {

@@ -72,6 +72,7 @@ async function look(context: AgentContext<Params>): Promise<void> {
 
 export const escrowSeller = defineAgent<Params>({
   name: 'escrow-seller',
+  service: 'escrow',
   description: 'receives escrows: lists the incoming locked ones, reads some, disputes a few',
   params,
   async setup(context) {

@@ -50,6 +50,7 @@ function nextWakeMs(context: AgentContext<Params>, farmer: FarmerMemory, paidNow
 
 export const faucetFarmer = defineAgent<Params>({
   name: 'faucet-farmer',
+  service: 'faucet',
   description: 'registers and claims the faucet about every 24 h, sometimes early; mixes styles A and B',
   params,
   async setup(context) {

@@ -47,11 +47,12 @@ const RUN: CommandDefinition = {
     flag.out('where the reports go', 'reports/<scenario>'),
     { name: 'record', value: 'FILE', description: 'record every exchange for afp replay' },
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    { name: 'swarm', description: 'draw from the seed the population mix, tiers, fault windows and game closures; the drawn file is written as <out>/swarm.yaml' },
     flag.json(JSON_VERDICT),
     flag.quiet,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.checkFailed, EXIT.liveness],
-  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files}'
+  json: '{command, seed, verdict, exit_code, scenario, reproduce, events, failure, limit, digest, out, files, swarm (the draws) or null}'
 };
 
 const SERVE: CommandDefinition = {
@@ -259,6 +260,7 @@ const SWEEP: CommandDefinition = {
     { name: 'shard', value: 'I/N', description: 'run every N-th seed from the I-th (merge with afp sweep merge)' },
     flag.out('where sweep.json, seeds.csv, distributions.csv, coverage.csv and sweep.junit.xml go', 'reports/<scenario>-sweep'),
     { name: 'defect', value: 'NAME[,NAME]', description: DEFECT_DESCRIPTION },
+    { name: 'swarm', description: 'each seed draws its own population mix, tiers, fault windows and closures (as afp run --swarm)' },
     { name: 'shrink', description: 'shrink the first seed that fails an invariant (as afp shrink) into <out>/shrunk-seed-<seed>/' },
     { name: 'max-runs', value: 'N', description: 'with --shrink: candidate runs at most, 1 to 10000', default: '200' },
     flag.json(JSON_VERDICT),

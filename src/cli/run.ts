@@ -15,9 +15,13 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { swarmScenario } from '../sim/swarm.ts';
+import { reproduceCommand } from '../sweep/seed-run.ts';
 import { runSimulation, type SimulationResult } from '../sim/runner.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { defaultRunOutDir } from '../report/out-dir.ts';
@@ -57,6 +61,8 @@ interface RunFlags {
   readonly out: string | undefined;
   readonly record: string | undefined;
   readonly defects: readonly DefectName[];
+  /** --swarm: the seed draws the run's mix, tiers, faults and closures (src/sim/swarm.ts). */
+  readonly swarm: boolean;
   /** --quiet or --json: no progress lines. */
   readonly quiet: boolean;
 }
@@ -73,22 +79,11 @@ function parseRunArgs(argv: readonly string[]): { flags: RunFlags; errors: strin
     else errors.push(`unknown --defect '${name}'; known: ${DEFECTS.join(', ')}`);
   }
   const quiet = args.flags['quiet'] === true || args.flags['json'] === true;
-  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects, quiet };
+  const flags = { file: args.positionals[0] ?? '', seed, out: stringFlag(args, 'out'), record: stringFlag(args, 'record'), defects, swarm: args.flags['swarm'] === true, quiet };
   return { flags, errors };
 }
 
-/** POSIX shell quoting, only where needed, so the reproduce line pastes as is. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function reproduceCommand(flags: RunFlags, seed: string): string {
-  const words = ['npx', 'afp', 'run', flags.file, '--seed', seed];
-  if (flags.defects.length > 0) words.push('--defect', flags.defects.join(','));
-  return words.map(shellWord).join(' ');
-}
-
-async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null> {
+async function loadScenario(flags: RunFlags, io: RunIo): Promise<{ scenario: Scenario; text: string } | null> {
   let text: string;
   try {
     text = await readFile(flags.file, 'utf8');
@@ -101,7 +96,7 @@ async function loadScenario(flags: RunFlags, io: RunIo): Promise<Scenario | null
     io.err(`${formatScenarioErrors(flags.file, parsed.errors)}\n`);
     return null;
   }
-  return parsed.scenario;
+  return { scenario: parsed.scenario, text };
 }
 
 export async function main(argv: string[], io: RunIo = PROCESS_IO): Promise<number> {
@@ -116,12 +111,15 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
     io.err(`${errors.map((error) => `afp run: ${error}`).join('\n')}\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
-  const scenario = await loadScenario(flags, io);
-  if (scenario === null) return EXIT.invalidInput;
-  const seed = flags.seed ?? scenario.seed;
+  const loaded = await loadScenario(flags, io);
+  if (loaded === null) return EXIT.invalidInput;
+  const seed = flags.seed ?? loaded.scenario.seed;
   if (flags.seed === undefined) io.out(`seed: ${seed}\n`);
-  const reproduce = reproduceCommand(flags, seed);
-  record({ seed, scenario: scenario.name, reproduce });
+  const swarm = flags.swarm ? swarmScenario(loaded.text, loaded.scenario, flags.file, seed) : null;
+  const scenario = swarm?.scenario ?? loaded.scenario;
+  for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
+  const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
+  record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
   const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario) };
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
   const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
@@ -138,6 +136,8 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
   const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
   const { digest, files } = writeReports(result.record, out, scenario.reports);
+  // The drawn scenario, runnable without --swarm (not a report: the digest is the reports').
+  if (swarm !== null) writeFileSync(join(out, 'swarm.yaml'), swarm.text);
   io.out(summaryTable(result.record));
   const code = printOutcome(result, { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null }, io);
   const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };

@@ -22,7 +22,8 @@ import { assert } from '../core/assert.ts';
 import { SystemClock } from '../core/clock.ts';
 import { parseShard, shardArrivals, shardLabel, WHOLE } from '../load/shard.ts';
 import { DEFECT_NAMES, type DefectName } from '../services/shared/context.ts';
-import { formatScenarioErrors, parseScenario } from '../sim/scenario.ts';
+import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
+import { swarmScenario } from '../sim/swarm.ts';
 import { shapeText, shrunkJson, shrunkLines, writeShrunk } from '../shrink/shrink-output.ts';
 import { shrinkRun, SHRINK_RUNS_DEFAULT, SHRINK_RUNS_MAX } from '../shrink/shrink-run.ts';
 import { parseSeeds } from '../sweep/seeds.ts';
@@ -35,7 +36,7 @@ import { EXIT, type ExitCode } from './exit-codes.ts';
 import { wantsJson, withJsonOutput, type RecordFields } from './json-output.ts';
 import { Progress } from './progress.ts';
 
-const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
+const USAGE = 'usage: afp sweep SCENARIO --seeds 1..N [--workers K] [--shard i/n] [--out DIR] [--defect NAME[,NAME]] [--swarm] [--shrink [--max-runs N]] [--json]\n       afp sweep merge FILE... [--out DIR] [--json]';
 
 export interface SweepIo {
   out(text: string): void;
@@ -141,7 +142,7 @@ export function main(argv: string[], io: SweepIo = PROCESS_IO): Promise<number> 
 }
 
 async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFields): Promise<number> {
-  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', shrink: 'boolean', 'max-runs': 'string', json: 'boolean', quiet: 'boolean' });
+  const args = parseArgs(argv, { seeds: 'string', workers: 'string', shard: 'string', out: 'string', defect: 'string', swarm: 'boolean', shrink: 'boolean', 'max-runs': 'string', json: 'boolean', quiet: 'boolean' });
   const errors = [...args.errors];
   if (args.positionals.length !== 1) errors.push(`expected one scenario FILE, got ${args.positionals.length}`);
   const seedsText = stringFlag(args, 'seeds');
@@ -159,6 +160,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     else errors.push(`unknown defect '${name}' (known: ${DEFECT_NAMES.join(', ')})`);
   }
   const shrink = args.flags['shrink'] === true;
+  const swarm = args.flags['swarm'] === true;
   const maxRunsText = stringFlag(args, 'max-runs');
   const maxRuns = maxRunsText === undefined ? SHRINK_RUNS_DEFAULT : Number(maxRunsText);
   if (maxRunsText !== undefined && !shrink) errors.push('--max-runs is the shrink\'s budget: give it with --shrink');
@@ -183,7 +185,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
   const json = wantsJson(argv);
   const indexed = [...shardArrivals(seeds.map((seed, index) => ({ seed, index })), shard)];
   const shardName = shard.count === 1 ? null : shardLabel(shard);
-  io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}\n`);
+  io.out(`sweep: ${parsed.scenario.name}, ${indexed.length} seeds${shardName === null ? '' : ` (shard ${shardName} of ${seeds.length})`} from --seeds ${seedsText ?? ''}${defects.length > 0 ? `, defects ${defects.join(',')}` : ''}${swarm ? ', each its own swarm draw' : ''}\n`);
   const clock = new SystemClock();
   const startMs = clock.nowMs();
   const progress = new Progress({ label: 'sweep', unit: 'seeds', total: indexed.length, write: (text) => io.err(text), isTty: io.errIsTty, quiet: json || args.flags['quiet'] === true, clock });
@@ -191,6 +193,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     scenarioText,
     file,
     defects,
+    swarm,
     seeds: indexed.map((item) => item.seed),
     workers,
     onResult: (_result, done) => progress.update(done),
@@ -207,7 +210,7 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
     record(jsonFields(report, files));
     return exit;
   }
-  const shrunk = await shrinkFirstFailure({ report, scenarioText, file, defects, maxRuns, outDir, io, quiet: json });
+  const shrunk = await shrinkFirstFailure({ report, scenarioText, scenario: swarm ? parsed.scenario : null, file, defects, maxRuns, outDir, io, quiet: json });
   record({ ...jsonFields(report, files), shrunk });
   return exit;
 }
@@ -215,6 +218,8 @@ async function runSweep(argv: readonly string[], io: SweepIo, record: RecordFiel
 interface ShrinkFirst {
   readonly report: SweepReport;
   readonly scenarioText: string;
+  /** With --swarm: the parsed scenario, so the failing seed's own draw is what gets shrunk. */
+  readonly scenario: Scenario | null;
   readonly file: string;
   readonly defects: readonly DefectName[];
   readonly maxRuns: number;
@@ -235,8 +240,9 @@ async function shrinkFirstFailure(options: ShrinkFirst): Promise<Record<string, 
     return null;
   }
   io.out(`\nshrinking seed ${failed.seed} (the first that failed an invariant)\n`);
+  const text = options.scenario === null ? options.scenarioText : swarmScenario(options.scenarioText, options.scenario, options.file, failed.seed).text;
   const result = await shrinkRun({
-    text: options.scenarioText,
+    text,
     fileName: options.file,
     seed: failed.seed,
     defects: options.defects,

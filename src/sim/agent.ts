@@ -51,6 +51,8 @@ export interface AgentContext<P> {
 
 export interface AgentDefinition<P> {
   readonly name: string;
+  /** The service this archetype's agents mostly use (its folder under agents/); absent when they cross services. */
+  readonly service?: ServiceName;
   readonly description: string;
   /** zod strict object with defaults: the `params` of a scenario population. */
   readonly params: z.ZodType<P>;

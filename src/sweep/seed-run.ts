@@ -58,14 +58,15 @@ export function shellWord(text: string): string {
 }
 
 /** The `afp run` command that replays one seed of a sweep exactly. */
-export function reproduceCommand(file: string, seed: string, defects: readonly DefectName[]): string {
+export function reproduceCommand(file: string, seed: string, defects: readonly DefectName[], swarm = false): string {
   const words = ['npx', 'afp', 'run', file, '--seed', seed];
   if (defects.length > 0) words.push('--defect', defects.join(','));
+  if (swarm) words.push('--swarm');
   return words.map(shellWord).join(' ');
 }
 
-export async function runSeed(scenario: Scenario, file: string, seed: string, defects: readonly DefectName[]): Promise<SeedResult> {
-  const reproduce = reproduceCommand(file, seed, defects);
+export async function runSeed(scenario: Scenario, file: string, seed: string, defects: readonly DefectName[], swarm = false): Promise<SeedResult> {
+  const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
     const result = await runSimulation(scenario, { seed, defects, reproduce });
     const { record } = result;

@@ -19,6 +19,8 @@ export interface SweepWorkerData {
   readonly scenarioText: string;
   readonly file: string;
   readonly defects: readonly DefectName[];
+  /** Each seed runs its own swarm draw of the scenario (src/sim/swarm.ts). */
+  readonly swarm?: boolean;
 }
 
 export type SweepWorkerReply = { readonly kind: 'ready' } | { readonly kind: 'result'; readonly result: SeedResult } | { readonly kind: 'broken'; readonly message: string };
@@ -34,7 +36,7 @@ export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<Seed
   const { seeds } = options;
   const workerCount = Math.max(1, Math.min(options.workers, SWEEP_WORKERS_MAX, seeds.length));
   const results = new Map<string, SeedResult>();
-  const data: SweepWorkerData = { scenarioText: options.scenarioText, file: options.file, defects: options.defects };
+  const data: SweepWorkerData = { scenarioText: options.scenarioText, file: options.file, defects: options.defects, swarm: options.swarm === true };
   const workers: Worker[] = [];
   let next = 0;
   try {

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
 import { parseScenario, formatScenarioErrors } from '../sim/scenario.ts';
+import { swarmScenario } from '../sim/swarm.ts';
 import { runSeed } from './seed-run.ts';
 import type { SweepWorkerData, SweepWorkerReply } from './sweep-pool.ts';
 
@@ -20,7 +21,7 @@ function start(data: SweepWorkerData): void {
   }
   const scenario = parsed.scenario;
   port.on('message', (seed: string) => {
-    runSeed(scenario, data.file, seed, data.defects).then(
+    runSeed(data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed).scenario : scenario, data.file, seed, data.defects, data.swarm === true).then(
       (result) => port.postMessage({ kind: 'result', result } satisfies SweepWorkerReply),
       (error: unknown) => port.postMessage({ kind: 'broken', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies SweepWorkerReply),
     );

@@ -108,6 +108,21 @@ describe('afp sweep', () => {
     expect(holds.out()).toContain('shrink: no seed failed an invariant; nothing to shrink');
   });
 
+  it('with --swarm, each seed runs its own draw, and its reproduce line (with --swarm) gives the same digest', async () => {
+    const out = join(work, 'swarm');
+    const sweep = capture();
+    expect(await sweepMain([SCENARIO, '--seeds', '1..4', '--workers', '2', '--swarm', '--out', out], sweep.io), sweep.err()).toBe(0);
+    expect(sweep.out()).toContain('4 seeds from --seeds 1..4, each its own swarm draw');
+    const report = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { seeds: { seed: string; digest: string; reproduce: string; figures: { agents: number } }[] };
+    expect(new Set(report.seeds.map((row) => row.digest)).size).toBe(4);
+    const row = report.seeds[2];
+    if (row === undefined) throw new Error('no row');
+    expect(row.reproduce).toBe(`npx afp run ${SCENARIO} --seed ${row.seed} --swarm`);
+    const run = capture();
+    expect(await runMain([...row.reproduce.split(' ').slice(3), '--out', join(work, 'swarm-rerun')], { out: run.io.out, err: run.io.err, errIsTty: false })).toBe(0);
+    expect(run.out()).toContain(`digest: ${row.digest}`);
+  });
+
   it('merges shards into the whole sweep, byte for byte, and refuses a merge with a shard missing', async () => {
     const whole = join(work, 'whole');
     expect(await sweepMain([SCENARIO, '--seeds', '1..5,42', '--workers', '2', '--out', whole], capture().io)).toBe(0);
