@@ -4,7 +4,7 @@
  * programme). afp's choices (docs/decisions.md "Domains"): the year is 365 days, the grace period
  * after expiry is 30 days, an agent holds at most 100 domains, no renewal past 10 years ahead.
  */
-import type { Micro } from '../../core/money.ts';
+import { MAX_AMOUNT_MICRO, type Micro } from '../../core/money.ts';
 
 export interface DomainsConfig {
   readonly yearsMin: number;
@@ -33,5 +33,5 @@ export const DEFAULT_DOMAINS_CONFIG: DomainsConfig = {
   referralShareBps: 1500n,
   domainsPerAgentMax: 100,
   domainsMax: 1_000_000,
-  offerPriceMaxMicro: 1_000_000_000n * 1_000_000n,
+  offerPriceMaxMicro: MAX_AMOUNT_MICRO,
 };

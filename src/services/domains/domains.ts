@@ -85,7 +85,7 @@ export class DomainsService {
     const agent = this.context.agents.get(command.callerId);
     if (agent === undefined) return fail('NOT_FOUND', `agent ${command.callerId} is not registered`);
     if (this.book.get(domain.name) !== undefined) return fail('CONFLICT', `domain ${domain.name} is already registered`);
-    const full = this.fullFor(agent.id) ?? (this.book.size >= this.config.domainsMax ? fail('SERVICE_UNAVAILABLE', 'the registrar holds its maximum number of domains') : null);
+    const full = this.fullFor(agent.id) ?? (this.book.size >= this.config.domainsMax ? fail('CONFLICT', 'the registrar holds its maximum number of domains') : null);
     if (full !== null) return full;
     const costMicro = yearlyPriceMicro(domain) * BigInt(command.years);
     const funds = this.checkFunds(agent.id, costMicro, `registering ${domain.name} for ${command.years} year(s)`);
