@@ -27,6 +27,9 @@ export const INVARIANT_NAMES = [
   'casino-bets-verify',
   'casino-conservation',
   'casino-referral-levels',
+  'domains-one-owner',
+  'domains-expiry-exact',
+  'domains-fees',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
@@ -124,7 +127,11 @@ export const scenarioFileSchema = z.strictObject({
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   platform: z
-    .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
+    .strictObject({
+      dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)'),
+      domain_year: durationMs({ minMs: UNIT_MS.h, maxMs: 365 * UNIT_MS.d }).optional().describe('length of a domain registration year (default 365d; shorter compresses time so expiry happens within a run)'),
+      domain_grace: durationMs({ minMs: 0, maxMs: 365 * UNIT_MS.d }).optional().describe('how long an expired domain stays expired before it is released (default 30d)'),
+    })
     .optional(),
   load: loadSchema.optional(),
   limits: z
