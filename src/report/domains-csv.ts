@@ -9,6 +9,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Micro } from '../core/money.ts';
 import { isoTime } from '../http/render.ts';
+import { isDomainsEvent } from '../services/domains/domains-events.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { usdcColumnText } from './column-format.ts';
 
@@ -37,6 +38,7 @@ type MutableRow = { -readonly [K in keyof DomainRow]: DomainRow[K] };
 export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[] | undefined {
   const rows = new Map<string, MutableRow>();
   for (const event of events) {
+    if (!isDomainsEvent(event)) continue;
     switch (event.type) {
       case 'domains.registered':
         rows.set(event.domainId, {
@@ -82,7 +84,7 @@ export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[
         if (row !== undefined) row.status = event.type === 'domains.expired' ? 'expired' : 'released';
         break;
       }
-      default:
+      case 'domains.offered':
         break;
     }
   }

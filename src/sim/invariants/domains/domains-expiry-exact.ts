@@ -7,6 +7,7 @@
 import { Scheduler } from '../../../core/scheduler.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition } from '../checker.ts';
+import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 interface Tracked {
   readonly domainId: string;
@@ -27,6 +28,7 @@ export const domainsExpiryExact: InvariantDefinition = {
     };
     return {
       onEvent(event) {
+        if (!isDomainsEvent(event)) return null;
         switch (event.type) {
           case 'domains.registered':
           case 'domains.renewed': {
@@ -51,7 +53,8 @@ export const domainsExpiryExact: InvariantDefinition = {
             }
             return null;
           }
-          default:
+          case 'domains.offered':
+          case 'domains.transferred':
             return null;
         }
       },

@@ -9,6 +9,7 @@ import { FEE_INCOME, agentAccount } from '../../../core/ledger.ts';
 import { basisPoints } from '../../../core/money.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';
+import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 export const domainsFees: InvariantDefinition = {
   name: 'domains-fees',
@@ -23,6 +24,7 @@ export const domainsFees: InvariantDefinition = {
         return null;
       },
       onEvent(event) {
+        if (!isDomainsEvent(event)) return null;
         let broken: string | null = null;
         switch (event.type) {
           case 'domains.registered':
@@ -56,8 +58,6 @@ export const domainsFees: InvariantDefinition = {
           case 'domains.released':
             if (pending.some((entry) => entry.reference === event.domainId)) broken = `${event.type} of ${event.domain} moved money`;
             break;
-          default:
-            return null;
         }
         pending = [];
         const violation: Violation | null = broken === null ? null : { atMs: event.atMs, event: jsonText(event), message: broken };

@@ -8,6 +8,7 @@
 import type { DomainEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';
+import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
 
 export const domainsOneOwner: InvariantDefinition = {
   name: 'domains-one-owner',
@@ -22,6 +23,7 @@ export const domainsOneOwner: InvariantDefinition = {
     };
     return {
       onEvent(event) {
+        if (!isDomainsEvent(event)) return null;
         switch (event.type) {
           case 'domains.registered': {
             const held = owners.get(event.domain);
@@ -51,8 +53,6 @@ export const domainsOneOwner: InvariantDefinition = {
             if (held === undefined || held.ownerId !== event.ownerId) return violation(event, `${event.type} of ${event.domain} by ${event.ownerId}, tracked owner ${held?.ownerId ?? 'nobody'}`);
             return null;
           }
-          default:
-            return null;
         }
       },
       onHour(nowMs) {
