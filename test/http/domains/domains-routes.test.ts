@@ -103,6 +103,30 @@ describe('success bodies', () => {
   });
 });
 
+describe('rate caps', () => {
+  test('10 registrations per agent per day, A and B together; the 11th is 429 and charges nothing', () => {
+    const { a, b, platform } = world();
+    for (let index = 0; index < 5; index++) expect(a('POST', '/register', { body: { domain: `a${index}.xyz` } }).status).toBe(201);
+    for (let index = 0; index < 5; index++) expect(b('POST', '/register', { body: { domain: `b${index}.xyz` } }).status).toBe(201);
+    const before = platform.ledger.balance(agentAccount('alice'));
+    const refused = b('POST', '/register', { body: { domain: 'eleventh.xyz' } });
+    expect(refused.status).toBe(429);
+    expect(a('POST', '/register', { body: { domain: 'eleventh.xyz' } }).status).toBe(429);
+    expect(platform.ledger.balance(agentAccount('alice'))).toBe(before);
+    expect(platform.domains.find('eleventh.xyz')).toBeUndefined();
+  });
+
+  test('style B rows share the domains bucket: a burst of 50, then 429', () => {
+    const platform = new Platform({ seed: 'domains-burst', startMs: START });
+    const key = addFixtureAgent(platform, 'alice', { createdAtMs: START });
+    const dispatcher = new Dispatcher(platform, domainsRoutes);
+    const statuses: number[] = [];
+    for (let index = 0; index < 60; index++) statuses.push(dispatcher.handle({ mount: 'api', method: 'GET', path: '/domains-api/domains', query: {}, headers: { authorization: `Bearer ${key}` }, body: undefined, ip: '127.0.0.1' }, START).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+    expect(statuses.slice(50).every((status) => status === 429)).toBe(true);
+  });
+});
+
 describe('bad input: 4xx in the spec shape, nothing changes', () => {
   const cases: [string, Mount, string, string, CallOptions][] = [
     ['check: no domain', 'domains', 'GET', '/api/v1/check', {}],
