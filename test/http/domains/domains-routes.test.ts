@@ -3,6 +3,7 @@
 // ranges, invalid names, invalid DNS content, years outside 1..10) answering 4xx `{ error, code }`
 // while moving no money and changing no domain. Then once over a real HTTP listener on 127.0.0.1.
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { addAgent as addFixtureAgent } from '../../fixtures/agents.ts';
 import { VirtualClock } from '../../../src/core/clock.ts';
@@ -187,6 +188,39 @@ describe('bad input: 4xx in the spec shape, nothing changes', () => {
     expect(typeof response.body['error']).toBe('string');
     expect(typeof response.body['code']).toBe('string');
     expect(state()).toBe(before);
+  });
+});
+
+describe('property: any body on any domains row', () => {
+  test('answers 2xx, or a 4xx { error, code } that changed nothing', () => {
+    const rows: [Mount, string, string][] = [
+      ['domains', 'POST', '/api/v1/register'],
+      ['domains', 'POST', '/api/v1/dns'],
+      ['api', 'POST', '/domains-api/register'],
+      ['api', 'POST', '/domains-api/renew'],
+      ['api', 'POST', '/domains-api/transfer'],
+    ];
+    const value = fc.oneof(fc.constantFrom('held.com', 'HELD.com', 'free.xyz', 'bad_name.com', 'bob', 'alice', '', '1.5', 'ns1.example.net'), fc.integer({ min: -5, max: 15 }), fc.double({ noNaN: false }), fc.boolean(), fc.constant(null));
+    const record = fc.record({ type: fc.constantFrom('A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV'), name: fc.constantFrom('@', 'www', 'bad host'), value: fc.constantFrom('10.0.0.1', '::1', 'x.example.com', 'text'), ttl: fc.integer({ min: 0, max: 90_000 }) }, { requiredKeys: ['type'] });
+    const body = fc.oneof(
+      fc.record({ domain: value, years: value, resolver: value, to: value, price: value, records: fc.oneof(fc.array(record, { maxLength: 3 }), value) }, { requiredKeys: [] }),
+      fc.anything(),
+    );
+    const { call, state, a } = world();
+    expect(a('POST', '/register', { body: { domain: 'held.com', years: 1 } }).status).toBe(201);
+    fc.assert(
+      fc.property(fc.constantFrom(...rows), body, ([mount, method, path], sent) => {
+        const before = state();
+        const response = call(mount, method, path, { body: sent });
+        if (response.status >= 200 && response.status < 300) return;
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(typeof response.body['error']).toBe('string');
+        expect(typeof response.body['code']).toBe('string');
+        expect(state()).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
