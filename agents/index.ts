@@ -12,6 +12,9 @@ import { fixedBettor } from './casino/fixed-bettor.ts';
 import { kellyBettor } from './casino/kelly-bettor.ts';
 import { martingale } from './casino/martingale.ts';
 import { tournamentPlayer } from './casino/tournament-player.ts';
+import { dnsManager } from './domains/dns-manager.ts';
+import { domainFlipper } from './domains/domain-flipper.ts';
+import { domainSquatter } from './domains/domain-squatter.ts';
 import { escrowBuyer } from './escrow/escrow-buyer.ts';
 import { escrowSeller } from './escrow/escrow-seller.ts';
 import { faucetFarmer } from './faucet/faucet-farmer.ts';
@@ -23,6 +26,7 @@ export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freez
     [
       faucetFarmer, escrowBuyer, escrowSeller, rateLimitAbuser, badInputSender,
       fixedBettor, martingale, kellyBettor, batchBettor, tournamentPlayer, challenger, fairnessChecker,
+      domainSquatter, domainFlipper, dnsManager,
     ].map((definition) => [definition.name, definition]),
   ),
 );

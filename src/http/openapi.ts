@@ -38,6 +38,7 @@
 import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
 import * as z from 'zod';
+import { DOMAINS_DOMAIN_ERRORS } from './openapi-domains.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
 import { INFO, type RequestContract } from './openapi-fields.ts';
@@ -142,6 +143,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'escrow.B.get': ESCROW_VIEW,
   'escrow.B.list': [],
   ...CASINO_DOMAIN_ERRORS,
+  ...DOMAINS_DOMAIN_ERRORS,
 };
 
 /** The meaning column of platform.md "Errors", plus the three service-specific codes. */

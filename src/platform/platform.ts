@@ -26,6 +26,7 @@ import { Rng } from '../core/rng.ts';
 import { Scheduler } from '../core/scheduler.ts';
 import { ClosureSchedule, type GameClosure } from '../services/casino/closure-schedule.ts';
 import { CasinoService } from '../services/casino/casino.ts';
+import { DomainsService } from '../services/domains/domains.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
@@ -149,6 +150,7 @@ export class Platform {
   readonly faucet: FaucetService;
   readonly escrow: EscrowService;
   readonly casino: CasinoService;
+  readonly domains: DomainsService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
@@ -194,6 +196,7 @@ export class Platform {
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
+    this.domains = new DomainsService(this.context);
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
@@ -254,6 +257,10 @@ export class Platform {
       case 'casino.deposit-confirm':
       case 'casino.withdrawal-review':
         this.casino.onTimer(timer, atMs);
+        return;
+      case 'domains.expire':
+      case 'domains.release':
+        this.domains.onTimer(timer, atMs);
         return;
       case 'referral.sweep':
         this.referrals.sweep(atMs);

@@ -3,6 +3,7 @@
  * Plain data only: the writers are pure functions of it (STYLE rule 9), so the same scenario
  * and seed give byte-identical reports. No wall-clock time anywhere in it.
  */
+import type { DomainRow } from './domains-csv.ts';
 import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
@@ -164,6 +165,8 @@ export interface RunRecord {
   readonly totals: RunTotals;
   /** Absent when the run placed no casino bet (the report files then stay as they were). */
   readonly casino?: CasinoRunData;
+  /** Absent when the run registered no domain (domains-csv.ts). */
+  readonly domains?: readonly DomainRow[];
   /** The last requests, for timeline.html; absent in records made without a simulation. */
   readonly trace?: RequestTraceData;
   /** The scenario's fault windows, for timeline.html. */

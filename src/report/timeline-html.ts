@@ -53,6 +53,8 @@ function eventAgent(event: DomainEvent, escrowSenders: ReadonlyMap<string, strin
   if ('agentId' in event) return event.agentId;
   if ('senderId' in event) return event.senderId;
   if ('byAgentId' in event) return event.byAgentId;
+  if ('ownerId' in event) return event.ownerId;
+  if ('fromId' in event) return event.fromId;
   if ('referrerId' in event && event.referrerId !== null) return event.referrerId;
   if ('escrowId' in event) return escrowSenders.get(event.escrowId) ?? null;
   return null;

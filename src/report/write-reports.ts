@@ -20,6 +20,7 @@ import type { ReportName } from '../sim/scenario-schema.ts';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
 import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
+import { renderDomainsCsv } from './domains-csv.ts';
 import { eventChunks } from './events-jsonl.ts';
 import type { RunRecord } from './run-record.ts';
 import { renderSummaryJson } from './summary-json.ts';
@@ -45,6 +46,7 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
   { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
+  { name: 'domains', file: 'domains.csv', applies: (record) => record.domains !== undefined, chunks: (record) => [renderDomainsCsv(record.domains ?? [])] },
   // Every run that fails an invariant gets its time-line: the file to open first when one fails.
   { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), chunks: (record) => [renderTimelineHtml(record)] },
 ];

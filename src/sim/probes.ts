@@ -35,6 +35,11 @@ export const PROBES = [
   { name: 'tournament-completed', description: 'a tournament reached its end' },
   { name: 'challenge-resolved', description: 'a challenge accepted and drawn' },
   { name: 'challenge-expired', description: 'a challenge expired, its stake returned' },
+  { name: 'domain-registered', description: 'a domain registered' },
+  { name: 'domain-renewed', description: 'a domain renewed' },
+  { name: 'domain-sold', description: 'a domain sold by an accepted priced transfer' },
+  { name: 'domain-expired', description: 'a domain expired at its instant' },
+  { name: 'domain-released', description: 'an expired domain released after its grace period' },
 ] as const satisfies readonly ProbeDefinition[];
 
 export type ProbeName = (typeof PROBES)[number]['name'];
@@ -106,6 +111,22 @@ export class ProbeCounter {
         if (event.status === 'resolved') this.hit('challenge-resolved');
         if (event.status === 'expired') this.hit('challenge-expired');
         return;
+      case 'domains.registered':
+        this.hit('domain-registered');
+        return;
+      case 'domains.renewed':
+        this.hit('domain-renewed');
+        return;
+      case 'domains.transferred':
+        if (event.priceMicro !== null) this.hit('domain-sold');
+        return;
+      case 'domains.expired':
+        this.hit('domain-expired');
+        return;
+      case 'domains.released':
+        this.hit('domain-released');
+        return;
+      case 'domains.offered':
       case 'agent.registered':
       case 'faucet.claimed':
       case 'escrow.created':

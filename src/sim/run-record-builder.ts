@@ -5,6 +5,7 @@
  * placed casino bets, so runs without them keep exactly the record (and reports) they had.
  */
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
+import { domainRowsFromEvents } from '../report/domains-csv.ts';
 import type { AgentRow, EscrowRow, RunRecord } from '../report/run-record.ts';
 import type { Simulation } from './simulation.ts';
 
@@ -37,6 +38,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
   let agentBalancesMicro = 0n;
   for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
   const casino = sim.casinoLog.data(options.endMs);
+  const domains = domainRowsFromEvents(sim.events);
   return {
     scenario: sim.scenario.name,
     seed: sim.seed,
@@ -59,6 +61,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
       agentBalancesMicro,
     },
     ...(casino === undefined ? {} : { casino }),
+    ...(domains === undefined ? {} : { domains }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
     probes: sim.probes.counts(),
     faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),

@@ -1,6 +1,6 @@
 /**
  * What a scenario sets on the platform besides its traffic: the config overrides
- * (`platform.dispute_outcome`), the fault windows and the casino game closures at absolute instants. One place, shared by
+ * (`platform.dispute_outcome`, `platform.domain_year`, `platform.domain_grace`), the fault windows and the casino game closures at absolute instants. One place, shared by
  * the simulator, `afp run --record` (the record's header) and `afp serve --scenario`, so the
  * three always agree on what a scenario means.
  *
@@ -13,8 +13,11 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import type { Scenario } from './scenario.ts';
 
 export function scenarioPlatformConfig(scenario: Scenario): PlatformConfig {
-  const outcome = scenario.platform.disputeOutcome;
-  return outcome === undefined ? DEFAULT_CONFIG : { ...DEFAULT_CONFIG, escrow: { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome } };
+  const { disputeOutcome: outcome, domainYearMs, domainGraceMs } = scenario.platform;
+  if (outcome === undefined && domainYearMs === undefined && domainGraceMs === undefined) return DEFAULT_CONFIG;
+  const escrow = outcome === undefined ? DEFAULT_CONFIG.escrow : { ...DEFAULT_CONFIG.escrow, disputeOutcome: outcome };
+  const domains = { ...DEFAULT_CONFIG.domains, ...(domainYearMs === undefined ? {} : { yearMs: domainYearMs }), ...(domainGraceMs === undefined ? {} : { graceMs: domainGraceMs }) };
+  return { ...DEFAULT_CONFIG, escrow, domains };
 }
 
 export function scenarioFaultWindows(scenario: Scenario, startMs: number = scenario.startMs): FaultWindow[] {

@@ -27,11 +27,14 @@ export const INVARIANT_NAMES = [
   'casino-bets-verify',
   'casino-conservation',
   'casino-referral-levels',
+  'domains-one-owner',
+  'domains-expiry-exact',
+  'domains-fees',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 /** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'] as const;
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'domains'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
@@ -124,7 +127,11 @@ export const scenarioFileSchema = z.strictObject({
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   platform: z
-    .strictObject({ dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)') })
+    .strictObject({
+      dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)'),
+      domain_year: durationMs({ minMs: UNIT_MS.h, maxMs: 365 * UNIT_MS.d }).optional().describe('length of a domain registration year (default 365d; shorter compresses time so expiry happens within a run)'),
+      domain_grace: durationMs({ minMs: 0, maxMs: 365 * UNIT_MS.d }).optional().describe('how long an expired domain stays expired before it is released (default 30d)'),
+    })
     .optional(),
   liveness: durationMs({ minMs: 60_000, maxMs: 30 * 86_400_000 })
     .optional()

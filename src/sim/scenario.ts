@@ -72,7 +72,7 @@ export interface Scenario {
   readonly faults: readonly ScenarioFault[];
   readonly invariants: readonly InvariantName[];
   readonly reports: readonly ReportName[];
-  readonly platform: { readonly disputeOutcome?: 'refund' | 'release' };
+  readonly platform: { readonly disputeOutcome?: 'refund' | 'release'; readonly domainYearMs?: number; readonly domainGraceMs?: number };
   readonly casino: ScenarioCasino;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
   /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
@@ -334,7 +334,11 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
     faults: (file.faults ?? []).map((fault) => ({ service: fault.service, fromMs: fault.from, forMs: fault.for, answer: fault.answer ?? 503 })),
     invariants: file.invariants ?? [...INVARIANT_NAMES],
     reports: file.reports ?? [...REPORT_NAMES],
-    platform: outcome === undefined ? {} : { disputeOutcome: outcome },
+    platform: {
+      ...(outcome === undefined ? {} : { disputeOutcome: outcome }),
+      ...(file.platform?.domain_year === undefined ? {} : { domainYearMs: file.platform.domain_year }),
+      ...(file.platform?.domain_grace === undefined ? {} : { domainGraceMs: file.platform.domain_grace }),
+    },
     casino: {
       startingDepositMicro: file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
       closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),

@@ -24,10 +24,11 @@ import { ServeClock } from '../../src/server/serve-clock.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { casinoTour } from './casino/casino-world.ts';
+import { domainsTour } from './domains/domains-tour.ts';
 import { schemaChecker } from './openapi-ajv.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
-const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino'];
+const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'domains'];
 /** Statuses only the `default` response covers (its description names them). */
 const DEFAULT_STATUSES = ['405', '413', '415', '500', '503'];
 
@@ -227,6 +228,7 @@ function validRequestForEveryRow(): Map<string, ApiResponse[]> {
   send('api', 'POST', `/escrow/${createB()}/dispute`, { key: bob, body: { reason: 'not delivered' } });
   for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
   casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
+  domainsTour(send, { alice, bob });
   return answers;
 }
 
@@ -239,7 +241,7 @@ describe('documented statuses against the dispatcher', () => {
       expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => route.successStatus));
       expect(operationOf(route).responses).toHaveProperty([String(route.successStatus)]);
     }
-    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register']);
+    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register']);
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {

@@ -80,7 +80,7 @@ describe('Router', () => {
 
   it('answers as a plain split-and-compare router does, on the full table and random paths', () => {
     const full = new Router(ALL_ROUTES);
-    const mounts: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino'];
+    const mounts: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'domains'];
     const methods: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
     // Segments the table uses, plus parameter-like values, empties and encodings.
     const words = [...new Set(ALL_ROUTES.flatMap((route) => route.path.split('/')).filter((segment) => !segment.startsWith(':')))];

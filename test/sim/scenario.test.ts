@@ -100,8 +100,9 @@ describe('a valid scenario', () => {
         invariants: [
           'conservation', 'no-negative-balance', 'faucet-cooldown', 'escrow-settles-once', 'escrow-expiry-exact', 'rate-limit-headers', 'error-shape',
           'casino-bet-limits', 'casino-bets-verify', 'casino-conservation', 'casino-referral-levels',
+          'domains-one-owner', 'domains-expiry-exact', 'domains-fees',
         ],
-        reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'],
+        reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'domains'],
         platform: {},
         casino: { startingDepositMicro: null, closures: [] },
         limits: { maxAgents: 100_000, maxRequests: 50_000_000, maxEvents: 50_000_000 },

@@ -5,6 +5,7 @@
  */
 import { usdc, type Micro } from '../../core/money.ts';
 import { DEFAULT_CASINO_CONFIG, type CasinoConfig } from '../casino/casino-config.ts';
+import { DEFAULT_DOMAINS_CONFIG, type DomainsConfig } from '../domains/domains-config.ts';
 import type { Tier } from './agents.ts';
 
 export interface TierLimits {
@@ -56,6 +57,8 @@ export interface PlatformConfig {
   readonly maxBodyBytes: number;
   /** The casino's rules (src/services/casino/casino-config.ts). */
   readonly casino: CasinoConfig;
+  /** The domains service's rules (src/services/domains/domains-config.ts). */
+  readonly domains: DomainsConfig;
   /** Referral payable is swept to referrers' balances every this many ms (UTC-aligned). */
   readonly referralSweepMs: number;
 }
@@ -99,10 +102,12 @@ export const DEFAULT_CONFIG: PlatformConfig = {
       casino: { perMinute: 60, burst: 100, perDay: null },
       // casino.md Limits 4: "/play hard cap 60 requests per minute (one bet per second)".
       'casino-play': { perMinute: 60, burst: 60, perDay: null },
+      domains: { perMinute: 30, burst: 50, perDay: 1_000 },
     },
-    endpointDailyB: { 'escrow.create': 100 },
+    endpointDailyB: { 'escrow.create': 100, 'domains.register': 10 },
   },
   maxBodyBytes: 64 * 1024,
   casino: DEFAULT_CASINO_CONFIG,
+  domains: DEFAULT_DOMAINS_CONFIG,
   referralSweepMs: 24 * HOUR_MS,
 };

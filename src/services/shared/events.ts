@@ -20,7 +20,13 @@ export type DomainEvent =
   | { type: 'casino.withdrawal'; atMs: number; withdrawalId: string; agentId: string; amountMicro: bigint; feeMicro: bigint; status: string }
   | { type: 'casino.deposit'; atMs: number; depositId: string; agentId: string; amountMicro: bigint; status: string }
   | { type: 'casino.tournament'; atMs: number; tournamentId: string; status: string }
-  | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null };
+  | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null }
+  | { type: 'domains.registered'; atMs: number; domainId: string; domain: string; ownerId: string; years: number; costMicro: bigint; referrerId: string | null; referralMicro: bigint; expiresAtMs: number }
+  | { type: 'domains.renewed'; atMs: number; domainId: string; domain: string; ownerId: string; years: number; costMicro: bigint; referrerId: string | null; referralMicro: bigint; expiresAtMs: number }
+  | { type: 'domains.offered'; atMs: number; domainId: string; domain: string; ownerId: string; buyerId: string; priceMicro: bigint }
+  | { type: 'domains.transferred'; atMs: number; domainId: string; domain: string; fromId: string; toId: string; priceMicro: bigint | null }
+  | { type: 'domains.expired'; atMs: number; domainId: string; domain: string; ownerId: string; expiresAtMs: number }
+  | { type: 'domains.released'; atMs: number; domainId: string; domain: string; ownerId: string; releaseAtMs: number };
 
 export type DomainEventType = DomainEvent['type'];
 

@@ -11,6 +11,9 @@ import { casinoConservation } from './casino/casino-conservation.ts';
 import { casinoReferralLevels } from './casino/casino-referral-levels.ts';
 import type { InvariantDefinition } from './checker.ts';
 import { conservation } from './conservation.ts';
+import { domainsExpiryExact } from './domains/domains-expiry-exact.ts';
+import { domainsFees } from './domains/domains-fees.ts';
+import { domainsOneOwner } from './domains/domains-one-owner.ts';
 import { errorShape } from './error-shape.ts';
 import { escrowExpiryExact } from './escrow/escrow-expiry-exact.ts';
 import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
@@ -30,6 +33,9 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'casino-bets-verify': casinoBetsVerify,
   'casino-conservation': casinoConservation,
   'casino-referral-levels': casinoReferralLevels,
+  'domains-one-owner': domainsOneOwner,
+  'domains-expiry-exact': domainsExpiryExact,
+  'domains-fees': domainsFees,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';

@@ -68,6 +68,12 @@ export const escrowExpiryExact: InvariantDefinition = {
           case 'casino.deposit':
           case 'casino.tournament':
           case 'casino.challenge':
+          case 'domains.registered':
+          case 'domains.renewed':
+          case 'domains.offered':
+          case 'domains.transferred':
+          case 'domains.expired':
+          case 'domains.released':
             return null;
         }
       },

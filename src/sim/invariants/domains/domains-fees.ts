@@ -1,0 +1,68 @@
+/**
+ * Invariant `domains-fees`: domain money goes where the rules say. A registration or renewal moves
+ * exactly its cost (yearly price × years) from the agent to fee-income in one transfer, and the
+ * referrer's share is exactly 15% of it (rounded down) when the agent has a referrer; a completed
+ * sale moves exactly the offered price from the buyer to the seller, and a gift moves nothing.
+ * (The ledger's platform-wide sum is the `conservation` invariant's.)
+ */
+import { FEE_INCOME, agentAccount } from '../../../core/ledger.ts';
+import { basisPoints } from '../../../core/money.ts';
+import { jsonText } from '../../json-text.ts';
+import type { InvariantDefinition, Violation } from '../checker.ts';
+import { isDomainsEvent } from '../../../services/domains/domains-events.ts';
+
+export const domainsFees: InvariantDefinition = {
+  name: 'domains-fees',
+  description: 'domain fees go to fee-income (15% on to the referrer), sales move the price buyer to seller',
+  create({ platform }) {
+    const shareBps = platform.config.domains.referralShareBps;
+    /** Domain money moved since the last domains event, by reference: [reason, from, to, amount]. */
+    let pending: { reason: string; from: string; to: string; amountMicro: bigint; reference: string }[] = [];
+    return {
+      onTransfer(transfer) {
+        if (transfer.reason.startsWith('domains.')) pending.push({ reason: transfer.reason, from: transfer.from, to: transfer.to, amountMicro: transfer.amountMicro, reference: transfer.reference });
+        return null;
+      },
+      onEvent(event) {
+        if (!isDomainsEvent(event)) return null;
+        let broken: string | null = null;
+        switch (event.type) {
+          case 'domains.registered':
+          case 'domains.renewed': {
+            const reason = event.type === 'domains.registered' ? 'domains.register' : 'domains.renew';
+            const moved = pending.filter((entry) => entry.reference === event.domainId);
+            const fee = moved[0];
+            if (moved.length !== 1 || fee === undefined || fee.reason !== reason || fee.from !== agentAccount(event.ownerId) || fee.to !== FEE_INCOME || fee.amountMicro !== event.costMicro) {
+              broken = `${event.type} of ${event.domain} should move ${event.costMicro} micro-USDC from ${event.ownerId} to fee-income in one transfer; moved ${jsonText(moved.map((entry) => ({ ...entry, amountMicro: String(entry.amountMicro) })))}`;
+            } else if (event.referrerId !== null && event.referralMicro !== basisPoints(event.costMicro, shareBps, 'down')) {
+              broken = `${event.type} of ${event.domain}: referral ${event.referralMicro} is not ${shareBps} bps of ${event.costMicro}`;
+            } else if (event.referrerId === null && event.referralMicro !== 0n) {
+              broken = `${event.type} of ${event.domain}: a referral share without a referrer`;
+            }
+            break;
+          }
+          case 'domains.transferred': {
+            const moved = pending.filter((entry) => entry.reference === event.domainId);
+            if (event.priceMicro === null) {
+              if (moved.length !== 0) broken = `the gift of ${event.domain} moved money`;
+            } else {
+              const sale = moved[0];
+              if (moved.length !== 1 || sale === undefined || sale.reason !== 'domains.sale' || sale.from !== agentAccount(event.toId) || sale.to !== agentAccount(event.fromId) || sale.amountMicro !== event.priceMicro) {
+                broken = `the sale of ${event.domain} should move ${event.priceMicro} micro-USDC from ${event.toId} to ${event.fromId}`;
+              }
+            }
+            break;
+          }
+          case 'domains.offered':
+          case 'domains.expired':
+          case 'domains.released':
+            if (pending.some((entry) => entry.reference === event.domainId)) broken = `${event.type} of ${event.domain} moved money`;
+            break;
+        }
+        pending = [];
+        const violation: Violation | null = broken === null ? null : { atMs: event.atMs, event: jsonText(event), message: broken };
+        return violation;
+      },
+    };
+  },
+};
