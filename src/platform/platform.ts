@@ -28,6 +28,8 @@ import { ClosureSchedule, type GameClosure } from '../services/casino/closure-sc
 import { CasinoService } from '../services/casino/casino.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
+import { TradingService } from '../services/trading/trading.ts';
+import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
@@ -132,6 +134,8 @@ export interface PlatformOptions {
   readonly faults?: readonly FaultWindow[];
   /** Casino game closures at absolute instants (a scenario's `casino.closures`). */
   readonly closures?: readonly GameClosure[];
+  /** Trading price shocks and market closures at absolute instants (a scenario's `trading`). */
+  readonly trading?: { readonly shocks?: readonly PriceShock[]; readonly closures?: readonly MarketClosure[] };
   /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
   readonly authMemoMax?: number;
   /** The rate limiter's memory bound; default in rate-limiter.ts (1,000,000; tests use small ones). */
@@ -149,6 +153,7 @@ export class Platform {
   readonly faucet: FaucetService;
   readonly escrow: EscrowService;
   readonly casino: CasinoService;
+  readonly trading: TradingService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
@@ -194,6 +199,7 @@ export class Platform {
     this.faucet = new FaucetService(this.context);
     this.escrow = new EscrowService(this.context);
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
+    this.trading = new TradingService(this.context, { seed: options.seed, ...options.trading });
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
@@ -254,6 +260,10 @@ export class Platform {
       case 'casino.deposit-confirm':
       case 'casino.withdrawal-review':
         this.casino.onTimer(timer, atMs);
+        return;
+      case 'trading.tick':
+      case 'trading.funding':
+        this.trading.onTimer(timer, atMs);
         return;
       case 'referral.sweep':
         this.referrals.sweep(atMs);

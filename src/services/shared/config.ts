@@ -5,6 +5,7 @@
  */
 import { usdc, type Micro } from '../../core/money.ts';
 import { DEFAULT_CASINO_CONFIG, type CasinoConfig } from '../casino/casino-config.ts';
+import { DEFAULT_TRADING_CONFIG, type TradingConfig } from '../trading/trading-config.ts';
 import type { Tier } from './agents.ts';
 
 export interface TierLimits {
@@ -56,6 +57,8 @@ export interface PlatformConfig {
   readonly maxBodyBytes: number;
   /** The casino's rules (src/services/casino/casino-config.ts). */
   readonly casino: CasinoConfig;
+  /** The trading service's rules (src/services/trading/trading-config.ts). */
+  readonly trading: TradingConfig;
   /** Referral payable is swept to referrers' balances every this many ms (UTC-aligned). */
   readonly referralSweepMs: number;
 }
@@ -99,10 +102,15 @@ export const DEFAULT_CONFIG: PlatformConfig = {
       casino: { perMinute: 60, burst: 100, perDay: null },
       // casino.md Limits 4: "/play hard cap 60 requests per minute (one bet per second)".
       'casino-play': { perMinute: 60, burst: 60, perDay: null },
+      // platform.md Limits 5: trading 120 per minute, burst 200; its 50,000 a day is order placement.
+      trading: { perMinute: 120, burst: 200, perDay: null },
+      // platform.md Limits 3: trading /positions 300 per minute (style A), on top of the tier.
+      'trading-positions': { perMinute: 300, burst: 300, perDay: null },
     },
-    endpointDailyB: { 'escrow.create': 100 },
+    endpointDailyB: { 'escrow.create': 100, 'trading.order': 50_000 },
   },
   maxBodyBytes: 64 * 1024,
   casino: DEFAULT_CASINO_CONFIG,
+  trading: DEFAULT_TRADING_CONFIG,
   referralSweepMs: 24 * HOUR_MS,
 };

@@ -21,7 +21,9 @@ export type PlatformTimer =
   | { kind: 'casino.challenge-expire'; challengeId: string }
   | { kind: 'casino.deposit-confirm'; depositId: string }
   | { kind: 'casino.withdrawal-review'; withdrawalId: string }
-  | { kind: 'casino.crash-round'; roundId: string };
+  | { kind: 'casino.crash-round'; roundId: string }
+  | { kind: 'trading.tick' }
+  | { kind: 'trading.funding' };
 
 /**
  * Deliberate defects (`afp run|serve|check --defect NAME`, tests and demos only), one table for

@@ -20,7 +20,12 @@ export type DomainEvent =
   | { type: 'casino.withdrawal'; atMs: number; withdrawalId: string; agentId: string; amountMicro: bigint; feeMicro: bigint; status: string }
   | { type: 'casino.deposit'; atMs: number; depositId: string; agentId: string; amountMicro: bigint; status: string }
   | { type: 'casino.tournament'; atMs: number; tournamentId: string; status: string }
-  | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null };
+  | { type: 'casino.challenge'; atMs: number; challengeId: string; status: string; winnerId: string | null }
+  | { type: 'trading.order'; atMs: number; orderId: string; agentId: string; symbol: string; side: string; orderType: string; status: string; amountMicro: bigint; feeMicro: bigint; fillPrice: string | null }
+  | { type: 'trading.filled'; atMs: number; orderId: string; agentId: string; symbol: string; fillPrice: string; feeMicro: bigint }
+  | { type: 'trading.cancelled'; atMs: number; orderId: string; agentId: string; symbol: string; cause: 'agent' | 'unfundable' }
+  | { type: 'trading.liquidated'; atMs: number; positionId: string; agentId: string; symbol: string; markPrice: string; marginMicro: bigint; shortfallMicro: bigint }
+  | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint };
 
 export type DomainEventType = DomainEvent['type'];
 

@@ -68,6 +68,11 @@ export const escrowExpiryExact: InvariantDefinition = {
           case 'casino.deposit':
           case 'casino.tournament':
           case 'casino.challenge':
+          case 'trading.order':
+          case 'trading.filled':
+          case 'trading.cancelled':
+          case 'trading.liquidated':
+          case 'trading.funding':
             return null;
         }
       },

@@ -56,6 +56,11 @@ export const escrowSettlesOnce: InvariantDefinition = {
           case 'casino.deposit':
           case 'casino.tournament':
           case 'casino.challenge':
+          case 'trading.order':
+          case 'trading.filled':
+          case 'trading.cancelled':
+          case 'trading.liquidated':
+          case 'trading.funding':
             return null;
         }
       },
