@@ -9,5 +9,6 @@ import type { Route } from '../route.ts';
 import { escrowRoutes } from './escrow/escrow.ts';
 import { casinoRoutes } from './casino/casino.ts';
 import { faucetRoutes } from './faucet/faucet.ts';
+import { tradingRoutes } from './trading/trading.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes];
+export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes];

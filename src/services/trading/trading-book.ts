@@ -79,13 +79,13 @@ export class TradingBook {
   }
 
   /** The caller's newest orders first, filtered; at most `limit`. */
-  listOrders(options: { agentId: string; status: OrderStatus | null; symbol: string | null; limit: number }): OrderRecord[] {
+  listOrders(options: { agentId: string; status: OrderStatus | null; symbols: readonly string[] | null; limit: number }): OrderRecord[] {
     const list = this.ordersByAgent.get(options.agentId) ?? [];
     const found: OrderRecord[] = [];
     for (let index = list.length - 1; index >= 0 && found.length < options.limit; index--) {
       const order = list[index] as OrderRecord;
       if (options.status !== null && order.status !== options.status) continue;
-      if (options.symbol !== null && order.symbol !== options.symbol) continue;
+      if (options.symbols !== null && !options.symbols.includes(order.symbol)) continue;
       found.push(order);
     }
     return found;

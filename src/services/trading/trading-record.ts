@@ -104,8 +104,8 @@ export interface ListOrdersCommand {
   readonly agentId: string;
   /** null = all statuses. */
   readonly status: OrderStatus | null;
-  /** null = every market. */
-  readonly symbol: string | null;
+  /** Markets the list keeps; null = every market. */
+  readonly symbols: readonly string[] | null;
   readonly limit: number;
 }
 

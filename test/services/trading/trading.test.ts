@@ -151,12 +151,12 @@ describe('limit orders', () => {
     const first = ok(world.order({}));
     const resting = ok(world.order({ type: 'limit', limitPrice: mid / 2n }));
     const eth = ok(world.order({ symbol: 'ETH-PERP' }));
-    const list = (status: 'open' | 'filled' | null, symbol: string | null, limit = 20): string[] => ok(world.platform.trading.list({ agentId: 'alice', status, symbol, limit })).map((order) => order.id);
+    const list = (status: 'open' | 'filled' | null, symbol: string | null, limit = 20): string[] => ok(world.platform.trading.list({ agentId: 'alice', status, symbols: symbol === null ? null : [symbol], limit })).map((order) => order.id);
     expect(list(null, null)).toEqual([eth.id, resting.id, first.id]);
     expect(list('open', null)).toEqual([resting.id]);
     expect(list('filled', 'BTC-PERP')).toEqual([first.id]);
     expect(list(null, null, 1)).toEqual([eth.id]);
-    expect(failed(world.platform.trading.list({ agentId: 'alice', status: null, symbol: null, limit: 101 })).code).toBe('BAD_REQUEST');
+    expect(failed(world.platform.trading.list({ agentId: 'alice', status: null, symbols: null, limit: 101 })).code).toBe('BAD_REQUEST');
   });
 });
 
