@@ -12,6 +12,7 @@
  */
 import type { HttpMethod, Mount } from '../http/route.ts';
 import { CASINO_ENDPOINTS, CasinoClient, type CasinoBody, type CasinoEndpointId } from './casino-client.ts';
+import { TRADING_ENDPOINTS, TradingClient, type TradingBody, type TradingEndpointId } from './trading-client.ts';
 import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
 import type * as Wire from './types.ts';
 
@@ -189,6 +190,8 @@ export class AfpClient {
 
   /** The casino's rows, all three styles (casino-client.ts). */
   readonly casino: CasinoClient;
+  /** The trading service's rows, styles A and B (trading-client.ts). */
+  readonly trading: TradingClient;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.transport = transport;
@@ -226,6 +229,7 @@ export class AfpClient {
       dispute: (escrowId, body) => this.call('escrow.B.dispute', { params: id(escrowId), body }),
     };
     this.casino = new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))));
+    this.trading = new TradingClient(async (endpoint, input) => toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input))));
   }
 
 
@@ -252,6 +256,11 @@ export class AfpClient {
   /** The request of a casino endpoint (CASINO_ENDPOINTS), as `request` builds one for the others. */
   casinoRequest(endpoint: CasinoEndpointId, input: CallInput): TransportRequest {
     return this.requestFor(CASINO_ENDPOINTS[endpoint], endpoint, input);
+  }
+
+  /** The request of a trading endpoint (TRADING_ENDPOINTS). */
+  tradingRequest(endpoint: TradingEndpointId, input: CallInput): TransportRequest {
+    return this.requestFor(TRADING_ENDPOINTS[endpoint], endpoint, input);
   }
 
   private requestFor(row: EndpointRow, endpoint: string, input: CallInput): TransportRequest {

@@ -17,6 +17,9 @@ import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
 import { faucetCooldown } from './faucet/faucet-cooldown.ts';
 import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { tradingConservation } from './trading/trading-conservation.ts';
+import { tradingFundingExact } from './trading/trading-funding-exact.ts';
+import { tradingLiquidationSolvent } from './trading/trading-liquidation-solvent.ts';
 
 export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = {
   conservation,
@@ -30,6 +33,9 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'casino-bets-verify': casinoBetsVerify,
   'casino-conservation': casinoConservation,
   'casino-referral-levels': casinoReferralLevels,
+  'trading-conservation': tradingConservation,
+  'trading-liquidation-solvent': tradingLiquidationSolvent,
+  'trading-funding-exact': tradingFundingExact,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';
