@@ -102,7 +102,7 @@ describe('a valid scenario', () => {
           'casino-bet-limits', 'casino-bets-verify', 'casino-conservation', 'casino-referral-levels',
           'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact',
         ],
-        reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html'],
+        reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions'],
         platform: {},
         casino: { startingDepositMicro: null, closures: [] },
         trading: { shocks: [], closures: [] },

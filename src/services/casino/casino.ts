@@ -154,6 +154,8 @@ export class CasinoService {
       case 'escrow.expire':
       case 'escrow.dispute-window':
       case 'referral.sweep':
+      case 'trading.tick':
+      case 'trading.funding':
         assert(false, `timer ${timer.kind} is not the casino's`);
     }
   }
