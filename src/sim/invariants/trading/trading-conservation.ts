@@ -21,17 +21,18 @@ function isTradingAccount(account: string): boolean {
   return account === TRADING_HOUSE || account === TRADING_INSURANCE || account.startsWith(MARGIN_PREFIX) || account.startsWith(HOLD_PREFIX);
 }
 
-/** The first agent whose margin or hold account disagrees with the book, as a message. */
+/** The first agent whose margin or hold account disagrees with the book, as a message (one pass over the open orders). */
 function agentMismatch(platform: Platform, agentIds: Iterable<string>): string | null {
   const trading = platform.trading;
+  const holds = new Map<string, bigint>();
+  for (const order of trading.book.openOrderList()) holds.set(order.agentId, (holds.get(order.agentId) ?? 0n) + order.holdMicro);
   for (const agentId of agentIds) {
     const margins = trading.book.openPositionsOf(agentId).reduce((sum, position) => sum + position.marginMicro, 0n);
     const margin = platform.ledger.balance(marginAccount(agentId));
     if (margin !== margins) return `${marginAccount(agentId)} holds ${margin} micro-USDC, its open positions' margins sum to ${margins}`;
-    let holds = 0n;
-    for (const order of trading.book.openOrderList()) if (order.agentId === agentId) holds += order.holdMicro;
     const held = platform.ledger.balance(holdAccount(agentId));
-    if (held !== holds) return `${holdAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${holds}`;
+    const expected = holds.get(agentId) ?? 0n;
+    if (held !== expected) return `${holdAccount(agentId)} holds ${held} micro-USDC, its open orders' holds sum to ${expected}`;
   }
   return null;
 }
