@@ -70,6 +70,19 @@ describe('price path', () => {
     );
   });
 
+  test('weekend schedule: with weekendClosure, stock and index perpetuals close Saturday 00:00 to Monday 00:00 UTC; crypto never', () => {
+    const book = new PriceBook({ seed: 's', config: { ...DEFAULT_TRADING_CONFIG, weekendClosure: true } });
+    const saturday = Date.UTC(2026, 0, 3);
+    const monday = Date.UTC(2026, 0, 5);
+    const tsla = marketBySymbol('TSLA-PERP')!;
+    const spx = marketBySymbol('SPX-PERP')!;
+    expect([saturday - 1, saturday, monday - 1, monday].map((atMs) => book.isOpen(tsla, atMs))).toEqual([true, false, false, true]);
+    expect(book.isOpen(spx, saturday + 3_600_000)).toBe(false);
+    expect(book.isOpen(marketBySymbol('BTC-PERP')!, saturday)).toBe(true);
+    expect(book.isOpen(marketBySymbol('GOLD-PERP')!, saturday)).toBe(true);
+    expect(new PriceBook({ seed: 's', config: DEFAULT_TRADING_CONFIG }).isOpen(tsla, saturday)).toBe(true);
+  });
+
   test('a shock moves the asset (perp and spot) from the tick it falls in on, permanently', () => {
     const atMs = START + 90 * 60_000 + 5_000;
     const plain = new PriceBook({ seed: 's', config: DEFAULT_TRADING_CONFIG });
