@@ -20,12 +20,17 @@ import { escrowSeller } from './escrow/escrow-seller.ts';
 import { faucetFarmer } from './faucet/faucet-farmer.ts';
 import { badInputSender } from './shared/bad-input-sender.ts';
 import { rateLimitAbuser } from './shared/rate-limit-abuser.ts';
+import { fundingHarvester } from './trading/funding-harvester.ts';
+import { leveragedGambler } from './trading/leveraged-gambler.ts';
+import { marketMaker } from './trading/market-maker.ts';
+import { momentumTrader } from './trading/momentum-trader.ts';
 
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
   Object.fromEntries(
     [
       faucetFarmer, escrowBuyer, escrowSeller, rateLimitAbuser, badInputSender,
       fixedBettor, martingale, kellyBettor, batchBettor, tournamentPlayer, challenger, fairnessChecker,
+      momentumTrader, marketMaker, leveragedGambler, fundingHarvester,
       domainSquatter, domainFlipper, dnsManager,
     ].map((definition) => [definition.name, definition]),
   ),

@@ -44,6 +44,7 @@ import EXAMPLES from './openapi-examples.json' with { type: 'json' };
 import { INFO, type RequestContract } from './openapi-fields.ts';
 import { SchemaSet } from './openapi-schema-set.ts';
 import { REQUESTS } from './openapi-requests.ts';
+import { TRADING_DOMAIN_ERRORS } from './openapi-trading.ts';
 import { RESPONSES } from './openapi-responses.ts';
 import { DEPLOYED_ERRORS, DEPLOYED_REQUESTS, DEPLOYED_RESPONSES } from './openapi-deployed.ts';
 import { deployedInfo } from './deployed/deployed-info.ts';
@@ -144,6 +145,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'escrow.B.list': [],
   ...CASINO_DOMAIN_ERRORS,
   ...DOMAINS_DOMAIN_ERRORS,
+  ...TRADING_DOMAIN_ERRORS,
 };
 
 /** The meaning column of platform.md "Errors", plus the three service-specific codes. */

@@ -29,6 +29,8 @@ import { CasinoService } from '../services/casino/casino.ts';
 import { DomainsService } from '../services/domains/domains.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
+import { TradingService } from '../services/trading/trading.ts';
+import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
@@ -133,6 +135,8 @@ export interface PlatformOptions {
   readonly faults?: readonly FaultWindow[];
   /** Casino game closures at absolute instants (a scenario's `casino.closures`). */
   readonly closures?: readonly GameClosure[];
+  /** Trading price shocks and market closures at absolute instants (a scenario's `trading`). */
+  readonly trading?: { readonly shocks?: readonly PriceShock[]; readonly closures?: readonly MarketClosure[] };
   /** Bound of the Authorization-header memo; default AUTH_MEMO_MAX (tests use small ones). */
   readonly authMemoMax?: number;
   /** The rate limiter's memory bound; default in rate-limiter.ts (1,000,000; tests use small ones). */
@@ -151,6 +155,7 @@ export class Platform {
   readonly escrow: EscrowService;
   readonly casino: CasinoService;
   readonly domains: DomainsService;
+  readonly trading: TradingService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
@@ -197,6 +202,7 @@ export class Platform {
     this.escrow = new EscrowService(this.context);
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
     this.domains = new DomainsService(this.context);
+    this.trading = new TradingService(this.context, { seed: options.seed, ...options.trading });
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
@@ -261,6 +267,10 @@ export class Platform {
       case 'domains.expire':
       case 'domains.release':
         this.domains.onTimer(timer, atMs);
+        return;
+      case 'trading.tick':
+      case 'trading.funding':
+        this.trading.onTimer(timer, atMs);
         return;
       case 'referral.sweep':
         this.referrals.sweep(atMs);

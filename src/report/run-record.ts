@@ -148,6 +148,52 @@ export interface FaultWindow {
   readonly answer: number;
 }
 
+/** One trading order as orders.csv shows it (src/services/trading/trading-record.ts). */
+export interface TradingOrderRow {
+  readonly orderId: string;
+  readonly agentId: string;
+  readonly symbol: string;
+  readonly kind: string;
+  readonly side: string;
+  readonly type: string;
+  readonly amountMicro: Micro;
+  readonly leverage: number;
+  readonly limitPrice: bigint | null;
+  readonly status: string;
+  readonly fillPrice: bigint | null;
+  readonly fillQty: bigint | null;
+  readonly feeMicro: Micro;
+  readonly liquidity: string | null;
+  readonly realizedPnlMicro: Micro;
+  readonly createdAtMs: number;
+  readonly filledAtMs: number | null;
+  readonly cancelledAtMs: number | null;
+}
+
+/** One perpetual position as positions.csv shows it; `qty` as at its end (0 once closed by orders, its size when liquidated). */
+export interface TradingPositionRow {
+  readonly positionId: string;
+  readonly agentId: string;
+  readonly symbol: string;
+  readonly side: string;
+  readonly status: string;
+  readonly entryPrice: bigint;
+  readonly qty: bigint;
+  readonly marginMicro: Micro;
+  readonly leverage: number;
+  readonly fundingPaidMicro: Micro;
+  readonly realizedPnlMicro: Micro;
+  readonly liquidationMark: bigint | null;
+  readonly openedAtMs: number;
+  readonly closedAtMs: number | null;
+}
+
+/** The trading part of a run: present when the run placed at least one trading order. */
+export interface TradingRunData {
+  readonly orders: readonly TradingOrderRow[];
+  readonly positions: readonly TradingPositionRow[];
+}
+
 export interface RunRecord {
   readonly scenario: string;
   readonly seed: string;
@@ -173,4 +219,6 @@ export interface RunRecord {
   readonly faults?: readonly FaultWindow[];
   /** Hits per coverage probe (src/sim/probes.ts), in the table's order; absent without a simulation. */
   readonly probes?: readonly ProbeCount[];
+  /** Absent when the run placed no trading order (the report files then stay as they were). */
+  readonly trading?: TradingRunData;
 }

@@ -6,9 +6,11 @@
  * its name, a NUL byte and its bytes; lowercase hex. summary.json comes last because it contains
  * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
  * every byte written, summary included.
- * casino.csv and report.html are written only for runs that placed casino bets (`applies`), so a
- * run without them writes, and digests, exactly the files it always did. timeline.html is written
- * for every run that failed an invariant, whether `reports:` names it or not (`unasked`).
+ * casino.csv and report.html are written only for runs that placed casino bets, orders.csv and
+ * positions.csv only for runs that placed trading orders, domains.csv only for runs that
+ * registered a domain (`applies`), so a run without them writes, and digests, exactly the files it
+ * always did. timeline.html is written for every run that failed an invariant, whether `reports:`
+ * names it or not (`unasked`).
  * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
  * memory) and `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
  * string) give the same bytes and the same digest. The file system is touched only here.
@@ -22,6 +24,7 @@ import { renderCasinoHtml } from './casino-html.ts';
 import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
 import { renderDomainsCsv } from './domains-csv.ts';
 import { eventChunks } from './events-jsonl.ts';
+import { renderOrdersCsv, renderPositionsCsv } from './trading-csv.ts';
 import type { RunRecord } from './run-record.ts';
 import { renderSummaryJson } from './summary-json.ts';
 import { hasTimeline, renderTimelineHtml } from './timeline-html.ts';
@@ -37,6 +40,7 @@ interface DataReport {
 }
 
 const placedCasinoBets = (record: RunRecord): boolean => (record.casino?.bets ?? 0) > 0;
+const placedTradingOrders = (record: RunRecord): boolean => (record.trading?.orders.length ?? 0) > 0;
 
 /** The digest's order; summary.json (which digests these) always comes after them. */
 export const REPORT_FILES: readonly DataReport[] = [
@@ -46,6 +50,8 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
   { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
+  { name: 'orders', file: 'orders.csv', applies: placedTradingOrders, chunks: (record) => [renderOrdersCsv(record)] },
+  { name: 'positions', file: 'positions.csv', applies: placedTradingOrders, chunks: (record) => [renderPositionsCsv(record)] },
   { name: 'domains', file: 'domains.csv', applies: (record) => record.domains !== undefined, chunks: (record) => [renderDomainsCsv(record.domains ?? [])] },
   // Every run that fails an invariant gets its time-line: the file to open first when one fails.
   { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), chunks: (record) => [renderTimelineHtml(record)] },

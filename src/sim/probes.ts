@@ -35,6 +35,11 @@ export const PROBES = [
   { name: 'tournament-completed', description: 'a tournament reached its end' },
   { name: 'challenge-resolved', description: 'a challenge accepted and drawn' },
   { name: 'challenge-expired', description: 'a challenge expired, its stake returned' },
+  { name: 'trading-filled', description: 'a trading order filled (at once or a resting limit order)' },
+  { name: 'market-closed', description: 'an order answered 409 MARKET_CLOSED' },
+  { name: 'liquidation', description: 'a perpetual position liquidated' },
+  { name: 'liquidation-shortfall', description: 'a liquidation whose loss exceeded the margin (insurance paid)' },
+  { name: 'funding-paid', description: 'funding applied to an open position' },
   { name: 'domain-registered', description: 'a domain registered' },
   { name: 'domain-renewed', description: 'a domain renewed' },
   { name: 'domain-sold', description: 'a domain sold by an accepted priced transfer' },
@@ -76,6 +81,7 @@ export class ProbeCounter {
     if (code === 'CONFLICT') this.hit('conflict');
     if (code === 'INSUFFICIENT_BALANCE') this.hit('insufficient-balance');
     if (code === 'GAME_CLOSED') this.hit('game-closed');
+    if (code === 'MARKET_CLOSED') this.hit('market-closed');
   }
 
   /** A domain event; `inFault` when any fault window is open at its instant. */
@@ -126,6 +132,20 @@ export class ProbeCounter {
       case 'domains.released':
         this.hit('domain-released');
         return;
+      case 'trading.filled':
+        this.hit('trading-filled');
+        return;
+      case 'trading.order':
+        if (event.status === 'filled') this.hit('trading-filled');
+        return;
+      case 'trading.liquidated':
+        this.hit('liquidation');
+        if (event.shortfallMicro > 0n) this.hit('liquidation-shortfall');
+        return;
+      case 'trading.funding':
+        this.hit('funding-paid');
+        return;
+      case 'trading.cancelled':
       case 'domains.offered':
       case 'agent.registered':
       case 'faucet.claimed':

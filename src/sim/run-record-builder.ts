@@ -6,7 +6,8 @@
  */
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
 import { domainRowsFromEvents } from '../report/domains-csv.ts';
-import type { AgentRow, EscrowRow, RunRecord } from '../report/run-record.ts';
+import type { AgentRow, EscrowRow, RunRecord, TradingRunData } from '../report/run-record.ts';
+import type { Platform } from '../platform/platform.ts';
 import type { Simulation } from './simulation.ts';
 
 export function buildRunRecord(sim: Simulation, options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string }): RunRecord {
@@ -61,9 +62,27 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
       agentBalancesMicro,
     },
     ...(casino === undefined ? {} : { casino }),
+    ...tradingPart(sim.platform),
     ...(domains === undefined ? {} : { domains }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
     probes: sim.probes.counts(),
     faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),
   };
+}
+
+/** Every order and position of the run, in the book's order; nothing when no order was placed. */
+function tradingPart(platform: Platform): { trading?: TradingRunData } {
+  const book = platform.trading.book;
+  if (book.orderCount === 0) return {};
+  const orders = [...book.allOrders()].map((order) => ({
+    orderId: order.id, agentId: order.agentId, symbol: order.symbol, kind: order.kind, side: order.side, type: order.type, amountMicro: order.amountMicro,
+    leverage: order.leverage, limitPrice: order.limitPrice, status: order.status, fillPrice: order.fillPrice, fillQty: order.fillQty, feeMicro: order.feeMicro,
+    liquidity: order.liquidity, realizedPnlMicro: order.realizedPnlMicro, createdAtMs: order.createdAtMs, filledAtMs: order.filledAtMs, cancelledAtMs: order.cancelledAtMs,
+  }));
+  const positions = [...book.allPositions()].map((position) => ({
+    positionId: position.id, agentId: position.agentId, symbol: position.symbol, side: position.side, status: position.status, entryPrice: position.entryPrice,
+    qty: position.qty, marginMicro: position.marginMicro, leverage: position.leverage, fundingPaidMicro: position.fundingPaidMicro, realizedPnlMicro: position.realizedPnlMicro,
+    liquidationMark: position.liquidationMark, openedAtMs: position.openedAtMs, closedAtMs: position.closedAtMs,
+  }));
+  return { trading: { orders, positions } };
 }

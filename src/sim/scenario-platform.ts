@@ -9,6 +9,7 @@
  */
 import type { FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
+import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -31,4 +32,12 @@ export function scenarioFaultWindows(scenario: Scenario, startMs: number = scena
 
 export function scenarioClosures(scenario: Scenario, startMs: number = scenario.startMs): GameClosure[] {
   return scenario.casino.closures.map((closure) => ({ game: closure.game, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs }));
+}
+
+/** The trading shocks and market closures at absolute instants. */
+export function scenarioTrading(scenario: Scenario, startMs: number = scenario.startMs): { shocks: PriceShock[]; closures: MarketClosure[] } {
+  return {
+    shocks: scenario.trading.shocks.map((shock) => ({ base: shock.base, atMs: startMs + shock.atMs, moveBps: shock.moveBps })),
+    closures: scenario.trading.closures.map((closure) => ({ symbol: closure.symbol, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs })),
+  };
 }

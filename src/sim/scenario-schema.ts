@@ -9,6 +9,8 @@
  * Non-goals: agent parameters (each archetype validates its own `params`) and checks that span
  * fields (fault windows inside the duration, total agents): both live in scenario.ts.
  */
+import { MARKETS, marketBySymbol } from '../services/trading/market-catalogue.ts';
+import { TRADING_LIMITS } from '../services/trading/trading-record.ts';
 import * as z from 'zod';
 import type { ServiceName } from '../platform/platform.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
@@ -30,11 +32,14 @@ export const INVARIANT_NAMES = [
   'domains-one-owner',
   'domains-expiry-exact',
   'domains-fees',
+  'trading-conservation',
+  'trading-liquidation-solvent',
+  'trading-funding-exact',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 /** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'domains'] as const;
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
@@ -113,6 +118,23 @@ const casinoSchema = z.strictObject({
   closures: z.array(closureSchema).max(SCENARIO_LIMITS.closures).optional().describe('windows in which a game answers 409 GAME_CLOSED'),
 });
 
+const tradingShockSchema = z.strictObject({
+  market: z.string().refine((base) => MARKETS.some((market) => market.base === base), 'an asset the venue lists (BTC, ETH, kPEPE, GOLD...)').describe('the asset whose price jumps (its perpetual and spot market alike)'),
+  at: durationMs({ minMs: 0 }).describe('when, from the scenario start (takes effect at the next price tick)'),
+  move_bps: z.int().min(-9_999).max(100_000).describe('the jump in basis points: -3000 is a 30% fall'),
+});
+
+const tradingClosureSchema = z.strictObject({
+  market: z.string().refine((symbol) => symbol === '*' || marketBySymbol(symbol) !== undefined, 'a listed market symbol (BTC-PERP, ETH-USDC) or *').describe('the market that refuses orders with 409 MARKET_CLOSED (* = every market)'),
+  from: durationMs({ minMs: 0 }).describe('start of the closure, from the scenario start'),
+  for: durationMs({ minMs: 1 }).describe('length of the closure'),
+});
+
+const tradingSchema = z.strictObject({
+  shocks: z.array(tradingShockSchema).max(TRADING_LIMITS.shocksMax).optional().describe('price shocks: an asset jumps by move_bps at an instant, permanently'),
+  closures: z.array(tradingClosureSchema).max(TRADING_LIMITS.closuresMax).optional().describe('windows in which a market answers 409 MARKET_CLOSED'),
+});
+
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
   seed: z
@@ -126,6 +148,7 @@ export const scenarioFileSchema = z.strictObject({
   invariants: z.array(z.enum(INVARIANT_NAMES)).max(INVARIANT_NAMES.length).optional().describe('invariants to check (default all)'),
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
+  trading: tradingSchema.optional().describe('trading settings of the run: price shocks, market closures'),
   platform: z
     .strictObject({
       dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)'),

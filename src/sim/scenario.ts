@@ -63,6 +63,12 @@ export interface ScenarioCasino {
   readonly closures: readonly ScenarioClosure[];
 }
 
+/** A scenario's trading events, offsets from the start: price shocks and market closures. */
+export interface ScenarioTrading {
+  readonly shocks: readonly { readonly base: string; readonly atMs: number; readonly moveBps: number }[];
+  readonly closures: readonly { readonly symbol: string; readonly fromMs: number; readonly forMs: number }[];
+}
+
 export interface Scenario {
   readonly name: string;
   readonly seed: string;
@@ -74,6 +80,7 @@ export interface Scenario {
   readonly reports: readonly ReportName[];
   readonly platform: { readonly disputeOutcome?: 'refund' | 'release'; readonly domainYearMs?: number; readonly domainGraceMs?: number };
   readonly casino: ScenarioCasino;
+  readonly trading: ScenarioTrading;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
   /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
   readonly load: LoadSection | null;
@@ -342,6 +349,10 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
     casino: {
       startingDepositMicro: file.casino?.starting_deposit === undefined ? null : depositMicro(file.casino.starting_deposit),
       closures: (file.casino?.closures ?? []).map((closure) => ({ game: closure.game, fromMs: closure.from, forMs: closure.for })),
+    },
+    trading: {
+      shocks: (file.trading?.shocks ?? []).map((shock) => ({ base: shock.market, atMs: shock.at, moveBps: shock.move_bps })),
+      closures: (file.trading?.closures ?? []).map((closure) => ({ symbol: closure.market, fromMs: closure.from, forMs: closure.for })),
     },
     load: file.load ?? null,
     livenessMs: file.liveness ?? null,

@@ -37,7 +37,7 @@ import { ProbeCounter } from './probes.ts';
 import { RequestTrace } from './request-trace.ts';
 import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
-import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
+import { scenarioClosures, scenarioTrading, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
@@ -94,7 +94,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
-    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
+    this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
     this.inner = inProcessTransport({ dispatcher: this.capturing(dispatcher), clock: this.clock });

@@ -38,6 +38,10 @@ const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['casino.A.game.roulette body.bet_value', 'bet_value only with bet_type number (the example bets on red)'],
   ['casino.A.kelly.simulate body.simulations', 'num_bets × simulations within the caller\'s tier budget'],
   ['casino.A.batch body.bets', 'a malformed element is answered in the batch\'s results, not with a 400 for the batch'],
+  ['trading.A.order body.price', 'price only and always with type limit (the example is a market order)'],
+  ['trading.B.order body.price', 'price only and always with type limit (the example is a market order)'],
+  ['trading.B.order body.leverage', 'leverage above 1 only on perpetuals (the example is a spot order)'],
+  ['trading.B.orders query.pair', 'market_type filters a pair: without pair it is refused'],
 ]);
 
 /** The deployed rows' expected disagreements: the cross-field rules they inherit from style A's rows. */

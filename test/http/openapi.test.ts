@@ -25,10 +25,11 @@ import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
+import { tradingTour } from './trading/trading-tour.ts';
 import { schemaChecker } from './openapi-ajv.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
-const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'domains'];
+const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains'];
 /** Statuses only the `default` response covers (its description names them). */
 const DEFAULT_STATUSES = ['405', '413', '415', '500', '503'];
 
@@ -178,7 +179,7 @@ describe('security and responses', () => {
     for (const route of ALL_ROUTES) {
       expect(DOMAIN_ERRORS, `${route.id} must be listed in DOMAIN_ERRORS`).toHaveProperty([route.id]);
       const responses = operationOf(route).responses;
-      const domain = (DOMAIN_ERRORS[route.id] ?? []).map((code) => ({ FORBIDDEN: '403', NOT_FOUND: '404', CONFLICT: '409', FAUCET_CLAIMED: '409', GAME_CLOSED: '409', INSUFFICIENT_BALANCE: '422' } as Record<string, string>)[code]);
+      const domain = (DOMAIN_ERRORS[route.id] ?? []).map((code) => ({ FORBIDDEN: '403', NOT_FOUND: '404', CONFLICT: '409', FAUCET_CLAIMED: '409', GAME_CLOSED: '409', MARKET_CLOSED: '409', INSUFFICIENT_BALANCE: '422' } as Record<string, string>)[code]);
       const expected = [String(route.successStatus), '400', ...(route.auth === 'none' ? [] : ['401']), ...domain, '429'];
       expect(Object.keys(responses), route.id).toEqual([...new Set(expected)].sort().concat('default'));
       for (const [status, response] of Object.entries(responses)) {
@@ -229,6 +230,7 @@ function validRequestForEveryRow(): Map<string, ApiResponse[]> {
   for (const agentId of ['alice', 'bob']) platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${agentId}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: agentId });
   casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
   domainsTour(send, { alice, bob });
+  tradingTour(send, { alice, bob });
   return answers;
 }
 
@@ -241,7 +243,7 @@ describe('documented statuses against the dispatcher', () => {
       expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => route.successStatus));
       expect(operationOf(route).responses).toHaveProperty([String(route.successStatus)]);
     }
-    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register']);
+    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register', 'trading.A.order', 'trading.B.order']);
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {

@@ -10,5 +10,6 @@ import { escrowRoutes } from './escrow/escrow.ts';
 import { casinoRoutes } from './casino/casino.ts';
 import { faucetRoutes } from './faucet/faucet.ts';
 import { domainsRoutes } from './domains/domains.ts';
+import { tradingRoutes } from './trading/trading.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...domainsRoutes];
+export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes];

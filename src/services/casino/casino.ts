@@ -154,6 +154,10 @@ export class CasinoService {
       case 'escrow.expire':
       case 'escrow.dispute-window':
       case 'referral.sweep':
+      case 'trading.tick':
+      case 'trading.funding':
+      case 'domains.expire':
+      case 'domains.release':
         assert(false, `timer ${timer.kind} is not the casino's`);
     }
   }

@@ -6,6 +6,7 @@
 import { usdc, type Micro } from '../../core/money.ts';
 import { DEFAULT_CASINO_CONFIG, type CasinoConfig } from '../casino/casino-config.ts';
 import { DEFAULT_DOMAINS_CONFIG, type DomainsConfig } from '../domains/domains-config.ts';
+import { DEFAULT_TRADING_CONFIG, type TradingConfig } from '../trading/trading-config.ts';
 import type { Tier } from './agents.ts';
 
 export interface TierLimits {
@@ -59,6 +60,8 @@ export interface PlatformConfig {
   readonly casino: CasinoConfig;
   /** The domains service's rules (src/services/domains/domains-config.ts). */
   readonly domains: DomainsConfig;
+  /** The trading service's rules (src/services/trading/trading-config.ts). */
+  readonly trading: TradingConfig;
   /** Referral payable is swept to referrers' balances every this many ms (UTC-aligned). */
   readonly referralSweepMs: number;
 }
@@ -103,11 +106,16 @@ export const DEFAULT_CONFIG: PlatformConfig = {
       // casino.md Limits 4: "/play hard cap 60 requests per minute (one bet per second)".
       'casino-play': { perMinute: 60, burst: 60, perDay: null },
       domains: { perMinute: 30, burst: 50, perDay: 1_000 },
+      // platform.md Limits 5: trading 120 per minute, burst 200; its 50,000 a day is order placement.
+      trading: { perMinute: 120, burst: 200, perDay: null },
+      // platform.md Limits 3: trading /positions 300 per minute (style A), on top of the tier.
+      'trading-positions': { perMinute: 300, burst: 300, perDay: null },
     },
-    endpointDailyB: { 'escrow.create': 100, 'domains.register': 10 },
+    endpointDailyB: { 'escrow.create': 100, 'trading.order': 50_000, 'domains.register': 10 },
   },
   maxBodyBytes: 64 * 1024,
   casino: DEFAULT_CASINO_CONFIG,
+  trading: DEFAULT_TRADING_CONFIG,
   domains: DEFAULT_DOMAINS_CONFIG,
   referralSweepMs: 24 * HOUR_MS,
 };

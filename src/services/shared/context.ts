@@ -23,7 +23,9 @@ export type PlatformTimer =
   | { kind: 'casino.withdrawal-review'; withdrawalId: string }
   | { kind: 'casino.crash-round'; roundId: string }
   | { kind: 'domains.expire'; domainId: string; domain: string; atMs: number }
-  | { kind: 'domains.release'; domainId: string; domain: string; atMs: number };
+  | { kind: 'domains.release'; domainId: string; domain: string; atMs: number }
+  | { kind: 'trading.tick' }
+  | { kind: 'trading.funding' };
 
 /**
  * Deliberate defects (`afp run|serve|check --defect NAME`, tests and demos only), one table for

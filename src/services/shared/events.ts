@@ -26,7 +26,12 @@ export type DomainEvent =
   | { type: 'domains.offered'; atMs: number; domainId: string; domain: string; ownerId: string; buyerId: string; priceMicro: bigint }
   | { type: 'domains.transferred'; atMs: number; domainId: string; domain: string; fromId: string; toId: string; priceMicro: bigint | null }
   | { type: 'domains.expired'; atMs: number; domainId: string; domain: string; ownerId: string; expiresAtMs: number }
-  | { type: 'domains.released'; atMs: number; domainId: string; domain: string; ownerId: string; releaseAtMs: number };
+  | { type: 'domains.released'; atMs: number; domainId: string; domain: string; ownerId: string; releaseAtMs: number }
+  | { type: 'trading.order'; atMs: number; orderId: string; agentId: string; symbol: string; side: string; orderType: string; status: string; amountMicro: bigint; feeMicro: bigint; fillPrice: string | null }
+  | { type: 'trading.filled'; atMs: number; orderId: string; agentId: string; symbol: string; fillPrice: string; feeMicro: bigint }
+  | { type: 'trading.cancelled'; atMs: number; orderId: string; agentId: string; symbol: string; cause: 'agent' | 'unfundable' }
+  | { type: 'trading.liquidated'; atMs: number; positionId: string; agentId: string; symbol: string; markPrice: string; marginMicro: bigint; shortfallMicro: bigint }
+  | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint };
 
 export type DomainEventType = DomainEvent['type'];
 

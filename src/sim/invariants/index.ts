@@ -20,6 +20,9 @@ import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
 import { faucetCooldown } from './faucet/faucet-cooldown.ts';
 import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { tradingConservation } from './trading/trading-conservation.ts';
+import { tradingFundingExact } from './trading/trading-funding-exact.ts';
+import { tradingLiquidationSolvent } from './trading/trading-liquidation-solvent.ts';
 
 export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = {
   conservation,
@@ -36,6 +39,9 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'domains-one-owner': domainsOneOwner,
   'domains-expiry-exact': domainsExpiryExact,
   'domains-fees': domainsFees,
+  'trading-conservation': tradingConservation,
+  'trading-liquidation-solvent': tradingLiquidationSolvent,
+  'trading-funding-exact': tradingFundingExact,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';

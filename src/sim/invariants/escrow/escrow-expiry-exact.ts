@@ -74,6 +74,11 @@ export const escrowExpiryExact: InvariantDefinition = {
           case 'domains.transferred':
           case 'domains.expired':
           case 'domains.released':
+          case 'trading.order':
+          case 'trading.filled':
+          case 'trading.cancelled':
+          case 'trading.liquidated':
+          case 'trading.funding':
             return null;
         }
       },

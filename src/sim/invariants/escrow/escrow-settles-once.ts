@@ -62,6 +62,11 @@ export const escrowSettlesOnce: InvariantDefinition = {
           case 'domains.transferred':
           case 'domains.expired':
           case 'domains.released':
+          case 'trading.order':
+          case 'trading.filled':
+          case 'trading.cancelled':
+          case 'trading.liquidated':
+          case 'trading.funding':
             return null;
         }
       },

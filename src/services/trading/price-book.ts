@@ -1,0 +1,96 @@
+/**
+ * PriceBook: quotes of every market at an instant — the seeded path (price-path.ts) at the tick
+ * containing the instant, times the scenario's price shocks that began at or before that tick,
+ * with the market's spread around the mid — and whether a market accepts orders then (scenario
+ * closures and the optional weekend schedule).
+ *
+ * Invariants: a quote is a pure function of (seed, shocks, market, tick); bid < mid < ask is not
+ * promised for tiny prices (a spread below one price unit rounds away), bid ≤ mid ≤ ask is.
+ * Shocks are permanent moves of an asset (its perpetual and spot market alike). A small memo of
+ * the latest mid per market keeps repeated quotes within one tick cheap.
+ */
+import { assert } from '../../core/assert.ts';
+import type { Market } from './market-catalogue.ts';
+import { fundingRatePpm, pathPrice, seedHashOf, volumeMicroAt } from './price-path.ts';
+import type { TradingConfig } from './trading-config.ts';
+import { TRADING_LIMITS, type MarketClosure, type PriceShock, type Quote } from './trading-record.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export class PriceBook {
+  readonly seedHash: number;
+  private readonly config: TradingConfig;
+  private readonly shocks: readonly PriceShock[];
+  private readonly closures: readonly MarketClosure[];
+  /** symbol → [tick, mid] of the latest mid computed. */
+  private readonly memo = new Map<string, [number, bigint]>();
+
+  constructor(options: { seed: string; config: TradingConfig; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] }) {
+    this.seedHash = seedHashOf(options.seed);
+    this.config = options.config;
+    this.shocks = [...(options.shocks ?? [])].sort((a, b) => a.atMs - b.atMs || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+    this.closures = options.closures ?? [];
+    assert(this.shocks.length <= TRADING_LIMITS.shocksMax && this.closures.length <= TRADING_LIMITS.closuresMax, 'shocks and closures are bounded');
+    for (const shock of this.shocks) assert(Number.isSafeInteger(shock.moveBps) && shock.moveBps > -10_000 && shock.moveBps <= 100_000, 'a shock keeps the price positive');
+  }
+
+  tickOf(nowMs: number): number {
+    return Math.floor(nowMs / this.config.tickMs);
+  }
+
+  /** The mid price at the tick containing `nowMs`, shocks included. */
+  mid(market: Market, nowMs: number): bigint {
+    const tick = this.tickOf(nowMs);
+    const remembered = this.memo.get(market.symbol);
+    if (remembered !== undefined && remembered[0] === tick) return remembered[1];
+    let price = pathPrice(this.seedHash, market, tick);
+    const tickStartMs = tick * this.config.tickMs;
+    for (const shock of this.shocks) {
+      if (shock.atMs > tickStartMs) break;
+      if (shock.base !== market.base) continue;
+      price = (price * BigInt(10_000 + shock.moveBps)) / 10_000n;
+    }
+    if (price < 1n) price = 1n;
+    this.memo.set(market.symbol, [tick, price]);
+    return price;
+  }
+
+  quote(market: Market, nowMs: number): Quote {
+    const mid = this.mid(market, nowMs);
+    const halfSpread = (mid * BigInt(market.spreadBps)) / 20_000n;
+    const before = this.mid(market, nowMs - DAY_MS);
+    // Re-memoize the current tick (the 24-hour look-back replaced it).
+    this.memo.set(market.symbol, [this.tickOf(nowMs), mid]);
+    const perp = market.kind === 'perp';
+    const period = this.config.fundingPeriodMs;
+    return {
+      symbol: market.symbol,
+      mid,
+      bid: mid - halfSpread,
+      ask: mid + halfSpread,
+      change24hBps: ((mid - before) * 10_000n) / before,
+      volume24hMicro: volumeMicroAt(this.seedHash, market, Math.floor(nowMs / HOUR_MS)),
+      fundingRatePpm: perp ? this.fundingRatePpm(market, nowMs) : null,
+      nextFundingAtMs: perp ? (Math.floor(nowMs / period) + 1) * period : null,
+      open: this.isOpen(market, nowMs),
+    };
+  }
+
+  /** The funding rate quoted during the 8-hour period containing `nowMs`. */
+  fundingRatePpm(market: Market, nowMs: number): number {
+    return fundingRatePpm(this.seedHash, market, Math.floor(nowMs / this.config.fundingPeriodMs));
+  }
+
+  /** Whether the market accepts orders at `nowMs`. */
+  isOpen(market: Market, nowMs: number): boolean {
+    for (const closure of this.closures) {
+      if ((closure.symbol === '*' || closure.symbol === market.symbol) && nowMs >= closure.fromMs && nowMs < closure.untilMs) return false;
+    }
+    if (this.config.weekendClosure && (market.category === 'stock' || market.category === 'index')) {
+      const weekday = (Math.floor(nowMs / DAY_MS) + 4) % 7; // 1970-01-01 was a Thursday (4); 6 = Saturday, 0 = Sunday
+      if (weekday === 6 || weekday === 0) return false;
+    }
+    return true;
+  }
+}

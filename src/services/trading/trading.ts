@@ -1,0 +1,522 @@
+/**
+ * TradingService: spot and perpetual orders against the house (spec/platform.md "Trading",
+ * spec/NOTES.md "Trading"; afp's choices in docs/decisions.md "Trading").
+ *
+ * Money (one double-entry transfer per movement): a spot buy pays its cost to the house and its
+ * fee to fee-income; a spot sell is paid by the house; a perpetual order moves its margin from the
+ * agent's balance to `trading-margin:<agent>`; closing returns the margin and settles the PnL with
+ * the house; funding moves between the margin and the house; a liquidation forfeits the margin
+ * (the loss to the house, what is left to insurance) and insurance pays the house any loss beyond
+ * the margin, so the agent's balance is never touched by it. Open limit orders hold their funds in
+ * `trading-hold:<agent>`. The referrer's 20% of every fee accrues from fee-income.
+ * Time: prices move at tick boundaries (`tickMs`); the 'trading.tick' timer runs at each boundary
+ * while anything is open (liquidations, then limit fills), 'trading.funding' at 00/08/16 UTC while
+ * a position is open. Both re-arm themselves only while needed, so a run without trading has no
+ * trading timers at all.
+ * Precedence of failures: 400 bad input (unknown market, ranges), 404 unknown order, 403 another
+ * agent's order, 409 MARKET_CLOSED / not open, 422 funds.
+ */
+import { assert } from '../../core/assert.ts';
+import { fail, succeed, type Failure, type Outcome } from '../../core/errors.ts';
+import { EXTERNAL, FEE_INCOME, agentAccount } from '../../core/ledger.ts';
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
+import { MARKETS, marketBySymbol, type Market } from './market-catalogue.ts';
+import { combinedEntry, crossesLiquidation, feeFor, liquidationPrice, marginFor, pnlMicro } from './perp-math.ts';
+import { PriceBook } from './price-book.ts';
+import { formatPrice, notionalMicro, qtyFor, scaled } from './price-scale.ts';
+import { TradingBook, type MutableOrder, type MutablePosition } from './trading-book.ts';
+import type { TradingConfig } from './trading-config.ts';
+import {
+  TRADING_HOUSE,
+  TRADING_INSURANCE,
+  holdAccount,
+  marginAccount,
+  type ListOrdersCommand,
+  type MarketClosure,
+  type OrderActionCommand,
+  type OrderRecord,
+  type PlaceOrderCommand,
+  type PositionRecord,
+  type PositionSide,
+  type PriceShock,
+  type Quote,
+} from './trading-record.ts';
+
+export type TradingTimer = Extract<PlatformTimer, { kind: 'trading.tick' | 'trading.funding' }>;
+
+/** A position's live numbers at an instant. */
+export interface PositionView {
+  readonly position: PositionRecord;
+  readonly markPrice: bigint;
+  readonly unrealizedPnlMicro: Micro;
+  readonly liquidationPrice: bigint;
+}
+
+export class TradingService {
+  readonly book = new TradingBook();
+  readonly prices: PriceBook;
+  readonly config: TradingConfig;
+  private readonly context: ServiceContext;
+  private tickArmed = false;
+  private fundingArmed = false;
+
+  constructor(context: ServiceContext, options: { seed: string; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] }) {
+    const config = context.config.trading;
+    assert(config.makerFeeBps >= 0n && config.takerFeeBps >= 0n && config.takerFeeBps < 10_000n, 'trading fees are below 100%');
+    assert(config.leverageMax >= 1 && config.orderMinMicro > 0n && config.orderMinMicro <= config.orderMaxMicro, 'trading config is sane');
+    assert(config.tickMs > 0 && config.fundingPeriodMs % config.tickMs === 0, 'funding instants are tick boundaries');
+    this.context = context;
+    this.config = config;
+    this.prices = new PriceBook({ seed: options.seed, config, ...(options.shocks === undefined ? {} : { shocks: options.shocks }), ...(options.closures === undefined ? {} : { closures: options.closures }) });
+    context.ledger.transfer({ from: EXTERNAL, to: TRADING_HOUSE, amountMicro: config.houseFundingMicro, reason: 'trading.house-funding', reference: 'genesis' });
+    context.ledger.transfer({ from: EXTERNAL, to: TRADING_INSURANCE, amountMicro: config.insuranceFundingMicro, reason: 'trading.insurance-funding', reference: 'genesis' });
+  }
+
+  markets(): readonly Market[] {
+    return MARKETS;
+  }
+
+  quote(market: Market, nowMs: number): Quote {
+    return this.prices.quote(market, nowMs);
+  }
+
+  place(command: PlaceOrderCommand, nowMs: number): Outcome<OrderRecord> {
+    const market = marketBySymbol(command.symbol);
+    if (market === undefined) return fail('BAD_REQUEST', `unknown market ${command.symbol}`);
+    const invalid = this.checkPlace(command, market);
+    if (invalid !== null) return invalid;
+    if (!this.context.agents.has(command.agentId)) return fail('NOT_FOUND', `agent ${command.agentId} is not registered`);
+    if (!this.prices.isOpen(market, nowMs)) return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
+    const quote = this.prices.quote(market, nowMs);
+    const takerPrice = command.side === 'buy' ? quote.ask : quote.bid;
+    const limit = command.limitPrice;
+    const marketable = limit === null || (command.side === 'buy' ? takerPrice <= limit : takerPrice >= limit);
+    const order = this.newOrder(command, market, nowMs);
+    if (marketable) {
+      const filled = this.fill(order, market, takerPrice, 'taker', nowMs);
+      if (filled !== null) return filled;
+      this.book.addOrder(order);
+    } else {
+      if (this.book.openOrdersOf(command.agentId) >= this.config.openOrdersPerAgentMax) {
+        return fail('BAD_REQUEST', `at most ${this.config.openOrdersPerAgentMax} open orders per agent`);
+      }
+      const held = this.hold(order, market);
+      if (held !== null) return held;
+      this.book.addOrder(order);
+      this.armTick(nowMs);
+    }
+    this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice) });
+    return succeed(order);
+  }
+
+  /** Owner only; open limit orders only. The hold returns to the agent. */
+  cancel(command: OrderActionCommand, nowMs: number): Outcome<OrderRecord> {
+    const order = this.book.order(command.orderId);
+    if (order === undefined) return fail('NOT_FOUND', `order ${command.orderId} not found`);
+    if (order.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that placed this order may cancel it');
+    if (order.status !== 'open') return fail('CONFLICT', `order is already ${order.status}`);
+    this.release(order);
+    order.cancelledAtMs = nowMs;
+    this.book.closeOrder(order, 'cancelled');
+    this.context.emit({ type: 'trading.cancelled', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, cause: 'agent' });
+    return succeed(order);
+  }
+
+  list(command: ListOrdersCommand): Outcome<readonly OrderRecord[]> {
+    if (!Number.isSafeInteger(command.limit) || command.limit < 1 || command.limit > this.config.listLimitMax) {
+      return fail('BAD_REQUEST', `limit must be between 1 and ${this.config.listLimitMax}`);
+    }
+    return succeed(this.book.listOrders(command));
+  }
+
+  /** The agent's open perpetual positions with their live numbers, in opening order. */
+  positions(agentId: string, nowMs: number): PositionView[] {
+    return this.book.openPositionsOf(agentId).map((position) => this.view(position, nowMs));
+  }
+
+  view(position: PositionRecord, nowMs: number): PositionView {
+    const market = marketBySymbol(position.symbol);
+    assert(market !== undefined, 'a position names a listed market');
+    const markPrice = this.prices.mid(market, nowMs);
+    return {
+      position,
+      markPrice,
+      unrealizedPnlMicro: position.status === 'open' ? pnlMicro(position.side, position.qty, position.entryPrice, markPrice) : 0n,
+      liquidationPrice: this.liquidationOf(position),
+    };
+  }
+
+  liquidationOf(position: PositionRecord): bigint {
+    return liquidationPrice({ side: position.side, qty: position.qty, entry: position.entryPrice, marginMicro: position.marginMicro, maintenanceBps: this.config.maintenanceBps });
+  }
+
+  onTimer(timer: TradingTimer, atMs: number): void {
+    switch (timer.kind) {
+      case 'trading.tick':
+        assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
+        this.tickArmed = false;
+        this.liquidateCrossed(atMs);
+        this.fillCrossed(atMs);
+        this.armTick(atMs);
+        return;
+      case 'trading.funding':
+        assert(atMs % this.config.fundingPeriodMs === 0, 'funding runs at 00, 08 and 16 UTC');
+        this.fundingArmed = false;
+        this.applyFunding(atMs);
+        this.armTick(atMs);
+        return;
+    }
+  }
+
+  private checkPlace(command: PlaceOrderCommand, market: Market): Failure | null {
+    const config = this.config;
+    if (command.amountMicro < config.orderMinMicro || command.amountMicro > config.orderMaxMicro) {
+      return fail('BAD_REQUEST', `amount must be between ${formatDecimal(config.orderMinMicro)} and ${formatDecimal(config.orderMaxMicro)} USDC`);
+    }
+    const leverageMax = Math.min(config.leverageMax, market.maxLeverage);
+    if (!Number.isSafeInteger(command.leverage) || command.leverage < 1 || command.leverage > leverageMax) {
+      return fail('BAD_REQUEST', market.kind === 'spot' ? 'leverage applies to perpetuals only (spot is 1)' : `leverage must be a whole number from 1 to ${leverageMax}`);
+    }
+    if (command.type === 'limit' && (command.limitPrice === null || command.limitPrice <= 0n)) return fail('BAD_REQUEST', 'a limit order needs a positive price');
+    if (command.type === 'market' && command.limitPrice !== null) return fail('BAD_REQUEST', 'price is only for limit orders');
+    return null;
+  }
+
+  private newOrder(command: PlaceOrderCommand, market: Market, nowMs: number): MutableOrder {
+    return {
+      id: this.context.ids.next('ord_', 16),
+      agentId: command.agentId,
+      symbol: market.symbol,
+      kind: market.kind,
+      side: command.side,
+      type: command.type,
+      amountMicro: command.amountMicro,
+      leverage: command.leverage,
+      limitPrice: command.limitPrice,
+      status: 'open',
+      fillPrice: null,
+      fillQty: null,
+      feeMicro: 0n,
+      liquidity: null,
+      holdMicro: 0n,
+      holdQty: 0n,
+      realizedPnlMicro: 0n,
+      createdAtMs: nowMs,
+      filledAtMs: null,
+      cancelledAtMs: null,
+    };
+  }
+
+  /** Fills `order` at `price` now; a Failure (nothing moved) when the agent cannot afford it. */
+  private fill(order: MutableOrder, market: Market, price: bigint, liquidity: 'maker' | 'taker', nowMs: number): Failure | null {
+    const feeBps = liquidity === 'maker' ? this.config.makerFeeBps : this.config.takerFeeBps;
+    const fee = feeFor(order.amountMicro, feeBps);
+    const refused = market.kind === 'spot' ? this.fillSpot(order, price, fee) : this.fillPerp(order, price, fee, nowMs);
+    if (refused !== null) return refused;
+    order.fillPrice = price;
+    order.liquidity = liquidity;
+    order.filledAtMs = nowMs;
+    if (order.status === 'open' && this.book.order(order.id) !== undefined) this.book.closeOrder(order, 'filled');
+    else order.status = 'filled';
+    if (order.feeMicro > 0n) {
+      const referrerId = this.context.agents.get(order.agentId)?.referrerId ?? null;
+      if (referrerId !== null) this.context.referrals.accrue({ referrerId, feeMicro: order.feeMicro, shareBps: this.config.referralShareBps, reference: order.id });
+    }
+    return null;
+  }
+
+  private fillSpot(order: MutableOrder, price: bigint, fee: Micro): Failure | null {
+    const { ledger } = this.context;
+    const agent = agentAccount(order.agentId);
+    const holding = this.book.holding(order.agentId, order.symbol);
+    if (order.side === 'buy') {
+      const qty = qtyFor(order.amountMicro, price);
+      if (qty <= 0n) return fail('BAD_REQUEST', 'amount buys nothing at this price');
+      const balance = ledger.balance(agent);
+      if (balance < order.amountMicro + fee) return insufficient(balance, order.amountMicro + fee);
+      ledger.transfer({ from: agent, to: TRADING_HOUSE, amountMicro: order.amountMicro, reason: 'trading.spot.buy', reference: order.id });
+      this.chargeFee(order, fee);
+      holding.qty += qty;
+      holding.costMicro += order.amountMicro;
+      order.fillQty = qty;
+      return null;
+    }
+    const qty = scaled(order.amountMicro, 10_000_000_000n, price, 'up');
+    const free = holding.qty - holding.reservedQty;
+    if (free < qty) return fail('INSUFFICIENT_BALANCE', `holding of ${order.symbol} is too small for this sell`);
+    ledger.transfer({ from: TRADING_HOUSE, to: agent, amountMicro: order.amountMicro, reason: 'trading.spot.sell', reference: order.id });
+    this.chargeFee(order, fee);
+    holding.costMicro -= scaled(holding.costMicro, qty, holding.qty, 'down');
+    holding.qty -= qty;
+    order.fillQty = qty;
+    return null;
+  }
+
+  /**
+   * A perpetual fill: opens or adds to the agent's position on the order's side, or reduces,
+   * closes or flips a position on the other side. Planned in full before anything moves.
+   */
+  private fillPerp(order: MutableOrder, price: bigint, fee: Micro, nowMs: number): Failure | null {
+    const { ledger } = this.context;
+    const agent = agentAccount(order.agentId);
+    const side: PositionSide = order.side === 'buy' ? 'long' : 'short';
+    const qty = qtyFor(order.amountMicro, price);
+    if (qty <= 0n) return fail('BAD_REQUEST', 'amount buys nothing at this price');
+    const position = this.book.openPosition(order.agentId, order.symbol);
+    const balance = ledger.balance(agent);
+    if (position === undefined || position.side === side) {
+      const margin = marginFor(order.amountMicro, order.leverage);
+      if (balance < margin + fee) return insufficient(balance, margin + fee);
+      this.openOrAdd(order, { side, qty, price, margin, position, nowMs });
+      this.chargeFee(order, fee);
+      order.fillQty = qty;
+      return null;
+    }
+    const closeQty = qty < position.qty ? qty : position.qty;
+    const remainingQty = qty - closeQty;
+    const released = closeQty === position.qty ? position.marginMicro : scaled(position.marginMicro, closeQty, position.qty, 'down');
+    const pnl = pnlMicro(position.side, closeQty, position.entryPrice, price);
+    const remainderMargin = remainingQty > 0n ? marginFor(notionalMicro(remainingQty, price, 'up'), order.leverage) : 0n;
+    if (remainingQty > 0n && balance + released + pnl < remainderMargin + fee) return insufficient(balance + released + pnl, remainderMargin + fee);
+    this.settleClose(position, { closeQty, released, pnl, reference: order.id, nowMs });
+    order.realizedPnlMicro = pnl;
+    if (remainingQty > 0n) this.openOrAdd(order, { side, qty: remainingQty, price, margin: remainderMargin, position: undefined, nowMs });
+    const available = ledger.balance(agent);
+    this.chargeFee(order, fee < available ? fee : available);
+    order.fillQty = qty;
+    return null;
+  }
+
+  private openOrAdd(order: MutableOrder, lot: { side: PositionSide; qty: bigint; price: bigint; margin: Micro; position: MutablePosition | undefined; nowMs: number }): void {
+    this.context.ledger.transfer({ from: agentAccount(order.agentId), to: marginAccount(order.agentId), amountMicro: lot.margin, reason: 'trading.margin', reference: order.id });
+    const position = lot.position;
+    if (position !== undefined) {
+      position.entryPrice = combinedEntry(position.qty, position.entryPrice, lot.qty, lot.price);
+      position.qty += lot.qty;
+      position.marginMicro += lot.margin;
+      position.leverage = order.leverage;
+      return;
+    }
+    this.book.addPosition({
+      id: this.context.ids.next('pos_', 16),
+      agentId: order.agentId,
+      symbol: order.symbol,
+      side: lot.side,
+      qty: lot.qty,
+      entryPrice: lot.price,
+      marginMicro: lot.margin,
+      leverage: order.leverage,
+      status: 'open',
+      openedAtMs: lot.nowMs,
+      closedAtMs: null,
+      fundingPaidMicro: 0n,
+      realizedPnlMicro: 0n,
+      liquidationMark: null,
+    });
+    this.armTick(lot.nowMs);
+    this.armFunding(lot.nowMs);
+  }
+
+  /**
+   * Closes `closeQty` of a position: `released` margin back to the agent with the PnL settled
+   * against the house. A loss is taken from the released margin first, then from the agent's
+   * balance, and only what neither covers from insurance (never below zero).
+   */
+  private settleClose(position: MutablePosition, close: { closeQty: bigint; released: Micro; pnl: Micro; reference: string; nowMs: number }): void {
+    const { ledger } = this.context;
+    const agent = agentAccount(position.agentId);
+    const margin = marginAccount(position.agentId);
+    const { released, pnl, reference } = close;
+    if (pnl >= 0n) {
+      if (released > 0n) ledger.transfer({ from: margin, to: agent, amountMicro: released, reason: 'trading.margin.release', reference });
+      if (pnl > 0n) ledger.transfer({ from: TRADING_HOUSE, to: agent, amountMicro: pnl, reason: 'trading.pnl', reference });
+    } else {
+      const loss = -pnl;
+      const fromMargin = loss < released ? loss : released;
+      if (fromMargin > 0n) ledger.transfer({ from: margin, to: TRADING_HOUSE, amountMicro: fromMargin, reason: 'trading.pnl', reference });
+      if (released > fromMargin) ledger.transfer({ from: margin, to: agent, amountMicro: released - fromMargin, reason: 'trading.margin.release', reference });
+      const rest = loss - fromMargin;
+      const balance = ledger.balance(agent);
+      const fromBalance = rest < balance ? rest : balance;
+      if (fromBalance > 0n) ledger.transfer({ from: agent, to: TRADING_HOUSE, amountMicro: fromBalance, reason: 'trading.pnl', reference });
+      this.coverShortfall(rest - fromBalance, reference);
+    }
+    position.qty -= close.closeQty;
+    position.marginMicro -= released;
+    position.realizedPnlMicro += pnl;
+    if (position.qty === 0n) {
+      assert(position.marginMicro === 0n, 'a closed position holds no margin');
+      position.status = 'closed';
+      position.closedAtMs = close.nowMs;
+      this.book.endPosition(position);
+    }
+  }
+
+  /** Insurance pays the house what a loss left uncovered, as far as insurance holds. */
+  private coverShortfall(shortfall: Micro, reference: string): Micro {
+    if (shortfall <= 0n) return 0n;
+    const available = this.context.ledger.balance(TRADING_INSURANCE);
+    const paid = shortfall < available ? shortfall : available;
+    if (paid > 0n) this.context.ledger.transfer({ from: TRADING_INSURANCE, to: TRADING_HOUSE, amountMicro: paid, reason: 'trading.insurance', reference });
+    return paid;
+  }
+
+  private chargeFee(order: MutableOrder, fee: Micro): void {
+    if (fee > 0n) this.context.ledger.transfer({ from: agentAccount(order.agentId), to: FEE_INCOME, amountMicro: fee, reason: 'trading.fee', reference: order.id });
+    order.feeMicro = fee;
+  }
+
+  /** Holds a resting limit order's funds (or base units); a Failure when it cannot. */
+  private hold(order: MutableOrder, market: Market): Failure | null {
+    assert(order.limitPrice !== null, 'a resting order has a limit');
+    const fee = feeFor(order.amountMicro, this.config.makerFeeBps);
+    if (market.kind === 'spot' && order.side === 'sell') {
+      const holding = this.book.holding(order.agentId, order.symbol);
+      const qty = scaled(order.amountMicro, 10_000_000_000n, order.limitPrice, 'up');
+      if (holding.qty - holding.reservedQty < qty) return fail('INSUFFICIENT_BALANCE', `holding of ${order.symbol} is too small for this sell`);
+      holding.reservedQty += qty;
+      order.holdQty = qty;
+      return null;
+    }
+    const needed = (market.kind === 'spot' ? order.amountMicro : marginFor(order.amountMicro, order.leverage)) + fee;
+    const balance = this.context.ledger.balance(agentAccount(order.agentId));
+    if (balance < needed) return insufficient(balance, needed);
+    this.context.ledger.transfer({ from: agentAccount(order.agentId), to: holdAccount(order.agentId), amountMicro: needed, reason: 'trading.hold', reference: order.id });
+    order.holdMicro = needed;
+    return null;
+  }
+
+  /** Returns a resting order's hold to the agent. */
+  private release(order: MutableOrder): void {
+    if (order.holdMicro > 0n) this.context.ledger.transfer({ from: holdAccount(order.agentId), to: agentAccount(order.agentId), amountMicro: order.holdMicro, reason: 'trading.hold.release', reference: order.id });
+    if (order.holdQty > 0n) this.book.holding(order.agentId, order.symbol).reservedQty -= order.holdQty;
+    order.holdMicro = 0n;
+    order.holdQty = 0n;
+  }
+
+  /** Resting limit orders whose price the quote has crossed fill at their limit (maker). */
+  private fillCrossed(atMs: number): void {
+    for (const order of this.book.openOrderList()) {
+      const market = marketBySymbol(order.symbol);
+      assert(market !== undefined && order.limitPrice !== null, 'an open order is a limit order on a listed market');
+      if (!this.prices.isOpen(market, atMs)) continue;
+      const quote = this.prices.quote(market, atMs);
+      const crossed = order.side === 'buy' ? quote.ask <= order.limitPrice : quote.bid >= order.limitPrice;
+      if (!crossed) continue;
+      this.release(order);
+      const refused = this.fill(order, market, order.limitPrice, 'maker', atMs);
+      if (refused === null) {
+        this.context.emit({ type: 'trading.filled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, fillPrice: formatPrice(order.limitPrice), feeMicro: order.feeMicro });
+        continue;
+      }
+      // The position changed since the order was placed and the flip no longer fits: cancelled.
+      order.cancelledAtMs = atMs;
+      this.book.closeOrder(order, 'cancelled');
+      this.context.emit({ type: 'trading.cancelled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, cause: 'unfundable' });
+    }
+  }
+
+  private liquidateCrossed(atMs: number): void {
+    for (const position of this.book.openPositionList()) this.liquidateIfCrossed(position, atMs);
+  }
+
+  private liquidateIfCrossed(position: MutablePosition, atMs: number): void {
+    const market = marketBySymbol(position.symbol);
+    assert(market !== undefined, 'a position names a listed market');
+    const mark = this.prices.mid(market, atMs);
+    if (!crossesLiquidation(position.side, mark, this.liquidationOf(position))) return;
+    this.liquidate(position, mark, atMs);
+  }
+
+  /**
+   * Forfeits the margin: the loss at the mark goes to the house, what remains of the margin to
+   * insurance; a loss beyond the margin is paid to the house by insurance. The agent's balance is
+   * not touched.
+   */
+  private liquidate(position: MutablePosition, mark: bigint, atMs: number): void {
+    const { ledger } = this.context;
+    const margin = marginAccount(position.agentId);
+    const pnl = pnlMicro(position.side, position.qty, position.entryPrice, mark);
+    const held = position.marginMicro;
+    const reference = position.id;
+    let shortfall = 0n;
+    if (pnl > 0n) {
+      if (held > 0n) ledger.transfer({ from: margin, to: TRADING_INSURANCE, amountMicro: held, reason: 'trading.liquidation.penalty', reference });
+      ledger.transfer({ from: TRADING_HOUSE, to: TRADING_INSURANCE, amountMicro: pnl, reason: 'trading.liquidation.penalty', reference });
+    } else {
+      const loss = -pnl;
+      const toHouse = loss < held ? loss : held;
+      if (toHouse > 0n) ledger.transfer({ from: margin, to: TRADING_HOUSE, amountMicro: toHouse, reason: 'trading.liquidation', reference });
+      if (held > toHouse) ledger.transfer({ from: margin, to: TRADING_INSURANCE, amountMicro: held - toHouse, reason: 'trading.liquidation.penalty', reference });
+      shortfall = loss - toHouse;
+      this.coverShortfall(shortfall, reference);
+    }
+    position.realizedPnlMicro -= held;
+    position.marginMicro = 0n;
+    position.status = 'liquidated';
+    position.liquidationMark = mark;
+    position.closedAtMs = atMs;
+    this.book.endPosition(position);
+    this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: shortfall });
+  }
+
+  /**
+   * Funding of the period that ends at `atMs`, at that period's quoted rate on the notional at the
+   * mark: payers (longs when the rate is positive) pay from their margin (at most all of it),
+   * receivers are paid into it; then a position whose margin can no longer carry it is liquidated.
+   */
+  private applyFunding(atMs: number): void {
+    const { ledger } = this.context;
+    for (const position of this.book.openPositionList()) {
+      const market = marketBySymbol(position.symbol);
+      assert(market !== undefined, 'a position names a listed market');
+      const rate = this.prices.fundingRatePpm(market, atMs - 1);
+      const mark = this.prices.mid(market, atMs);
+      const notional = notionalMicro(position.qty, mark, 'down');
+      const pays = (rate > 0 && position.side === 'long') || (rate < 0 && position.side === 'short');
+      const ratePpm = BigInt(Math.abs(rate));
+      const account = marginAccount(position.agentId);
+      let paymentMicro = 0n;
+      if (pays) {
+        const owed = scaled(notional, ratePpm, 1_000_000n, 'up');
+        paymentMicro = owed < position.marginMicro ? owed : position.marginMicro;
+        if (paymentMicro > 0n) ledger.transfer({ from: account, to: TRADING_HOUSE, amountMicro: paymentMicro, reason: 'trading.funding', reference: position.id });
+        position.marginMicro -= paymentMicro;
+        position.fundingPaidMicro += paymentMicro;
+      } else if (rate !== 0) {
+        const earned = scaled(notional, ratePpm, 1_000_000n, 'down');
+        if (earned > 0n) ledger.transfer({ from: TRADING_HOUSE, to: account, amountMicro: earned, reason: 'trading.funding', reference: position.id });
+        position.marginMicro += earned;
+        position.fundingPaidMicro -= earned;
+        paymentMicro = -earned;
+      }
+      this.context.emit({ type: 'trading.funding', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, ratePpm: rate, paymentMicro });
+      this.liquidateIfCrossed(position, atMs);
+    }
+  }
+
+  /** Arms the next tick while anything is open (idempotent). */
+  private armTick(nowMs: number): void {
+    if (!this.tickArmed && (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)) {
+      this.context.timers.schedule(nextBoundary(nowMs, this.config.tickMs), { kind: 'trading.tick' });
+      this.tickArmed = true;
+    }
+    if (!this.fundingArmed && this.book.openPositionCount > 0) this.armFunding(nowMs);
+  }
+
+  private armFunding(nowMs: number): void {
+    if (this.fundingArmed || this.book.openPositionCount === 0) return;
+    this.context.timers.schedule(nextBoundary(nowMs, this.config.fundingPeriodMs), { kind: 'trading.funding' });
+    this.fundingArmed = true;
+  }
+}
+
+function insufficient(balanceMicro: Micro, neededMicro: Micro): Failure {
+  return fail('INSUFFICIENT_BALANCE', `balance ${formatDecimal(balanceMicro < 0n ? 0n : balanceMicro)} is below the ${formatDecimal(neededMicro)} this order needs`);
+}
+
+/** The first multiple of `periodMs` strictly after `ms`. */
+function nextBoundary(ms: number, periodMs: number): number {
+  return (Math.floor(ms / periodMs) + 1) * periodMs;
+}
