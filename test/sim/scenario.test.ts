@@ -101,8 +101,8 @@ describe('a valid scenario', () => {
         invariants: [
           'conservation', 'no-negative-balance', 'faucet-cooldown', 'escrow-settles-once', 'escrow-expiry-exact', 'rate-limit-headers', 'error-shape',
           'casino-bet-limits', 'casino-bets-verify', 'casino-conservation', 'casino-referral-levels',
-          'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact',
           'domains-one-owner', 'domains-expiry-exact', 'domains-fees',
+          'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact',
         ],
         reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains'],
         platform: {},
