@@ -237,6 +237,13 @@ describe('when nothing is recognized', () => {
     expect(run.stdout).toBe('');
   });
 
+  test('a rate-limited server: the 429s are counted in a note, not taken for evidence', async () => {
+    const limited = await fixture(() => ({ status: 429, body: { error: 'rate_limited', message: 'Too many requests' } }));
+    const run = await probeInProcess([limited]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`note: ${limited.replaceAll('.', '\\.')}: (\\d+) of \\1 answers were 429 \\(rate limited\\), so their evidence is missing; probe again once the limit has reset`));
+  });
+
   test('a closed port: nothing answers, exit 4 as every unreachable target (through the real CLI); bad arguments exit 2', async () => {
     const closed = await fixture(() => ({ status: 200, body: {} }));
     await new Promise((resolve) => servers.pop()?.close(resolve));

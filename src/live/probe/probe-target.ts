@@ -95,6 +95,10 @@ export function decideTarget(verdicts: readonly UrlVerdict[], notesSoFar: readon
   for (const verdict of verdicts) {
     for (const found of verdict.services) candidates.set(found.service, [...(candidates.get(found.service) ?? []), { service: found.service, url: verdict.url, dialect: found.dialect, votes: found.votes }]);
     for (const ruledOut of verdict.ruledOut) notes.push(`${verdict.url}: ${ruledOut}`);
+    // A 429 carries no evidence of the endpoint behind it: say so, or a later probe that is not
+    // rate limited would seem to disagree with this one.
+    const limited = verdict.endpoints.filter((endpoint) => endpoint.status === 429).length;
+    if (limited > 0) notes.push(`${verdict.url}: ${limited} of ${verdict.endpoints.length} answers were 429 (rate limited), so their evidence is missing; probe again once the limit has reset`);
   }
   const chosen: ChosenService[] = [];
   // How many services answer at each URL: a service on its own address (style A, a deployment)
