@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import type { DnsRecordInput } from '../../src/client/domains-client.ts';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
-import { freshDomainsMemory, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import { readyDomainsAgent, setupDomainsAgent, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 const HOSTS = ['@', 'www', 'api', 'mail'] as const;
@@ -93,13 +93,10 @@ export const dnsManager = defineAgent<Params>({
   service: 'domains',
   description: 'keeps one name of its own and changes its DNS records (A, AAAA, CNAME, MX, TXT), reading them back',
   params,
-  async setup(context) {
-    await onboard(context, memoryOf(context, freshDomainsMemory));
-  },
+  setup: setupDomainsAgent,
   async step(context) {
-    const memory = memoryOf(context, freshDomainsMemory);
-    if (!memory.registered && !(await onboard(context, memory))) return { wakeInMs: RETRY_MS };
-    await claimIfDue(context, memory);
+    const memory = await readyDomainsAgent(context);
+    if (memory === null) return { wakeInMs: RETRY_MS };
     const domain = `${labelOf(context.agentId)}.${context.params.tld}`;
     if (await keep(context, memory, domain)) {
       if (memory.held.has(domain)) await change(context, domain);

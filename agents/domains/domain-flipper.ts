@@ -8,11 +8,11 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, HOUR_MS, jittered, memoryOf, MINUTE_MS, moneyIn, onboard, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { HOUR_MS, jittered, MINUTE_MS, moneyIn, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { formatDecimal } from '../../src/core/money.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { freshDomainsMemory, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import { readyDomainsAgent, setupDomainsAgent, labelOf, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
 
 const params = z.strictObject({
   every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('3h').describe('time between moves'),
@@ -95,13 +95,10 @@ export const domainFlipper = defineAgent<Params>({
   service: 'domains',
   description: 'registers names of its own, offers them to other flippers (priced transfers), accepts offers made to it',
   params,
-  async setup(context) {
-    await onboard(context, memoryOf(context, freshDomainsMemory));
-  },
+  setup: setupDomainsAgent,
   async step(context) {
-    const memory = memoryOf(context, freshDomainsMemory);
-    if (!memory.registered && !(await onboard(context, memory))) return { wakeInMs: RETRY_MS };
-    await claimIfDue(context, memory);
+    const memory = await readyDomainsAgent(context);
+    if (memory === null) return { wakeInMs: RETRY_MS };
     if (context.rng.chance(context.params.buy, BASIS_POINTS)) await shop(context, memory);
     else await sell(context, memory);
     return { wakeInMs: jittered(context, context.params.every, Math.floor(context.params.every / 4)) };

@@ -9,10 +9,10 @@
  */
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
-import { claimIfDue, HOUR_MS, jittered, memoryOf, MINUTE_MS, onboard, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
+import { HOUR_MS, jittered, MINUTE_MS, parseIsoMs, reportUnexpected, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
-import { freshDomainsMemory, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
+import { readyDomainsAgent, setupDomainsAgent, refusedAsExpected, registerDomain, type DomainsMemory } from './domains-kit.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 const POOL_WORDS = ['agent', 'swap', 'yield', 'pay', 'bot', 'data', 'cloud', 'trade'] as const;
@@ -83,13 +83,10 @@ export const domainSquatter = defineAgent<Params>({
   service: 'domains',
   description: 'races other squatters for one shared list of names: checks, registers, renews some, lets others lapse',
   params,
-  async setup(context) {
-    await onboard(context, memoryOf(context, freshDomainsMemory));
-  },
+  setup: setupDomainsAgent,
   async step(context) {
-    const memory = memoryOf(context, freshDomainsMemory);
-    if (!memory.registered && !(await onboard(context, memory))) return { wakeInMs: RETRY_MS };
-    await claimIfDue(context, memory);
+    const memory = await readyDomainsAgent(context);
+    if (memory === null) return { wakeInMs: RETRY_MS };
     await tend(context, memory);
     await attempt(context, memory);
     return { wakeInMs: jittered(context, context.params.every, Math.floor(context.params.every / 4)) };

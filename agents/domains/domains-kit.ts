@@ -6,7 +6,7 @@
  */
 import type { ApiResult } from '../../src/client/client.ts';
 import type { AgentContext } from '../../src/sim/agent.ts';
-import { expectedRefusal, freshFaucetMemory, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/sim/agent-kit.ts';
+import { claimIfDue, expectedRefusal, freshFaucetMemory, memoryOf, onboard, parseIsoMs, reportUnexpected, type FaucetMemory } from '../../src/sim/agent-kit.ts';
 
 export interface DomainsMemory extends FaucetMemory {
   /** Names this agent registered or bought and believes it holds, with their expiry (ms). */
@@ -50,4 +50,17 @@ export async function registerDomain(context: AgentContext<unknown>, memory: Dom
 export function labelOf(agentId: string): string {
   const cleaned = agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
   return (cleaned.length === 0 ? 'agent' : cleaned).slice(0, 40).replace(/-+$/, '');
+}
+
+/** Every domains archetype's setup: register with the platform (its faucet grant funds the names). */
+export async function setupDomainsAgent(context: AgentContext<unknown>): Promise<void> {
+  await onboard(context, memoryOf(context, freshDomainsMemory));
+}
+
+/** The start of every domains step: registered (or null: try again later), the daily claim made when due. */
+export async function readyDomainsAgent(context: AgentContext<unknown>): Promise<DomainsMemory | null> {
+  const memory = memoryOf(context, freshDomainsMemory);
+  if (!memory.registered && !(await onboard(context, memory))) return null;
+  await claimIfDue(context, memory);
+  return memory;
 }
