@@ -114,6 +114,7 @@ describe('runCheck against a target that is not an afp server', () => {
       'time fields compared within ±5 min and escrows shorter than 1 h not created: the target\'s time is estimated',
       'casino deposits skipped (so no withdrawal reaches the 1,000 review threshold): a live target credits deposits only from a chain; agents are funded by the faucet alone',
       'casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run',
+      'domains commands skipped: the target announces no domains mount (GET /_afp/mounts)',
     ]);
     expect(result.ok).toBe(false);
     expect(result.failure?.commands.at(-1)).toMatch(/^createEscrowB\(/);
