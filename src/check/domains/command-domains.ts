@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { formatDecimal } from '../../core/money.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel, type Style } from '../check-model.ts';
-import { SCOPES, type BudgetScope } from '../model-limits.ts';
+import { createEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
+import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
 import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import {
   DOMAIN_COUNT,
@@ -55,26 +56,40 @@ export function roleSlot(model: Readonly<CheckModel>, index: number, role: Domai
   return slot !== undefined && model.agents[slot] !== undefined ? slot : undefined;
 }
 
+/** The registered agent holding the most (the lowest slot on a tie), or undefined when none is registered. */
+function richestSlot(model: Readonly<CheckModel>): number | undefined {
+  let best: number | undefined;
+  for (const slot of registeredSlots(model)) if (best === undefined || (model.agents[slot]?.balanceMicro ?? 0n) > (model.agents[best]?.balanceMicro ?? 0n)) best = slot;
+  return best;
+}
+
 export interface RegisterDomainCommandInput {
   readonly style: Style;
-  readonly slot: number;
+  /** A slot, or the richest agent at the time (registrations cost more than the 10.00 grant). */
+  readonly slot: number | 'richest';
   readonly index: number;
   readonly years: number;
 }
 
 export function registerDomainCommand(input: RegisterDomainCommandInput): CommandSpec {
-  const label = `registerDomain${input.style}(a${input.slot}, d${input.index}, ${input.years} y)`;
+  const slotOf = (model: Readonly<CheckModel>): number | undefined => (input.slot === 'richest' ? richestSlot(model) : input.slot);
+  const label = `registerDomain${input.style}(${input.slot === 'richest' ? 'richest' : `a${input.slot}`}, d${input.index}, ${input.years} y)`;
   return {
     label,
-    applicable: (model) => ready(model, input.style) && model.agents[input.slot] !== undefined,
-    charges: () => [{ slot: input.slot, scopes: scopesOf(input.style, true) }],
+    applicable: (model) => {
+      const slot = slotOf(model);
+      return ready(model, input.style) && slot !== undefined && model.agents[slot] !== undefined;
+    },
+    charges: (model) => [{ slot: slotOf(model) ?? 0, scopes: scopesOf(input.style, true) }],
     parties: allSlots,
     execute: async (model, system) => {
-      const prediction = predictRegisterDomain(model, input);
-      const client = keyed(model, system, input.slot).domains;
+      const slot = slotOf(model);
+      if (slot === undefined) throw new Error(`${label}: precondition broken, no agent`);
+      const prediction = predictRegisterDomain(model, { ...input, slot });
+      const client = keyed(model, system, slot).domains;
       const domain = domainName(model, input.index);
       const answer = input.style === 'A' ? await client.registerA({ domain, years: input.years }) : await client.registerB({ domain, years: input.years });
-      expectAnswer(label, model, answer, prediction);
+      expectAnswer(input.slot === 'richest' ? `${label} (a${slot})` : label, model, answer, prediction);
     },
   };
 }
@@ -112,12 +127,33 @@ export interface TransferDomainCommandInput {
   readonly index: number;
   /** The recipient: the caller's slot plus this offset (0: the caller itself). */
   readonly toOffset: number;
-  /** null: a gift (or an acceptance without price). */
-  readonly priceMicro: bigint | null;
+  readonly price: PriceKind;
+}
+
+/**
+ * The price sent, chosen against the model at execution: none (a gift, or an acceptance without
+ * price), the current offer's (an acceptance), a small one, another one (a wrong acceptance), or
+ * one more than the buyer holds (a sale that must not happen unpaid).
+ */
+export type PriceKind = 'none' | 'offered' | 'small' | 'other' | 'over-balance';
+
+function priceOf(model: Readonly<CheckModel>, kind: PriceKind, index: number, buyerSlot: number): bigint | null {
+  switch (kind) {
+    case 'none':
+      return null;
+    case 'offered':
+      return model.domains.held[index]?.offer?.priceMicro ?? 500_000n;
+    case 'small':
+      return 500_000n;
+    case 'other':
+      return 250_000n;
+    case 'over-balance':
+      return (model.agents[buyerSlot]?.balanceMicro ?? 0n) + 1_000_000n;
+  }
 }
 
 export function transferDomainCommand(input: TransferDomainCommandInput): CommandSpec {
-  const label = `transferDomainB(${input.caller}, d${input.index}, to +${input.toOffset}${input.priceMicro === null ? '' : `, price ${formatDecimal(input.priceMicro)}`})`;
+  const label = `transferDomainB(${input.caller}, d${input.index}, to +${input.toOffset}${input.price === 'none' ? '' : `, price ${input.price}`})`;
   return {
     label,
     applicable: (model) => ready(model, 'B') && roleSlot(model, input.index, input.caller) !== undefined,
@@ -127,10 +163,12 @@ export function transferDomainCommand(input: TransferDomainCommandInput): Comman
       const slot = roleSlot(model, input.index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
       const toSlot = (slot + input.toOffset) % SLOT_COUNT;
-      const prediction = predictTransferDomain(model, { callerSlot: slot, index: input.index, toSlot, priceMicro: input.priceMicro });
+      const priceMicro = priceOf(model, input.price, input.index, toSlot);
+      const prediction = predictTransferDomain(model, { callerSlot: slot, index: input.index, toSlot, priceMicro });
       const to = model.agents[toSlot]?.id ?? model.names.agentId(toSlot);
-      const body = { domain: domainName(model, input.index), to, ...(input.priceMicro === null ? {} : { price: formatDecimal(input.priceMicro) }) };
-      expectAnswer(`${label} (a${slot} → a${toSlot})`, model, await keyed(model, system, slot).domains.transfer(body), prediction);
+      const body = { domain: domainName(model, input.index), to, ...(priceMicro === null ? {} : { price: formatDecimal(priceMicro) }) };
+      const shown = priceMicro === null ? '' : `, price ${formatDecimal(priceMicro)}`;
+      expectAnswer(`${label} (a${slot} → a${toSlot}${shown})`, model, await keyed(model, system, slot).domains.transfer(body), prediction);
     },
   };
 }
@@ -189,22 +227,54 @@ export function domainViewCommand(view: DomainView, slot: number, index: number)
   };
 }
 
+/** What one donor sends: most of the 10.00 grant, so two donors lift a buyer above a .com year. */
+const GIFT_MICRO = 9_900_000n;
+
+function donors(model: Readonly<CheckModel>, receiverSlot: number): number[] {
+  return registeredSlots(model).filter((slot) => slot !== receiverSlot && (model.agents[slot]?.balanceMicro ?? 0n) >= GIFT_MICRO).slice(0, 2);
+}
+
+/**
+ * Funding a buyer (agents start with 10.00 and every sold TLD costs more): up to two other agents
+ * each send 9.90 by a style-B escrow and release it at once, through the escrow commands
+ * themselves (so the model predicts and checks every step, fee included).
+ */
+export function fundBuyerCommand(receiverSlot: number): CommandSpec {
+  const steps = (model: Readonly<CheckModel>): CommandSpec[] => donors(model, receiverSlot).flatMap((donor, offset) => [
+    createEscrowCommand({ style: 'B', senderSlot: donor, receiver: { slot: receiverSlot, via: 'id' }, amountMicro: GIFT_MICRO, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, amountAs: 'string' }),
+    releaseCommand({ style: 'B', caller: 'sender', escrow: { index: model.escrows.length + offset } }),
+  ]);
+  return {
+    label: `fundBuyer(a${receiverSlot}: escrows of 9.90 released by up to two agents)`,
+    applicable: (model) => model.agents[receiverSlot] !== undefined && donors(model, receiverSlot).length > 0,
+    charges: (model) => steps(model).flatMap((step): Charge[] => step.charges(model)),
+    parties: allSlots,
+    execute: async (model, system) => {
+      for (const step of steps(model)) await step.execute(model, system);
+    },
+  };
+}
+
 /** a0 and a1 act most (registered first, and the ones deposits fund). */
 const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
 const index = fc.integer({ min: 0, max: DOMAIN_COUNT - 1 });
 const role = (main: DomainRole): fc.Arbitrary<DomainRole> => fc.constantFrom<DomainRole>(main, main, main, 'owner', 'buyer', 'outsider');
-/** Prices: the usual offer, another one (a wrong acceptance), more than a balance can hold. */
-const price = fc.constantFrom<bigint | null>(null, null, 500_000n, 500_000n, 250_000n, 25_000_000n);
+/** The owner gives or offers (at a small price, or more than the buyer holds); the buyer mostly accepts at the offered price. */
+const ownerPrice = fc.constantFrom<PriceKind>('none', 'small', 'small', 'over-balance', 'over-balance', 'other');
+const buyerPrice = fc.constantFrom<PriceKind>('offered', 'offered', 'offered', 'none', 'other');
 
 /** The domains rows of the command table (command-table.ts adds them to its own). */
 export const DOMAINS_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
-  { weight: 4, arbitrary: fc.record({ style: fc.constantFrom<Style>('A', 'B'), slot, index, years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1) }).map(registerDomainCommand) },
+  { weight: 2, arbitrary: slot.map(fundBuyerCommand) },
+  { weight: 4, arbitrary: fc.record({ style: fc.constantFrom<Style>('A', 'B'), slot: fc.oneof({ weight: 2, arbitrary: fc.constant('richest' as const) }, { weight: 1, arbitrary: slot }), index, years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1) }).map(registerDomainCommand) },
   { weight: 2, arbitrary: fc.record({ caller: role('owner'), index, years: fc.constantFrom(1, 1, 9, DOMAIN_RULES.yearsMax) }).map(renewDomainCommand) },
   {
     weight: 3,
     arbitrary: fc
-      .record({ caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'), index, toOffset: fc.constantFrom(1, 1, 2, 3, 0), priceMicro: price })
-      .map((drawn) => transferDomainCommand(drawn.caller === 'buyer' ? { ...drawn, toOffset: drawn.toOffset === 1 ? 0 : drawn.toOffset } : drawn)),
+      .record({ caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'), index, toOffset: fc.constantFrom(1, 1, 2, 3, 0), owner: ownerPrice, buyer: buyerPrice })
+      .map(({ caller, index: name, toOffset, owner, buyer }) =>
+        transferDomainCommand(caller === 'owner' ? { caller, index: name, toOffset, price: owner } : { caller, index: name, toOffset: caller === 'buyer' && toOffset === 1 ? 0 : toOffset, price: buyer }),
+      ),
   },
   { weight: 1, arbitrary: fc.record({ caller: role('owner'), index, host: fc.constantFrom<'@' | 'www'>('@', 'www'), value: fc.constantFrom('192.0.2.1', '192.0.2.2') }).map(setDnsCommand) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom<DomainView>('check', 'dns', 'lookup', 'lookup', 'listA', 'listB'), slot, index).map(([view, actor, name]) => domainViewCommand(view, actor, name)) },

@@ -49,22 +49,25 @@ function journey(): CommandSpec[] {
     domainViewCommand('lookup', 2, 0),
     domainViewCommand('listA', 1, 0),
     domainViewCommand('listB', 1, 0),
-    // A sale: a1 offers d0 to a0 at 0.50; a wrong price and an outsider are refused; a0 accepts.
-    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 3, priceMicro: 500_000n }),
+    // An offer above what a0 holds: a0's acceptance must be refused (422) and move nothing.
+    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 3, price: 'over-balance' }),
+    transferDomainCommand({ caller: 'buyer', index: 0, toOffset: 0, price: 'offered' }),
+    // A sale: a1 offers d0 to a0 at 0.50 (replacing the offer); a wrong price and an outsider are refused; a0 accepts.
+    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 3, price: 'small' }),
     domainViewCommand('lookup', 0, 0),
-    transferDomainCommand({ caller: 'buyer', index: 0, toOffset: 0, priceMicro: 250_000n }),
-    transferDomainCommand({ caller: 'outsider', index: 0, toOffset: 0, priceMicro: 500_000n }),
-    transferDomainCommand({ caller: 'buyer', index: 0, toOffset: 0, priceMicro: 500_000n }),
-    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 0, priceMicro: null }),
+    transferDomainCommand({ caller: 'buyer', index: 0, toOffset: 0, price: 'other' }),
+    transferDomainCommand({ caller: 'outsider', index: 0, toOffset: 0, price: 'small' }),
+    transferDomainCommand({ caller: 'buyer', index: 0, toOffset: 0, price: 'small' }),
+    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 0, price: 'none' }),
     // A gift from a0 to a2; then time: expiry at exactly expires_at, release 30 days later.
-    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 2, priceMicro: null }),
+    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 2, price: 'none' }),
     domainViewCommand('listB', 2, 0),
     advanceTimeCommand({ kind: 'by', ms: 2 * YEAR_MS - 1 }),
     domainViewCommand('lookup', 0, 0),
     advanceTimeCommand({ kind: 'by', ms: 1 }),
     domainViewCommand('lookup', 0, 0),
     setDnsCommand({ caller: 'owner', index: 0, host: '@', value: '192.0.2.1' }),
-    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 1, priceMicro: null }),
+    transferDomainCommand({ caller: 'owner', index: 0, toOffset: 1, price: 'none' }),
     registerDomainCommand({ style: 'B', slot: 1, index: 0, years: 1 }),
     renewDomainCommand({ caller: 'owner', index: 0, years: 1 }),
     advanceTimeCommand({ kind: 'by', ms: GRACE_MS }),
@@ -122,6 +125,11 @@ describe('the domains check', () => {
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
   }, 20_000);
+
+  it('finds domains-sale-unpaid in the journey: the acceptance the buyer cannot pay is answered 200', async () => {
+    const run = await inProcessTarget({ seed: 4, defects: ['domains-sale-unpaid'] }).newRun();
+    await expect(runJourney(run)).rejects.toThrow(/^transferDomainB\(buyer, d0, to \+0, price offered\) \(a0 → a0, price 11\.00\) at .*status: expected 422 INSUFFICIENT_BALANCE, got 200/);
+  });
 
   it('random runs hold in-process and against serve', async () => {
     for (const seed of [21, 22, 23, 24]) {
