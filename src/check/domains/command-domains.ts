@@ -46,6 +46,19 @@ function scopesOf(style: Style, register: boolean): readonly BudgetScope[] {
   return register ? SCOPES.domainsRegisterB : SCOPES.domainsB;
 }
 
+/**
+ * The name a command on held names means: the drawn index among the held names (modulo their
+ * count), so that renewals, transfers and DNS meet the names that exist; DOMAIN_COUNT means a name
+ * nobody holds (the 404 answers); with no name held, the drawn index itself.
+ */
+export function nameIndex(model: Readonly<CheckModel>, drawn: number): number {
+  const held: number[] = [];
+  const unheld: number[] = [];
+  model.domains.held.forEach((domain, index) => (domain === undefined ? unheld : held).push(index));
+  if (drawn >= DOMAIN_COUNT) return unheld[0] ?? 0;
+  return held.length === 0 ? drawn : (held[drawn % held.length] as number);
+}
+
 /** The acting slot for `role` on name `index`; a0 for a name nobody holds. */
 export function roleSlot(model: Readonly<CheckModel>, index: number, role: DomainRole): number | undefined {
   const domain = model.domains.held[index];
@@ -105,19 +118,21 @@ export function renewDomainCommand(input: RenewDomainCommandInput): CommandSpec 
   return {
     label,
     applicable: (model) => {
-      const slot = roleSlot(model, input.index, input.caller);
+      const index = nameIndex(model, input.index);
+      const slot = roleSlot(model, index, input.caller);
       if (!ready(model, 'B') || slot === undefined) return false;
       // On a wall-clock target the horizon is known within the tolerance only: skip renewals near it.
-      const over = renewalOverHorizonMs(model, { callerSlot: slot, index: input.index, years: input.years });
+      const over = renewalOverHorizonMs(model, { callerSlot: slot, index, years: input.years });
       return model.capabilities.exactTime || over === null || Math.abs(over) > model.timeToleranceMs;
     },
-    charges: (model) => [{ slot: roleSlot(model, input.index, input.caller) ?? 0, scopes: SCOPES.domainsB }],
+    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB }],
     parties: allSlots,
     execute: async (model, system) => {
-      const slot = roleSlot(model, input.index, input.caller);
+      const index = nameIndex(model, input.index);
+      const slot = roleSlot(model, index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
-      const prediction = predictRenewDomain(model, { callerSlot: slot, index: input.index, years: input.years });
-      expectAnswer(label, model, await keyed(model, system, slot).domains.renew({ domain: domainName(model, input.index), years: input.years }), prediction);
+      const prediction = predictRenewDomain(model, { callerSlot: slot, index, years: input.years });
+      expectAnswer(`${label} (d${index})`, model, await keyed(model, system, slot).domains.renew({ domain: domainName(model, index), years: input.years }), prediction);
     },
   };
 }
@@ -156,19 +171,20 @@ export function transferDomainCommand(input: TransferDomainCommandInput): Comman
   const label = `transferDomainB(${input.caller}, d${input.index}, to +${input.toOffset}${input.price === 'none' ? '' : `, price ${input.price}`})`;
   return {
     label,
-    applicable: (model) => ready(model, 'B') && roleSlot(model, input.index, input.caller) !== undefined,
-    charges: (model) => [{ slot: roleSlot(model, input.index, input.caller) ?? 0, scopes: SCOPES.domainsB }],
+    applicable: (model) => ready(model, 'B') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
+    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.domainsB }],
     parties: allSlots,
     execute: async (model, system) => {
-      const slot = roleSlot(model, input.index, input.caller);
+      const index = nameIndex(model, input.index);
+      const slot = roleSlot(model, index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
       const toSlot = (slot + input.toOffset) % SLOT_COUNT;
-      const priceMicro = priceOf(model, input.price, input.index, toSlot);
-      const prediction = predictTransferDomain(model, { callerSlot: slot, index: input.index, toSlot, priceMicro });
+      const priceMicro = priceOf(model, input.price, index, toSlot);
+      const prediction = predictTransferDomain(model, { callerSlot: slot, index, toSlot, priceMicro });
       const to = model.agents[toSlot]?.id ?? model.names.agentId(toSlot);
-      const body = { domain: domainName(model, input.index), to, ...(priceMicro === null ? {} : { price: formatDecimal(priceMicro) }) };
+      const body = { domain: domainName(model, index), to, ...(priceMicro === null ? {} : { price: formatDecimal(priceMicro) }) };
       const shown = priceMicro === null ? '' : `, price ${formatDecimal(priceMicro)}`;
-      expectAnswer(`${label} (a${slot} → a${toSlot}${shown})`, model, await keyed(model, system, slot).domains.transfer(body), prediction);
+      expectAnswer(`${label} (d${index}, a${slot} → a${toSlot}${shown})`, model, await keyed(model, system, slot).domains.transfer(body), prediction);
     },
   };
 }
@@ -184,15 +200,16 @@ export function setDnsCommand(input: DnsCommandInput): CommandSpec {
   const label = `setDnsA(${input.caller}, d${input.index}, A ${input.host} ${input.value})`;
   return {
     label,
-    applicable: (model) => ready(model, 'A') && roleSlot(model, input.index, input.caller) !== undefined,
-    charges: (model) => [{ slot: roleSlot(model, input.index, input.caller) ?? 0, scopes: SCOPES.styleA }],
-    parties: (model) => [roleSlot(model, input.index, input.caller) ?? 0],
+    applicable: (model) => ready(model, 'A') && roleSlot(model, nameIndex(model, input.index), input.caller) !== undefined,
+    charges: (model) => [{ slot: roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0, scopes: SCOPES.styleA }],
+    parties: (model) => [roleSlot(model, nameIndex(model, input.index), input.caller) ?? 0],
     execute: async (model, system) => {
-      const slot = roleSlot(model, input.index, input.caller);
+      const index = nameIndex(model, input.index);
+      const slot = roleSlot(model, index, input.caller);
       if (slot === undefined) throw new Error(`${label}: precondition broken, no caller`);
-      const prediction = predictSetDns(model, { callerSlot: slot, index: input.index, host: input.host, value: input.value });
-      const answer = await keyed(model, system, slot).domains.setDns({ domain: domainName(model, input.index), records: [{ type: 'A', name: input.host, value: input.value }] });
-      expectAnswer(label, model, answer, prediction);
+      const prediction = predictSetDns(model, { callerSlot: slot, index, host: input.host, value: input.value });
+      const answer = await keyed(model, system, slot).domains.setDns({ domain: domainName(model, index), records: [{ type: 'A', name: input.host, value: input.value }] });
+      expectAnswer(`${label} (d${index})`, model, answer, prediction);
     },
   };
 }
@@ -258,6 +275,8 @@ export function fundBuyerCommand(receiverSlot: number): CommandSpec {
 /** a0 and a1 act most (registered first, and the ones deposits fund). */
 const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
 const index = fc.integer({ min: 0, max: DOMAIN_COUNT - 1 });
+/** For commands on held names (nameIndex): an index among them, or DOMAIN_COUNT for a name nobody holds. */
+const heldIndex = fc.constantFrom(...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn), ...Array.from({ length: DOMAIN_COUNT }, (_, drawn) => drawn), DOMAIN_COUNT);
 const role = (main: DomainRole): fc.Arbitrary<DomainRole> => fc.constantFrom<DomainRole>(main, main, main, 'owner', 'buyer', 'outsider');
 /** The owner gives or offers (at a small price, or more than the buyer holds); the buyer mostly accepts at the offered price. */
 const ownerPrice = fc.constantFrom<PriceKind>('none', 'small', 'small', 'over-balance', 'over-balance', 'other');
@@ -267,15 +286,15 @@ const buyerPrice = fc.constantFrom<PriceKind>('offered', 'offered', 'offered', '
 export const DOMAINS_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
   { weight: 2, arbitrary: slot.map(fundBuyerCommand) },
   { weight: 4, arbitrary: fc.record({ style: fc.constantFrom<Style>('A', 'B'), slot: fc.oneof({ weight: 2, arbitrary: fc.constant('richest' as const) }, { weight: 1, arbitrary: slot }), index, years: fc.constantFrom(1, 1, 1, 2, DOMAIN_RULES.yearsMax + 1) }).map(registerDomainCommand) },
-  { weight: 2, arbitrary: fc.record({ caller: role('owner'), index, years: fc.constantFrom(1, 1, 9, DOMAIN_RULES.yearsMax) }).map(renewDomainCommand) },
+  { weight: 2, arbitrary: fc.record({ caller: role('owner'), index: heldIndex, years: fc.constantFrom(1, 1, 9, DOMAIN_RULES.yearsMax) }).map(renewDomainCommand) },
   {
     weight: 3,
     arbitrary: fc
-      .record({ caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'), index, toOffset: fc.constantFrom(1, 1, 2, 3, 0), owner: ownerPrice, buyer: buyerPrice })
+      .record({ caller: fc.constantFrom<DomainRole>('owner', 'owner', 'buyer', 'buyer', 'outsider'), index: heldIndex, toOffset: fc.constantFrom(1, 1, 2, 3, 0), owner: ownerPrice, buyer: buyerPrice })
       .map(({ caller, index: name, toOffset, owner, buyer }) =>
         transferDomainCommand(caller === 'owner' ? { caller, index: name, toOffset, price: owner } : { caller, index: name, toOffset: caller === 'buyer' && toOffset === 1 ? 0 : toOffset, price: buyer }),
       ),
   },
-  { weight: 1, arbitrary: fc.record({ caller: role('owner'), index, host: fc.constantFrom<'@' | 'www'>('@', 'www'), value: fc.constantFrom('192.0.2.1', '192.0.2.2') }).map(setDnsCommand) },
+  { weight: 1, arbitrary: fc.record({ caller: role('owner'), index: heldIndex, host: fc.constantFrom<'@' | 'www'>('@', 'www'), value: fc.constantFrom('192.0.2.1', '192.0.2.2') }).map(setDnsCommand) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom<DomainView>('check', 'dns', 'lookup', 'lookup', 'listA', 'listB'), slot, index).map(([view, actor, name]) => domainViewCommand(view, actor, name)) },
 ];

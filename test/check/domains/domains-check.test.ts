@@ -128,8 +128,17 @@ describe('the domains check', () => {
 
   it('finds domains-sale-unpaid in the journey: the acceptance the buyer cannot pay is answered 200', async () => {
     const run = await inProcessTarget({ seed: 4, defects: ['domains-sale-unpaid'] }).newRun();
-    await expect(runJourney(run)).rejects.toThrow(/^transferDomainB\(buyer, d0, to \+0, price offered\) \(a0 → a0, price 11\.00\) at .*status: expected 422 INSUFFICIENT_BALANCE, got 200/);
+    await expect(runJourney(run)).rejects.toThrow(/^transferDomainB\(buyer, d0, to \+0, price offered\) \(d0, a0 → a0, price 11\.00\) at .*status: expected 422 INSUFFICIENT_BALANCE, got 200/);
   });
+
+  it('random runs find domains-sale-unpaid and shrink it to a short sequence ending in the unpaid acceptance', async () => {
+    const result = await runCheck({ seed: 1, runs: 300, defects: ['domains-sale-unpaid'] });
+    expect(result.ok).toBe(false);
+    const commands = result.failure?.commands ?? [];
+    expect(commands.length).toBeLessThanOrEqual(8);
+    expect(commands.at(-1)).toMatch(/^transferDomainB\(buyer, d\d, to \+0, price offered\)$/);
+    expect(result.failure?.error).toMatch(/status: expected 422 INSUFFICIENT_BALANCE, got 200/);
+  }, 60_000);
 
   it('random runs hold in-process and against serve', async () => {
     for (const seed of [21, 22, 23, 24]) {
