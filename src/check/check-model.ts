@@ -16,6 +16,7 @@
 import { assert } from '../core/assert.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
+import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
 import { RateBudget } from './model-limits.ts';
 
 /**
@@ -89,6 +90,8 @@ export interface CheckCapabilities {
   readonly casino: boolean;
   /** Simulated chain deposits can fund agents (in-process only: a live target takes deposits from a chain). */
   readonly deposits: boolean;
+  /** The domains rows are reachable (in-process always; live when the target announces the domains mount). */
+  readonly domains: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */
@@ -112,6 +115,8 @@ export interface CheckModel {
   readonly budget: RateBudget;
   /** Seeds, bets, tournaments, challenges, withdrawals, deposits (casino/model-casino.ts). */
   readonly casino: CasinoModel;
+  /** The run's names: held, expiring, offered (domains/model-domains.ts). */
+  readonly domains: DomainsModel;
 }
 
 export interface ModelOptions {
@@ -136,6 +141,7 @@ export function createModel(options: ModelOptions): CheckModel {
     feeIncomeMicro: 0n,
     budget: new RateBudget(config.limits),
     casino: createCasinoModel(),
+    domains: createDomainsModel(),
   };
 }
 

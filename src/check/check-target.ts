@@ -62,7 +62,7 @@ export function runNames(session: string, runIndex: number): RunNames {
 }
 
 export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
-  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true };
+  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true };
   const defects = options.defects ?? [];
   let runIndex = 0;
   return {
@@ -111,8 +111,9 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false };
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined };
   const notes = liveNotes(probe, styleA, casino);
+  if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {

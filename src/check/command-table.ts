@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type EscrowRole, type EscrowStatus, type ReferenceVia, type Style } from './check-model.ts';
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
 import { CASINO_SPECS } from './casino/command-casino-table.ts';
+import { DOMAINS_SPECS } from './domains/command-domains.ts';
 import {
   createEscrowCommand,
   disputeCommand,
@@ -31,9 +32,10 @@ import type { ClaimBMode } from './faucet/model-faucet.ts';
 
 /**
  * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
- * commands it held before the casino joined (40): each family keeps its share of a run.
+ * commands it held before the casino joined (40): each family keeps its share of a run. The
+ * domains rows (weight 14 of 132) add their share on top: 80 × 132 / 118 ≈ 90.
  */
-export const MAX_COMMANDS = 80;
+export const MAX_COMMANDS = 90;
 
 const HOUR_MS = 3_600_000;
 
@@ -126,6 +128,7 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   { weight: 3, arbitrary: timeStep.map(advanceTimeCommand) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset).map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))) },
   ...CASINO_SPECS,
+  ...DOMAINS_SPECS,
 ];
 
 export interface CommandsOptions {

@@ -12,7 +12,7 @@
  */
 import type { PlatformConfig } from '../services/shared/config.ts';
 
-export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create';
+export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register';
 
 /** Which buckets one request with an agent's key charges. */
 export const SCOPES = {
@@ -21,6 +21,10 @@ export const SCOPES = {
   faucetB: ['tier', 'tier-daily', 'faucet', 'faucet-daily'],
   escrowB: ['tier', 'tier-daily', 'escrow', 'escrow-daily'],
   escrowCreateB: ['tier', 'tier-daily', 'escrow', 'escrow-daily', 'escrow-create'],
+  domainsB: ['tier', 'tier-daily', 'domains', 'domains-daily'],
+  /** Domain registrations: 10 a day per agent, styles A and B together. */
+  domainsRegisterA: ['tier', 'tier-daily', 'domains-register'],
+  domainsRegisterB: ['tier', 'tier-daily', 'domains', 'domains-daily', 'domains-register'],
 } as const satisfies Record<string, readonly BudgetScope[]>;
 
 export interface Charge {
@@ -46,6 +50,7 @@ export class RateBudget {
     const free = limits.tiers.free;
     const faucet = limits.serviceB['faucet'];
     const escrow = limits.serviceB['escrow'];
+    const domains = limits.serviceB['domains'];
     const unlimited = Number.MAX_SAFE_INTEGER;
     this.shapes = {
       tier: free.perMinute === null ? { capacity: unlimited, perMinute: null } : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
@@ -55,6 +60,9 @@ export class RateBudget {
       escrow: escrow === undefined ? { capacity: unlimited, perMinute: null } : { capacity: escrow.burst, perMinute: escrow.perMinute },
       'escrow-daily': { capacity: escrow?.perDay ?? unlimited, perMinute: null },
       'escrow-create': { capacity: limits.endpointDailyB['escrow.create'] ?? unlimited, perMinute: null },
+      domains: domains === undefined ? { capacity: unlimited, perMinute: null } : { capacity: domains.burst, perMinute: domains.perMinute },
+      'domains-daily': { capacity: domains?.perDay ?? unlimited, perMinute: null },
+      'domains-register': { capacity: limits.endpointDailyB['domains.register'] ?? unlimited, perMinute: null },
     };
   }
 

@@ -7,6 +7,7 @@
  * referral payables are paid into the referrers' balances at every UTC-aligned sweep instant
  * (config.referralSweepMs after the epoch and its multiples). A request at instant t sees every
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
+ * Domain expiry and release (domains/model-domains.ts) move no money, so they commute with everything.
  * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
  * casino/model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
@@ -17,6 +18,7 @@ import { assert } from '../core/assert.ts';
 import { basisPoints } from '../core/money.ts';
 import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
+import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);
@@ -26,6 +28,7 @@ export function advanceModel(model: CheckModel, toMs: number): void {
   if (firstSweepAfter(model, fromMs) <= toMs) sweepReferrals(model);
   for (const escrow of model.escrows) settleDue(model, escrow, toMs);
   advanceCasino(model, toMs);
+  advanceDomains(model, toMs);
   model.budget.elapse(fromMs, toMs);
   model.nowMs = toMs;
 }
@@ -100,6 +103,7 @@ export function timeBoundaries(model: Readonly<CheckModel>): number[] {
     if (agent?.nextClaimBAtMs != null && agent.nextClaimBAtMs > now) found.add(agent.nextClaimBAtMs);
   }
   for (const ms of casinoBoundaries(model)) found.add(ms);
+  for (const ms of domainsBoundaries(model)) found.add(ms);
   found.add(firstSweepAfter(model, now));
   return [...found].sort((a, b) => a - b);
 }

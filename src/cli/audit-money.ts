@@ -32,7 +32,8 @@ export const MONEY_USAGE = usageLine(definitionOf('audit', 'money'));
 
 const COMMAND = 'afp audit money';
 const DEFINITION = definitionOf('audit', 'money');
-const MAIN_FUND_MICRO = 20_000_000n;
+/** The probes' bets and withdrawals need cents; the domain race needs two .xyz years (28.80) in the balance. */
+const MAIN_FUND_MICRO = 50_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
 const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 

@@ -6,8 +6,11 @@
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
 import { ENDPOINT_IDS, type EndpointId } from '../client/client.ts';
+import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../client/domains-client.ts';
 import { CASINO_REJECTION_CASES } from './casino/casino-cases.ts';
 import { CASINO_HAPPY_CASES } from './casino/casino-happy-cases.ts';
+import { DOMAINS_REJECTION_CASES } from './domains/domains-cases.ts';
+import { DOMAINS_HAPPY_CASES } from './domains/domains-happy-cases.ts';
 import type { ConformanceCase } from './conformance-case.ts';
 import { HAPPY_CASES } from './happy-cases.ts';
 import { REJECTION_CASES } from './rejection-cases.ts';
@@ -15,19 +18,22 @@ import { REJECTION_CASES } from './rejection-cases.ts';
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...REJECTION_CASES,
   ...CASINO_REJECTION_CASES,
+  ...DOMAINS_REJECTION_CASES,
   ...HAPPY_CASES.filter((kase) => !kase.needsClock),
   ...CASINO_HAPPY_CASES.filter((kase) => !kase.needsClock),
+  ...DOMAINS_HAPPY_CASES.filter((kase) => !kase.needsClock),
   ...HAPPY_CASES.filter((kase) => kase.needsClock),
   ...CASINO_HAPPY_CASES.filter((kase) => kase.needsClock),
+  ...DOMAINS_HAPPY_CASES.filter((kase) => kase.needsClock),
 ];
 
 /** The endpoints no case aims at (empty when the suite covers the whole table). */
-export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId> {
+export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId | DomainsEndpointId> {
   const covered = new Set<string>();
   for (const kase of cases) {
     if (kase.kind === 'script') for (const endpoint of kase.endpoints) covered.add(endpoint);
     else if (kase.endpoint !== null) covered.add(kase.endpoint);
   }
-  const all: Array<EndpointId | CasinoEndpointId> = [...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[])];
+  const all: Array<EndpointId | CasinoEndpointId | DomainsEndpointId> = [...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[]), ...(Object.keys(DOMAINS_ENDPOINTS) as DomainsEndpointId[])];
   return all.filter((endpoint) => !covered.has(endpoint));
 }

@@ -11,6 +11,7 @@
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
 import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
+import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../client/domains-client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
 import { runNames } from '../check/check-target.ts';
 import { SetupError, type CaseAgent, type CaseResult, type CaseWorld, type ConformanceCase, type ConformanceTarget, type RejectionCase, type ScriptCase, type ScriptSession } from './conformance-case.ts';
@@ -21,7 +22,7 @@ const PLACEHOLDER: CaseAgent = { agentId: 'placeholder', apiKey: 'placeholder', 
 
 /** The mounts a case sends to. */
 function mountsOf(kase: ConformanceCase): Mount[] {
-  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
+  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : endpoint in DOMAINS_ENDPOINTS ? DOMAINS_ENDPOINTS[endpoint as DomainsEndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
   return [kase.request({ caller: PLACEHOLDER, counterparty: PLACEHOLDER, escrowId: 'esc_placeholder' }).mount];
 }
 

@@ -125,6 +125,12 @@ export interface Operations {
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
   'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
+  /** Registers a domain for the caller; `costMicro` where the answer says it. */
+  'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null } };
+  /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
+  'domains.transfer': { input: { domain: string; to: string; priceMicro: Micro | null }; result: { status: string | null; owner: string | null } };
+  /** Who holds a registered domain, and its status. */
+  'domains.lookup': { input: { domain: string }; result: { owner: string | null; status: string | null } };
 }
 
 export type OperationName = keyof Operations;
@@ -152,6 +158,9 @@ export const OPERATION_NAMES = [
   'escrow.dispute',
   'escrow.get',
   'escrow.list',
+  'domains.register',
+  'domains.transfer',
+  'domains.lookup',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

@@ -2,7 +2,8 @@
 // a faithful platform gives no money finding and every probe runs; with the deliberate defect
 // `casino-payout-short` (every win paid 1% short) the bets-balance probe still balances (the
 // answers and the balance agree with each other), which shows the probe measures the money path,
-// not the payout rule (the edge audit catches that one).
+// not the payout rule (the edge audit catches that one). The domain probes: a registration race
+// has one winner charged once; with `domains-sale-unpaid` a buyer that cannot pay gets the name.
 import { afterEach, describe, expect, test } from 'vitest';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -29,12 +30,12 @@ async function probe(defects: readonly DefectName[]): Promise<{ findings: Findin
   const urls = handle.urls;
   const target: Target = {
     name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' } },
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' } },
     register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
   };
   const findings = new FindingsCollector();
   const session = new LiveSession({ target, clock, deadline: new Deadline(clock, 60) });
-  const main = await openLiveAccount({ session, key: null, fundMicro: 20_000_000n, clock, deadline: new Deadline(clock, 60) });
+  const main = await openLiveAccount({ session, key: null, fundMicro: 50_000_000n, clock, deadline: new Deadline(clock, 60) });
   const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
   if (!main.ok || !second.ok) throw new Error('accounts');
   const results = await runMoneyProbes({ session, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf });
@@ -46,8 +47,21 @@ describe('money probes', () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
       ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'],
+      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'],
     ]);
+    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/);
+    expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(/acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /);
     expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);
     expect(findings.list()).toEqual([]);
+  });
+
+  test('domains-sale-unpaid: the buyer that cannot pay gets the name, found with evidence and a curl line', async () => {
+    const { findings, results } = await probe(['domains-sale-unpaid']);
+    expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.status).toBe('ran');
+    const ids = findings.list().map((finding) => finding.id);
+    expect([...ids].sort()).toEqual(['money:domains:owner-moved-unpaid', 'money:domains:unpaid-transfer']);
+    const unpaid = findings.list().find((finding) => finding.id === 'money:domains:unpaid-transfer');
+    expect(unpaid?.severity).toBe('critical');
+    expect(unpaid?.reproduce).toMatch(/^curl .*domains-api\/transfer/);
   });
 });

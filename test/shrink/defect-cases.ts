@@ -34,12 +34,14 @@ export const CASINO_CASES: readonly DefectCase[] = [
 /**
  * Defects no in-process invariant can see, with the test that catches them: the batch summary's
  * figures are a rendering of the deployed dialect only (the bets and the ledger stay right); a
- * stuck dispute breaks no safety rule, only liveness.
+ * stuck dispute breaks no safety rule, only liveness; an unpaid domain sale moves no money.
  */
 export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   'batch-summary-zero': 'test/server/serve-deployed.test.ts (and test/cli/audit-deployed.test.ts)',
   // Nothing wrong happens, something never does: the liveness phase's stuck item, exit 4.
   'escrow-dispute-stuck': 'test/sim/liveness.test.ts',
+  // An unpaid sale moves no money (conservation holds); the money probe and the domains check see the name move.
+  'domains-sale-unpaid': 'test/live/money-probes.test.ts (and test/check/domains/domains-check.test.ts)',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */

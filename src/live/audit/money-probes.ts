@@ -12,7 +12,9 @@
  *     balance read after = before − Σ stakes + Σ returns;
  *   - bad input: a negative amount, an unknown game, a malformed address: each refused with a 4xx,
  *     and the balance unchanged (the refusal's error shape is checked on every refusal by the
- *     session, as on every other call).
+ *     session, as on every other call);
+ *   - domains (domain-probes.ts): two registrations of one name racing, exactly one wins and is
+ *     charged; a priced transfer the buyer has not paid for never moves the name.
  * A probe that cannot run (the dialect offers no such operation, no second account) says why and
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
@@ -22,6 +24,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingsCollector, FindingInput } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
+import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -200,7 +203,11 @@ const badInput: Probe = {
   },
 };
 
-export const MONEY_PROBES: readonly Probe[] = [overdraw, batchSummary, doubleSpend, betsBalance, badInput];
+export const MONEY_PROBES: readonly Probe[] = [
+  overdraw, batchSummary, doubleSpend, betsBalance, badInput,
+  { name: 'domain-double-registration', run: doubleRegistration },
+  { name: 'domain-unpaid-transfer', run: unpaidTransfer },
+];
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {
   const results: ProbeResult[] = [];

@@ -1,0 +1,151 @@
+/**
+ * The domains' money-path probes of `afp audit money` (money-probes.ts runs them after its own):
+ *   - double registration: two registrations of one fresh name sent at once by the audit account:
+ *     exactly one may win, the other must be refused 409 (the name is taken), and exactly one
+ *     yearly price may leave the balance;
+ *   - unpaid transfer: the audit account offers its name to the second account at more than that
+ *     account holds; the buyer's acceptance must be refused (it cannot pay), a transfer to itself
+ *     without price must be refused (no gift was made), and afterwards the name must still be the
+ *     audit account's and the buyer's balance unchanged.
+ * Names: `afp-probe-<account>-race.xyz`, the cheapest TLD the documents sell (14.40 a year); the race
+ * needs twice that in the balance (so a refusal for funds cannot hide a lost race), the won name is
+ * reused by the transfer probe, so the two cost one registration together.
+ */
+import { formatDecimal, type Micro } from '../../core/money.ts';
+import type { FindingInput } from '../finding.ts';
+import type { CallOutcome, SentRequest } from '../live-session.ts';
+import type { OperationName } from '../operations.ts';
+import type { ProbeContext } from './money-probes.ts';
+
+/** The documents' yearly price of .xyz (spec/NOTES.md price table). */
+export const XYZ_YEARLY_MICRO = 14_400_000n;
+const ROUNDING_MICRO = 5_000n;
+/** Above the second account's balance by this much, so its acceptance cannot be paid. */
+const PRICE_ABOVE_BALANCE_MICRO = 5_000_000n;
+
+type Raise = (finding: FindingInput) => void;
+type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
+
+/** The name each audit context won in the race, for the transfer probe. */
+const wonNames = new WeakMap<ProbeContext, string>();
+
+export function probeDomainName(agentId: string, suffix: string): string {
+  const label = agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  return `afp-probe-${label}-${suffix}.xyz`;
+}
+
+async function balance(context: ProbeContext, apiKey: string): Promise<Micro | null> {
+  const outcome = await context.session.call('casino.balance', {}, apiKey);
+  return outcome.kind === 'ok' ? outcome.value.balanceMicro : null;
+}
+
+function missing(context: ProbeContext, ops: readonly OperationName[]): string | null {
+  for (const op of ops) {
+    const reason = context.session.offers(op);
+    if (reason !== null) return reason;
+  }
+  return null;
+}
+
+function reproduceOf(context: ProbeContext, outcome: CallOutcome<unknown>): { reproduce?: string } {
+  return 'request' in outcome ? { reproduce: context.curlOf(outcome.request as SentRequest) } : {};
+}
+
+function describe(outcome: CallOutcome<unknown>): string {
+  switch (outcome.kind) {
+    case 'ok':
+      return `accepted (${outcome.status})`;
+    case 'refused':
+      return `refused ${outcome.refusal.status} ${outcome.refusal.name}`;
+    case 'unsupported':
+      return `unsupported: ${outcome.reason}`;
+    case 'unreadable':
+      return `unreadable (${outcome.status})`;
+    case 'unreachable':
+      return `unreachable: ${outcome.message}`;
+    case 'deadline':
+      return 'not sent (the time budget ran out)';
+  }
+}
+
+export async function doubleRegistration(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const reason = missing(context, ['domains.register', 'domains.lookup']);
+  if (reason !== null) return { status: 'skipped', note: reason };
+  const before = await balance(context, context.apiKey);
+  if (before === null || before < 2n * XYZ_YEARLY_MICRO) {
+    return { status: 'skipped', note: `the audit account's balance (${before === null ? 'unreadable' : formatDecimal(before)}) is below ${formatDecimal(2n * XYZ_YEARLY_MICRO)} USDC: a loser refused for funds would hide a lost race` };
+  }
+  const domain = probeDomainName(context.agentId, 'race');
+  const outcomes = await Promise.all([0, 1].map(() => context.session.call('domains.register', { domain, years: 1 }, context.apiKey)));
+  const after = await balance(context, context.apiKey);
+  const won = outcomes.filter((outcome) => outcome.kind === 'ok');
+  const lost = outcomes.filter((outcome) => outcome.kind !== 'ok');
+  const evidence = `${domain}: ${outcomes.map(describe).join(', ')}; balance ${formatDecimal(before)} → ${after === null ? 'unreadable' : formatDecimal(after)}`;
+  const first = outcomes[0];
+  const reproduce = first === undefined ? {} : reproduceOf(context, first);
+  if (won.length > 1) {
+    raise({ id: 'money:domains:double-registration', severity: 'critical', kind: 'money', title: `both of two simultaneous registrations of ${domain} were accepted`, endpoint: 'domains.register', expected: 'exactly one accepted, the other 409', seen: won.length, evidence, ...reproduce });
+  }
+  if (won.length === 0) {
+    raise({ id: 'rule:domains:registration-race-none-won', severity: 'major', kind: 'rule', title: `neither of two simultaneous registrations of the fresh name ${domain} was accepted`, endpoint: 'domains.register', expected: 'exactly one accepted', seen: outcomes.map(describe).join(', '), evidence, ...reproduce });
+  }
+  for (const loser of lost) {
+    if (won.length === 1 && !(loser.kind === 'refused' && loser.refusal.status === 409)) {
+      raise({ id: 'rule:domains:registration-race-loser', severity: 'major', kind: 'rule', title: `the losing registration of ${domain} was answered ${describe(loser)}, not 409 (the name is taken)`, endpoint: 'domains.register', expected: '409', seen: describe(loser), evidence, ...reproduceOf(context, loser) });
+    }
+  }
+  const charged = after === null ? null : before - after;
+  const expectedCharge = won.length === 0 ? 0n : XYZ_YEARLY_MICRO;
+  if (charged !== null && (charged - expectedCharge > ROUNDING_MICRO || expectedCharge - charged > ROUNDING_MICRO)) {
+    raise({ id: 'money:domains:registration-charge', severity: 'critical', kind: 'money', title: `${won.length} won registration(s) of ${domain} took ${formatDecimal(charged)} USDC from the balance, not ${formatDecimal(expectedCharge)}`, endpoint: 'domains.register', expected: formatDecimal(expectedCharge), seen: formatDecimal(charged), evidence });
+  }
+  if (won.length >= 1) {
+    const lookup = await context.session.call('domains.lookup', { domain }, context.apiKey);
+    if (lookup.kind === 'ok' && lookup.value.owner !== null && lookup.value.owner !== context.agentId) {
+      raise({ id: 'rule:domains:registration-owner', severity: 'major', kind: 'rule', title: `${domain}, registered by ${context.agentId}, is held by ${lookup.value.owner}`, endpoint: 'domains.lookup', expected: context.agentId, seen: lookup.value.owner, evidence, ...reproduceOf(context, lookup) });
+    }
+    if (won.length === 1) wonNames.set(context, domain);
+  }
+  return { status: 'ran', note: `${domain}: ${outcomes.map(describe).join(', ')}; ${charged === null ? 'balance unreadable' : `charged ${formatDecimal(charged)}`}` };
+}
+
+export async function unpaidTransfer(context: ProbeContext, raise: Raise): Promise<ProbeOutcome> {
+  const second = context.second;
+  if (second === null) return { status: 'skipped', note: 'no second account could be opened (the buyer that cannot pay)' };
+  const reason = missing(context, ['domains.register', 'domains.transfer', 'domains.lookup']);
+  if (reason !== null) return { status: 'skipped', note: reason };
+  let domain = wonNames.get(context) ?? null;
+  if (domain === null) {
+    const own = await balance(context, context.apiKey);
+    if (own === null || own < XYZ_YEARLY_MICRO) return { status: 'skipped', note: `the audit account's balance (${own === null ? 'unreadable' : formatDecimal(own)}) is below the ${formatDecimal(XYZ_YEARLY_MICRO)} USDC of a name to sell` };
+    const name = probeDomainName(context.agentId, 'sale');
+    const registered = await context.session.call('domains.register', { domain: name, years: 1 }, context.apiKey);
+    if (registered.kind !== 'ok') return { status: 'skipped', note: `registering ${name} to sell was ${describe(registered)}` };
+    domain = name;
+  }
+  const buyerBefore = await balance(context, second.apiKey);
+  if (buyerBefore === null) return { status: 'skipped', note: "the second account's balance could not be read" };
+  const priceMicro = ((buyerBefore + PRICE_ABOVE_BALANCE_MICRO) / 10_000n) * 10_000n;
+  const offer = await context.session.call('domains.transfer', { domain, to: second.agentId, priceMicro }, context.apiKey);
+  if (offer.kind === 'ok' && (offer.value.status === 'completed' || (offer.value.owner !== null && offer.value.owner !== context.agentId))) {
+    raise({ id: 'money:domains:offer-moved-name', severity: 'critical', kind: 'money', title: `an offer of ${domain} at ${formatDecimal(priceMicro)} moved the name to ${second.agentId} before it paid`, endpoint: 'domains.transfer', expected: 'status offered, owner unchanged', seen: `${offer.value.status ?? '?'}, owner ${offer.value.owner ?? '?'}`, evidence: `buyer balance ${formatDecimal(buyerBefore)}`, ...reproduceOf(context, offer) });
+  }
+  const accept = await context.session.call('domains.transfer', { domain, to: second.agentId, priceMicro }, second.apiKey);
+  if (accept.kind === 'ok') {
+    raise({ id: 'money:domains:unpaid-transfer', severity: 'critical', kind: 'money', title: `${second.agentId} bought ${domain} at ${formatDecimal(priceMicro)} USDC holding only ${formatDecimal(buyerBefore)}`, endpoint: 'domains.transfer', expected: 'refused (insufficient balance)', seen: `${accept.value.status ?? '?'}, owner ${accept.value.owner ?? '?'}`, evidence: `offer answer: ${describe(offer)}`, ...reproduceOf(context, accept) });
+  }
+  const grab = await context.session.call('domains.transfer', { domain, to: second.agentId, priceMicro: null }, second.apiKey);
+  if (grab.kind === 'ok') {
+    raise({ id: 'money:domains:transfer-without-payment', severity: 'critical', kind: 'money', title: `${second.agentId}, not the owner, moved ${domain} to itself with no price`, endpoint: 'domains.transfer', expected: 'refused (only the owner gives; a buyer pays the offered price)', seen: `${grab.value.status ?? '?'}, owner ${grab.value.owner ?? '?'}`, evidence: `the owner is ${context.agentId}`, ...reproduceOf(context, grab) });
+  }
+  const lookup = await context.session.call('domains.lookup', { domain }, context.apiKey);
+  const buyerAfter = await balance(context, second.apiKey);
+  const owner = lookup.kind === 'ok' ? lookup.value.owner : null;
+  if (owner !== null && owner !== context.agentId) {
+    raise({ id: 'money:domains:owner-moved-unpaid', severity: 'critical', kind: 'money', title: `${domain} is held by ${owner} after refused-or-not purchases it could not pay`, endpoint: 'domains.lookup', expected: context.agentId, seen: owner, evidence: `acceptance ${describe(accept)}, transfer without price ${describe(grab)}; buyer balance ${formatDecimal(buyerBefore)} → ${buyerAfter === null ? 'unreadable' : formatDecimal(buyerAfter)}`, ...reproduceOf(context, lookup) });
+  }
+  if (buyerAfter !== null && buyerAfter !== buyerBefore) {
+    raise({ id: 'money:domains:buyer-balance-changed', severity: 'critical', kind: 'money', title: `the buyer's balance moved from ${formatDecimal(buyerBefore)} to ${formatDecimal(buyerAfter)} though no purchase could be paid`, endpoint: 'domains.transfer', expected: formatDecimal(buyerBefore), seen: formatDecimal(buyerAfter), evidence: `acceptance ${describe(accept)}` });
+  }
+  return { status: 'ran', note: `${domain} offered at ${formatDecimal(priceMicro)} to a buyer holding ${formatDecimal(buyerBefore)}: acceptance ${describe(accept)}, transfer without price ${describe(grab)}, owner ${owner ?? 'unreadable'}` };
+}
