@@ -10,6 +10,7 @@
  * 'skipped' with the reason, never silently passed and never failed.
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
+import { TRADING_ENDPOINTS, type TradingEndpointId } from '../client/trading-client.ts';
 import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
 import { runNames } from '../check/check-target.ts';
@@ -21,7 +22,7 @@ const PLACEHOLDER: CaseAgent = { agentId: 'placeholder', apiKey: 'placeholder', 
 
 /** The mounts a case sends to. */
 function mountsOf(kase: ConformanceCase): Mount[] {
-  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
+  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : endpoint in CASINO_ENDPOINTS ? CASINO_ENDPOINTS[endpoint as CasinoEndpointId] : TRADING_ENDPOINTS[endpoint as TradingEndpointId]).mount);
   return [kase.request({ caller: PLACEHOLDER, counterparty: PLACEHOLDER, escrowId: 'esc_placeholder' }).mount];
 }
 
