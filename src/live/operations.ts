@@ -125,6 +125,8 @@ export interface Operations {
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
   'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
+  /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC). */
+  'trading.order': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number }; result: { orderId: string; status: string | null; feeMicro: Micro | null } };
 }
 
 export type OperationName = keyof Operations;
@@ -152,6 +154,7 @@ export const OPERATION_NAMES = [
   'escrow.dispute',
   'escrow.get',
   'escrow.list',
+  'trading.order',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;
