@@ -17,6 +17,7 @@
  * a set-up that cannot be done (a SetupError) skips the case with the reason, it never fails it.
  */
 import type { CasinoEndpointId } from '../client/casino-client.ts';
+import type { TradingEndpointId } from '../client/trading-client.ts';
 import type { AfpClient, EndpointId } from '../client/client.ts';
 import type { DomainsEndpointId } from '../client/domains-client.ts';
 import type { Mount, TransportRequest } from '../client/transport.ts';
@@ -45,7 +46,7 @@ export interface RejectionCase {
   readonly kind: 'rejection';
   readonly name: string;
   /** The endpoint the request is aimed at; null for an unknown route. */
-  readonly endpoint: EndpointId | CasinoEndpointId | DomainsEndpointId | null;
+  readonly endpoint: EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | null;
   readonly setup: 'pair' | 'escrow';
   /** 'caller': sent with the caller's key; 'none': without a key (the request may still carry its own header). */
   readonly auth: 'caller' | 'none';
@@ -75,7 +76,7 @@ export interface ScriptCase {
   readonly kind: 'script';
   readonly name: string;
   /** The endpoints the script exercises (coverage). */
-  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId | DomainsEndpointId>;
+  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId>;
   readonly needsClock: boolean;
   run(session: ScriptSession): Promise<void>;
 }

@@ -10,6 +10,7 @@
  * 'skipped' with the reason, never silently passed and never failed.
  */
 import { CASINO_ENDPOINTS, type CasinoEndpointId } from '../client/casino-client.ts';
+import { TRADING_ENDPOINTS, type TradingEndpointId } from '../client/trading-client.ts';
 import { ENDPOINTS, type AfpClient, type EndpointId } from '../client/client.ts';
 import { DOMAINS_ENDPOINTS, type DomainsEndpointId } from '../client/domains-client.ts';
 import type { Mount, TransportResponse } from '../client/transport.ts';
@@ -22,7 +23,7 @@ const PLACEHOLDER: CaseAgent = { agentId: 'placeholder', apiKey: 'placeholder', 
 
 /** The mounts a case sends to. */
 function mountsOf(kase: ConformanceCase): Mount[] {
-  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : endpoint in DOMAINS_ENDPOINTS ? DOMAINS_ENDPOINTS[endpoint as DomainsEndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
+  if (kase.kind === 'script') return kase.endpoints.map((endpoint) => (endpoint in ENDPOINTS ? ENDPOINTS[endpoint as EndpointId] : endpoint in DOMAINS_ENDPOINTS ? DOMAINS_ENDPOINTS[endpoint as DomainsEndpointId] : endpoint in TRADING_ENDPOINTS ? TRADING_ENDPOINTS[endpoint as TradingEndpointId] : CASINO_ENDPOINTS[endpoint as CasinoEndpointId]).mount);
   return [kase.request({ caller: PLACEHOLDER, counterparty: PLACEHOLDER, escrowId: 'esc_placeholder' }).mount];
 }
 

@@ -20,7 +20,7 @@ import type { DefectName } from '../services/shared/context.ts';
 import type { ClockControl, ConformanceTarget } from './conformance-case.ts';
 
 export const CONFORMANCE_TIMEOUT_MS = 10_000;
-const IN_PROCESS_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'domains'];
+const IN_PROCESS_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'trading', 'domains'];
 
 /** `defects` (tests of the suite itself): a deliberately broken platform the suite must catch. */
 export function inProcessConformanceTarget(options: { seed: string; startMs: number; defects?: readonly DefectName[] }): ConformanceTarget {

@@ -36,7 +36,7 @@ export type SuiteCase = ConformanceCase | OperationCase;
 
 /** What each account of the operation cases is funded with (admin deposits, funding commands). */
 export const CONFORMANCE_FUND_MICRO: Micro = 5_000_000n;
-const DOCUMENT_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'domains'];
+const DOCUMENT_MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains'];
 
 export interface TargetConformanceOptions {
   readonly target: Target;

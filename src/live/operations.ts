@@ -125,6 +125,8 @@ export interface Operations {
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
   'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
+  /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC). */
+  'trading.order': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number }; result: { orderId: string; status: string | null; feeMicro: Micro | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
   'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null } };
   /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
@@ -158,6 +160,7 @@ export const OPERATION_NAMES = [
   'escrow.dispute',
   'escrow.get',
   'escrow.list',
+  'trading.order',
   'domains.register',
   'domains.transfer',
   'domains.lookup',

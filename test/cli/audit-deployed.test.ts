@@ -187,11 +187,12 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
   }, 60_000);
 
-  test('money: every probe runs and finds nothing at or above major (the domain probes: skipped, the deployment file names no domains service)', async () => {
+  test('money: every probe runs and finds nothing at or above major (trading\'s and the domain probes: skipped, the deployment file names neither service)', async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(ran.out.split('\n').filter((line) => line.startsWith('skipped'))).toEqual([
+      'skipped trading-overdraw: the target file names no trading service',
       'skipped domain-double-registration: the target file names no domains service',
       'skipped domain-unpaid-transfer: the target file names no domains service',
     ]);

@@ -30,7 +30,7 @@ async function probe(defects: readonly DefectName[]): Promise<{ findings: Findin
   const urls = handle.urls;
   const target: Target = {
     name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' } },
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' } },
     register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
   };
   const findings = new FindingsCollector();
@@ -46,9 +46,10 @@ describe('money probes', () => {
   test('a faithful afp serve: every probe runs, no finding', async () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
-      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'],
+      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'],
       ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'],
     ]);
+    expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(/: refused \(422 INSUFFICIENT_BALANCE\)$/);
     expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/);
     expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(/acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /);
     expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);
