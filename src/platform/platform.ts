@@ -20,7 +20,7 @@
 import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { IdSource as IdSourceType } from '../core/ids.ts';
-import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
+import { IdSource, hashKey, platformKey } from '../core/ids.ts';
 import { EXTERNAL, FAUCET_POOL, Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
 import { Scheduler } from '../core/scheduler.ts';
@@ -304,8 +304,8 @@ export class Platform {
   /** The caller of a header not in the memo, remembered when the key is known; undefined otherwise. */
   private admit(authorization: string): AuthenticatedCaller | undefined {
     if (!authorization.startsWith('Bearer ')) return undefined;
-    const key = authorization.slice(7).trim();
-    if (!key.startsWith(KEY_PREFIX)) return undefined;
+    const key = platformKey(authorization.slice(7).trim());
+    if (key === null) return undefined;
     const agent = this.agents.byKey(hashKey(key));
     if (agent === undefined) return undefined;
     const caller = new AuthenticatedCaller(agent, this.limiter);

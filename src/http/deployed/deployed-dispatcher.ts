@@ -26,6 +26,7 @@ import { Dispatcher, type ApiResponse, type DispatchRequest } from '../dispatche
 import type { Mount, Route, RouteContext, RouteInput } from '../route.ts';
 import { deployedFailure, deployedRefusal } from './deployed-errors.ts';
 import { deployedInfo } from './deployed-info.ts';
+import { keyFitsService } from './deployed-keys.ts';
 import { AGENT_BUCKET_LIMITS, agentBucketMessage, deployedLimitOf, perIpMessage, WINDOW_MS, type DeployedLimit } from './deployed-limits.ts';
 import { FixedWindows } from './fixed-windows.ts';
 
@@ -82,7 +83,8 @@ export class DeployedDispatcher extends Dispatcher {
         : refuse(deployedFailure(500, 'internal_error', 'Internal server error'), service, route.id);
     }
     if (request.bodyFailure !== undefined) return refuse(bodyRefusal(request.bodyFailure), service, route.id);
-    const identified = request.credential === undefined ? platform.identify(request.headers?.['authorization']) : platform.identifyCredential(request.credential);
+    const authorization = request.headers?.['authorization'];
+    const identified = request.credential !== undefined ? platform.identifyCredential(request.credential) : keyFitsService(service, authorization) ? platform.identify(authorization) : 'invalid';
     const caller: Agent | null = typeof identified === 'object' && identified !== null ? identified.agent : null;
     if ((route.auth === 'bearer' && caller === null) || (route.auth === 'optional' && identified === 'invalid')) {
       return answer(401, unauthorizedBody(service, identified === 'invalid'), service, route.id);
@@ -128,15 +130,16 @@ function bodyRefusal(failure: Failure): Failure {
   return deployedFailure(400, 'invalid_json', failure.message);
 }
 
-/** §1.2: the casino's 404 names the route and its docs; faucet and escrow say only `not_found`. */
+/** §1.2: the casino's and trading's 404 name the route and its docs; faucet and escrow say only `not_found`. */
 function notFoundBody(service: ServiceName, method: string, path: string): JsonObject {
-  if (service !== 'casino') return { error: 'not_found' };
+  if (service !== 'casino' && service !== 'trading') return { error: 'not_found' };
   return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs: '/api/v1/docs', openapi: '/openapi.json' };
 }
 
-/** §1.2: the casino's 401 tells how to authenticate; escrow's says only `unauthorized`. */
+/** §1.2: the casino's 401 tells how to authenticate; escrow's says only `unauthorized`; trading's `invalid_key` for an unknown key. */
 function unauthorizedBody(service: ServiceName, invalidKey: boolean): JsonObject {
   if (service === 'escrow') return { error: 'unauthorized' };
+  if (service === 'trading') return invalidKey ? { error: 'invalid_key' } : { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' };
   if (invalidKey) return { error: 'unauthorized', message: 'Invalid API key' };
   return {
     error: 'unauthorized',

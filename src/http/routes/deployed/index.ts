@@ -13,6 +13,8 @@ import { deployedStatsRoutes } from './casino-stats.ts';
 import { deployedTournamentRoutes } from './casino-tournaments.ts';
 import { deployedEscrowRoutes } from './escrow.ts';
 import { deployedFaucetRoutes } from './faucet.ts';
+import { deployedTradingMarketRoutes } from './trading-markets.ts';
+import { deployedTradingOrderRoutes } from './trading-orders.ts';
 
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
@@ -24,4 +26,6 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedChallengeRoutes,
   ...deployedFaucetRoutes,
   ...deployedEscrowRoutes,
+  ...deployedTradingMarketRoutes,
+  ...deployedTradingOrderRoutes,
 ];
