@@ -46,7 +46,8 @@ async function stand(name: string, defects: readonly DefectName[] = []): Promise
   const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
   handles.push(handle);
   const casino = handle.urls.casino as string;
-  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`);
+  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
+    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`);
   expect(text).not.toBe(SHIPPED);
   const targetFile = join(DIR, `${name}.yaml`);
   writeFileSync(targetFile, text);
@@ -187,15 +188,16 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
   }, 60_000);
 
-  test('money: every probe runs and finds nothing at or above major (trading\'s and the domain probes: skipped, the deployment file names neither service)', async () => {
+  test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; the domain probes skipped: the file names no domains service)', async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
     expect(ran.code, ran.out + ran.err).toBe(0);
     expect(ran.out.split('\n').filter((line) => line.startsWith('skipped'))).toEqual([
-      'skipped trading-overdraw: the target file names no trading service',
       'skipped domain-double-registration: the target file names no domains service',
       'skipped domain-unpaid-transfer: the target file names no domains service',
     ]);
+    expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
+    expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(grave(findingsOf('money'))).toEqual([]);
   }, 60_000);
 });
