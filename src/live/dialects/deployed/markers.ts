@@ -27,6 +27,12 @@ export const DEPLOYED_MARKERS: readonly WireMarker[] = [
   { service: 'escrow', dialects: ['deployed'], method: 'GET', path: '/mcp', answer: 'ok', has: { tools: 'create_escrow' }, source: 'DEPLOYED.md §4 (MCP descriptor)' },
   { service: 'escrow', dialects: ['deployed'], method: 'POST', path: '/escrow/create', answer: 'exists', source: 'DEPLOYED.md §4' },
   { service: 'escrow', dialects: ['deployed'], method: 'POST', path: '/escrow/release/{id}', answer: 'exists', source: 'DEPLOYED.md §4' },
+  // trading (base /v1, §5): public markets, bearer trade endpoints
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/markets', answer: 'ok', has: { markets: null }, source: 'DEPLOYED.md §5 (public)' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/markets/funding-rates', answer: 'ok', source: 'DEPLOYED.md §5 (public)' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/positions', answer: 'needs-key', source: 'DEPLOYED.md §5' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/portfolio', answer: 'needs-key', source: 'DEPLOYED.md §5' },
+  { service: 'trading', dialects: ['deployed'], method: 'POST', path: '/v1/trade/open', answer: 'exists', source: 'DEPLOYED.md §5' },
   // every deployed service alike (§1.3: casino, trading, wallet, domains; §3, §4: faucet, escrow)
   { service: null, dialects: ['deployed'], method: 'GET', path: '/ping', answer: 'ok', source: 'DEPLOYED.md §1.3' },
   { service: null, dialects: ['deployed'], method: 'GET', path: '/.well-known/purpleflea.json', answer: 'ok', source: 'DEPLOYED.md §1.3' },
