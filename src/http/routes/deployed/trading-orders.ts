@@ -23,14 +23,14 @@ import { holdAccount, marginAccount, type OrderRecord, type PositionRecord, type
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
-import { requiredAmount } from '../../validate.ts';
+import { queryLimit, requiredAmount } from '../../validate.ts';
 import { parsePrice } from '../trading/trading-parse.ts';
 import { closedPositionRow, limitOrderRow, marketOfCoin, openPositionRow, priceNumber, sizeUsdOf } from './trading-view.ts';
 
 export const LEVERAGE_DEFAULT = 5;
 export const POSITION_USD_MAX_MICRO = 10_000_000_000n;
-const HISTORY_LIMIT_DEFAULT = 50;
-const HISTORY_LIMIT_MAX = 100;
+export const HISTORY_LIMIT_DEFAULT = 50;
+export const HISTORY_LIMIT_MAX = 100;
 const PENDING_LIST_MAX = 100;
 
 function callerId(context: RouteContext): string {
@@ -182,12 +182,7 @@ const positions = defineRoute<null, null>({
 const history = defineRoute<number, number>({
   id: 'trading.deployed.history', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/trade/history', auth: 'bearer',
   summary: 'Your closed positions, newest first (?limit, up to 100).',
-  parse: (input) => {
-    const raw = input.query['limit'];
-    if (raw === undefined) return HISTORY_LIMIT_DEFAULT;
-    const limit = Number(raw);
-    return Number.isSafeInteger(limit) && limit >= 1 ? Math.min(limit, HISTORY_LIMIT_MAX) : deployedFailure(400, 'invalid_request', 'limit must be a positive whole number');
-  },
+  parse: (input) => queryLimit(input.query, HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX),
   run: (_context, limit) => succeed(limit),
   successStatus: 200,
   render: (limit, context) => {
