@@ -42,6 +42,9 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   'escrow-dispute-stuck': 'test/sim/liveness.test.ts',
   // An unpaid sale moves no money (conservation holds); the money probe and the domains check see the name move.
   'domains-sale-unpaid': 'test/live/money-probes.test.ts (and test/check/domains/domains-check.test.ts)',
+  // A check-only defect: an unpaid taker fee moves no money wrongly (conservation holds, no balance
+  // goes negative), so no scenario invariant sees it; the trading check predicts the fee and sees it.
+  'trading-fee-unpaid': 'test/check/trading/trading-check.test.ts',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */
