@@ -116,6 +116,34 @@ describe('the trading check', () => {
     expectJourneyState(run);
   }, 20_000);
 
+  it('follows funding and liquidation through time: both sides at ×10, weeks of steps, margins re-read, balances untouched', async () => {
+    const run = await inProcessTarget({ seed: 4 }).newRun();
+    const steps: CommandSpec[] = [
+      registerCommand({ style: 'B', again: null, referrer: null }),
+      registerCommand({ style: 'B', again: null, referrer: null }),
+      order({ style: 'A', slot: 0, size: 40_000_000n, leverage: 10 }),
+      order({ style: 'B', slot: 1, side: 'sell', size: 40_000_000n, leverage: 10 }),
+      ...Array.from({ length: 8 }, () => advanceTimeCommand({ kind: 'by', ms: 7 * 24 * HOUR_MS })),
+    ];
+    for (const spec of steps) await new ModelCommand(spec).run(run.model, run.real);
+    // One side lost more than its margin's worth and was liquidated: every balance (10 − 4.00 margin − 0.08 fee) is untouched.
+    expect(run.model.trading.liquidations).toBeGreaterThanOrEqual(1);
+    const balances = [run.model.agents[0]?.balanceMicro, run.model.agents[1]?.balanceMicro];
+    expect(balances).toEqual([10_000_000n - 4_000_000n - 80_000n, 10_000_000n - 4_000_000n - 80_000n]);
+    await new ModelCommand(tradingViewCommand('portfolioB', 0, 0)).run(run.model, run.real);
+    await new ModelCommand(tradingViewCommand('positionsA', 1, 0)).run(run.model, run.real);
+  });
+
+  it('the re-read after time moves sees a margin the wire does not hold (no funding instant passed)', async () => {
+    const run = await inProcessTarget({ seed: 4 }).newRun();
+    await new ModelCommand(registerCommand({ style: 'B', again: null, referrer: null })).run(run.model, run.real);
+    await new ModelCommand(order({ style: 'A', slot: 0, size: 5_000_000n, leverage: 5 })).run(run.model, run.real);
+    const position = run.model.trading.positions[0];
+    if (position === undefined) throw new Error('the order opened a position');
+    position.marginMicro += 1n;
+    await expect(new ModelCommand(advanceTimeCommand({ kind: 'by', ms: 60_000 })).run(run.model, run.real)).rejects.toThrow(/BTC-USDC margin: expected 1\.000001 \(no funding instant passed\), got 1\.00/);
+  });
+
   it('finds trading-fee-unpaid in the journey: the first market fill answers fee 0', async () => {
     const run = await inProcessTarget({ seed: 4, defects: ['trading-fee-unpaid'] }).newRun();
     await expect(runJourney(run)).rejects.toThrow(/^placeOrderA\(a1, BTC-PERP, buy, market, 5\.00, x5\) .*body\.fee: expected 0\.01, got 0/);
