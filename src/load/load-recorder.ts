@@ -15,7 +15,8 @@
  * each, so MAX_ENDPOINTS of them is at most 94 MB); the per-second ones are packed (small, as a
  * long run has many), but a packed record is several times slower, so the newest STAGED_SECONDS
  * rows, where answers land, record into 32-bit staging histograms, folded into the packed one
- * (exactly: counts add) when their second leaves the window or a snapshot is taken.
+ * (exactly: counts add) when their second leaves the window; a snapshot encodes a staged row's
+ * staging histogram (walking a packed one to encode it is slow).
  * Limits: at most MAX_ENDPOINTS endpoint names (later ones count under OTHER_ENDPOINT), at most
  * MAX_SECONDS per-second rows, at most MAX_CHECKS check names.
  */
@@ -167,12 +168,9 @@ class Tally {
     (this.staged ?? this.latency).recordValue(latencyMicros);
   }
 
-  get isStaged(): boolean {
-    return this.staged !== null;
-  }
-
+  /** From the row's first sample (so `latency` stays empty until `unstage`). */
   stage(staging: Histogram): void {
-    assert(this.staged === null && staging.totalCount === 0, 'a row stages into one empty histogram');
+    assert(this.staged === null && this.requests === 0 && staging.totalCount === 0, 'a new row stages into one empty histogram');
     this.staged = staging;
   }
 
@@ -184,6 +182,13 @@ class Tally {
     staged.reset();
     this.staged = null;
     return staged;
+  }
+
+  /** The latency encoded: while staged, the staging histogram holds it all (a row is staged from its first sample and never again once folded). */
+  encodedLatency(): HistogramSnapshot {
+    if (this.staged === null) return encodeHistogram(this.latency);
+    assert(this.latency.totalCount === 0, 'a staged row has folded nothing yet');
+    return encodeHistogram(this.staged);
   }
 
   statusRecord(): Record<string, number> {
@@ -225,20 +230,20 @@ export class LoadRecorder {
     this.endMs = Math.max(this.endMs, sample.endMs);
   }
 
-  /** The row of `second`, staged if it is among the newest STAGED_SECONDS (older staged rows are folded first). */
+  /** The row of `second`; a row made among the newest STAGED_SECONDS is staged (older staged rows are folded first). */
   private rowOf(second: number): Tally {
-    let row = this.seconds.get(second);
-    if (row === undefined) {
-      row = new Tally(newHistogram());
-      this.seconds.set(second, row);
-    }
     if (second > this.newestSecond) {
       this.newestSecond = second;
       this.unstage((staged) => staged <= second - STAGED_SECONDS);
     }
-    if (!row.isStaged && second > this.newestSecond - STAGED_SECONDS) {
-      row.stage(this.spareStaging.pop() ?? newStagingHistogram());
-      this.stagedRows.set(second, row);
+    let row = this.seconds.get(second);
+    if (row === undefined) {
+      row = new Tally(newHistogram());
+      this.seconds.set(second, row);
+      if (second > this.newestSecond - STAGED_SECONDS) {
+        row.stage(this.spareStaging.pop() ?? newStagingHistogram());
+        this.stagedRows.set(second, row);
+      }
     }
     return row;
   }
@@ -283,8 +288,7 @@ export class LoadRecorder {
   }
 
   snapshot(): LoadSnapshot {
-    this.unstage(() => true);
-    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: encodeHistogram(tally.latency) });
+    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: tally.encodedLatency() });
     return {
       format: 'afp-load/1',
       startMs: this.startMs,
