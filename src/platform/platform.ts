@@ -30,7 +30,7 @@ import { DomainsService } from '../services/domains/domains.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
 import { TradingService } from '../services/trading/trading.ts';
-import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
+import type { MarketClosure, PriceShock, TradingSchedule } from '../services/trading/trading-record.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
@@ -159,6 +159,8 @@ export class Platform {
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
+  /** The trading price shocks and market closures it was built with (GET /_afp/platform lists them). */
+  readonly tradingSchedule: TradingSchedule;
   private readonly closureSchedule: ClosureSchedule;
   private readonly events = new EventBus();
   private readonly authMemo = new Map<string, AuthenticatedCaller>();
@@ -175,6 +177,7 @@ export class Platform {
     this.faults = options.faults ?? [];
     this.closures = options.closures ?? [];
     this.closureSchedule = new ClosureSchedule(this.closures);
+    this.tradingSchedule = { shocks: options.trading?.shocks ?? [], closures: options.trading?.closures ?? [] };
     this.lastMs = options.startMs;
     this.authMemoMax = options.authMemoMax ?? AUTH_MEMO_MAX;
     assert(Number.isSafeInteger(this.authMemoMax) && this.authMemoMax >= 1, 'the auth memo holds at least one entry');

@@ -84,7 +84,9 @@ export class DomainsService {
     if (isFailure(domain)) return domain;
     const agent = this.context.agents.get(command.callerId);
     if (agent === undefined) return fail('NOT_FOUND', `agent ${command.callerId} is not registered`);
-    if (this.book.get(domain.name) !== undefined) return fail('CONFLICT', `domain ${domain.name} is already registered`);
+    const held = this.book.get(domain.name);
+    const raced = held !== undefined && this.missesSameInstant(held, nowMs);
+    if (held !== undefined && !raced) return fail('CONFLICT', `domain ${domain.name} is already registered`);
     const full = this.fullFor(agent.id) ?? (this.book.size >= this.config.domainsMax ? fail('CONFLICT', 'the registrar holds its maximum number of domains') : null);
     if (full !== null) return full;
     const costMicro = yearlyPriceMicro(domain) * BigInt(command.years);
@@ -93,6 +95,8 @@ export class DomainsService {
 
     const id = this.context.ids.next('dom_', 16);
     const { referrerId, referralMicro } = this.charge(agent.id, costMicro, 'domains.register', id);
+    // Defect domains-registration-race: the later registration overwrites the earlier (a lost update).
+    if (raced) this.book.remove(domain.name);
     const expiresAtMs = nowMs + command.years * this.config.yearMs;
     const record: MutableDomain = {
       id,
@@ -187,6 +191,11 @@ export class DomainsService {
   valuation(domainText: string): Outcome<Valuation> {
     const domain = parseDomainName(domainText);
     return isFailure(domain) ? domain : succeed(valueDomain(domain));
+  }
+
+  /** Defect domains-registration-race: a name registered in this same millisecond reads as free. */
+  private missesSameInstant(held: MutableDomain, nowMs: number): boolean {
+    return this.context.defects.has('domains-registration-race') && held.status === 'active' && held.registeredAtMs === nowMs;
   }
 
   /** Runs a domains timer at its exact instant; a timer whose record moved on does nothing. */
