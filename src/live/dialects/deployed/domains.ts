@@ -57,7 +57,9 @@ export const DOMAINS_DEPLOYED: DialectTable = {
   'domains.lookup': row('domains.lookup', {
     request: (input) => ({ service: 'domains', method: 'GET', path: `/v1/whois/${encodeURIComponent(input.domain)}`, auth: false }),
     read: (reader) => {
-      reader.knows('domain', 'registered', 'available', 'registered_at', 'expires_at', 'registrar');
+      reader.knows('domain', 'available', 'registered_at', 'expires_at', 'registrar');
+      // A free name is `registered: false` with no holder fields: nobody holds it.
+      if (reader.boolean('registered', { optional: true }) === false) return { owner: null, status: null };
       return { owner: reader.string('registrant', { optional: true, documents: 'owner' }), status: reader.string('status', { optional: true }) };
     },
   }),
