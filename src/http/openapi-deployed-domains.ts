@@ -87,11 +87,11 @@ export const DOMAINS_DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<nu
   'domains.deployed.check': { 400: ['missing_names', 'too_many_names', 'invalid_domain'] },
   'domains.deployed.value': { 400: ['invalid_domain'] },
   'domains.deployed.whois': { 400: ['invalid_domain'] },
-  'domains.deployed.register-domain': { 400: ['invalid_request', 'invalid_domain', 'domain_unavailable', 'insufficient_balance'], 409: ['invalid_status'] },
+  'domains.deployed.register-domain': { 400: ['invalid_request', 'invalid_domain', 'domain_unavailable', 'insufficient_balance', 'domain_limit_reached'], 409: ['invalid_status'] },
   'domains.deployed.get': { 404: ['not_found'] },
   'domains.deployed.dns.add': { 400: ['invalid_request', 'missing_domain_id', 'invalid_type', 'invalid_name', 'invalid_content', 'invalid_ttl', 'invalid_priority'], 404: ['not_found'], 409: ['record_exists', 'invalid_status'] },
   'domains.deployed.dns.list': { 400: ['missing_domain_id'], 404: ['not_found'] },
   'domains.deployed.dns.update': { 400: ['invalid_request', 'invalid_type', 'invalid_name', 'invalid_content', 'invalid_ttl', 'invalid_priority'], 404: ['not_found'], 409: ['invalid_status'] },
   'domains.deployed.dns.delete': { 404: ['not_found'], 409: ['invalid_status'] },
-  'domains.deployed.transfer': { 400: ['invalid_request', 'invalid_recipient'], 404: ['not_found', 'recipient_not_found'], 409: ['invalid_status'] },
+  'domains.deployed.transfer': { 400: ['invalid_request', 'invalid_recipient', 'domain_limit_reached'], 404: ['not_found', 'recipient_not_found'], 409: ['invalid_status'] },
 };

@@ -127,6 +127,17 @@ describe('the deployed domains stand-in', () => {
     expect((await call('GET', `${served.domains}/v1/domains`, { key: rich.key })).body).toMatchObject({ domains: [], count: 0 });
   });
 
+  test('afp\'s cap of 100 domains an agent: the 101st registration is 400 domain_limit_reached and charges nothing', async () => {
+    const served = await serve();
+    const rich = await agent(served, 2000);
+    for (let index = 0; index < 100; index++) {
+      expect((await call('POST', `${served.domains}/v1/domains/register`, { key: rich.key, body: { domain: `cap-${index}.xyz` } })).status).toBe(201);
+    }
+    const before = await balanceOf(served, rich.key);
+    expect(await call('POST', `${served.domains}/v1/domains/register`, { key: rich.key, body: { domain: 'cap-100.xyz' } })).toMatchObject({ status: 400, body: { error: 'domain_limit_reached' } });
+    expect(await balanceOf(served, rich.key)).toBe(before);
+  });
+
   test('DNS records by id: add, list, update, delete; invalid content and unknown ids refused, the records unchanged', async () => {
     const served = await serve();
     const alice = await agent(served, 20);

@@ -51,7 +51,10 @@ function domainsRefusal(failure: Failure): Failure {
   if (failure.code === 'INSUFFICIENT_BALANCE') return renamed(failure, 'insufficient_balance', 400);
   if (failure.code === 'NOT_FOUND') return renamed(failure, 'not_found', 404);
   if (failure.code === 'FORBIDDEN') return renamed(failure, 'forbidden', 403);
-  if (failure.code === 'CONFLICT') return renamed(failure, failure.message.includes('already registered') ? 'domain_unavailable' : 'invalid_status', failure.message.includes('already registered') ? 400 : 409);
+  if (failure.code === 'CONFLICT' && failure.message.includes('already registered')) return renamed(failure, 'domain_unavailable', 400);
+  // afp's caps (100 domains an agent, the registrar's total): the deployment shows none; named for what they are.
+  if (failure.code === 'CONFLICT' && failure.message.includes('maximum')) return renamed(failure, 'domain_limit_reached', 400);
+  if (failure.code === 'CONFLICT') return renamed(failure, 'invalid_status', 409);
   return renamed(failure, 'invalid_request', 400);
 }
 
