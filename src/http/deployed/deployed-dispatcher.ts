@@ -28,6 +28,7 @@ import { deployedFailure, deployedRefusal } from './deployed-errors.ts';
 import { deployedInfo } from './deployed-info.ts';
 import { AGENT_BUCKET_LIMITS, agentBucketMessage, deployedLimitOf, perIpMessage, WINDOW_MS, type DeployedLimit } from './deployed-limits.ts';
 import { FixedWindows } from './fixed-windows.ts';
+import { platformAuthorization } from './service-keys.ts';
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json; charset=UTF-8' });
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
@@ -82,7 +83,8 @@ export class DeployedDispatcher extends Dispatcher {
         : refuse(deployedFailure(500, 'internal_error', 'Internal server error'), service, route.id);
     }
     if (request.bodyFailure !== undefined) return refuse(bodyRefusal(request.bodyFailure), service, route.id);
-    const identified = request.credential === undefined ? platform.identify(request.headers?.['authorization']) : platform.identifyCredential(request.credential);
+    const authorization = platformAuthorization(service, request.headers?.['authorization']);
+    const identified = authorization === 'invalid' ? 'invalid' : request.credential === undefined ? platform.identify(authorization) : platform.identifyCredential(request.credential);
     const caller: Agent | null = typeof identified === 'object' && identified !== null ? identified.agent : null;
     if ((route.auth === 'bearer' && caller === null) || (route.auth === 'optional' && identified === 'invalid')) {
       return answer(401, unauthorizedBody(service, identified === 'invalid'), service, route.id);
@@ -130,6 +132,7 @@ function bodyRefusal(failure: Failure): Failure {
 
 /** §1.2: the casino's 404 names the route and its docs; faucet and escrow say only `not_found`. */
 function notFoundBody(service: ServiceName, method: string, path: string): JsonObject {
+  if (service === 'domains') return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs: '/v1/docs', openapi: '/openapi.json' };
   if (service !== 'casino') return { error: 'not_found' };
   return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs: '/api/v1/docs', openapi: '/openapi.json' };
 }
@@ -137,6 +140,7 @@ function notFoundBody(service: ServiceName, method: string, path: string): JsonO
 /** §1.2: the casino's 401 tells how to authenticate; escrow's says only `unauthorized`. */
 function unauthorizedBody(service: ServiceName, invalidKey: boolean): JsonObject {
   if (service === 'escrow') return { error: 'unauthorized' };
+  if (service === 'domains') return invalidKey ? { error: 'invalid_key' } : { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' };
   if (invalidKey) return { error: 'unauthorized', message: 'Invalid API key' };
   return {
     error: 'unauthorized',

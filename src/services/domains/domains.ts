@@ -23,7 +23,7 @@ import { fail, isFailure, succeed, type Failure, type Outcome } from '../../core
 import { FEE_INCOME, agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
-import { checkRecord, isHostname, upsertRecords } from './dns-records.ts';
+import { checkRecord, checkRecordSet, isHostname, upsertRecords, type DnsRecord } from './dns-records.ts';
 import { DomainBook, type MutableDomain } from './domain-book.ts';
 import { parseDomainName, parseRegistrableName, yearlyPriceMicro, type DomainName } from './domain-name.ts';
 import type { Availability, DnsCommand, DomainCharge, DomainRecord, RegisterDomainCommand, RenewDomainCommand, TransferDomainCommand, TransferResult } from './domain-record.ts';
@@ -171,6 +171,29 @@ export class DomainsService {
     const merged = upsertRecords(record.records, command.records);
     if (isFailure(merged)) return merged;
     record.records = merged;
+    return succeed(record);
+  }
+
+  /**
+   * Owner only; active only. Replaces the one record equal to `old` by `next` in place, or removes
+   * it (`next` null): the deployment's PUT/DELETE of one record (src/http/routes/deployed/domains.ts).
+   * 404 when no such record; all or nothing.
+   */
+  editDnsRecord(command: { readonly callerId: string; readonly domain: string; readonly old: DnsRecord; readonly next: DnsRecord | null }): Outcome<DomainRecord> {
+    if (command.next !== null) {
+      const invalid = checkRecord(command.next);
+      if (invalid !== null) return invalid;
+    }
+    const record = this.owned(command.domain, command.callerId, 'change the DNS records of');
+    if (isFailure(record)) return record;
+    if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
+    const old = command.old;
+    const index = record.records.findIndex((one) => one.type === old.type && one.host === old.host && one.value === old.value);
+    if (index < 0) return fail('NOT_FOUND', `domain ${record.name} has no such DNS record`);
+    const edited = record.records.flatMap((one, at) => (at !== index ? [one] : command.next === null ? [] : [command.next]));
+    const invalid = checkRecordSet(edited);
+    if (invalid !== null) return invalid;
+    record.records = edited;
     return succeed(record);
   }
 
