@@ -18,6 +18,7 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
 import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
 import { RateBudget } from './model-limits.ts';
+import { createTradingModel, type TradingModel } from './trading/model-trading.ts';
 
 /**
  * Agent slots per run: few, so that commands drawn independently often meet the same agents.
@@ -92,6 +93,8 @@ export interface CheckCapabilities {
   readonly deposits: boolean;
   /** The domains rows are reachable (in-process always; live when the target announces the domains mount). */
   readonly domains: boolean;
+  /** The trading rows are reachable and time is exact (in-process always; live with a trading mount and a manual clock). */
+  readonly trading: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */
@@ -117,6 +120,8 @@ export interface CheckModel {
   readonly casino: CasinoModel;
   /** The run's names: held, expiring, offered (domains/model-domains.ts). */
   readonly domains: DomainsModel;
+  /** Orders and netted positions (trading/model-trading.ts). */
+  readonly trading: TradingModel;
 }
 
 export interface ModelOptions {
@@ -142,6 +147,7 @@ export function createModel(options: ModelOptions): CheckModel {
     budget: new RateBudget(config.limits),
     casino: createCasinoModel(),
     domains: createDomainsModel(),
+    trading: createTradingModel(),
   };
 }
 

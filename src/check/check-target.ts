@@ -62,7 +62,7 @@ export function runNames(session: string, runIndex: number): RunNames {
 }
 
 export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
-  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true };
+  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true };
   const defects = options.defects ?? [];
   let runIndex = 0;
   return {
@@ -111,9 +111,10 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined };
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: urls.trading !== undefined && manual };
   const notes = liveNotes(probe, styleA, casino);
   if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
+  if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
   const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {

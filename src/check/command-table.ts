@@ -14,6 +14,7 @@ import { SLOT_COUNT, type AgentRef, type CheckModel, type EscrowRef, type Escrow
 import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
 import { CASINO_SPECS } from './casino/command-casino-table.ts';
 import { DOMAINS_SPECS } from './domains/command-domains.ts';
+import { TRADING_SPECS } from './trading/command-trading.ts';
 import {
   createEscrowCommand,
   disputeCommand,
@@ -33,9 +34,10 @@ import type { ClaimBMode } from './faucet/model-faucet.ts';
 /**
  * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
  * commands it held before the casino joined (40): each family keeps its share of a run. The
- * domains rows (weight 14 of 132) add their share on top: 80 × 132 / 118 ≈ 90.
+ * domains rows (weight 14 of 132) add their share on top: 80 × 132 / 118 ≈ 90; the trading rows
+ * (weight 13 of 145) theirs: 90 × 145 / 132 ≈ 99.
  */
-export const MAX_COMMANDS = 90;
+export const MAX_COMMANDS = 99;
 
 const HOUR_MS = 3_600_000;
 
@@ -129,6 +131,7 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...BAD_INPUTS), slot, otherOffset).map(([row, own, offset]) => badInputCommand(row, own, other(own, offset))) },
   ...CASINO_SPECS,
   ...DOMAINS_SPECS,
+  ...TRADING_SPECS,
 ];
 
 export interface CommandsOptions {

@@ -9,6 +9,7 @@
 import { SLOT_COUNT, type CheckModel } from './check-model.ts';
 import type { CommandSpec } from './model-command.ts';
 import { advanceModel, timeBoundaries } from './model-time.ts';
+import { syncTradingAfterAdvance, tradingSyncCharges } from './trading/command-trading.ts';
 
 export type TimeStep = { readonly kind: 'by'; readonly ms: number } | { readonly kind: 'boundary'; readonly pick: number; readonly offsetMs: -1 | 0 | 1 };
 
@@ -27,13 +28,15 @@ export function advanceTimeCommand(step: TimeStep): CommandSpec {
   return {
     label,
     applicable: (model) => model.capabilities.advance && stepTargetMs(model, step) !== null,
-    charges: () => [],
+    charges: tradingSyncCharges,
     parties: () => Array.from({ length: SLOT_COUNT }, (_, slot) => slot),
     execute: async (model, system) => {
       const target = stepTargetMs(model, step);
       if (target === null) throw new Error(`${label}: precondition broken, no instant ahead`);
+      const fromMs = model.nowMs;
       await system.moveClock(target);
       advanceModel(model, target);
+      await syncTradingAfterAdvance(model, system, fromMs);
     },
   };
 }

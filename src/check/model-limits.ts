@@ -12,7 +12,7 @@
  */
 import type { PlatformConfig } from '../services/shared/config.ts';
 
-export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register';
+export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register' | 'trading' | 'trading-order' | 'trading-positions';
 
 /** Which buckets one request with an agent's key charges. */
 export const SCOPES = {
@@ -25,6 +25,11 @@ export const SCOPES = {
   /** Domain registrations: 10 a day per agent, styles A and B together. */
   domainsRegisterA: ['tier', 'tier-daily', 'domains-register'],
   domainsRegisterB: ['tier', 'tier-daily', 'domains', 'domains-daily', 'domains-register'],
+  /** Style-B trading rows: 120 per minute, burst 200; order placement also 50,000 a day. */
+  tradingB: ['tier', 'tier-daily', 'trading'],
+  tradingOrderB: ['tier', 'tier-daily', 'trading', 'trading-order'],
+  /** A's /positions: 300 per minute on top of the tier. */
+  tradingPositionsA: ['tier', 'tier-daily', 'trading-positions'],
 } as const satisfies Record<string, readonly BudgetScope[]>;
 
 export interface Charge {
@@ -51,6 +56,8 @@ export class RateBudget {
     const faucet = limits.serviceB['faucet'];
     const escrow = limits.serviceB['escrow'];
     const domains = limits.serviceB['domains'];
+    const trading = limits.serviceB['trading'];
+    const positions = limits.serviceB['trading-positions'];
     const unlimited = Number.MAX_SAFE_INTEGER;
     this.shapes = {
       tier: free.perMinute === null ? { capacity: unlimited, perMinute: null } : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
@@ -63,6 +70,9 @@ export class RateBudget {
       domains: domains === undefined ? { capacity: unlimited, perMinute: null } : { capacity: domains.burst, perMinute: domains.perMinute },
       'domains-daily': { capacity: domains?.perDay ?? unlimited, perMinute: null },
       'domains-register': { capacity: limits.endpointDailyB['domains.register'] ?? unlimited, perMinute: null },
+      trading: trading === undefined ? { capacity: unlimited, perMinute: null } : { capacity: trading.burst, perMinute: trading.perMinute },
+      'trading-order': { capacity: limits.endpointDailyB['trading.order'] ?? unlimited, perMinute: null },
+      'trading-positions': positions === undefined ? { capacity: unlimited, perMinute: null } : { capacity: positions.burst, perMinute: positions.perMinute },
     };
   }
 

@@ -1,5 +1,5 @@
 /**
- * runCheck: model-based property checks of faucet, escrow and casino with fast-check. Each run draws a
+ * runCheck: model-based property checks of faucet, escrow, casino, domains and trading with fast-check. Each run draws a
  * sequence of at most MAX_COMMANDS commands (a prelude of registrations, then drawn commands), runs
  * it against a fresh (model, system) pair, and on the first difference fast-check shrinks the
  * sequence to a short one that still fails.

@@ -15,7 +15,7 @@
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { runMoneyProbes } from '../live/audit/money-probes.ts';
 import type { Severity } from '../live/finding.ts';
-import { openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
+import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -93,6 +93,7 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
   const results = await runMoneyProbes({
     session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
     second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
+    fundDomains: (agentId, apiKey) => fundLiveAccount({ session: run.session, key: null, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline, balanceOperation: 'domains.balance' }, agentId, apiKey),
   });
   run.progress.finish();
   for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);

@@ -1,6 +1,6 @@
 /**
  * `afp check [--target URL|FILE] [--seed N] [--runs N] [--path P] [--max-commands N] [--defect NAME]
- * [--fail-on SEVERITY] [--out DIR]`: model-based property checks of faucet, escrow and casino
+ * [--fail-on SEVERITY] [--out DIR]`: model-based property checks of faucet, escrow, casino, domains and trading
  * (src/check/run-check.ts), in-process by default, against a live target with --target.
  * Which model: a URL whose services speak the documents' style A (an afp serve, or any target
  * addressed through its style-B api) is checked against the documents' whole model, as before; a

@@ -141,7 +141,7 @@ const REPLAY: CommandDefinition = {
 
 const CHECK: CommandDefinition = {
   path: ['check'],
-  summary: 'model-based property checks of faucet, escrow and casino, in-process or against a target',
+  summary: 'model-based property checks of faucet, escrow, casino, domains and trading, in-process or against a target',
   positionals: [],
   flags: [
     flag.target('check a live target (an afp serve URL or a target file) instead of in-process'),

@@ -10,10 +10,11 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isObject } from '../replay/json-pointer.ts';
-import { recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
+import { recordedDomainGraceMs, recordedDomainYearMs, recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
 import { DEPOSIT_ENDPOINT, PLATFORM_ENDPOINT, TIER_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
 import { LivenessError } from '../replay/replay-run.ts';
 import type { ReplaySession } from '../replay/replay-session.ts';
+import { DEFAULT_CONFIG } from '../services/shared/config.ts';
 
 const SETUP_TIMEOUT_MS = 5_000;
 /** Where `afp run` users keep scenarios; the hint names the file when it is there. */
@@ -35,7 +36,13 @@ export async function checkTargetPlatform(options: { api: string; header: Record
   const findings = platformFindings(recorded, answer.platform);
   session.fileSetup(0, PLATFORM_ENDPOINT, findings);
   const closures = recorded.casino_closures?.length ?? 0;
-  const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)${closures > 0 ? `, ${closures} casino game closure(s)` : ''}`;
+  const shocks = recorded.trading_shocks?.length ?? 0;
+  const marketClosures = recorded.market_closures?.length ?? 0;
+  const trading = shocks + marketClosures > 0 ? `, ${shocks} trading price shock(s), ${marketClosures} market closure(s)` : '';
+  const yearMs = recordedDomainYearMs(recorded);
+  const graceMs = recordedDomainGraceMs(recorded);
+  const domains = yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs ? '' : `, domain year ${yearMs} ms, grace ${graceMs} ms`;
+  const described = `dispute_outcome ${recorded.dispute_outcome}, ${recorded.faults.length} fault window(s)${closures > 0 ? `, ${closures} casino game closure(s)` : ''}${trading}${domains}`;
   if (findings.length === 0) return `setup: the target's platform settings match the record's (${described})`;
   const scenarioFile = await scenarioFileOf(header.scenario);
   const hint = setupCommand({ platform: recorded, startMs: header.start_ms, scenarioName: header.scenario, scenarioFile });

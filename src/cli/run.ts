@@ -28,7 +28,7 @@ import { defaultRunOutDir } from '../report/out-dir.ts';
 import { summaryTable } from '../report/summary-table.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { createRecorder } from '../replay/recorder.ts';
-import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenarioTrading } from '../sim/scenario-platform.ts';
 import { DEFECT_NAMES } from '../services/shared/context.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
@@ -120,7 +120,8 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   for (const line of swarm?.lines ?? []) io.out(`swarm: ${line}\n`);
   const reproduce = reproduceCommand(flags.file, seed, flags.defects, flags.swarm);
   record({ seed, scenario: scenario.name, reproduce, swarm: swarm?.lines ?? null });
-  const platform = { disputeOutcome: scenarioPlatformConfig(scenario).escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario) };
+  const config = scenarioPlatformConfig(scenario);
+  const platform = { disputeOutcome: config.escrow.disputeOutcome, faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), domains: { yearMs: config.domains.yearMs, graceMs: config.domains.graceMs } };
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
   const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
   let result: SimulationResult;

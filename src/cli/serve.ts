@@ -31,9 +31,10 @@ import type { DefectName } from '../services/shared/context.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
+import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
-import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig } from '../sim/scenario-platform.ts';
+import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenarioTrading } from '../sim/scenario-platform.ts';
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
@@ -132,17 +133,18 @@ export interface ScenarioServeSettings {
   readonly config: PlatformConfig;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
+  readonly trading: TradingSchedule;
 }
 
 /**
  * The serve settings of a scenario: explicit seed and start win; a manual clock starts at the
  * scenario's start, a wall clock now (`wallNowMs`); fault windows and casino game closures keep
- * their offsets from the served start, so `afp serve --scenario F --clock manual` has exactly the
+ * their offsets from the served start, as do trading price shocks and market closures, so `afp serve --scenario F --clock manual` has exactly the
  * windows `afp run F` had.
  */
 export function scenarioServeSettings(scenario: Scenario, options: { clockMode: ClockMode; wallNowMs: number; seed?: string | undefined; startMs?: number | undefined }): ScenarioServeSettings {
   const startMs = options.startMs ?? (options.clockMode === 'manual' ? scenario.startMs : options.wallNowMs);
-  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs), closures: scenarioClosures(scenario, startMs) };
+  return { seed: options.seed ?? scenario.seed, startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario, startMs), closures: scenarioClosures(scenario, startMs), trading: scenarioTrading(scenario, startMs) };
 }
 
 /** The scenario file, parsed against the agents table; every error formatted with its line. */
@@ -238,6 +240,7 @@ interface ServedSettings {
   readonly config?: PlatformConfig;
   readonly faults?: readonly FaultWindow[];
   readonly closures?: readonly GameClosure[];
+  readonly trading?: TradingSchedule;
 }
 
 type ResolvedSettings = { note?: string; options: ServedSettings } | { error: string };
@@ -252,7 +255,7 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const startMs = flags.startMs ?? stored?.startMs;
   if (flags.scenario === undefined) {
     const base = { seed: flags.seed ?? stored?.seed ?? '1', clockMode, defects, ...(startMs === undefined ? {} : { startMs }) };
-    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults, closures: stored.closures } };
+    return { options: stored === null ? base : { ...base, config: stored.config, faults: stored.faults, closures: stored.closures, trading: stored.trading } };
   }
   const scenario = await loadServeScenario(flags.scenario);
   if ('error' in scenario) return scenario;
@@ -261,7 +264,11 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const wallStart = clockMode === 'wall' && startMs === undefined ? ` (a wall clock starts now, not at the scenario's ${new Date(scenario.startMs).toISOString()}: use --clock manual for that)` : '';
   const closures = settings.closures.map((closure) => `${closure.game} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`);
   const closureText = closures.length > 0 ? `; ${closures.length} casino game closure(s): ${closures.join(', ')}` : '';
-  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}`;
+  const { shocks, closures: marketClosures } = settings.trading;
+  const tradingText = shocks.length + marketClosures.length > 0 ? `; ${shocks.length} trading price shock(s), ${marketClosures.length} market closure(s)` : '';
+  const { yearMs, graceMs } = settings.config.domains;
+  const domainsText = yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs ? '' : `; domain year ${yearMs} ms, grace ${graceMs} ms`;
+  const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}${tradingText}${domainsText}`;
   return { note, options: { ...settings, clockMode, defects } };
 }
 
@@ -276,6 +283,7 @@ function logSettingsOf(options: ServedSettings, wallNowMs: number): LogSettings 
     config: options.config ?? DEFAULT_CONFIG,
     faults: options.faults ?? [],
     closures: options.closures ?? [],
+    trading: options.trading ?? { shocks: [], closures: [] },
     defects: options.defects,
   };
 }

@@ -164,6 +164,26 @@ async function faucetOnce(context: OperationCaseContext): Promise<void> {
   context.expect('the balance after the second claim', formatDecimal(await balanceOf(context, fresh.apiKey, 'balance after')), formatDecimal(credited));
 }
 
+/**
+ * A registration the account cannot pay: refused (the documents' 422, or the dialect's documented
+ * name), nothing charged, the name still free. The account is fresh and unfunded: a domains
+ * account where the domains service keeps its own (the deployment), else a fresh agent; a .com
+ * costs more than a fresh agent holds on any target (the documents' style-B grant is 10.00).
+ */
+async function domainUnpaidRegistration(context: OperationCaseContext): Promise<void> {
+  const ownAccounts = context.session.offers('domains.account') === null;
+  const fresh = ownAccounts ? (await context.ok('a fresh domains account', 'domains.account', {}, null)).value : await context.freshAccount();
+  const balanceOp = ownAccounts ? 'domains.balance' : 'casino.balance';
+  const before = (await context.ok('balance before', balanceOp, {}, fresh.apiKey)).value.balanceMicro;
+  const domain = `afp-conf-${fresh.agentId.toLowerCase().replace(/[^a-z0-9-]/g, '-')}.com`;
+  const refused = await context.refused('a registration above the balance', 'domains.register', { domain, years: 1 }, fresh.apiKey);
+  if (refused !== null) context.judge('domains.refusal.over-balance', 'domains.register', refused.text, refused.request);
+  const after = (await context.ok('balance after', balanceOp, {}, fresh.apiKey)).value.balanceMicro;
+  context.expect('the balance after the refused registration', formatDecimal(after), formatDecimal(before));
+  const lookup = await context.session.call('domains.lookup', { domain }, fresh.apiKey);
+  if (lookup.kind === 'ok') context.expect(`the holder of ${domain}`, lookup.value.owner, null);
+}
+
 export const OPERATION_CASES: readonly OperationCase[] = [
   {
     kind: 'operations', name: 'operations: a registration gives an agent id and a key that reads its balance', operations: ['casino.register', 'casino.balance'], accounts: 0, run: registration,
@@ -181,6 +201,10 @@ export const OPERATION_CASES: readonly OperationCase[] = [
     kind: 'operations', name: 'operations: a withdrawal above the balance is refused and changes nothing', operations: ['casino.withdraw', 'casino.balance'], accounts: 1, run: withdrawAboveBalance,
     // DEPLOYED.md §2.2: on a short balance the deployment's handler still sends; only afp's own serve is safe to ask.
     applies: (target) => (target.afpServe ? null : 'a withdrawal the target does not refuse sends real funds (DEPLOYED.md §2.2): asked of an afp serve only'),
+  },
+  {
+    kind: 'operations', name: 'operations: a domain registration the account cannot pay is refused, charges nothing and leaves the name free', operations: ['domains.register', 'domains.lookup'], accounts: 0, run: domainUnpaidRegistration,
+    applies: (target) => (target.register === null && target.services.domains?.dialect !== 'deployed' ? `${target.name} offers no registration (register: none)` : null),
   },
   {
     kind: 'operations', name: 'operations: the faucet credits a fresh account once', operations: ['casino.register', 'faucet.claim', 'casino.balance'], accounts: 0, run: faucetOnce,

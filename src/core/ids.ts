@@ -13,21 +13,6 @@ import { hash } from 'node:crypto';
 import type { Rng } from './rng.ts';
 
 export const KEY_PREFIX = 'sk_live_';
-/**
- * The deployed services' own key prefixes (spec/DEPLOYED.md §1.1), shown by `afp serve --dialect
- * deployed` in place of `sk_live_` on the key of the same agent: a key with an alias prefix is
- * the platform key with `sk_live_` (one platform, one agent, one balance).
- */
-export const KEY_PREFIX_ALIASES: readonly string[] = [
-  'sk_trade_',
-];
-
-/** The platform key a presented key stands for (an alias prefix replaced by `sk_live_`), or null when it has no known prefix. */
-export function platformKey(key: string): string | null {
-  if (key.startsWith(KEY_PREFIX)) return key;
-  for (const alias of KEY_PREFIX_ALIASES) if (key.startsWith(alias)) return KEY_PREFIX + key.slice(alias.length);
-  return null;
-}
 
 /** Character codes of the 16 lowercase hex digits. */
 const HEX_CODES: readonly number[] = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));

@@ -14,12 +14,14 @@
  * (limits, config, history, stats me/session/leaderboard, gossip), and fairness seed-hash, audit,
  * rotate and seeds, video poker's deal and draw, tournaments list, get and enter; the batch,
  * Kelly simulate, bets history, fairness verify, tournaments create and play. Every deployed row
- * has its definition (test/http/openapi-contract.test.ts checks that none is missing).
+ * has its definition (test/http/openapi-contract.test.ts checks that none is missing); the domains
+ * rows' are in openapi-deployed-domains.ts.
  */
 import * as z from 'zod';
 import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { HISTORY_SINCE_PATTERN } from './routes/deployed/casino-stats.ts';
+import { DOMAINS_DEPLOYED_ERRORS, DOMAINS_DEPLOYED_REQUESTS, DOMAINS_DEPLOYED_RESPONSES } from './openapi-deployed-domains.ts';
 import type { RequestContract } from './openapi-fields.ts';
 import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
@@ -170,7 +172,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
 };
 
-export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS };
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS };
 
 const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
 const escrowView = {
@@ -244,6 +246,7 @@ const verifyAnswers = z.union([
 ]);
 
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
+  ...DOMAINS_DEPLOYED_RESPONSES,
   'casino.deployed.batch': withInfo({
     results: z.array(z.union([z.strictObject(deployedBetFields), elementRefusal])),
     summary: z.strictObject({ total: z.int().min(1), won: z.int().min(0), lost: z.int().min(0), errors: z.int().min(0), total_wagered: usdc(), total_won: usdc(), net_pnl: usdc(), win_rate_pct: z.number().min(0).max(100) }),
@@ -418,4 +421,5 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
   'escrow.deployed.dispute': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
   'escrow.deployed.get': { 404: ['not_found'] },
   ...TRADING_DEPLOYED_ERRORS,
+  ...DOMAINS_DEPLOYED_ERRORS,
 };

@@ -65,6 +65,16 @@ export const DOCUMENTED_RULES = {
     documents: '409 FAUCET_CLAIMED',
     dialects: { deployed: { value: '409 already_claimed', source: 'DEPLOYED.md §3 (409 already_claimed)' } },
   },
+  'domains.refusal.taken': {
+    title: 'registering a name already held is refused',
+    documents: '409 CONFLICT',
+    dialects: { deployed: { value: '400 domain_unavailable', source: 'DEPLOYED.md §7 (400 domain_unavailable)' } },
+  },
+  'domains.refusal.over-balance': {
+    title: 'a domain registration above the balance is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §7 (400 insufficient_balance)' } },
+  },
   'faucet.claim.amount': { title: 'a first faucet claim credits', documents: '1.00', dialects: {} },
   'casino.register.balance': {
     title: 'the balance of a newly registered agent',

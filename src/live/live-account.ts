@@ -41,6 +41,8 @@ export interface AccountOptions {
   readonly deadline: Deadline;
   /** Per call (the client address a replay announces for the agent); none by default. */
   readonly callOptions?: CallOptions;
+  /** Where the funded balance is read (default the casino's; a service with its own accounts names its own). */
+  readonly balanceOperation?: 'casino.balance' | 'domains.balance';
 }
 
 /** A failed call: 'unreachable' when the target did not answer it, 'trouble' otherwise. */
@@ -85,7 +87,7 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
       const claimed = await options.session.call('faucet.claim', { agentId }, apiKey, options.callOptions);
       if (claimed.kind === 'refused') {
         // A deployment's registration claims the faucet itself (DEPLOYED.md §2.2): the agent may hold the grant already.
-        const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
+        const balance = await options.session.call(options.balanceOperation ?? 'casino.balance', {}, apiKey, options.callOptions);
         if (balance.kind === 'ok' && balance.value.balanceMicro > 0n) return { ok: true, value: `funded by the faucet (the claim answered ${claimed.refusal.name}; the balance is ${formatDecimal(balance.value.balanceMicro)} USDC)` };
       }
       if (claimed.kind !== 'ok') return trouble(`the faucet claim failed: ${describe(claimed)}`);
@@ -129,7 +131,7 @@ async function adminDeposit(options: AccountOptions, agentId: string, apiKey: st
 /** Polls the balance until it reaches the funding amount; at least one look, however late. */
 async function waitForBalance(options: AccountOptions, apiKey: string): Promise<LiveOutcome<null>> {
   for (;;) {
-    const balance = await options.session.call('casino.balance', {}, apiKey, options.callOptions);
+    const balance = await options.session.call(options.balanceOperation ?? 'casino.balance', {}, apiKey, options.callOptions);
     if (balance.kind === 'ok' && balance.value.balanceMicro >= options.fundMicro) return { ok: true, value: null };
     if (balance.kind === 'refused' || balance.kind === 'unreachable') return trouble(`the balance could not be read: ${describe(balance)}`, balance);
     if (options.deadline.passed()) break;

@@ -125,6 +125,8 @@ export class LiveSession {
     const operation = dialect === null ? null : rowOf(dialect, op);
     const baseUrl = operation?.base === 'api' ? this.target.adminUrl : entry?.url;
     if (entry === undefined || dialect === null || operation === null || baseUrl === null || baseUrl === undefined) return { kind: 'unsupported', reason: this.offers(op) ?? op };
+    const inexpressible = operation.unsupported?.(input) ?? null;
+    if (inexpressible !== null) return { kind: 'unsupported', reason: inexpressible };
     const wire = operation.request(input);
     const request = sentRequest(baseUrl, wire);
     let waitMs = FIRST_WAIT_MS;

@@ -134,11 +134,15 @@ export interface Operations {
   /** Closes a whole position at the market. */
   'trading.close': { input: { positionId: string }; result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
-  'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null } };
+  'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null; domainId?: string | null } };
   /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
-  'domains.transfer': { input: { domain: string; to: string; priceMicro: Micro | null }; result: { status: string | null; owner: string | null } };
+  'domains.transfer': { input: { domain: string; to: string; priceMicro: Micro | null; domainId?: string | null }; result: { status: string | null; owner: string | null } };
   /** Who holds a registered domain, and its status. */
   'domains.lookup': { input: { domain: string }; result: { owner: string | null; status: string | null } };
+  /** Where the domains service keeps its own accounts (the deployment): a fresh domains agent. */
+  'domains.account': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
+  /** That account's balance. */
+  'domains.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
 }
 
 export type OperationName = keyof Operations;
@@ -173,6 +177,8 @@ export const OPERATION_NAMES = [
   'domains.register',
   'domains.transfer',
   'domains.lookup',
+  'domains.account',
+  'domains.balance',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

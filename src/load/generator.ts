@@ -128,25 +128,31 @@ class Flight {
 
   track(iteration: Promise<void>): Promise<void> {
     const { recorder, onIterationError } = this.options;
-    const tracked: Promise<void> = iteration
-      .then(
-        () => {
-          if (!this.cut) recorder.iterationCompleted();
-        },
-        (error: unknown) => {
+    const tracked: Promise<void> = iteration.then(
+      () => {
+        if (!this.cut) recorder.iterationCompleted();
+        this.freed(tracked);
+      },
+      (error: unknown) => {
+        try {
           if (this.cut) return;
           this.failed += 1;
           onIterationError?.(error);
-        },
-      )
-      .finally(() => {
-        this.inFlight.delete(tracked);
-        this.ended += 1;
-        this.freedAtMs = this.options.clock.nowMs();
-        this.wakeUp();
-      });
+        } finally {
+          this.freed(tracked);
+        }
+      },
+    );
     this.inFlight.add(tracked);
     return tracked;
+  }
+
+  /** An iteration's slot is free: counted, and the generator waiting for one (if it is) wakes. */
+  private freed(tracked: Promise<void>): void {
+    this.inFlight.delete(tracked);
+    this.ended += 1;
+    this.freedAtMs = this.options.clock.nowMs();
+    this.wakeUp();
   }
 
   /**
@@ -225,7 +231,8 @@ async function runArrivals(plan: ArrivalPlan, options: GeneratorOptions, flight:
   let startsSinceYield = 0;
   for (let index = 0, offsetMs = schedule.offsetMs(0); offsetMs !== null; offsetMs = schedule.offsetMs(index)) {
     const intendedMs = originMs + offsetMs;
-    if (!(await waitUntil(clock, stop, intendedMs))) return;
+    // Already due (a saturated generator's usual case): no wait, so no await either.
+    if (clock.nowMs() < intendedMs ? !(await waitUntil(clock, stop, intendedMs)) : stop.reason !== null) return;
     const iteration = flight.inFlight.size >= plan.maxInFlight ? null : source.start(intendedMs);
     if (iteration === null) {
       // Nothing in flight and no agent free (every one done): nothing to wait for, this arrival alone is dropped.

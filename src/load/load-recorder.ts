@@ -10,6 +10,13 @@
  * Values are recorded in microseconds, 3 significant digits, up to an hour.
  * A snapshot is plain JSON (histograms as compressed base64), so worker threads and `--shard`
  * machines merge into one report (`mergeSnapshots`); merging is exact for counts and histograms.
+ * Recording cost (a sample is two histogram records, on every request the generator sends): the
+ * per-endpoint histograms use plain 64-bit counts (a few hundred thousand records a second; 188 KB
+ * each, so MAX_ENDPOINTS of them is at most 94 MB); the per-second ones are packed (small, as a
+ * long run has many), but a packed record is several times slower, so the newest STAGED_SECONDS
+ * rows, where answers land, record into 32-bit staging histograms, folded into the packed one
+ * (exactly: counts add) when their second leaves the window; a snapshot encodes a staged row's
+ * staging histogram (walking a packed one to encode it is slow).
  * Limits: at most MAX_ENDPOINTS endpoint names (later ones count under OTHER_ENDPOINT), at most
  * MAX_SECONDS per-second rows, at most MAX_CHECKS check names.
  */
@@ -20,6 +27,8 @@ export const MAX_ENDPOINTS = 500;
 export const MAX_SECONDS = 86_400;
 export const MAX_CHECKS = 200;
 export const OTHER_ENDPOINT = '(other)';
+/** Per-second rows recorded through a staging histogram: the newest ones (late answers to older seconds go to the packed row). */
+export const STAGED_SECONDS = 3;
 /** The longest latency a histogram holds: one hour, in microseconds. */
 export const HIGHEST_MICROS = 3_600_000_000;
 
@@ -88,6 +97,11 @@ export function newHistogram(): Histogram {
   return hdr.build({ bitBucketSize: 'packed', lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
 }
 
+/** 32-bit counts: records several times faster than a packed histogram, 94 KB whatever it holds (for a second's worth of samples). */
+export function newStagingHistogram(): Histogram {
+  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_MICROS, numberOfSignificantValueDigits: 3 });
+}
+
 function micros(ms: number): number {
   return Math.min(HIGHEST_MICROS, Math.max(1, Math.round(ms * 1000)));
 }
@@ -137,19 +151,48 @@ export function percentilesOf(histogram: Histogram): Percentiles {
 class Tally {
   requests = 0;
   failed = 0;
-  readonly statuses = new Map<string, number>();
-  readonly latency = newHistogram();
+  /** Status → count, by number (named as text in the snapshot). */
+  readonly statuses = new Map<number, number>();
+  readonly latency: Histogram;
+  /** While set, latencies are recorded here instead, and added to `latency` by `unstage`. */
+  private staged: Histogram | null = null;
+
+  constructor(latency: Histogram) {
+    this.latency = latency;
+  }
 
   add(sample: LoadSample, latencyMicros: number): void {
     this.requests += 1;
     if (sample.failed) this.failed += 1;
-    const status = String(sample.status);
-    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-    this.latency.recordValue(latencyMicros);
+    this.statuses.set(sample.status, (this.statuses.get(sample.status) ?? 0) + 1);
+    (this.staged ?? this.latency).recordValue(latencyMicros);
+  }
+
+  /** From the row's first sample (so `latency` stays empty until `unstage`). */
+  stage(staging: Histogram): void {
+    assert(this.staged === null && this.requests === 0 && staging.totalCount === 0, 'a new row stages into one empty histogram');
+    this.staged = staging;
+  }
+
+  /** Adds the staged counts to `latency`; hands the staging histogram back, empty. */
+  unstage(): Histogram | null {
+    const staged = this.staged;
+    if (staged === null) return null;
+    this.latency.add(staged);
+    staged.reset();
+    this.staged = null;
+    return staged;
+  }
+
+  /** The latency encoded: while staged, the staging histogram holds it all (a row is staged from its first sample and never again once folded). */
+  encodedLatency(): HistogramSnapshot {
+    if (this.staged === null) return encodeHistogram(this.latency);
+    assert(this.latency.totalCount === 0, 'a staged row has folded nothing yet');
+    return encodeHistogram(this.staged);
   }
 
   statusRecord(): Record<string, number> {
-    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => Number(a) - Number(b)));
+    return Object.fromEntries([...this.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => [String(status), count]));
   }
 }
 
@@ -158,6 +201,10 @@ export class LoadRecorder {
   private endMs = 0;
   private readonly endpoints = new Map<string, Tally>();
   private readonly seconds = new Map<number, Tally>();
+  /** The per-second rows now staged (at most STAGED_SECONDS), by second; emptied staging histograms for reuse. */
+  private readonly stagedRows = new Map<number, Tally>();
+  private readonly spareStaging: Histogram[] = [];
+  private newestSecond = -1;
   private readonly checks = new Map<string, { passes: number; fails: number }>();
   private started = 0;
   private completed = 0;
@@ -174,18 +221,40 @@ export class LoadRecorder {
     const name = this.endpoints.has(sample.endpoint) || this.endpoints.size < MAX_ENDPOINTS ? sample.endpoint : OTHER_ENDPOINT;
     let endpoint = this.endpoints.get(name);
     if (endpoint === undefined) {
-      endpoint = new Tally();
+      endpoint = new Tally(emptyReadHistogram());
       this.endpoints.set(name, endpoint);
     }
     endpoint.add(sample, latency);
     const second = Math.min(MAX_SECONDS - 1, Math.max(0, Math.floor((sample.intendedStartMs - this.startMs) / 1000)));
+    this.rowOf(second).add(sample, latency);
+    this.endMs = Math.max(this.endMs, sample.endMs);
+  }
+
+  /** The row of `second`; a row made among the newest STAGED_SECONDS is staged (older staged rows are folded first). */
+  private rowOf(second: number): Tally {
+    if (second > this.newestSecond) {
+      this.newestSecond = second;
+      this.unstage((staged) => staged <= second - STAGED_SECONDS);
+    }
     let row = this.seconds.get(second);
     if (row === undefined) {
-      row = new Tally();
+      row = new Tally(newHistogram());
       this.seconds.set(second, row);
+      if (second > this.newestSecond - STAGED_SECONDS) {
+        row.stage(this.spareStaging.pop() ?? newStagingHistogram());
+        this.stagedRows.set(second, row);
+      }
     }
-    row.add(sample, latency);
-    this.endMs = Math.max(this.endMs, sample.endMs);
+    return row;
+  }
+
+  private unstage(which: (second: number) => boolean): void {
+    for (const [second, row] of this.stagedRows) {
+      if (!which(second)) continue;
+      const staging = row.unstage();
+      if (staging !== null) this.spareStaging.push(staging);
+      this.stagedRows.delete(second);
+    }
   }
 
   iterationStarted(): void {
@@ -219,7 +288,7 @@ export class LoadRecorder {
   }
 
   snapshot(): LoadSnapshot {
-    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: encodeHistogram(tally.latency) });
+    const tallyOf = (tally: Tally): Omit<EndpointSnapshot, 'endpoint'> => ({ requests: tally.requests, failed: tally.failed, statuses: tally.statusRecord(), latency: tally.encodedLatency() });
     return {
       format: 'afp-load/1',
       startMs: this.startMs,

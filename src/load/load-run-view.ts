@@ -5,7 +5,7 @@
  * printing apart). Fed one sample at a time; read by `view(nowMs)`.
  * Bounded: two one-second tallies and their histograms, whatever the run's length.
  */
-import { newHistogram, percentilesOf, type LoadSample } from './load-recorder.ts';
+import { newStagingHistogram, percentilesOf, type LoadSample } from './load-recorder.ts';
 
 export interface LiveView {
   readonly elapsedMs: number;
@@ -22,7 +22,7 @@ export interface LiveView {
 class Second {
   requests = 0;
   failed = 0;
-  readonly latency = newHistogram();
+  readonly latency = newStagingHistogram();
   readonly index: number;
 
   constructor(index: number) {

@@ -20,7 +20,7 @@
 import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import type { IdSource as IdSourceType } from '../core/ids.ts';
-import { IdSource, hashKey, platformKey } from '../core/ids.ts';
+import { IdSource, hashKey, KEY_PREFIX } from '../core/ids.ts';
 import { EXTERNAL, FAUCET_POOL, Ledger } from '../core/ledger.ts';
 import { Rng } from '../core/rng.ts';
 import { Scheduler } from '../core/scheduler.ts';
@@ -30,7 +30,7 @@ import { DomainsService } from '../services/domains/domains.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
 import { TradingService } from '../services/trading/trading.ts';
-import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
+import type { MarketClosure, PriceShock, TradingSchedule } from '../services/trading/trading-record.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName, PlatformTimer, ServiceContext } from '../services/shared/context.ts';
@@ -159,6 +159,8 @@ export class Platform {
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
+  /** The trading price shocks and market closures it was built with (GET /_afp/platform lists them). */
+  readonly tradingSchedule: TradingSchedule;
   private readonly closureSchedule: ClosureSchedule;
   private readonly events = new EventBus();
   private readonly authMemo = new Map<string, AuthenticatedCaller>();
@@ -175,6 +177,7 @@ export class Platform {
     this.faults = options.faults ?? [];
     this.closures = options.closures ?? [];
     this.closureSchedule = new ClosureSchedule(this.closures);
+    this.tradingSchedule = { shocks: options.trading?.shocks ?? [], closures: options.trading?.closures ?? [] };
     this.lastMs = options.startMs;
     this.authMemoMax = options.authMemoMax ?? AUTH_MEMO_MAX;
     assert(Number.isSafeInteger(this.authMemoMax) && this.authMemoMax >= 1, 'the auth memo holds at least one entry');
@@ -304,8 +307,8 @@ export class Platform {
   /** The caller of a header not in the memo, remembered when the key is known; undefined otherwise. */
   private admit(authorization: string): AuthenticatedCaller | undefined {
     if (!authorization.startsWith('Bearer ')) return undefined;
-    const key = platformKey(authorization.slice(7).trim());
-    if (key === null) return undefined;
+    const key = authorization.slice(7).trim();
+    if (!key.startsWith(KEY_PREFIX)) return undefined;
     const agent = this.agents.byKey(hashKey(key));
     if (agent === undefined) return undefined;
     const caller = new AuthenticatedCaller(agent, this.limiter);

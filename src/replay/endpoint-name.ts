@@ -4,6 +4,8 @@
  * uses (DESIGN: the replay matcher is generated from the route rows). A request no row matches
  * (a probe of an unknown path) is named `<mount> <METHOD> <path>` with identifier-like
  * segments replaced by `:id`, so one unknown endpoint is one line of the report, not one per id.
+ * Names are remembered by mount, method and path (a load run names every request it sends, most
+ * of them to a few paths): at most NAMES_CACHED_MAX, forgotten all at once when full.
  */
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import type { Mount } from '../http/route.ts';
@@ -11,9 +13,24 @@ import { Router } from '../http/router.ts';
 import { isIdentifierLike } from './identifier-rule.ts';
 import type { RecordedRequest } from './record-format.ts';
 
+export const NAMES_CACHED_MAX = 10_000;
+
 let router: Router | null = null;
+const cached = new Map<string, string>();
 
 export function endpointName(request: RecordedRequest): string {
+  // Mounts and methods hold no space (an HTTP method is a token): the key is unambiguous.
+  const key = `${request.mount} ${request.method} ${request.path}`;
+  let name = cached.get(key);
+  if (name === undefined) {
+    name = nameOf(request);
+    if (cached.size >= NAMES_CACHED_MAX) cached.clear();
+    cached.set(key, name);
+  }
+  return name;
+}
+
+function nameOf(request: RecordedRequest): string {
   router ??= new Router(ALL_ROUTES);
   const match = router.match(request.mount as Mount, request.method, request.path);
   if (match.kind === 'found') return match.route.id;

@@ -4,7 +4,10 @@
  *
  *   line 1:   { format, scenario, seed, start_ms, end_ms, exchanges, complete, identifier_rule,
  *               platform: { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
- *                           casino_closures: [{ game, from_ms, until_ms }] },
+ *                           casino_closures: [{ game, from_ms, until_ms }],
+ *                           trading_shocks: [{ base, at_ms, move_bps }],
+ *                           market_closures: [{ symbol, from_ms, until_ms }],
+ *                           domain_year_ms, domain_grace_ms },
  *               dropped: { exchanges, index_values, bodies, sites }, tiers: { <agent_id>: tier },
  *               deposits: { <agent_id>: { chain, amount } } }
  *   line n+1: exchange seq n (1-based): { seq, at_ms, agent, request, response, provenance, introduced }
@@ -18,7 +21,8 @@
  * A record cut short by a limit (`complete: false`) is a faithful prefix of the run.
  *
  * What the simulator sets outside HTTP travels in the header: `platform` (the scenario's dispute
- * outcome and fault windows, at absolute instants), `tiers` (agents of pro and enterprise
+ * outcome, fault windows, casino game closures, trading price shocks and market closures, at
+ * absolute instants, and the domain year and grace lengths), `tiers` (agents of pro and enterprise
  * populations; free is the default and not listed) and `deposits` (the casino starting deposit
  * each agent got right after its registration, `casino.starting_deposit`). All are optional on disk — records written
  * before they existed lack them and read as the defaults (`recordedPlatformOf`, `recordedTiersOf`,
@@ -29,6 +33,7 @@ import type { JsonValue } from '../core/errors.ts';
 import type { FaultWindow, ServiceName } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import { DEFAULT_CONFIG } from '../services/shared/config.ts';
+import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
 
 export const RECORD_FORMAT = 'afp-record/1';
 /** Fault windows a header may list (a scenario has at most 100). */
@@ -63,12 +68,34 @@ export interface RecordedClosure {
   readonly until_ms: number;
 }
 
+/** A trading price shock of the recorded run: from `at_ms` on, the asset `base` moves by `move_bps`. */
+export interface RecordedShock {
+  readonly base: string;
+  readonly at_ms: number;
+  readonly move_bps: number;
+}
+
+/** A trading market closure of the recorded run: `symbol` (or every market: '*') answers MARKET_CLOSED in [from_ms, until_ms). */
+export interface RecordedMarketClosure {
+  readonly symbol: string;
+  readonly from_ms: number;
+  readonly until_ms: number;
+}
+
 /** The platform settings of the recorded run (`GET /_afp/platform` of afp serve has the same shape). */
 export interface RecordedPlatform {
   readonly dispute_outcome: DisputeOutcome;
   readonly faults: readonly RecordedFault[];
   /** Absent in records and serves from before closures were recorded: none. */
   readonly casino_closures?: readonly RecordedClosure[];
+  /** Absent in records and serves from before trading settings were recorded: none. */
+  readonly trading_shocks?: readonly RecordedShock[];
+  /** Absent in records and serves from before trading settings were recorded: none. */
+  readonly market_closures?: readonly RecordedMarketClosure[];
+  /** The length of a domain registration year; absent in older records: the default (365 days). */
+  readonly domain_year_ms?: number;
+  /** How long an expired domain stays expired before release; absent in older records: the default (30 days). */
+  readonly domain_grace_ms?: number;
 }
 
 /** What a record without `platform` was made with: the platform's defaults, no fault window. */
@@ -109,6 +136,34 @@ export function recordedPlatformOf(header: RecordHeader): RecordedPlatform {
 
 export function recordedTiersOf(header: RecordHeader): Readonly<Record<string, RecordedTier>> {
   return header.tiers ?? {};
+}
+
+/** The platform's trading price shocks in the record's spelling. */
+export function recordedShocks(shocks: readonly PriceShock[]): RecordedShock[] {
+  return shocks.map((shock) => ({ base: shock.base, at_ms: shock.atMs, move_bps: shock.moveBps }));
+}
+
+/** The platform's trading market closures in the record's spelling. */
+export function recordedMarketClosures(closures: readonly MarketClosure[]): RecordedMarketClosure[] {
+  return closures.map((closure) => ({ symbol: closure.symbol, from_ms: closure.fromMs, until_ms: closure.untilMs }));
+}
+
+/** A recorded platform's trading settings in the platform's spelling (what afp serve is built with). */
+export function tradingOfRecorded(platform: RecordedPlatform): { shocks: PriceShock[]; closures: MarketClosure[] } {
+  return {
+    shocks: (platform.trading_shocks ?? []).map((shock) => ({ base: shock.base, atMs: shock.at_ms, moveBps: shock.move_bps })),
+    closures: (platform.market_closures ?? []).map((closure) => ({ symbol: closure.symbol, fromMs: closure.from_ms, untilMs: closure.until_ms })),
+  };
+}
+
+/** The domain year of a recorded platform (the default when the record predates it). */
+export function recordedDomainYearMs(platform: RecordedPlatform): number {
+  return platform.domain_year_ms ?? DEFAULT_CONFIG.domains.yearMs;
+}
+
+/** The domain grace of a recorded platform (the default when the record predates it). */
+export function recordedDomainGraceMs(platform: RecordedPlatform): number {
+  return platform.domain_grace_ms ?? DEFAULT_CONFIG.domains.graceMs;
 }
 
 /** The platform's casino game closures in the record's spelling. */

@@ -9,6 +9,7 @@
 import { SERVICE_NAMES } from '../platform/platform.ts';
 import { CLOSURES_MAX } from '../services/casino/closure-schedule.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
+import { TRADING_LIMITS } from '../services/trading/trading-record.ts';
 import { isObject } from './json-pointer.ts';
 import { RECORD_DEPOSITS_MAX, RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
 import { isSiteName } from './request-sites.ts';
@@ -17,8 +18,12 @@ export const READ_LINE_CHARS_MAX = 16 * 1024 * 1024;
 export const ERRORS_MAX = 50;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers', 'deposits'];
-const PLATFORM_KEYS = ['dispute_outcome', 'faults', 'casino_closures'];
+const PLATFORM_KEYS = ['dispute_outcome', 'faults', 'casino_closures', 'trading_shocks', 'market_closures', 'domain_year_ms', 'domain_grace_ms'];
 const CLOSURE_KEYS = ['game', 'from_ms', 'until_ms'];
+const SHOCK_KEYS = ['base', 'at_ms', 'move_bps'];
+const MARKET_CLOSURE_KEYS = ['symbol', 'from_ms', 'until_ms'];
+/** An asset (`BTC`) or a market (`BTC-PERP`, `ETH-USDC`, or '*': every market) as a scenario names it. */
+const MARKET_NAME = /^(?:\*|[A-Za-z0-9][A-Za-z0-9._-]{0,39})$/;
 const FAULT_KEYS = ['service', 'from_ms', 'until_ms', 'status'];
 const AGENT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const DROPPED_KEYS = ['exchanges', 'index_values', 'bodies', 'sites'];
@@ -105,7 +110,16 @@ function checkPlatform(platform: unknown, problems: Problems): void {
     if (!isCount(fault['from_ms']) || !isCount(fault['until_ms']) || fault['until_ms'] <= fault['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
     if (fault['status'] !== 500 && fault['status'] !== 503) problems.add(`${where}.status must be 500 or 503`);
   });
-  const closures = platform['casino_closures'];
+  checkCasinoClosures(platform['casino_closures'], problems);
+  checkTrading(platform, problems);
+  for (const key of ['domain_year_ms', 'domain_grace_ms']) {
+    const value = platform[key];
+    if (value !== undefined && (!isCount(value) || (key === 'domain_year_ms' && value === 0))) problems.add(`platform.${key} must be a ${key === 'domain_year_ms' ? 'positive' : 'non-negative'} integer of milliseconds`);
+  }
+}
+
+/** The optional `platform.casino_closures`: [{ game, from_ms, until_ms }]. */
+function checkCasinoClosures(closures: unknown, problems: Problems): void {
   if (closures === undefined) return;
   if (!Array.isArray(closures) || closures.length > CLOSURES_MAX) return problems.add(`platform.casino_closures must be a list of at most ${CLOSURES_MAX} game closures`);
   closures.forEach((closure: unknown, index) => {
@@ -113,6 +127,33 @@ function checkPlatform(platform: unknown, problems: Problems): void {
     if (!isObject(closure)) return problems.add(`${where} must be { ${CLOSURE_KEYS.join(', ')} }`);
     problems.unknownKeys(closure, CLOSURE_KEYS, where);
     if (typeof closure['game'] !== 'string' || !(GAME_IDS as readonly string[]).includes(closure['game'])) problems.add(`${where}.game must be one of ${GAME_IDS.join(', ')}`);
+    if (!isCount(closure['from_ms']) || !isCount(closure['until_ms']) || closure['until_ms'] <= closure['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
+  });
+}
+
+/** The optional `platform.trading_shocks` [{ base, at_ms, move_bps }] and `platform.market_closures` [{ symbol, from_ms, until_ms }]. */
+function checkTrading(platform: Record<string, unknown>, problems: Problems): void {
+  const shocks = platform['trading_shocks'];
+  if (shocks !== undefined && (!Array.isArray(shocks) || shocks.length > TRADING_LIMITS.shocksMax)) problems.add(`platform.trading_shocks must be a list of at most ${TRADING_LIMITS.shocksMax} price shocks`);
+  else if (shocks !== undefined) {
+    (shocks as unknown[]).forEach((shock: unknown, index) => {
+      const where = `platform.trading_shocks[${index}]`;
+      if (!isObject(shock)) return problems.add(`${where} must be { ${SHOCK_KEYS.join(', ')} }`);
+      problems.unknownKeys(shock, SHOCK_KEYS, where);
+      if (typeof shock['base'] !== 'string' || !MARKET_NAME.test(shock['base'])) problems.add(`${where}.base must be an asset name`);
+      if (!isCount(shock['at_ms'])) problems.add(`${where}.at_ms must be a non-negative integer`);
+      const move = shock['move_bps'];
+      if (typeof move !== 'number' || !Number.isSafeInteger(move) || move <= -10_000 || move > 100_000) problems.add(`${where}.move_bps must be an integer above -10000 and at most 100000`);
+    });
+  }
+  const closures = platform['market_closures'];
+  if (closures === undefined) return;
+  if (!Array.isArray(closures) || closures.length > TRADING_LIMITS.closuresMax) return problems.add(`platform.market_closures must be a list of at most ${TRADING_LIMITS.closuresMax} market closures`);
+  closures.forEach((closure: unknown, index) => {
+    const where = `platform.market_closures[${index}]`;
+    if (!isObject(closure)) return problems.add(`${where} must be { ${MARKET_CLOSURE_KEYS.join(', ')} }`);
+    problems.unknownKeys(closure, MARKET_CLOSURE_KEYS, where);
+    if (typeof closure['symbol'] !== 'string' || !MARKET_NAME.test(closure['symbol'])) problems.add(`${where}.symbol must be a market symbol or '*'`);
     if (!isCount(closure['from_ms']) || !isCount(closure['until_ms']) || closure['until_ms'] <= closure['from_ms']) problems.add(`${where} must have integers 0 ≤ from_ms < until_ms`);
   });
 }

@@ -3,8 +3,9 @@
  * for every exchange, in order, `onTier` when an agent of a pro or enterprise population gets
  * its tier and `onDeposit` when an agent gets its casino starting deposit (both out of band, not
  * over HTTP, right after the agent's registration); `finish(path)` writes the `afp-record/1` file
- * (record-format.ts). The run's platform settings (dispute outcome, fault windows at absolute
- * instants) come with the header input and are written into the header as they are.
+ * (record-format.ts). The run's platform settings (dispute outcome, fault windows, casino game
+ * closures, trading shocks and market closures at absolute instants, the domain year and grace)
+ * come with the header input and are written into the header as they are.
  *
  * Each exchange is turned into its line at once (provenance computed against everything seen
  * before it, then the response indexed), so later mutation of bodies cannot change the record.
@@ -22,6 +23,7 @@ import type { JsonValue } from '../core/errors.ts';
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
 import type { FaultWindow } from '../platform/platform.ts';
 import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
+import { TRADING_LIMITS, type MarketClosure, type PriceShock } from '../services/trading/trading-record.ts';
 import { IDENTIFIER_RULE } from './identifier-rule.ts';
 import { ProvenanceIndex } from './provenance.ts';
 import {
@@ -33,6 +35,8 @@ import {
   isRecordedResponseHeader,
   recordedClosures,
   recordedFaults,
+  recordedMarketClosures,
+  recordedShocks,
   type DisputeOutcome,
   type DroppedCounts,
   type RecordedDeposit,
@@ -53,7 +57,14 @@ export interface RecorderHeaderInput {
   readonly seed: string | number;
   readonly startMs: number;
   /** The run's platform settings; absent: the defaults (dispute outcome refund, no fault window). */
-  readonly platform?: { readonly disputeOutcome: DisputeOutcome; readonly faults: readonly FaultWindow[]; readonly closures?: readonly GameClosure[] };
+  readonly platform?: {
+    readonly disputeOutcome: DisputeOutcome;
+    readonly faults: readonly FaultWindow[];
+    readonly closures?: readonly GameClosure[];
+    readonly trading?: { readonly shocks: readonly PriceShock[]; readonly closures: readonly MarketClosure[] };
+    /** The domain year and grace lengths; absent: not written (the reader takes the defaults). */
+    readonly domains?: { readonly yearMs: number; readonly graceMs: number };
+  };
 }
 
 export interface RecorderLimits {
@@ -176,7 +187,16 @@ function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
   for (const fault of faults) assert(Number.isSafeInteger(fault.from_ms) && fault.from_ms >= 0 && fault.until_ms > fault.from_ms, 'a fault window is a non-empty span of instants');
   const closures = recordedClosures(input.platform.closures ?? []);
   assert(closures.length <= CLOSURES_MAX, `a record lists at most ${CLOSURES_MAX} game closures (the scenario limit)`);
-  return { dispute_outcome: input.platform.disputeOutcome, faults, casino_closures: closures };
+  const trading = input.platform.trading;
+  const domains = input.platform.domains;
+  assert(trading === undefined || (trading.shocks.length <= TRADING_LIMITS.shocksMax && trading.closures.length <= TRADING_LIMITS.closuresMax), 'a record lists at most the scenario limit of shocks and market closures');
+  return {
+    dispute_outcome: input.platform.disputeOutcome,
+    faults,
+    casino_closures: closures,
+    ...(trading === undefined ? {} : { trading_shocks: recordedShocks(trading.shocks), market_closures: recordedMarketClosures(trading.closures) }),
+    ...(domains === undefined ? {} : { domain_year_ms: domains.yearMs, domain_grace_ms: domains.graceMs }),
+  };
 }
 
 function recordRequest(request: TransportRequest): RecordedRequest {

@@ -1,7 +1,8 @@
 /**
  * Replay set-up: what the simulator set outside HTTP, reproduced on the target (pure; the CLI
  * sends the calls). Two parts:
- *   - platform settings: the record's `platform` (dispute outcome, fault windows) against the
+ *   - platform settings: the record's `platform` (dispute outcome, fault windows, casino game
+ *     closures, trading shocks and market closures, domain year and grace) against the
  *     target's `GET /_afp/platform`; each differing setting is a `setup` difference. A target
  *     without that endpoint cannot be verified: a note says so, and what will differ.
  *   - tiers: right after the exchange whose recorded answer issued an agent's key (a registration:
@@ -16,7 +17,19 @@
 import type { JsonValue } from '../core/errors.ts';
 import type { Finding } from './difference.ts';
 import { isObject } from './json-pointer.ts';
-import { DEFAULT_RECORDED_PLATFORM, type RecordedClosure, type RecordedDeposit, type RecordedExchange, type RecordedFault, type RecordedPlatform, type RecordedTier } from './record-format.ts';
+import {
+  DEFAULT_RECORDED_PLATFORM,
+  recordedDomainGraceMs,
+  recordedDomainYearMs,
+  type RecordedClosure,
+  type RecordedDeposit,
+  type RecordedExchange,
+  type RecordedFault,
+  type RecordedMarketClosure,
+  type RecordedPlatform,
+  type RecordedShock,
+  type RecordedTier,
+} from './record-format.ts';
 
 export const PLATFORM_ENDPOINT = '_afp/platform';
 export const TIER_ENDPOINT = '_afp/tier';
@@ -67,7 +80,38 @@ export function parsePlatformView(body: unknown): RecordedPlatform | null {
     if (typeof game !== 'string' || !Number.isSafeInteger(fromMs) || !Number.isSafeInteger(untilMs)) return null;
     parsedClosures.push({ game, from_ms: fromMs as number, until_ms: untilMs as number });
   }
-  return { dispute_outcome: outcome, faults: parsed, casino_closures: parsedClosures };
+  const trading = parseTradingView(body);
+  if (trading === null) return null;
+  const domains: { domain_year_ms?: number; domain_grace_ms?: number } = {};
+  for (const key of ['domain_year_ms', 'domain_grace_ms'] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 0) return null;
+    domains[key] = value as number;
+  }
+  return { dispute_outcome: outcome, faults: parsed, casino_closures: parsedClosures, ...trading, ...domains };
+}
+
+/** A served platform's trading settings (absent on an older afp serve: none), or null when malformed. */
+function parseTradingView(body: Record<string, unknown>): { trading_shocks: RecordedShock[]; market_closures: RecordedMarketClosure[] } | null {
+  const shocks = body['trading_shocks'] ?? [];
+  const closures = body['market_closures'] ?? [];
+  if (!Array.isArray(shocks) || !Array.isArray(closures)) return null;
+  const parsedShocks: RecordedShock[] = [];
+  for (const shock of shocks as unknown[]) {
+    if (!isObject(shock)) return null;
+    const { base, at_ms: atMs, move_bps: moveBps } = shock;
+    if (typeof base !== 'string' || !Number.isSafeInteger(atMs) || !Number.isSafeInteger(moveBps)) return null;
+    parsedShocks.push({ base, at_ms: atMs as number, move_bps: moveBps as number });
+  }
+  const parsedClosures: RecordedMarketClosure[] = [];
+  for (const closure of closures as unknown[]) {
+    if (!isObject(closure)) return null;
+    const { symbol, from_ms: fromMs, until_ms: untilMs } = closure;
+    if (typeof symbol !== 'string' || !Number.isSafeInteger(fromMs) || !Number.isSafeInteger(untilMs)) return null;
+    parsedClosures.push({ symbol, from_ms: fromMs as number, until_ms: untilMs as number });
+  }
+  return { trading_shocks: parsedShocks, market_closures: parsedClosures };
 }
 
 /** One `setup` finding per differing setting: the dispute outcome, each fault window by position. */
@@ -89,7 +133,28 @@ export function platformFindings(expected: RecordedPlatform, actual: RecordedPla
     const have = closureJson(served[index]);
     if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `platform/casino_closures/${index}`, expected: want, actual: have });
   }
+  listFindings(findings, 'platform/trading_shocks', expected.trading_shocks ?? [], actual.trading_shocks ?? [], shockJson);
+  listFindings(findings, 'platform/market_closures', expected.market_closures ?? [], actual.market_closures ?? [], marketClosureJson);
+  if (recordedDomainYearMs(expected) !== recordedDomainYearMs(actual)) findings.push({ kind: 'setup', pointer: 'platform/domain_year_ms', expected: recordedDomainYearMs(expected), actual: recordedDomainYearMs(actual) });
+  if (recordedDomainGraceMs(expected) !== recordedDomainGraceMs(actual)) findings.push({ kind: 'setup', pointer: 'platform/domain_grace_ms', expected: recordedDomainGraceMs(expected), actual: recordedDomainGraceMs(actual) });
   return findings;
+}
+
+/** One finding per position where the recorded and served lists differ. */
+function listFindings<T>(findings: Finding[], pointer: string, wanted: readonly T[], served: readonly T[], json: (item: T | undefined) => JsonValue): void {
+  for (let index = 0; index < Math.max(wanted.length, served.length); index++) {
+    const want = json(wanted[index]);
+    const have = json(served[index]);
+    if (JSON.stringify(want) !== JSON.stringify(have)) findings.push({ kind: 'setup', pointer: `${pointer}/${index}`, expected: want, actual: have });
+  }
+}
+
+function shockJson(shock: RecordedShock | undefined): JsonValue {
+  return shock === undefined ? null : { base: shock.base, at_ms: shock.at_ms, move_bps: shock.move_bps };
+}
+
+function marketClosureJson(closure: RecordedMarketClosure | undefined): JsonValue {
+  return closure === undefined ? null : { symbol: closure.symbol, from_ms: closure.from_ms, until_ms: closure.until_ms };
 }
 
 function closuresOf(platform: RecordedPlatform): readonly RecordedClosure[] {
@@ -105,7 +170,7 @@ function faultJson(fault: RecordedFault | undefined): JsonValue {
 }
 
 export function isDefaultPlatform(platform: RecordedPlatform): boolean {
-  return platform.dispute_outcome === DEFAULT_RECORDED_PLATFORM.dispute_outcome && platform.faults.length === 0 && closuresOf(platform).length === 0;
+  return platformFindings(DEFAULT_RECORDED_PLATFORM, platform).length === 0;
 }
 
 /** The command line that sets a target up like the record (`scenarioFile`: the scenario's file, when known). */
@@ -119,6 +184,12 @@ export function unverifiableNote(platform: RecordedPlatform, why: string): strin
   const parts = [`the target's platform settings cannot be verified (${why})`];
   if (platform.faults.length > 0) parts.push(`the record has ${platform.faults.length} fault window(s): responses inside them will differ unless the target fails the same way`);
   if (closuresOf(platform).length > 0) parts.push(`the record has ${closuresOf(platform).length} casino game closure(s): bets on those games inside them will differ unless the target closes them too`);
+  const shocks = platform.trading_shocks?.length ?? 0;
+  const marketClosures = platform.market_closures?.length ?? 0;
+  if (shocks + marketClosures > 0) parts.push(`the record has ${shocks} trading price shock(s) and ${marketClosures} market closure(s): quotes, fills and orders on those markets will differ unless the target has them too`);
+  if (recordedDomainYearMs(platform) !== recordedDomainYearMs(DEFAULT_RECORDED_PLATFORM) || recordedDomainGraceMs(platform) !== recordedDomainGraceMs(DEFAULT_RECORDED_PLATFORM)) {
+    parts.push(`the record's domain year (${recordedDomainYearMs(platform)} ms) and grace (${recordedDomainGraceMs(platform)} ms) are not the defaults: domain expiries and prices will differ on a target with the defaults`);
+  }
   if (platform.dispute_outcome !== DEFAULT_RECORDED_PLATFORM.dispute_outcome) parts.push(`disputes ended by their window resolve with '${platform.dispute_outcome}' in the record and will differ on a target with the default`);
   return parts.join('; ');
 }

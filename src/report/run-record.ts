@@ -67,6 +67,21 @@ export interface RunTotals {
   readonly feeIncomeMicro: Micro;
   readonly faucetPoolMicro: Micro;
   readonly agentBalancesMicro: Micro;
+  /**
+   * The other accounts holding money, grouped (src/sim/money-holders.ts: escrow held, casino
+   * house, trading house, insurance, margin, order reserves…; zero groups left out). With
+   * agent balances, fee income and the faucet pool they sum to `totalHeldMicro`. Absent in
+   * records built before they existed (the table then shows only the rows above).
+   */
+  readonly holders?: readonly MoneyHolder[];
+  /** Everything the ledger holds (minus the external account): what the money rows add up to. */
+  readonly totalHeldMicro?: Micro;
+}
+
+/** One row of the money table: a group of system accounts and what it holds. */
+export interface MoneyHolder {
+  readonly name: string;
+  readonly amountMicro: Micro;
 }
 
 /** The exact law of a variant (edge-statistics.ts `edgeTheory`) and the edge the documents state. */

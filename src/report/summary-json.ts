@@ -100,6 +100,8 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
       agent_balances: formatDecimal(totals.agentBalancesMicro),
       fee_income: formatDecimal(totals.feeIncomeMicro),
       faucet_pool: formatDecimal(totals.faucetPoolMicro),
+      ...Object.fromEntries((totals.holders ?? []).map((holder) => [holder.name.replaceAll(' ', '_'), formatDecimal(holder.amountMicro)])),
+      ...(totals.totalHeldMicro === undefined ? {} : { total_held: formatDecimal(totals.totalHeldMicro) }),
       ledger_sum: formatDecimal(totals.ledgerSumMicro),
     },
     requests_by_status: requestsByStatusClass(record.endpoints),

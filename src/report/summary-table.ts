@@ -4,7 +4,9 @@
  * plain ASCII, no colours, no terminal-width detection, archetypes sorted by name, invariants
  * in the record's order. Text columns are left-aligned, numbers right-aligned; every column
  * holds one kind of figure (counts apart from USDC amounts, which all have 6 decimals), and the
- * outcome, a word, is its own line.
+ * outcome, a word, is its own line. The money rows down to `total held` add up to it (every
+ * account holding money is in a row: src/sim/money-holders.ts); `ledger sum` is the ledger's own
+ * check, zero when money is conserved.
  */
 import { usdcColumnText } from './column-format.ts';
 import type { AgentRow, RunRecord } from './run-record.ts';
@@ -77,6 +79,8 @@ export function summaryTable(record: RunRecord): string {
     ['agent balances', usdcColumnText(totals.agentBalancesMicro)],
     ['fee income', usdcColumnText(totals.feeIncomeMicro)],
     ['faucet pool', usdcColumnText(totals.faucetPoolMicro)],
+    ...(totals.holders ?? []).map((holder) => [holder.name, usdcColumnText(holder.amountMicro)]),
+    ...(totals.totalHeldMicro === undefined ? [] : [['total held', usdcColumnText(totals.totalHeldMicro)]]),
     ['ledger sum', usdcColumnText(totals.ledgerSumMicro)],
   ];
   return [

@@ -12,7 +12,9 @@
  *                          due timers run before the answer
  *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers,
  *                          and `load` (in flight, admitted, shed) when the server sheds load
- *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }] }
+ *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
+ *                          casino_closures, trading_shocks, market_closures, domain_year_ms,
+ *                          domain_grace_ms }
  *                          (the settings `afp serve --scenario` applied; afp replay compares them
  *                          with the record's header)
  *   POST /_afp/tier       { agent_id, tier } → { agent_id, tier }: sets an agent's rate-limit tier
@@ -237,6 +239,10 @@ function platformView(platform: Platform): JsonObject {
     dispute_outcome: platform.config.escrow.disputeOutcome,
     faults: platform.faults.map((fault) => ({ service: fault.service, from_ms: fault.fromMs, until_ms: fault.untilMs, status: fault.status })),
     casino_closures: platform.closures.map((closure) => ({ game: closure.game, from_ms: closure.fromMs, until_ms: closure.untilMs })),
+    trading_shocks: platform.tradingSchedule.shocks.map((shock) => ({ base: shock.base, at_ms: shock.atMs, move_bps: shock.moveBps })),
+    market_closures: platform.tradingSchedule.closures.map((closure) => ({ symbol: closure.symbol, from_ms: closure.fromMs, until_ms: closure.untilMs })),
+    domain_year_ms: platform.config.domains.yearMs,
+    domain_grace_ms: platform.config.domains.graceMs,
   };
 }
 

@@ -6,7 +6,8 @@
  *
  * Layout (schema COMMAND_LOG_SCHEMA_VERSION, in `PRAGMA user_version`; `PRAGMA application_id`
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
- *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults, defects
+ *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults,
+ *                                        closures, trading (absent in older logs: none), defects
  *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit' |
  *                                            'snapshot' | 'revert' | 'reset' (time travel: a revert's or
  *                                            reset's at_ms is the instant it returns to); entry = JSON;
@@ -49,6 +50,7 @@ import { GAME_IDS } from '../services/casino/games/game.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
+import { TRADING_LIMITS, type MarketClosure, type PriceShock, type TradingSchedule } from '../services/trading/trading-record.ts';
 import type { AdminCommand } from './admin.ts';
 import type { ClockMode } from './serve-clock.ts';
 
@@ -59,6 +61,7 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 const SQLITE_BUSY = 5;
 const SQLITE_NOTADB = 26;
 const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+const NO_TRADING: TradingSchedule = { shocks: [], closures: [] };
 
 /** What the platform was built from; a restart must build the same (serve compares them). */
 export interface LogSettings {
@@ -71,6 +74,8 @@ export interface LogSettings {
   readonly faults: readonly FaultWindow[];
   /** Casino game closures; logs written before they existed have none. */
   readonly closures: readonly GameClosure[];
+  /** Trading price shocks and market closures; absent (and in logs written before they existed): none. */
+  readonly trading?: TradingSchedule;
   readonly defects: readonly DefectName[];
 }
 
@@ -330,6 +335,8 @@ export function settingsDifferences(stored: LogSettings, wanted: LogSettings): s
   for (const path of configDifferences(stored.config, wanted.config, 'config')) differences.push(`${path} differs (--scenario's platform settings)`);
   differ('fault windows', faultsText(stored.faults), faultsText(wanted.faults));
   differ('casino game closures', closuresText(stored.closures), closuresText(wanted.closures));
+  differ('trading price shocks', shocksText(stored.trading?.shocks ?? []), shocksText(wanted.trading?.shocks ?? []));
+  differ('market closures', marketClosuresText(stored.trading?.closures ?? []), marketClosuresText(wanted.trading?.closures ?? []));
   return differences;
 }
 
@@ -407,6 +414,7 @@ function encodeSettings(settings: LogSettings): Record<string, string> {
     config: JSON.stringify(settings.config, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value)),
     faults: JSON.stringify(settings.faults),
     closures: JSON.stringify(settings.closures),
+    trading: JSON.stringify(settings.trading ?? NO_TRADING),
     defects: JSON.stringify(settings.defects),
   };
 }
@@ -428,6 +436,7 @@ function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | str
     const config = JSON.parse(text('config'), (_key, value: unknown) => (isBigintTag(value) ? BigInt(value.$bigint) : value)) as unknown;
     const faults = JSON.parse(text('faults')) as unknown;
     const closures = JSON.parse(meta.get('closures') ?? '[]') as unknown;
+    const trading = JSON.parse(meta.get('trading') ?? '{"shocks":[],"closures":[]}') as unknown;
     const defects = JSON.parse(text('defects')) as unknown;
     if (!/^(?:0|[1-9]\d{0,15})$/.test(seed)) return `seed '${seed}'`;
     if (!Number.isSafeInteger(startMs) || !Number.isSafeInteger(wallOffsetMs)) return 'start_ms or wall_offset_ms is not a whole number';
@@ -435,8 +444,9 @@ function readSettings(db: DatabaseSync, options: OpenOptions): LogSettings | str
     if (configDifferences(DEFAULT_CONFIG, config, 'config', { shapeOnly: true }).length > 0) return 'config has another layout (written by another afp version)';
     if (!Array.isArray(faults) || !faults.every(isFaultWindow)) return 'faults';
     if (!Array.isArray(closures) || closures.length > CLOSURES_MAX || !closures.every(isGameClosure)) return 'closures';
+    if (!isTradingSchedule(trading)) return 'trading';
     if (!Array.isArray(defects) || !defects.every((name) => typeof name === 'string' && options.knownDefects.includes(name))) return `defects ${JSON.stringify(defects)}`;
-    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, closures, defects: defects as DefectName[] };
+    return { seed, startMs, clockMode, wallOffsetMs, config: config as PlatformConfig, faults, closures, trading, defects: defects as DefectName[] };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -458,6 +468,36 @@ function isGameClosure(value: unknown): value is GameClosure {
   if (typeof value !== 'object' || value === null) return false;
   const closure = value as Record<string, unknown>;
   return (GAME_IDS as readonly unknown[]).includes(closure['game']) && Number.isSafeInteger(closure['fromMs']) && Number.isSafeInteger(closure['untilMs']) && (closure['fromMs'] as number) < (closure['untilMs'] as number);
+}
+
+function isTradingSchedule(value: unknown): value is TradingSchedule {
+  if (typeof value !== 'object' || value === null) return false;
+  const { shocks, closures } = value as Record<string, unknown>;
+  if (!Array.isArray(shocks) || shocks.length > TRADING_LIMITS.shocksMax || !Array.isArray(closures) || closures.length > TRADING_LIMITS.closuresMax) return false;
+  return shocks.every(isPriceShock) && closures.every(isMarketClosure);
+}
+
+function isPriceShock(value: unknown): value is PriceShock {
+  if (typeof value !== 'object' || value === null) return false;
+  const shock = value as Record<string, unknown>;
+  const move = shock['moveBps'];
+  return typeof shock['base'] === 'string' && Number.isSafeInteger(shock['atMs']) && typeof move === 'number' && Number.isSafeInteger(move) && move > -10_000 && move <= 100_000;
+}
+
+function isMarketClosure(value: unknown): value is MarketClosure {
+  if (typeof value !== 'object' || value === null) return false;
+  const closure = value as Record<string, unknown>;
+  return typeof closure['symbol'] === 'string' && Number.isSafeInteger(closure['fromMs']) && Number.isSafeInteger(closure['untilMs']) && (closure['fromMs'] as number) < (closure['untilMs'] as number);
+}
+
+function shocksText(shocks: readonly PriceShock[]): string {
+  if (shocks.length === 0) return 'none';
+  return shocks.map((shock) => `${shock.base} ${shock.moveBps} bps at ${new Date(shock.atMs).toISOString()}`).join(', ');
+}
+
+function marketClosuresText(closures: readonly MarketClosure[]): string {
+  if (closures.length === 0) return 'none';
+  return closures.map((closure) => `${closure.symbol} ${new Date(closure.fromMs).toISOString()}..${new Date(closure.untilMs).toISOString()}`).join(', ');
 }
 
 function closuresText(closures: readonly GameClosure[]): string {

@@ -35,6 +35,7 @@ import { Checkpointer } from './checkpoints.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
 import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
+import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { adminIntercept, type AdminCommand } from './admin.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -64,10 +65,12 @@ export interface ServeOptions {
   readonly faults?: readonly FaultWindow[];
   /** Casino game closures at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
   readonly closures?: readonly GameClosure[];
+  /** Trading price shocks and market closures at absolute instants (afp serve --scenario); GET /_afp/platform lists them. */
+  readonly trading?: TradingSchedule;
   readonly log?: (line: string) => void;
   /**
    * afp serve --data: the command log, opened and adopted (its settings checked against the
-   * flags). Its settings replace seed, startMs, clockMode, defects, config, faults and closures above.
+   * flags). Its settings replace seed, startMs, clockMode, defects, config, faults, closures and trading above.
    */
   readonly commandLog?: CommandLog;
   /**
@@ -218,6 +221,7 @@ function servedPlatform(options: ServeOptions, layout: ServeLayout, group: Group
     defects: options.defects ?? [],
     faults: options.faults ?? [],
     closures: options.closures ?? [],
+    ...(options.trading === undefined ? {} : { trading: options.trading }),
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.limiterEntriesMax === undefined ? {} : { limiter: { maxEntries: options.limiterEntriesMax } }),
   };

@@ -135,7 +135,7 @@ export interface Recovered {
 export function recoverPlatform(log: CommandLog, routes: readonly Route[], options: { checkpoints?: boolean; onAppend?: () => void } = {}): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
-  const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures };
+  const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures, ...(settings.trading === undefined ? {} : { trading: settings.trading }) };
   let platform = new Platform(platformOptions);
   let timeTravel = new TimeTravel(platform, platformOptions);
   const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log, platform, timeTravel);

@@ -8,6 +8,7 @@ import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
 import { domainRowsFromEvents } from '../report/domains-csv.ts';
 import type { AgentRow, EscrowRow, RunRecord, TradingRunData } from '../report/run-record.ts';
 import type { Platform } from '../platform/platform.ts';
+import { moneyHolders } from './money-holders.ts';
 import type { Simulation } from './simulation.ts';
 
 export function buildRunRecord(sim: Simulation, options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string }): RunRecord {
@@ -60,6 +61,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
       feeIncomeMicro: ledger.balance(FEE_INCOME),
       faucetPoolMicro: ledger.balance(FAUCET_POOL),
       agentBalancesMicro,
+      ...moneyHolders(ledger.accounts()),
     },
     ...(casino === undefined ? {} : { casino }),
     ...tradingPart(sim.platform),

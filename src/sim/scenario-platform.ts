@@ -1,6 +1,6 @@
 /**
  * What a scenario sets on the platform besides its traffic: the config overrides
- * (`platform.dispute_outcome`, `platform.domain_year`, `platform.domain_grace`), the fault windows and the casino game closures at absolute instants. One place, shared by
+ * (`platform.dispute_outcome`, `platform.domain_year`, `platform.domain_grace`), the fault windows, the casino game closures and the trading shocks and market closures at absolute instants. One place, shared by
  * the simulator, `afp run --record` (the record's header) and `afp serve --scenario`, so the
  * three always agree on what a scenario means.
  *
@@ -9,7 +9,7 @@
  */
 import type { FaultWindow } from '../platform/platform.ts';
 import type { GameClosure } from '../services/casino/closure-schedule.ts';
-import type { MarketClosure, PriceShock } from '../services/trading/trading-record.ts';
+import type { MarketClosure, PriceShock, TradingSchedule } from '../services/trading/trading-record.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -35,7 +35,7 @@ export function scenarioClosures(scenario: Scenario, startMs: number = scenario.
 }
 
 /** The trading shocks and market closures at absolute instants. */
-export function scenarioTrading(scenario: Scenario, startMs: number = scenario.startMs): { shocks: PriceShock[]; closures: MarketClosure[] } {
+export function scenarioTrading(scenario: Scenario, startMs: number = scenario.startMs): { shocks: PriceShock[]; closures: MarketClosure[] } & TradingSchedule {
   return {
     shocks: scenario.trading.shocks.map((shock) => ({ base: shock.base, atMs: startMs + shock.atMs, moveBps: shock.moveBps })),
     closures: scenario.trading.closures.map((closure) => ({ symbol: closure.symbol, fromMs: startMs + closure.fromMs, untilMs: startMs + closure.fromMs + closure.forMs })),

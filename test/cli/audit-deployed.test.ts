@@ -42,15 +42,18 @@ const post = async (url: string, body: unknown, key?: string): Promise<Record<st
   (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
 
 /** The stand-in, targets/deployed.yaml pointed at it, and a clock whose sleeps move the serve's manual clock. */
-async function stand(name: string, defects: readonly DefectName[] = []): Promise<Stand> {
+async function stand(name: string, defects: readonly DefectName[] = [], adminFunded = false): Promise<Stand> {
   const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
   handles.push(handle);
   const casino = handle.urls.casino as string;
   const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
-    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`);
+    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`);
   expect(text).not.toBe(SHIPPED);
+  expect(text).not.toContain('url: http://127.0.0.1:300');
+  // An afp serve may name its admin doors: then fresh accounts (the domains' own among them) are funded by admin deposits.
+  const file = adminFunded ? `${text.replace('funding: { method: faucet }', 'funding: { method: admin-deposit }')}\nadmin_url: ${casino}\n` : text;
   const targetFile = join(DIR, `${name}.yaml`);
-  writeFileSync(targetFile, text);
+  writeFileSync(targetFile, file);
   let nowMs = START_MS;
   const clock: LiveClock = {
     nowMs: () => nowMs,
@@ -188,17 +191,33 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
   }, 60_000);
 
-  test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; the domain probes skipped: the file names no domains service)', async () => {
+  test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; domains: its own accounts, which the faucet cannot fund for a race)', async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
     expect(ran.code, ran.out + ran.err).toBe(0);
-    expect(ran.out.split('\n').filter((line) => line.startsWith('skipped'))).toEqual([
-      'skipped domain-double-registration: the target file names no domains service',
-      'skipped domain-unpaid-transfer: the target file names no domains service',
-    ]);
+    const skipped = ran.out.split('\n').filter((line) => line.startsWith('skipped'));
+    expect(skipped.map((line) => line.split(':')[0])).toEqual(['skipped domain-double-registration', 'skipped domain-unpaid-transfer']);
+    expect(skipped.every((line) => line.includes('the domains service keeps its own accounts') || line.includes("the audit account's balance"))).toBe(true);
     expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(grave(findingsOf('money'))).toEqual([]);
+  }, 60_000);
+
+  test('money, admin-funded: the domain probes run on the deployed domains — one registration wins, the loser is the documented 400 domain_unavailable (info), no priced transfer (info), the name stays', async () => {
+    const served = await stand('money-domains', [], true);
+    const ran = await money(served, 'money-domains');
+    expect(ran.code, ran.out + ran.err).toBe(0);
+    const lines = ran.out.split('\n');
+    const race = lines.find((line) => line.includes('domain-double-registration')) ?? '';
+    expect(race).toMatch(/^ran +domain-double-registration: afp-probe-ag-[0-9a-f]{12}-race\.xyz: (accepted \(201\), refused 400 domain_unavailable|refused 400 domain_unavailable, accepted \(201\)); charged 14\.40/);
+    const sale = lines.find((line) => line.includes('domain-unpaid-transfer')) ?? '';
+    expect(sale).toMatch(/^ran +domain-unpaid-transfer: .*offer not sent \(the deployed domains have no priced transfer.*transfer without price refused 404 not_found, owner ag_/);
+    const findings = findingsOf('money-domains');
+    expect(grave(findings)).toEqual([]);
+    const ids = findings.map((finding) => finding.id);
+    expect(ids).toContain('rule:domains.refusal.taken:deployed');
+    expect(ids).toContain('rule:domains:no-priced-transfer');
+    expect(findings.find((finding) => finding.id === 'rule:domains.refusal.taken:deployed')).toMatchObject({ severity: 'info', expected: '409 CONFLICT', seen: '400 domain_unavailable', reproduce: expect.stringMatching(/^curl .*\/v1\/domains\/register/) as unknown });
   }, 60_000);
 });
 

@@ -97,7 +97,7 @@ describe('conformance through a target', () => {
     const escrow = run.results.find((result) => result.name.startsWith('operations: an escrow holds'));
     expect(escrow?.outcome === 'skipped' ? escrow.reason : escrow).toBe('set-up could not be done: account 2 is needed and keys-only gives 1 pre-funded key(s) (funding: keys; accounts are not registered there)');
     expect(run.results.find((result) => result.name.startsWith('operations: a registration'))).toMatchObject({ outcome: 'skipped', reason: 'keys-only offers no registration (register: none)' });
-    expect(outcomes(run.results)).toEqual({ skipped: 3 + 4, passed: OPERATION_CASES.length - 4 });
+    expect(outcomes(run.results)).toEqual({ skipped: 3 + 5, passed: OPERATION_CASES.length - 5 });
   }, 60_000);
 });
 
@@ -112,6 +112,7 @@ async function deployedFile(name: string, funding: string): Promise<Target> {
     `  faucet: { url: ${urls.faucet as string}, dialect: deployed }`,
     `  escrow: { url: ${urls.escrow as string}, dialect: deployed }`,
     `  trading: { url: ${urls.trading as string}, dialect: deployed }`,
+    `  domains: { url: ${urls.domains as string}, dialect: deployed }`,
     'register: { service: casino }',
     `funding: ${funding}`,
     'fairness: deployed',
@@ -143,7 +144,7 @@ describe('conformance through a target file of afp serve --dialect deployed', ()
     expect(operations.map((result) => result.outcome)).toEqual(OPERATION_CASES.map((kase) => (kase.name.includes('faucet credits') ? 'skipped' : 'finding')));
     expect(new Set(run.findings.list().map((finding) => finding.severity))).toEqual(new Set(['info']));
     expect(run.findings.list().filter((finding) => finding.kind === 'rule').map((finding) => finding.id)).toEqual([
-      'rule:auth.refusal.unknown-key:deployed', 'rule:casino.refusal.over-balance:deployed', 'rule:casino.refusal.withdraw-over-balance:deployed',
+      'rule:auth.refusal.unknown-key:deployed', 'rule:casino.refusal.over-balance:deployed', 'rule:casino.refusal.withdraw-over-balance:deployed', 'rule:domains.refusal.over-balance:deployed',
       'rule:escrow.refusal.over-balance:deployed', 'rule:escrow.refusal.released-again:deployed', 'rule:escrow.status.created:deployed',
       'rule:trading.refusal.over-balance:deployed',
     ]);

@@ -253,6 +253,31 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('escrow', 'POST', `/escrow/release/${first}`, { key: alice.key });
   send('escrow', 'POST', '/escrow/dispute/esc_missing', { key: alice.key, body: { reason: 5 } });
   send('escrow', 'GET', '/escrow/esc_missing');
+  // The domains (DEPLOYED.md §7): their own agents and sk_domains_ keys, funded here through the ledger.
+  const domainsAgent = (): { id: string; key: string } => {
+    const body = send('domains', 'POST', '/v1/auth/register', { body: {} });
+    return { id: body['agent_id'] as string, key: body['api_key'] as string };
+  };
+  const carol = domainsAgent();
+  const dave = domainsAgent();
+  platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${carol.id}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: carol.id });
+  send('domains', 'GET', '/v1/auth/account', { key: carol.key });
+  send('domains', 'GET', '/v1/domains/check', { query: { names: 'tour-name.com,tour-name.xyz' } });
+  send('domains', 'GET', '/v1/domains/value', { query: { name: 'crypto.ai' } });
+  const domainId = send('domains', 'POST', '/v1/domains/register', { key: carol.key, body: { domain: 'tour-name.com' } })['domain_id'] as string;
+  send('domains', 'GET', '/v1/whois/tour-name.com');
+  send('domains', 'GET', '/v1/whois/free-name.com');
+  send('domains', 'GET', '/v1/domains', { key: carol.key });
+  const recordId = (send('domains', 'POST', '/v1/dns/records', { key: carol.key, body: { domain_id: domainId, type: 'A', name: 'www', content: '192.0.2.1', ttl: 300 } })['record'] as JsonObject)['id'] as string;
+  send('domains', 'GET', '/v1/dns/records', { key: carol.key, query: { domain_id: domainId } });
+  const updatedId = (send('domains', 'PUT', `/v1/dns/records/${recordId}`, { key: carol.key, body: { content: '192.0.2.2' } })['record'] as JsonObject)['id'] as string;
+  send('domains', 'GET', `/v1/domains/${domainId}`, { key: carol.key });
+  send('domains', 'DELETE', `/v1/dns/records/${updatedId}`, { key: carol.key });
+  send('domains', 'POST', '/v1/domains/register', { key: carol.key, body: { domain: 'tour-name.com' } });
+  send('domains', 'POST', '/v1/domains/register', { key: dave.key, body: { domain: 'tour-poor.com' } });
+  send('domains', 'POST', '/v1/dns/records', { key: carol.key, body: { domain_id: domainId, type: 'SRV', content: 'x' } });
+  send('domains', 'POST', `/v1/domains/${domainId}/transfer`, { key: carol.key, body: { to_agent_id: dave.id, note: 'a gift' } });
+  send('domains', 'GET', `/v1/domains/${domainId}`, { key: carol.key });
   const edge = edgeFailures(platform);
   exchange('escrow', 'POST', '/escrow/create', { key: alice.key, bodyFailure: edge.unsupported });
   exchange('escrow', 'POST', '/escrow/create', { key: alice.key, bodyFailure: edge.tooLarge });

@@ -3,7 +3,8 @@
 // `casino-payout-short` (every win paid 1% short) the bets-balance probe still balances (the
 // answers and the balance agree with each other), which shows the probe measures the money path,
 // not the payout rule (the edge audit catches that one). The domain probes: a registration race
-// has one winner charged once; with `domains-sale-unpaid` a buyer that cannot pay gets the name.
+// has one winner charged once (with `domains-registration-race` both win and both are charged);
+// with `domains-sale-unpaid` a buyer that cannot pay gets the name.
 import { afterEach, describe, expect, test } from 'vitest';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -55,6 +56,16 @@ describe('money probes', () => {
     expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(/acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /);
     expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);
     expect(findings.list()).toEqual([]);
+  });
+
+  test('domains-registration-race: both simultaneous registrations accepted and charged, found as critical money findings', async () => {
+    const { findings, results } = await probe(['domains-registration-race']);
+    expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), accepted \(201\); charged 28\.80$/);
+    const raised = findings.list().filter((finding) => finding.id.startsWith('money:domains:') && finding.endpoint === 'domains.register');
+    expect(raised.map((finding) => [finding.id, finding.severity]).sort()).toEqual([
+      ['money:domains:double-registration', 'critical'],
+      ['money:domains:registration-charge', 'critical'],
+    ]);
   });
 
   test('domains-sale-unpaid: the buyer that cannot pay gets the name, found with evidence and a curl line', async () => {

@@ -1,7 +1,7 @@
 // The load recorder: latency from the intended start (a stalled request shows its whole wait),
 // per-endpoint and per-second tallies, iterations and checks, and snapshots that merge exactly.
 import { describe, expect, test } from 'vitest';
-import { decodeHistogram, LoadRecorder, mergeSnapshots, overallHistogram, percentilesOf } from '../../src/load/load-recorder.ts';
+import { decodeHistogram, encodeHistogram, LoadRecorder, mergeSnapshots, overallHistogram, percentilesOf, STAGED_SECONDS, newHistogram, type Histogram, type LoadSample, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 
 describe('LoadRecorder', () => {
   test('latency runs from the intended start; per endpoint, per second, statuses and failures', () => {
@@ -28,6 +28,48 @@ describe('LoadRecorder', () => {
     expect(snapshot.checks).toEqual({ 'status is 200': { passes: 1, fails: 1 } });
     expect(snapshot.endMs).toBe(3_502);
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  test('per-second rows hold exactly what was recorded, late answers to old seconds and snapshots mid-run included', () => {
+    const recorder = new LoadRecorder(0);
+    const bySecond = new Map<number, number[]>();
+    const record = (sample: LoadSample): void => {
+      recorder.record(sample);
+      const second = Math.floor(sample.intendedStartMs / 1000);
+      bySecond.set(second, [...(bySecond.get(second) ?? []), Math.round((sample.endMs - sample.intendedStartMs) * 1000)]);
+    };
+    const rowsOf = (snapshot: LoadSnapshot): [number, number, number, number, number][] =>
+      snapshot.seconds.map((row) => {
+        const histogram = decodeHistogram(row.latency);
+        return [row.second, row.requests, histogram.totalCount, histogram.minNonZeroValue, histogram.maxValue];
+      });
+    // What recording each value straight into a packed histogram gives, through a snapshot's encoding.
+    const direct = (values: readonly number[]): Histogram => {
+      const histogram = newHistogram();
+      for (const value of values) histogram.recordValue(value);
+      return decodeHistogram(encodeHistogram(histogram));
+    };
+    const expected = (): [number, number, number, number, number][] =>
+      [...bySecond.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([second, values]) => {
+          const histogram = direct(values);
+          return [second, values.length, histogram.totalCount, histogram.minNonZeroValue, histogram.maxValue];
+        });
+    const seconds = STAGED_SECONDS + 5;
+    for (let second = 0; second < seconds; second++) {
+      for (let index = 0; index < 40; index++) record({ endpoint: 'x', intendedStartMs: second * 1000 + index * 25, endMs: second * 1000 + index * 25 + 1 + index, status: 200, failed: false });
+      // An answer to a request meant for a second that has left the staging window (a stalled target).
+      if (second > STAGED_SECONDS) record({ endpoint: 'x', intendedStartMs: 10, endMs: second * 1000 + 999, status: 200, failed: false });
+      if (second === 2) expect(rowsOf(recorder.snapshot())).toEqual(expected());
+    }
+    const snapshot = recorder.snapshot();
+    expect(rowsOf(snapshot)).toEqual(expected());
+    expect(snapshot.seconds[0]?.requests).toBe(40 + seconds - STAGED_SECONDS - 1);
+    // Every row's histogram is the exact one: the same percentiles as recording each value directly.
+    for (const row of snapshot.seconds) expect(percentilesOf(decodeHistogram(row.latency))).toEqual(percentilesOf(direct(bySecond.get(row.second) ?? [])));
+    // A snapshot taken twice is the same (folding staged rows changes nothing of what they hold).
+    expect(recorder.snapshot()).toEqual(snapshot);
   });
 
   test('snapshots of workers merge exactly: counts add, histograms add, seconds re-base on the earliest start', () => {

@@ -82,6 +82,30 @@ describe('the record header', () => {
       ],
     });
   });
+
+  test('bad trading and domain fields are each named; good ones are read back', () => {
+    const good = { dispute_outcome: 'refund', faults: [], trading_shocks: [{ base: 'BTC', at_ms: 7_000, move_bps: -3000 }], market_closures: [{ symbol: '*', from_ms: 1, until_ms: 2 }], domain_year_ms: 86_400_000, domain_grace_ms: 0 };
+    const parsed = parseRecordHeader(JSON.stringify({ ...HEADER, platform: good }));
+    expect(parsed.ok && recordedPlatformOf(parsed.value)).toEqual(good);
+    const bad = parseRecordHeader(
+      JSON.stringify({
+        ...HEADER,
+        platform: { ...good, trading_shocks: [{ base: 'BTC', at_ms: -1, move_bps: -10_000, size: 1 }], market_closures: [{ symbol: 'no space', from_ms: 5, until_ms: 5 }], domain_year_ms: 0, domain_grace_ms: 1.5 },
+      }),
+    );
+    expect(bad).toEqual({
+      ok: false,
+      errors: [
+        'line 1 (header): platform.trading_shocks[0] has unknown key size',
+        'line 1 (header): platform.trading_shocks[0].at_ms must be a non-negative integer',
+        'line 1 (header): platform.trading_shocks[0].move_bps must be an integer above -10000 and at most 100000',
+        "line 1 (header): platform.market_closures[0].symbol must be a market symbol or '*'",
+        'line 1 (header): platform.market_closures[0] must have integers 0 ≤ from_ms < until_ms',
+        'line 1 (header): platform.domain_year_ms must be a positive integer of milliseconds',
+        'line 1 (header): platform.domain_grace_ms must be a non-negative integer of milliseconds',
+      ],
+    });
+  });
 });
 
 describe('platform settings', () => {
@@ -96,10 +120,39 @@ describe('platform settings', () => {
   });
 
   test("the target's answer is read strictly", () => {
-    expect(parsePlatformView({ dispute_outcome: 'release', faults: [{ service: 'escrow', from_ms: 5_000, until_ms: 9_000, status: 503 }] })).toEqual({ ...RELEASE, casino_closures: [] });
+    expect(parsePlatformView({ dispute_outcome: 'release', faults: [{ service: 'escrow', from_ms: 5_000, until_ms: 9_000, status: 503 }] })).toEqual({ ...RELEASE, casino_closures: [], trading_shocks: [], market_closures: [] });
+    const served = { dispute_outcome: 'refund', faults: [], trading_shocks: [{ base: 'BTC', at_ms: 7_000, move_bps: -3000 }], market_closures: [{ symbol: 'SOL-PERP', from_ms: 1, until_ms: 2 }], domain_year_ms: 86_400_000, domain_grace_ms: 0 };
+    expect(parsePlatformView(served)).toEqual({ ...served, casino_closures: [] });
+    expect(parsePlatformView({ ...served, trading_shocks: [{ base: 'BTC', at_ms: 7_000 }] })).toBeNull();
+    expect(parsePlatformView({ ...served, market_closures: 'SOL-PERP' })).toBeNull();
+    expect(parsePlatformView({ ...served, domain_grace_ms: -1 })).toBeNull();
     expect(parsePlatformView({ dispute_outcome: 'release' })).toBeNull();
     expect(parsePlatformView({ dispute_outcome: 'refund', faults: [{ service: 'escrow', from_ms: '5', until_ms: 9, status: 503 }] })).toBeNull();
     expect(parsePlatformView('ok')).toBeNull();
+  });
+
+  test('trading shocks, market closures and the domain year and grace: a finding each, absent read as none or the default', () => {
+    const recorded: RecordedPlatform = {
+      dispute_outcome: 'refund',
+      faults: [],
+      trading_shocks: [{ base: 'BTC', at_ms: 7_000, move_bps: -3000 }],
+      market_closures: [{ symbol: 'SOL-PERP', from_ms: 1, until_ms: 2 }],
+      domain_year_ms: 86_400_000,
+      domain_grace_ms: 30 * 86_400_000,
+    };
+    const plain: RecordedPlatform = { dispute_outcome: 'refund', faults: [] };
+    expect(platformFindings(recorded, recorded)).toEqual([]);
+    expect(platformFindings(recorded, plain)).toEqual([
+      { kind: 'setup', pointer: 'platform/trading_shocks/0', expected: { base: 'BTC', at_ms: 7_000, move_bps: -3000 }, actual: null },
+      { kind: 'setup', pointer: 'platform/market_closures/0', expected: { symbol: 'SOL-PERP', from_ms: 1, until_ms: 2 }, actual: null },
+      { kind: 'setup', pointer: 'platform/domain_year_ms', expected: 86_400_000, actual: 365 * 86_400_000 },
+    ]);
+    // The default lengths written out equal the lengths left out.
+    expect(platformFindings({ ...plain, domain_year_ms: 365 * 86_400_000, domain_grace_ms: 30 * 86_400_000 }, plain)).toEqual([]);
+    expect(setupCommand({ platform: { ...plain, domain_grace_ms: 0 }, startMs: 0, scenarioName: 'x', scenarioFile: 'scenarios/x.yaml' })).toBe('afp serve --clock manual --scenario scenarios/x.yaml');
+    expect(unverifiableNote(recorded, 'why')).toBe(
+      "the target's platform settings cannot be verified (why); the record has 1 trading price shock(s) and 1 market closure(s): quotes, fills and orders on those markets will differ unless the target has them too; the record's domain year (86400000 ms) and grace (2592000000 ms) are not the defaults: domain expiries and prices will differ on a target with the defaults",
+    );
   });
 
   test('the fix names afp serve --scenario, or the plain flags for a default record; the note says what will differ', () => {

@@ -67,6 +67,10 @@ describe('recording tiers-and-faults', () => {
         { service: 'faucet', from_ms: scenario.startMs + 24 * HOUR_MS, until_ms: scenario.startMs + 25 * HOUR_MS, status: 500 },
       ],
       casino_closures: [],
+      trading_shocks: [],
+      market_closures: [],
+      domain_year_ms: 365 * 24 * HOUR_MS,
+      domain_grace_ms: 30 * 24 * HOUR_MS,
     });
     const tiers = Object.entries(header.tiers ?? {});
     expect(tiers.filter(([, tier]) => tier === 'enterprise').map(([agentId]) => agentId.replace(/-\d+-[0-9a-f]{4}$/, ''))).toEqual(Array(10).fill('escrow-seller'));

@@ -16,12 +16,13 @@ afterEach(async () => {
 interface Served {
   readonly casino: string;
   readonly trading: string;
+  readonly domains: string;
 }
 
 async function serve(): Promise<Served> {
   const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
   handles.push(handle);
-  return { casino: handle.urls.casino as string, trading: handle.urls.trading as string };
+  return { casino: handle.urls.casino as string, trading: handle.urls.trading as string, domains: handle.urls.domains as string };
 }
 
 interface Answer {
@@ -68,6 +69,12 @@ describe('deployed trading: accounts and markets', () => {
     const casinoKey = casino.body['api_key'] as string;
     expect(casinoKey).toMatch(/^sk_live_/);
     expect(await call('GET', `${served.trading}/v1/trade/portfolio`, { key: casinoKey })).toMatchObject({ status: 401, body: { error: 'invalid_key' } });
+    // One key table by service (service-keys.ts): a trading key is unknown on the casino and the domains; a domains key is unknown on trading.
+    expect((await call('GET', `${served.casino}/api/v1/auth/balance`, { key })).status).toBe(401);
+    expect(await call('GET', `${served.domains}/v1/auth/account`, { key })).toMatchObject({ status: 401, body: { error: 'invalid_key' } });
+    const domainsKey = (await call('POST', `${served.domains}/v1/auth/register`, { body: {} })).body['api_key'] as string;
+    expect(domainsKey).toMatch(/^sk_domains_/);
+    expect(await call('GET', `${served.trading}/v1/trade/portfolio`, { key: domainsKey })).toMatchObject({ status: 401, body: { error: 'invalid_key' } });
     expect(await call('GET', `${served.trading}/v1/trade/positions`)).toMatchObject({ status: 401, body: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' } });
     expect(await call('GET', `${served.trading}/v1/nowhere`)).toMatchObject({ status: 404, body: { error: 'not_found', message: 'GET /v1/nowhere not found' } });
   });

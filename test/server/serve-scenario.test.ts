@@ -84,7 +84,26 @@ describe('set-up admin rows', () => {
     expect((await call(`${api}/register`, { method: 'POST', body: { agent_id: 'in-the-window' } })).status).toBe(500);
     const plain = await startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
     handles.push(plain);
-    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [], casino_closures: [] });
+    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [], casino_closures: [], trading_shocks: [], market_closures: [], domain_year_ms: 365 * 24 * HOUR_MS, domain_grace_ms: 30 * 24 * HOUR_MS });
+  });
+
+  test('--scenario scenarios/trading-crash.yaml serves its shocks and market closure at the served start; domain-rush its domain year and grace', async () => {
+    const crash = await loadServeScenario(join('scenarios', 'trading-crash.yaml'));
+    if ('error' in crash) throw new Error(crash.error);
+    const settings = scenarioServeSettings(crash, { clockMode: 'manual', wallNowMs: 0 });
+    const handle = await startServe({ routes: ALL_ROUTES, port: 0, clockMode: 'manual', log: () => undefined, ...settings });
+    handles.push(handle);
+    const day = 24 * HOUR_MS;
+    expect((await call(`${handle.urls.api as string}/_afp/platform`)).body).toMatchObject({
+      trading_shocks: [
+        { base: 'BTC', at_ms: crash.startMs + 2 * day, move_bps: -3000 },
+        { base: 'ETH', at_ms: crash.startMs + 49 * HOUR_MS, move_bps: -2000 },
+      ],
+      market_closures: [{ symbol: 'SOL-PERP', from_ms: crash.startMs + 2 * day, until_ms: crash.startMs + 2 * day + 2 * HOUR_MS }],
+    });
+    const rush = await loadServeScenario(join('scenarios', 'domain-rush.yaml'));
+    if ('error' in rush) throw new Error(rush.error);
+    expect(scenarioServeSettings(rush, { clockMode: 'manual', wallNowMs: 0 }).config.domains).toMatchObject({ yearMs: 60 * day, graceMs: 7 * day });
   });
 
   test('POST /_afp/tier sets the tier the next request is limited by; bad bodies 400, unknown agents 404', async () => {

@@ -34,7 +34,8 @@ export const CASINO_CASES: readonly DefectCase[] = [
 /**
  * Defects no in-process invariant can see, with the test that catches them: the batch summary's
  * figures are a rendering of the deployed dialect only (the bets and the ledger stay right); a
- * stuck dispute breaks no safety rule, only liveness; an unpaid domain sale moves no money.
+ * stuck dispute breaks no safety rule, only liveness; an unpaid domain sale moves no money; a
+ * registration race needs two concurrent requests, which a simulated run never sends.
  */
 export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   'batch-summary-zero': 'test/server/serve-deployed.test.ts (and test/cli/audit-deployed.test.ts)',
@@ -42,6 +43,13 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   'escrow-dispute-stuck': 'test/sim/liveness.test.ts',
   // An unpaid sale moves no money (conservation holds); the money probe and the domains check see the name move.
   'domains-sale-unpaid': 'test/live/money-probes.test.ts (and test/check/domains/domains-check.test.ts)',
+  // A check-only defect: an unpaid taker fee moves no money wrongly (conservation holds, no balance
+  // goes negative), so no scenario invariant sees it; the trading check predicts the fee and sees it.
+  'trading-fee-unpaid': 'test/check/trading/trading-check.test.ts',
+  // A race needs two registrations of one name in one millisecond: the simulator sends one request
+  // at a time and its agents never register one name twice in one instant, so no run meets it;
+  // the money probe sends two at once to afp serve, which serves both at the same instant.
+  'domains-registration-race': 'test/live/money-probes.test.ts',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */

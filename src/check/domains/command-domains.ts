@@ -13,7 +13,7 @@ import { formatDecimal } from '../../core/money.ts';
 import { registeredSlots, SLOT_COUNT, type CheckModel, type Style } from '../check-model.ts';
 import { createEscrowCommand, releaseCommand } from '../escrow/command-escrow.ts';
 import { SCOPES, type BudgetScope, type Charge } from '../model-limits.ts';
-import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
+import { CheckMismatch, expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import {
   DOMAIN_COUNT,
   DOMAIN_RULES,
@@ -261,13 +261,20 @@ export function fundBuyerCommand(receiverSlot: number): CommandSpec {
     createEscrowCommand({ style: 'B', senderSlot: donor, receiver: { slot: receiverSlot, via: 'id' }, amountMicro: GIFT_MICRO, expiresInSeconds: null, referrer: null, description: null, conditions: null, buyer: null, amountAs: 'string' }),
     releaseCommand({ style: 'B', caller: 'sender', escrow: { index: model.escrows.length + offset } }),
   ]);
+  const label = `fundBuyer(a${receiverSlot}: escrows of 9.90 released by up to two agents)`;
   return {
-    label: `fundBuyer(a${receiverSlot}: escrows of 9.90 released by up to two agents)`,
+    label,
     applicable: (model) => model.agents[receiverSlot] !== undefined && donors(model, receiverSlot).length > 0,
     charges: (model) => steps(model).flatMap((step): Charge[] => step.charges(model)),
     parties: allSlots,
     execute: async (model, system) => {
-      for (const step of steps(model)) await step.execute(model, system);
+      try {
+        for (const step of steps(model)) await step.execute(model, system);
+      } catch (error) {
+        // The printed sequence names this command: its mismatch message starts with its own label.
+        if (error instanceof CheckMismatch) throw new CheckMismatch(`${label}: ${error.message}`);
+        throw error;
+      }
     },
   };
 }

@@ -27,6 +27,7 @@ import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { FindingsCollector, FindingInput } from '../finding.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
+import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 
@@ -46,6 +47,8 @@ export interface ProbeContext {
   readonly withdrawAddress: string | null;
   readonly findings: FindingsCollector;
   readonly curlOf: (request: SentRequest) => string;
+  /** Funds a fresh domains account the target's way, where the domains service keeps its own accounts (domain-probes.ts); absent: it cannot. */
+  readonly fundDomains?: (agentId: string, apiKey: string) => Promise<LiveOutcome<string>>;
 }
 
 export interface ProbeResult {

@@ -37,6 +37,8 @@ export interface OperationRow<O extends OperationName> {
    */
   readonly base?: 'api';
   request(input: OperationInput<O>): WireRequest;
+  /** Why this dialect cannot put `input` on the wire (an input its shape has no field for), or null; the call is then not sent. */
+  unsupported?(input: OperationInput<O>): string | null;
   /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */
   read(reader: WireReader, input: OperationInput<O>): OperationResult<O> | null;
 }

@@ -14,6 +14,7 @@ import { DOMAINS_A, DOMAINS_B } from './documents/domains.ts';
 import { TRADING_A } from './documents/trading-a.ts';
 import { CASINO_DEPLOYED } from './deployed/casino.ts';
 import { CASINO_AUDIT_DEPLOYED } from './deployed/casino-audit.ts';
+import { DOMAINS_DEPLOYED } from './deployed/domains.ts';
 import { FAUCET_ESCROW_DEPLOYED } from './deployed/faucet-escrow.ts';
 import { TRADING_DEPLOYED } from './deployed/trading.ts';
 
@@ -21,7 +22,7 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A } },
   B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B } },
   short: { name: 'short', errorName: 'code', rows: {} },
-  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...TRADING_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
+  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...TRADING_DEPLOYED, ...DOMAINS_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
 };
 
 export function dialectByName(name: DialectName): Dialect {

@@ -133,6 +133,18 @@ export function upsertRecords(existing: readonly DnsRecord[], incoming: readonly
   return cnameFailure ?? merged;
 }
 
+/** A whole record set after an edit of one record (deployed PUT/DELETE): no exact duplicate, the count, the CNAME rule. */
+export function checkRecordSet(records: readonly DnsRecord[]): Failure | null {
+  const seen = new Set<string>();
+  for (const record of records) {
+    const exact = `${keyOf(record)} ${record.value}`;
+    if (seen.has(exact)) return fail('BAD_REQUEST', `record ${record.type} ${record.host} ${record.value} is listed twice`);
+    seen.add(exact);
+  }
+  if (records.length > DNS_LIMITS.recordsPerDomain) return fail('BAD_REQUEST', `a domain holds at most ${DNS_LIMITS.recordsPerDomain} DNS records`);
+  return checkCnameAlone(records);
+}
+
 /** A CNAME's host holds that one CNAME and nothing else. */
 function checkCnameAlone(records: readonly DnsRecord[]): Failure | null {
   const perHost = new Map<string, { cnames: number; others: number }>();

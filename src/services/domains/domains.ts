@@ -23,7 +23,7 @@ import { fail, isFailure, succeed, type Failure, type Outcome } from '../../core
 import { FEE_INCOME, agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
-import { checkRecord, isHostname, upsertRecords } from './dns-records.ts';
+import { checkRecord, checkRecordSet, isHostname, upsertRecords, type DnsRecord } from './dns-records.ts';
 import { DomainBook, type MutableDomain } from './domain-book.ts';
 import { parseDomainName, parseRegistrableName, yearlyPriceMicro, type DomainName } from './domain-name.ts';
 import type { Availability, DnsCommand, DomainCharge, DomainRecord, RegisterDomainCommand, RenewDomainCommand, TransferDomainCommand, TransferResult } from './domain-record.ts';
@@ -84,7 +84,9 @@ export class DomainsService {
     if (isFailure(domain)) return domain;
     const agent = this.context.agents.get(command.callerId);
     if (agent === undefined) return fail('NOT_FOUND', `agent ${command.callerId} is not registered`);
-    if (this.book.get(domain.name) !== undefined) return fail('CONFLICT', `domain ${domain.name} is already registered`);
+    const held = this.book.get(domain.name);
+    const raced = held !== undefined && this.missesSameInstant(held, nowMs);
+    if (held !== undefined && !raced) return fail('CONFLICT', `domain ${domain.name} is already registered`);
     const full = this.fullFor(agent.id) ?? (this.book.size >= this.config.domainsMax ? fail('CONFLICT', 'the registrar holds its maximum number of domains') : null);
     if (full !== null) return full;
     const costMicro = yearlyPriceMicro(domain) * BigInt(command.years);
@@ -93,6 +95,8 @@ export class DomainsService {
 
     const id = this.context.ids.next('dom_', 16);
     const { referrerId, referralMicro } = this.charge(agent.id, costMicro, 'domains.register', id);
+    // Defect domains-registration-race: the later registration overwrites the earlier (a lost update).
+    if (raced) this.book.remove(domain.name);
     const expiresAtMs = nowMs + command.years * this.config.yearMs;
     const record: MutableDomain = {
       id,
@@ -170,6 +174,29 @@ export class DomainsService {
     return succeed(record);
   }
 
+  /**
+   * Owner only; active only. Replaces the one record equal to `old` by `next` in place, or removes
+   * it (`next` null): the deployment's PUT/DELETE of one record (src/http/routes/deployed/domains.ts).
+   * 404 when no such record; all or nothing.
+   */
+  editDnsRecord(command: { readonly callerId: string; readonly domain: string; readonly old: DnsRecord; readonly next: DnsRecord | null }): Outcome<DomainRecord> {
+    if (command.next !== null) {
+      const invalid = checkRecord(command.next);
+      if (invalid !== null) return invalid;
+    }
+    const record = this.owned(command.domain, command.callerId, 'change the DNS records of');
+    if (isFailure(record)) return record;
+    if (record.status !== 'active') return fail('CONFLICT', `domain ${record.name} has expired: renew it before changing its DNS records`);
+    const old = command.old;
+    const index = record.records.findIndex((one) => one.type === old.type && one.host === old.host && one.value === old.value);
+    if (index < 0) return fail('NOT_FOUND', `domain ${record.name} has no such DNS record`);
+    const edited = record.records.flatMap((one, at) => (at !== index ? [one] : command.next === null ? [] : [command.next]));
+    const invalid = checkRecordSet(edited);
+    if (invalid !== null) return invalid;
+    record.records = edited;
+    return succeed(record);
+  }
+
   /** Public (any authenticated agent): WHOIS and DNS are public. 404 when the name is not held. */
   lookup(domainText: string): Outcome<DomainRecord> {
     const domain = parseRegistrableName(domainText);
@@ -187,6 +214,11 @@ export class DomainsService {
   valuation(domainText: string): Outcome<Valuation> {
     const domain = parseDomainName(domainText);
     return isFailure(domain) ? domain : succeed(valueDomain(domain));
+  }
+
+  /** Defect domains-registration-race: a name registered in this same millisecond reads as free. */
+  private missesSameInstant(held: MutableDomain, nowMs: number): boolean {
+    return this.context.defects.has('domains-registration-race') && held.status === 'active' && held.registeredAtMs === nowMs;
   }
 
   /** Runs a domains timer at its exact instant; a timer whose record moved on does nothing. */

@@ -48,6 +48,14 @@ export const DEFECT_NAMES = [
   // A domain sale whose buyer cannot pay still moves the name (no payment): the money probe
   // `domain-unpaid-transfer` and the domains check must see it.
   'domains-sale-unpaid',
+  // A taker fill (a market order, or a limit marketable when placed) charges no fee: no money is
+  // created or lost (conservation holds), the trading check sees the fee answered and the balance.
+  'trading-fee-unpaid',
+  // A registration in the same millisecond as an earlier one of the same name does not see it (a
+  // check-then-act race): both are charged and answered 201, the later one takes the name. The
+  // money probe `domain-double-registration` must see it against afp serve (two concurrent requests
+  // share the served instant); simulated agents never register one name twice in one millisecond.
+  'domains-registration-race',
   // The deployment's faults (spec/DEPLOYED.md), for audits of the live commands against afp serve
   // --dialect deployed (usable in either dialect): coin_flip pays 2.00x where the game table says
   // 1.96x; keno draws from 1..79 (80 is never drawn); a withdrawal skips the balance check (bets keep

@@ -35,6 +35,16 @@ export type DomainEvent =
 
 export type DomainEventType = DomainEvent['type'];
 
+/**
+ * One service's events. A checker of one service narrows with its guard and then switches over
+ * its own service's events only, so a new service's events touch no other service's checker.
+ */
+export type EscrowEvent = Extract<DomainEvent, { type: `escrow.${string}` }>;
+
+export function isEscrowEvent(event: DomainEvent): event is EscrowEvent {
+  return event.type.startsWith('escrow.');
+}
+
 export type EventSink = (event: DomainEvent) => void;
 
 /**

@@ -142,6 +142,12 @@ export interface MarketClosure {
   readonly untilMs: number;
 }
 
+/** A scenario's trading events: price shocks and market closures, at absolute instants. */
+export interface TradingSchedule {
+  readonly shocks: readonly PriceShock[];
+  readonly closures: readonly MarketClosure[];
+}
+
 export const TRADING_LIMITS = {
   ordersMax: 10_000_000,
   positionsMax: 10_000_000,

@@ -251,7 +251,8 @@ export class TradingService {
   /** Fills `order` at `price` now; a Failure (nothing moved) when the agent cannot afford it. */
   private fill(order: MutableOrder, market: Market, price: bigint, liquidity: 'maker' | 'taker', nowMs: number): Failure | null {
     const feeBps = liquidity === 'maker' ? this.config.makerFeeBps : this.config.takerFeeBps;
-    const fee = feeFor(order.amountMicro, feeBps);
+    const unpaid = liquidity === 'taker' && this.context.defects.has('trading-fee-unpaid');
+    const fee = unpaid ? 0n : feeFor(order.amountMicro, feeBps);
     const refused = market.kind === 'spot' ? this.fillSpot(order, price, fee) : this.fillPerp(order, price, fee, nowMs);
     if (refused !== null) return refused;
     order.fillPrice = price;

@@ -6,21 +6,20 @@
  *   GET  /v1/markets, /v1/markets/funding-rates, /v1/markets/:coin, /v1/markets/:coin/price
  *        (public; unknown coin 404 `market_not_found`).
  * Registration creates one afp agent (afp's one platform, one balance): its key is afp's key with
- * the deployment's `sk_trade_` prefix (src/core/ids.ts `KEY_PREFIX_ALIASES`), accepted on the
+ * the deployment's `sk_trade_` prefix (src/http/deployed/service-keys.ts), accepted on the
  * trading address only with that prefix (deployed dispatcher). An unknown referral code is
  * ignored, the Hyperliquid wallet fields are read and not kept (afp trades against its own house).
  */
 import { isFailure, succeed, type JsonObject } from '../../../core/errors.ts';
-import { KEY_PREFIX } from '../../../core/ids.ts';
 import { MARKETS, type Market } from '../../../services/trading/market-catalogue.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import { deployedFailure } from '../../deployed/deployed-errors.ts';
+import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route } from '../../route.ts';
 import { optionalString } from '../../validate.ts';
 import { coinOf, marketDetail, marketOfCoin, marketRow, priceNumber } from './trading-view.ts';
 
-export const TRADING_KEY_PREFIX = 'sk_trade_';
 const REGISTER_TEXT_FIELDS = ['referral_code', 'wallet_agent_id', 'hl_wallet_address', 'hl_signing_key'];
 const PERPS: readonly Market[] = MARKETS.filter((market) => market.kind === 'perp');
 
@@ -45,7 +44,7 @@ const register = defineRoute<{ agentId: string; referrer: string | undefined }, 
   successStatus: 201,
   render: (registration) => ({
     agent_id: registration.agent.id,
-    api_key: `${TRADING_KEY_PREFIX}${registration.apiKey.slice(KEY_PREFIX.length)}`,
+    api_key: serviceKeyOf('trading', registration.apiKey),
     referral_code: registration.agent.referralCode,
     tier: registration.agent.tier,
     deposit_address: registration.agent.address,

@@ -33,6 +33,11 @@ export const DEPLOYED_MARKERS: readonly WireMarker[] = [
   { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/positions', answer: 'needs-key', source: 'DEPLOYED.md §5' },
   { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/portfolio', answer: 'needs-key', source: 'DEPLOYED.md §5' },
   { service: 'trading', dialects: ['deployed'], method: 'POST', path: '/v1/trade/open', answer: 'exists', source: 'DEPLOYED.md §5' },
+  // domains (base /v1, §7): public check, value and whois; register by name (openapi.json only)
+  { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/domains/check', answer: 'exists', source: 'DEPLOYED.md §7 (public; 400 without names)' },
+  { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/domains/value', answer: 'exists', source: 'DEPLOYED.md §7 (public; 400 without name)' },
+  { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/whois/{name}', answer: 'exists', source: 'DEPLOYED.md §7 (public)' },
+  { service: 'domains', dialects: ['deployed'], method: 'POST', path: '/v1/domains/register', answer: 'exists', source: 'DEPLOYED.md §7' },
   // every deployed service alike (§1.3: casino, trading, wallet, domains; §3, §4: faucet, escrow)
   { service: null, dialects: ['deployed'], method: 'GET', path: '/ping', answer: 'ok', source: 'DEPLOYED.md §1.3' },
   { service: null, dialects: ['deployed'], method: 'GET', path: '/.well-known/purpleflea.json', answer: 'ok', source: 'DEPLOYED.md §1.3' },

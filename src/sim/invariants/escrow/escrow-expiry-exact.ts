@@ -10,6 +10,7 @@
  */
 import { agentAccount, escrowAccount } from '../../../core/ledger.ts';
 import { Scheduler } from '../../../core/scheduler.ts';
+import { isEscrowEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition } from '../checker.ts';
 
@@ -33,6 +34,7 @@ export const escrowExpiryExact: InvariantDefinition = {
     const deadlines = new Scheduler<Tracked>({ maxPending: 10_000_000 });
     return {
       onEvent(event) {
+        if (!isEscrowEvent(event)) return null;
         switch (event.type) {
           case 'escrow.created': {
             const tracked: Tracked = { escrowId: event.escrowId, senderAccount: agentAccount(event.senderId), amountMicro: event.amountMicro, expiresAtMs: event.expiresAtMs, open: true, returnedAtMs: null };
@@ -59,27 +61,6 @@ export const escrowExpiryExact: InvariantDefinition = {
             }
             return null;
           }
-          case 'agent.registered':
-          case 'faucet.claimed':
-          case 'referral.paid':
-          case 'casino.bet':
-          case 'casino.seed-rotated':
-          case 'casino.withdrawal':
-          case 'casino.deposit':
-          case 'casino.tournament':
-          case 'casino.challenge':
-          case 'domains.registered':
-          case 'domains.renewed':
-          case 'domains.offered':
-          case 'domains.transferred':
-          case 'domains.expired':
-          case 'domains.released':
-          case 'trading.order':
-          case 'trading.filled':
-          case 'trading.cancelled':
-          case 'trading.liquidated':
-          case 'trading.funding':
-            return null;
         }
       },
       onTransfer(transfer) {

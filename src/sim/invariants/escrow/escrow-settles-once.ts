@@ -4,6 +4,7 @@
  * past its deadline (a locked one past expires_at, a disputed one past its window's end).
  */
 import type { DomainEvent } from '../../../services/shared/events.ts';
+import { isEscrowEvent } from '../../../services/shared/events.ts';
 import { jsonText } from '../../json-text.ts';
 import type { InvariantDefinition, Violation } from '../checker.ts';
 
@@ -31,6 +32,7 @@ export const escrowSettlesOnce: InvariantDefinition = {
     };
     return {
       onEvent(event) {
+        if (!isEscrowEvent(event)) return null;
         switch (event.type) {
           case 'escrow.created':
             escrows.set(event.escrowId, { expiresAtMs: event.expiresAtMs, windowEndsAtMs: null, settledBy: null });
@@ -47,27 +49,6 @@ export const escrowSettlesOnce: InvariantDefinition = {
           case 'escrow.refunded':
           case 'escrow.expired':
             return settle(event);
-          case 'agent.registered':
-          case 'faucet.claimed':
-          case 'referral.paid':
-          case 'casino.bet':
-          case 'casino.seed-rotated':
-          case 'casino.withdrawal':
-          case 'casino.deposit':
-          case 'casino.tournament':
-          case 'casino.challenge':
-          case 'domains.registered':
-          case 'domains.renewed':
-          case 'domains.offered':
-          case 'domains.transferred':
-          case 'domains.expired':
-          case 'domains.released':
-          case 'trading.order':
-          case 'trading.filled':
-          case 'trading.cancelled':
-          case 'trading.liquidated':
-          case 'trading.funding':
-            return null;
         }
       },
       atEnd(endMs) {

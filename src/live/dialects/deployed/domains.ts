@@ -1,0 +1,66 @@
+/**
+ * The deployed domains (spec/DEPLOYED.md §7, base /v1 on its own address): its own accounts and
+ * keys (`POST /v1/auth/register`, `GET /v1/auth/account`), registration by name only (1 year,
+ * `cost.total_usd`, `domain_id`), the holder from the public `GET /v1/whois/:name`, and a transfer
+ * that is a gift by domain id (`POST /v1/domains/:id/transfer { to_agent_id, note? }`). What the
+ * deployment has no field for is not sent: a priced transfer (an offer or a purchase: the
+ * deployment has no sale) and a transfer without the domain's id are `unsupported`, with the
+ * reason, so no probe can give a name away by accident. Renamed fields are read under the
+ * deployment's names and recorded as documented deviations (§7's table).
+ */
+import { row, type DialectTable } from '../dialect.ts';
+
+export const DOMAINS_DEPLOYED: DialectTable = {
+  'domains.account': row('domains.account', {
+    request: () => ({ service: 'domains', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
+    read: (reader) => {
+      const agentId = reader.string('agent_id');
+      const apiKey = reader.string('api_key');
+      reader.knows('referral_code', 'tier', 'balance_usd', 'pricing', 'message', 'next_steps');
+      return agentId === null || apiKey === null ? null : { agentId, apiKey };
+    },
+  }),
+  'domains.balance': row('domains.balance', {
+    request: () => ({ service: 'domains', method: 'GET', path: '/v1/auth/account', auth: true }),
+    read: (reader) => {
+      const agentId = reader.string('agent_id', { optional: true });
+      const balanceMicro = reader.money('balance_usd', { documents: 'balance' });
+      reader.knows('referral_code', 'tier', 'domains_count', 'created_at');
+      return balanceMicro === null ? null : { agentId, balanceMicro };
+    },
+  }),
+  'domains.register': row('domains.register', {
+    // §7: `domain` only, one year; a request for more years is sent as one year and the answer says so.
+    request: (input) => ({ service: 'domains', method: 'POST', path: '/v1/domains/register', body: { domain: input.domain }, auth: true }),
+    unsupported: (input) => (input.years === 1 ? null : `the deployed domains register for 1 year only (DEPLOYED.md §7), not ${input.years}`),
+    read: (reader) => {
+      reader.knows('status', 'balance_usd', 'next_steps', 'cost');
+      reader.string('expires_at', { documents: 'expires', optional: true });
+      reader.string('transaction_id', { documents: 'tx_hash', optional: true });
+      return { domain: reader.string('domain', { optional: true }), costMicro: reader.money('cost.total_usd', { optional: true }), domainId: reader.string('domain_id', { optional: true }) };
+    },
+  }),
+  'domains.transfer': row('domains.transfer', {
+    request: (input) => ({
+      service: 'domains', method: 'POST', path: `/v1/domains/${encodeURIComponent(input.domainId ?? '')}/transfer`, auth: true,
+      body: { to_agent_id: input.to },
+    }),
+    unsupported: (input) => {
+      if (input.priceMicro !== null) return 'the deployed domains have no priced transfer (no offer, no purchase): a transfer is a gift by its owner (DEPLOYED.md §7)';
+      return input.domainId === undefined || input.domainId === null ? 'the deployed domains transfer by domain id (POST /v1/domains/:id/transfer), which this call does not know' : null;
+    },
+    read: (reader) => {
+      reader.knows('domain_id', 'domain', 'from_agent_id', 'note', 'transferred_at');
+      return { status: reader.string('status', { optional: true }), owner: reader.string('to_agent_id', { optional: true, documents: 'owner' }) };
+    },
+  }),
+  'domains.lookup': row('domains.lookup', {
+    request: (input) => ({ service: 'domains', method: 'GET', path: `/v1/whois/${encodeURIComponent(input.domain)}`, auth: false }),
+    read: (reader) => {
+      reader.knows('domain', 'available', 'registered_at', 'expires_at', 'registrar');
+      // A free name is `registered: false` with no holder fields: nobody holds it.
+      if (reader.boolean('registered', { optional: true }) === false) return { owner: null, status: null };
+      return { owner: reader.string('registrant', { optional: true, documents: 'owner' }), status: reader.string('status', { optional: true }) };
+    },
+  }),
+};
