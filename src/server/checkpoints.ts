@@ -158,6 +158,11 @@ export class Checkpointer {
   async close(): Promise<void> {
     await this.settled();
     if (this.inFlight === null && this.afterRequest()) await this.settled();
+    await this.stop();
+  }
+
+  /** Stops the worker; a checkpoint in flight is dropped (the bench keeps its tail so). */
+  async stop(): Promise<void> {
     this.inFlight = null;
     const worker = this.worker;
     this.worker = null;
