@@ -1,7 +1,7 @@
 /**
  * The checkpoint worker of `afp serve --data` (src/server/checkpoints.ts): a replica of the served
  * platform, off the event loop. It starts from the newest stored checkpoint (or the log's start),
- * and each job hands it the committed rows after its position up to `seq`; it replays them with
+ * and each job hands it the committed rows after its position up to `seq` (in slices, then 'encode'); it replays them with
  * recovery's own code (recovery.ts `recoverPlatform`, then `replayCommands`), encodes the state
  * after exactly command `seq`, and answers the bytes (moved, not copied).
  * Why the replica equals the served platform: the platform is a deterministic function of its
@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { decodeCommandRow, type CommandRow, type LoggedCommand } from './command-log.ts';
-import { checkpointOf, transferable, type CheckpointJob, type CheckpointReply, type CheckpointWorkerData } from './checkpoints.ts';
+import { checkpointOf, transferable, type CheckpointJob, type CheckpointMessage, type CheckpointReply, type CheckpointWorkerData } from './checkpoints.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
 import { recoverPlatform, replayCommands, type ReplayPosition, type ReplaySource } from './recovery.ts';
 
@@ -65,7 +65,14 @@ function start(data: CheckpointWorkerData): void {
   const port = parentPort;
   if (port === null) return;
   let replica: ReplayPosition | null = null;
-  port.on('message', (job: CheckpointJob) => {
+  let rows: CommandRow[] = [];
+  port.on('message', (message: CheckpointMessage) => {
+    if (message.kind === 'rows') {
+      rows.push(...message.rows);
+      return;
+    }
+    const job: CheckpointJob = { seq: message.seq, rows, storedImageIds: message.storedImageIds };
+    rows = [];
     let reply: CheckpointReply;
     try {
       const outcome = run(data, job, replica);

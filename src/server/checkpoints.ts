@@ -12,13 +12,17 @@
  * A checkpoint written by a build with other state classes or another layout is skipped for the
  * one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
  * make recovery faster, never different.
- * Cost: one pass over the state, which blocks the server for that time, and the file grows by the
- * state's size (CHECKPOINTS_KEPT kept). Measured by `npm run bench -- --only recovery` on a
- * 1,000,000-command quickstart history, on a 2-core VM shared with four other jobs: a 61 MB
- * checkpoint (110 MB in the earlier JSON layout), 3.6–4.1 s of CPU to write. Taking it off the
- * event loop is the next step; a worker cannot open FILE itself (the log holds it with
- * locking_mode=EXCLUSIVE), so it would keep a replica fed with each committed batch, replay it,
- * and hand back the bytes.
+ * Off the event loop: the checkpoint worker (checkpoint-worker.ts) keeps a replica, fed the
+ * committed rows since its last checkpoint, replays them with recovery's own code and encodes the
+ * state after exactly the last of them; the loop only reads those rows and writes the bytes it
+ * gets back (`Checkpointer`). The replica is exact for the same reason recovery is. The worker
+ * cannot open FILE itself (the log holds it with locking_mode=EXCLUSIVE), hence the rows.
+ * Cost (`npm run bench -- --only recovery`, 1,000,000-command quickstart history, a 61 MB
+ * checkpoint): the loop blocks for reading the rows (ROWS_PER_TURN per turn) and for writing the
+ * blob, instead of the whole encoding (2.3–4.6 s before); the worker spends one replay of those
+ * rows plus one encoding.
+ * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
+ * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
  */
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../core/module-url.ts';
@@ -52,6 +56,9 @@ export interface CheckpointWorkerData {
   readonly base: BaseCheckpoint | null;
 }
 
+/** Rows of entries between ROWS_PER_TURN-sized slices: one turn's read, so no turn blocks long. */
+const ROWS_PER_TURN = 2_000;
+
 /** One job: replay `rows` (the entries after the worker's position, up to `seq`), then encode. */
 export interface CheckpointJob {
   readonly seq: number;
@@ -60,11 +67,15 @@ export interface CheckpointJob {
   readonly storedImageIds: readonly string[];
 }
 
+/** What the loop sends the worker: the rows of a job in slices (one per turn), then the order to encode. */
+export type CheckpointMessage = { readonly kind: 'rows'; readonly rows: readonly CommandRow[] } | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
+
 export type CheckpointReply = { readonly kind: 'encoded'; readonly checkpoint: StoredCheckpoint; readonly held: readonly string[]; readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }> } | { readonly kind: 'failed'; readonly message: string };
 
-/** What one checkpoint cost the event loop: reading its rows and handing them over, then writing the bytes. */
+/** What one checkpoint cost the event loop: reading its rows and handing them over (in slices), then writing the bytes. */
 export interface CheckpointCost {
   readonly seq: number;
+  /** The longest the loop was blocked at once (a slice of rows, or the write): a request's longest wait. */
   readonly blockingMs: number;
   /** From the job's start to its row being written (the worker's replay and encoding, off the loop). */
   readonly totalMs: number;
@@ -189,11 +200,20 @@ export class Checkpointer {
     const startedMs = performance.now();
     this.lastSeq = seq;
     const worker = this.worker ?? this.startWorker();
-    const job: CheckpointJob = { seq, rows: this.log.rows(this.workerSeq, seq), storedImageIds: [...this.store.imageIds()] };
+    const inFlight = { seq, startedMs, blockingMs: performance.now() - startedMs, done: Promise.withResolvers<void>() };
+    this.inFlight = inFlight;
+    // Rows up to `seq` are committed and never change: reading them over several turns is exact.
+    const feed = (afterSeq: number): void => {
+      if (this.inFlight !== inFlight) return; // stopped meanwhile
+      const sliceStartedMs = performance.now();
+      const uptoSeq = Math.min(seq, afterSeq + ROWS_PER_TURN);
+      worker.postMessage({ kind: 'rows', rows: this.log.rows(afterSeq, uptoSeq) } satisfies CheckpointMessage);
+      if (uptoSeq === seq) worker.postMessage({ kind: 'encode', seq, storedImageIds: [...this.store.imageIds()] } satisfies CheckpointMessage);
+      else setImmediate(() => feed(uptoSeq));
+      inFlight.blockingMs = Math.max(inFlight.blockingMs, performance.now() - sliceStartedMs);
+    };
+    feed(this.workerSeq);
     this.workerSeq = seq;
-    this.inFlight = { seq, startedMs, blockingMs: 0, done: Promise.withResolvers<void>() };
-    worker.postMessage(job);
-    this.inFlight.blockingMs = performance.now() - startedMs;
   }
 
   private noteCost(cost: CheckpointCost): void {
@@ -246,7 +266,7 @@ export class Checkpointer {
       }
       this.store.write(reply.checkpoint, reply.held, imageBytesOf(reply.images));
       const finishedMs = performance.now();
-      this.noteCost({ seq: inFlight.seq, blockingMs: inFlight.blockingMs + (finishedMs - startedMs), totalMs: finishedMs - inFlight.startedMs });
+      this.noteCost({ seq: inFlight.seq, blockingMs: Math.max(inFlight.blockingMs, finishedMs - startedMs), totalMs: finishedMs - inFlight.startedMs });
     } catch (error) {
       this.onError(error instanceof Error ? error.message : String(error));
     } finally {
