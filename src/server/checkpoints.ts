@@ -20,7 +20,8 @@
  * Cost (`npm run bench -- --only recovery`, 1,000,000-command quickstart history, a 61 MB
  * checkpoint): the loop blocks for reading the rows (ROWS_PER_TURN per turn) and for writing the
  * blob, instead of the whole encoding (2.3–4.6 s before); the worker spends one replay of those
- * rows plus one encoding.
+ * rows plus one encoding. Writing the 61 MB blob (one transaction, fsynced) still blocks the loop
+ * ≈0.8–1.1 s on a loaded VM: the next step is writing it in chunks over several turns.
  * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
  * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
  */
