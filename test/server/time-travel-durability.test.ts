@@ -52,7 +52,10 @@ describe('time travel with --data', () => {
     await crash(first);
 
     const second = await serve(args);
-    expect(second.stderr()).toMatch(/recovered: \d+ commands after the checkpoint of entry \d+/);
+    // Checkpoints are taken by a worker, off the loop: a crash this soon may come before the first
+    // is written (the log is complete without it). From a checkpoint or not, the state is the same;
+    // test/server/checkpoints.test.ts covers the checkpoint (and image) path.
+    expect(second.stderr()).toMatch(/recovered: \d+ commands (after the checkpoint of entry \d+|from )/);
     expect(await second.nowMs()).toBe(nowMs);
     expect(await second.digest()).toBe(digest);
     expect(await observe(second, world)).toEqual(seen);
