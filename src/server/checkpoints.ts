@@ -131,6 +131,11 @@ export class Checkpointer {
     this.onError = options.onError ?? (() => undefined);
   }
 
+  /** GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet), the log's last entry, and whether one is being taken now. */
+  view(): { every_commands: number; newest_seq: number | null; log_seq: number; in_flight: boolean } {
+    return { every_commands: this.everyCommands, newest_seq: this.store.newestFirst()[0]?.seq ?? null, log_seq: this.store.lastCommandSeq(), in_flight: this.inFlight !== null };
+  }
+
   /** Counts the clock moves of an admin command (recorded before it is applied; the loop's own checkpoint needs them). */
   noteAdmin(command: AdminCommand): void {
     if (command.kind === 'clock' || command.kind === 'revert' || command.kind === 'reset') this.clockMovedMs += command.toMs - command.fromMs;
