@@ -449,7 +449,7 @@ function recoveryLines(recovery: RecoveryResult): string[] {
   const scaled = recovery.commands === 1_000_000 ? '' : ` (scaled from ${recovery.commands} commands)`;
   return [
     `recovery (afp serve --data): ${recovery.commands} logged commands, a checkpoint every ${recovery.checkpointEvery} (${recovery.checkpoints} written, largest ${fixed(recovery.checkpointBytes / 1e6, 1)} MB); file ${fixed(recovery.fileBytes / 1e6, 1)} MB`,
-    `  longest server stall during a checkpoint write ${fixed(recovery.checkpointWriteMsMax, 0)} ms, cpu ${fixed(recovery.checkpointWriteCpuMsMax, 0)} ms (the event loop blocked by one checkpoint)`,
+    `  longest server stall during a checkpoint ${fixed(recovery.checkpointBlockingMsMax, 0)} ms blocked, ${fixed(recovery.checkpointLoopDelayMsMax, 0)} ms event-loop delay seen (the worker took ${fixed(recovery.checkpointMsMax, 0)} ms at most, off the loop)`,
     `  from the newest checkpoint + ${recovery.tailCommands} commands: ${recovery.recoveryMs.map((ms) => fixed(ms, 0)).join(', ')} ms (cpu ${recovery.recoveryCpuMs.map((ms) => fixed(ms, 0)).join(', ')} ms); full replay ${fixed(recovery.fullReplayMs, 0)} ms; state digests ${recovery.digestsEqual ? 'equal' : 'DIFFER'} (live, checkpoint + tail, full replay)`,
     `recovery time per million commands${scaled}   best ${fixed(perMillion.best, 0)} ms  median ${fixed(perMillion.median, 0)} ms  target < ${TARGET_RECOVERY_MS_PER_MILLION} ms  ${recoveryVerdict(recovery)}  (cpu best ${fixed(cpuBest, 0)} ms)`,
   ];

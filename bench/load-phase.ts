@@ -22,9 +22,9 @@
 import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
 import type { ArrivalPlan } from '../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock } from '../src/load/generator.ts';
+import { LoadStop, runGenerator, systemLoadClock, type LoadClock } from '../src/load/generator.ts';
 import { LoadRecorder, overallHistogram, percentilesOf, type LoadSample, type LoadSnapshot } from '../src/load/load-recorder.ts';
-import { loadSender, recordingTransport } from '../src/load/load-run-transport.ts';
+import { loadSender, recordingTransport, type LoadSender } from '../src/load/load-run-transport.ts';
 import type { LoadPartResult, StallRunResult } from './bench-report.ts';
 import { serveInChild } from './load-server-child.ts';
 import { STALL_EVERY_5S, type StallSchedule } from './load-servers.ts';
@@ -58,32 +58,65 @@ const GRACEFUL_STOP_MS = 2_000;
  * One run of afp's generator: `plan`'s arrivals, each iteration one GET of `url` through afp load's
  * own request path — the agents' recording transport over the sender (load-run-transport.ts: the
  * lean keep-alive client, as many connections as the in-flight cap), recorded from its intended
- * start. Nothing here is faster than what `afp load` runs.
+ * start. As in `afp load`, a transport belongs to a sender slot (an agent there: load-run.ts builds
+ * one per agent, load-run-pool.ts hands an arrival to the next free one), made once, not per
+ * iteration. Nothing here is faster than what `afp load` runs.
  */
 async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapshot> {
   const clock = systemLoadClock();
   const recorder = new LoadRecorder(clock.nowMs());
   const sender = loadSender({ urls: { api: url }, maxSockets: plan.maxInFlight });
   const onSample = (sample: LoadSample): void => recorder.record(sample);
-  // One request per iteration, its own recording transport (an agent's, in `afp load`): the intended start goes to that request.
-  const getOnce = (intendedStartMs: number): Promise<void> => {
-    let intended: number | null = intendedStartMs;
-    const takeIntendedStartMs = (): number | null => {
-      const value = intended;
-      intended = null;
-      return value;
-    };
-    return recordingTransport({ sender, clock, onSample, takeIntendedStartMs })({ mount: 'api', method: 'GET', path: '/' }).then(
-      () => undefined,
-      () => undefined,
-    );
+  const slots = Array.from({ length: plan.maxInFlight }, () => benchSlot(sender, clock, onSample));
+  let cursor = 0;
+  const start = (intendedStartMs: number): Promise<void> | null => {
+    for (let tried = 0; tried < slots.length; tried++) {
+      const slot = slots[cursor] as BenchSlot;
+      cursor = (cursor + 1) % slots.length;
+      if (!slot.busy) return slot.iterate(intendedStartMs);
+    }
+    return null;
   };
   try {
-    await runGenerator({ plan, clock, recorder, source: { start: getOnce }, stop: new LoadStop(), interrupt: () => sender.interrupt() });
+    await runGenerator({ plan, clock, recorder, source: { start }, stop: new LoadStop(), interrupt: () => sender.interrupt() });
   } finally {
     sender.close();
   }
   return recorder.snapshot();
+}
+
+interface BenchSlot {
+  readonly busy: boolean;
+  iterate(intendedStartMs: number): Promise<void>;
+}
+
+/** An agent's share of afp load's path, for one GET per iteration: its own recording transport, its iteration's intended start handed to its first request. */
+function benchSlot(sender: LoadSender, clock: LoadClock, onSample: (sample: LoadSample) => void): BenchSlot {
+  let intended: number | null = null;
+  const takeIntendedStartMs = (): number | null => {
+    const value = intended;
+    intended = null;
+    return value;
+  };
+  const transport = recordingTransport({ sender, clock, onSample, takeIntendedStartMs, before: () => null });
+  const slot = {
+    busy: false,
+    iterate: (intendedStartMs: number): Promise<void> => {
+      slot.busy = true;
+      intended = intendedStartMs;
+      return transport({ mount: 'api', method: 'GET', path: '/' }).then(
+        () => {
+          intended = null;
+          slot.busy = false;
+        },
+        () => {
+          intended = null;
+          slot.busy = false;
+        },
+      );
+    },
+  };
+  return slot;
 }
 
 const answered = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((sum, row) => sum + row.requests - (row.statuses['0'] ?? 0), 0);

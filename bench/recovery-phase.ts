@@ -5,8 +5,9 @@
  * The history: the traffic mix's requests, cycled (each cycle shifted in time past the previous
  * one, so instants never decrease) through the served path — a LoggedDispatcher over a real
  * SQLite command log in a temp file, a Checkpointer writing a checkpoint every
- * CHECKPOINT_EVERY_COMMANDS commands, exactly as afp serve does. Untimed but for the checkpoints'
- * cost, and committed in groups of BATCH_COMMANDS (one fsync per command would take minutes
+ * CHECKPOINT_EVERY_COMMANDS commands, exactly as afp serve does (its worker thread replays and
+ * encodes; each checkpoint is waited for). Untimed but for the checkpoints' cost to the event loop
+ * (the checkpointer's blocking time, and the loop delay seen meanwhile), and committed in groups of BATCH_COMMANDS (one fsync per command would take minutes
  * for a million; what is measured is the recovery, not the appends).
  * The last checkpoint is left at least CHECKPOINT_EVERY_COMMANDS before the end: the tail replayed
  * is the longest a crash can leave (a history ending on a checkpoint would measure the best case).
@@ -18,6 +19,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DEFECT_NAMES } from '../src/cli/serve.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 import { Platform } from '../src/platform/platform.ts';
@@ -39,10 +41,12 @@ export interface RecoveryResult {
   /** Building the history (requests, appends, checkpoints). */
   readonly writeMs: number;
   readonly checkpoints: number;
-  /** The longest checkpoint write (inside writeMs): the event loop is blocked that long, so it is the server's longest stall. */
-  readonly checkpointWriteMsMax: number;
-  /** The CPU time of that write (process-wide, GC threads included): on a shared machine, wall time also counts waiting for a core. */
-  readonly checkpointWriteCpuMsMax: number;
+  /** The longest time one checkpoint blocked the event loop (reading its rows, writing its bytes; the worker replays and encodes): the server's longest stall. */
+  readonly checkpointBlockingMsMax: number;
+  /** The longest event-loop delay seen while a checkpoint was in flight (perf_hooks histogram): what a request could have waited. */
+  readonly checkpointLoopDelayMsMax: number;
+  /** The longest checkpoint from start to written (off the loop but for the blocking part). */
+  readonly checkpointMsMax: number;
   readonly fileBytes: number;
   readonly checkpointBytes: number;
   /** Recovery from the newest checkpoint: each round's wall time. */
@@ -67,7 +71,7 @@ function recovered(log: CommandLog, checkpoints: boolean): Recovered {
 }
 
 /** Logs `commands` requests of the mix, cycled, with checkpoints; returns the live digest and costs. */
-function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): { digest: string; checkpoints: number; checkpointWriteMsMax: number; checkpointWriteCpuMsMax: number } {
+async function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyCommands: number): Promise<{ digest: string; checkpoints: number; checkpointBlockingMsMax: number; checkpointLoopDelayMsMax: number; checkpointMsMax: number }> {
   const settings = { seed: mix.seed, startMs: mix.startMs, config: mix.config ?? DEFAULT_CONFIG, faults: mix.faults, closures: [], defects: [] };
   log.adopt({ ...settings, clockMode: 'manual', wallOffsetMs: 0 });
   const platform = new Platform(settings);
@@ -76,8 +80,7 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
   const exchanges = mix.exchanges;
   const cycleMs = Math.max(1, (exchanges.at(-1)?.atMs ?? mix.startMs) - mix.startMs + 1);
   let checkpoints = 0;
-  let checkpointWriteMsMax = 0;
-  let checkpointWriteCpuMsMax = 0;
+  let checkpointLoopDelayMsMax = 0;
   for (let sent = 0; sent < commands; ) {
     const batchEnd = Math.min(commands, sent + BATCH_COMMANDS);
     for (; sent < batchEnd; sent++) {
@@ -91,15 +94,21 @@ function writeHistory(log: CommandLog, mix: TrafficMix, commands: number, everyC
     if (!committed.ok) throw new Error(committed.error);
     // No checkpoint in the last `everyCommands`: the tail recovered is the longest a crash can leave.
     if (sent > commands - everyCommands) continue;
-    const startedMs = performance.now();
-    const startedCpu = process.cpuUsage();
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
     if (checkpointer.afterRequest()) {
       checkpoints++;
-      checkpointWriteMsMax = Math.max(checkpointWriteMsMax, performance.now() - startedMs);
-      checkpointWriteCpuMsMax = Math.max(checkpointWriteCpuMsMax, cpuMsSince(startedCpu));
+      // Waited for, so the checkpoints fall where a synchronous one would (and the tail is the longest a crash can leave).
+      await checkpointer.idle();
+      checkpointLoopDelayMsMax = Math.max(checkpointLoopDelayMsMax, delay.max / 1e6);
     }
+    delay.disable();
   }
-  return { digest: platformDigest(platform), checkpoints, checkpointWriteMsMax, checkpointWriteCpuMsMax };
+  await checkpointer.stop();
+  const costs = checkpointer.costs;
+  const checkpointBlockingMsMax = Math.max(0, ...costs.map((cost) => cost.blockingMs));
+  const checkpointMsMax = Math.max(0, ...costs.map((cost) => cost.totalMs));
+  return { digest: platformDigest(platform), checkpoints, checkpointBlockingMsMax, checkpointLoopDelayMsMax, checkpointMsMax };
 }
 
 function cpuMsSince(started: NodeJS.CpuUsage): number {
@@ -116,7 +125,7 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     options.log(`recovery: logging ${options.commands} commands (mix ${options.mix.name}, cycled), a checkpoint every ${checkpointEvery}`);
     const writer = await opened(file);
     const writeStartedMs = performance.now();
-    const live = writeHistory(writer, options.mix, options.commands, checkpointEvery);
+    const live = await writeHistory(writer, options.mix, options.commands, checkpointEvery);
     const writeMs = performance.now() - writeStartedMs;
     const checkpointBytes = (writer.database.prepare('SELECT max(length(state)) AS bytes FROM checkpoints').get() as { bytes: number | null }).bytes ?? 0;
     writer.close();
@@ -143,7 +152,7 @@ export async function recoveryPart(options: { mix: TrafficMix; commands: number;
     digestsEqual &&= platformDigest(full.platform) === live.digest;
     log.close();
     options.log(`recovery: full replay ${fullReplayMs.toFixed(0)} ms`);
-    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointWriteMsMax: live.checkpointWriteMsMax, checkpointWriteCpuMsMax: live.checkpointWriteCpuMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, recoveryCpuMs, tailCommands, fullReplayMs, digestsEqual };
+    return { commands: options.commands, checkpointEvery, writeMs, checkpoints: live.checkpoints, checkpointBlockingMsMax: live.checkpointBlockingMsMax, checkpointLoopDelayMsMax: live.checkpointLoopDelayMsMax, checkpointMsMax: live.checkpointMsMax, fileBytes: statSync(file).size, checkpointBytes: Number(checkpointBytes), recoveryMs, recoveryCpuMs, tailCommands, fullReplayMs, digestsEqual };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -265,7 +265,8 @@ function readFraming(head: string): Framing | ParseFailure {
     }
     at = end + 2;
   }
-  const tokens = connection.split(',').map((token) => token.trim());
+  // No Connection header (the usual answer): HTTP/1.1 stays open, HTTP/1.0 closes; no tokens to split.
+  const tokens = connection === '' ? [] : connection.split(',').map((token) => token.trim());
   const keepAlive = http10 ? tokens.includes('keep-alive') : !tokens.includes('close');
   // Transfer-Encoding wins over Content-Length (RFC 9112 6.3).
   return { status: Number(match[2]), contentLength: chunked ? null : contentLength, chunked, keepAlive };

@@ -56,8 +56,8 @@ export class LoadAgent implements AgentContext<unknown> {
   done = false;
   /** Rules the agent saw broken (context.report), over the run. */
   reports = 0;
-  /** The agent's set-up calls to the target's admin doors (tier, deposit), awaited before its next request. */
-  pendingSetup: Promise<void> = Promise.resolve();
+  /** The agent's set-up calls to the target's admin doors (tier, deposit), awaited before its next request; null when none is under way. */
+  pendingSetup: Promise<void> | null = null;
   private intendedStartMs: number | null = null;
   private currentClient: AfpClient;
   private readonly host: LoadAgentHost;

@@ -95,7 +95,7 @@ export class AgentPool implements IterationSource {
       } else if ((await agent.definition.step(agent)) === 'done') {
         agent.done = true;
       }
-      await agent.pendingSetup;
+      if (agent.pendingSetup !== null) await agent.pendingSetup;
       this.recorder.check(rulesCheckName(agent.archetype), agent.reports === reportsBefore);
     } finally {
       agent.takeIntendedStartMs();

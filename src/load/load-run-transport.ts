@@ -209,8 +209,8 @@ export interface RecordingOptions {
   readonly onSample: (sample: LoadSample) => void;
   /** The iteration's intended start, handed out once (to its first request); null afterwards. */
   readonly takeIntendedStartMs: () => number | null;
-  /** Awaited before each request (an agent's own set-up calls still under way). */
-  readonly before?: () => Promise<void>;
+  /** What to await before each request (an agent's own set-up calls still under way), or null when nothing is. */
+  readonly before?: () => Promise<void> | null;
 }
 
 /** A Transport that sends through the sender and records one sample per request. */
@@ -218,7 +218,8 @@ export function recordingTransport(options: RecordingOptions): Transport {
   const { sender, clock, onSample } = options;
   return async (request) => {
     // Only awaited when there is something to wait for: the intended start is taken in the caller's turn.
-    if (options.before !== undefined) await options.before();
+    const waiting = options.before?.() ?? null;
+    if (waiting !== null) await waiting;
     const sentMs = clock.nowMs();
     const intendedStartMs = Math.min(options.takeIntendedStartMs() ?? sentMs, sentMs);
     const endpoint = endpointName({ mount: request.mount, method: request.method, path: request.path, query: {}, headers: {} });

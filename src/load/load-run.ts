@@ -187,7 +187,12 @@ function loadHost(context: { options: LoadRunOptions; sender: LoadSender; agentC
       const calls: Promise<void>[] = [];
       if (admin && agent.tier !== 'free') calls.push(adminCall('/_afp/tier', { agent_id: agent.agentId, tier: agent.tier }));
       if (depositByAdmin) calls.push(adminCall('/_afp/casino/deposit', { agent_id: agent.agentId, chain: 'base', amount: formatDecimal(depositMicro) }));
-      if (calls.length > 0) agent.pendingSetup = Promise.all(calls).then(() => undefined);
+      if (calls.length === 0) return;
+      // Cleared once done (unless a later key's calls replaced it): requests then go out with no wait.
+      const pending: Promise<void> = Promise.all(calls).then(() => {
+        if (agent.pendingSetup === pending) agent.pendingSetup = null;
+      });
+      agent.pendingSetup = pending;
     },
     report: (agent, message) => sink.pool?.keep(agent, message),
   };

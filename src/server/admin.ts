@@ -12,6 +12,7 @@
  *                          due timers run before the answer
  *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers,
  *                          and `load` (in flight, admitted, shed) when the server sheds load
+ *                          and `checkpoints` (every, newest written, log entry, in flight) with --data
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
  *                          casino_closures, trading_shocks, market_closures, domain_year_ms,
  *                          domain_grace_ms }
@@ -72,6 +73,8 @@ export interface AdminOptions {
   readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>> };
   /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
   readonly load?: () => JsonObject;
+  /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
+  readonly checkpoints?: () => JsonObject;
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -231,6 +234,7 @@ function stateView(options: AdminOptions): JsonObject {
     pending_timers: platform.timers.size,
     next_timer_at: nextMs === undefined ? null : new Date(nextMs).toISOString(),
     ...(options.load === undefined ? {} : { load: options.load() }),
+    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
   };
 }
 

@@ -42,6 +42,9 @@ export interface StoredCheckpoint {
 /** A checkpoint without its state bytes (tens of MB on a large platform: read only the one used). */
 export type CheckpointHeader = Omit<StoredCheckpoint, 'state'>;
 
+/** What recovery reads of the checkpoints: the store, or the checkpoint worker's copy of one (checkpoint-worker.ts). */
+export type CheckpointSource = Pick<CheckpointStore, 'newestFirst' | 'state' | 'image'>;
+
 export class CheckpointStore {
   private readonly db: DatabaseSync;
 

@@ -12,68 +12,288 @@
  * A checkpoint written by a build with other state classes or another layout is skipped for the
  * one before it; one that cannot be read means the whole log is replayed: checkpoints only ever
  * make recovery faster, never different.
- * Cost: one pass over the state, which blocks the server for that time, and the file grows by the
- * state's size (CHECKPOINTS_KEPT kept). Measured by `npm run bench -- --only recovery` on a
- * 1,000,000-command quickstart history, on a 2-core VM shared with four other jobs: a 61 MB
- * checkpoint (110 MB in the earlier JSON layout), 3.6–4.1 s of CPU to write. Taking it off the
- * event loop is the next step; a worker cannot open FILE itself (the log holds it with
- * locking_mode=EXCLUSIVE), so it would keep a replica fed with each committed batch, replay it,
- * and hand back the bytes.
+ * Off the event loop: the checkpoint worker (checkpoint-worker.ts) keeps a replica, fed the
+ * committed rows since its last checkpoint, replays them with recovery's own code and encodes the
+ * state after exactly the last of them; the loop only reads those rows and writes the bytes it
+ * gets back (`Checkpointer`). The replica is exact for the same reason recovery is. The worker
+ * cannot open FILE itself (the log holds it with locking_mode=EXCLUSIVE), hence the rows.
+ * Cost (`npm run bench -- --only recovery`, 1,000,000-command quickstart history, a 61 MB
+ * checkpoint): the loop blocks for reading the rows (ROWS_PER_TURN per turn) and for writing the
+ * blob, instead of the whole encoding (2.3–4.6 s before); the worker spends one replay of those
+ * rows plus one encoding. Writing the 61 MB blob (one transaction, fsynced) still blocks the loop
+ * ≈0.8–1.1 s on a loaded VM: the next step is writing it in chunks over several turns.
+ * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
+ * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
  */
+import { Worker } from 'node:worker_threads';
+import { moduleUrl } from '../core/module-url.ts';
 import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
 import { checkpointCodec, decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.ts';
-import { CheckpointStore, type TravelRecord } from './checkpoint-store.ts';
-import type { CommandLog } from './command-log.ts';
+import { CheckpointStore, type CheckpointSource, type StoredCheckpoint, type TravelRecord } from './checkpoint-store.ts';
+import type { CommandLog, CommandRow, LogSettings } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
-/** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 1.4 s of CPU on a loaded VM). */
+/** Commands between two checkpoints: the most a recovery replays (on the 1M-command bench, about 0.8 s of CPU on a loaded VM). */
 export const CHECKPOINT_EVERY_COMMANDS = 20_000;
+/** How long a graceful close waits for the checkpoint in flight (it is dropped after: the log is complete without it). */
+const CLOSE_WAIT_MS = 30_000;
 
-/** Writes a checkpoint when CHECKPOINT_EVERY_COMMANDS commands were appended since the last one. */
+/** The checkpoint the worker starts from (the newest stored one of this build's codec), and the images it names. */
+export interface BaseCheckpoint {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly codec: string;
+  readonly travel: string;
+  readonly state: Uint8Array;
+  readonly images: ReadonlyArray<{ readonly id: string; readonly codec: string; readonly state: Uint8Array }>;
+}
+
+export interface CheckpointWorkerData {
+  readonly file: string;
+  readonly settings: LogSettings;
+  readonly base: BaseCheckpoint | null;
+}
+
+/** Rows of entries between ROWS_PER_TURN-sized slices: one turn's read, so no turn blocks long. */
+const ROWS_PER_TURN = 2_000;
+
+/** One job: replay `rows` (the entries after the worker's position, up to `seq`), then encode. */
+export interface CheckpointJob {
+  readonly seq: number;
+  readonly rows: readonly CommandRow[];
+  /** Images already in FILE: not encoded again. */
+  readonly storedImageIds: readonly string[];
+}
+
+/** What the loop sends the worker: the rows of a job in slices (one per turn), then the order to encode. */
+export type CheckpointMessage = { readonly kind: 'rows'; readonly rows: readonly CommandRow[] } | { readonly kind: 'encode'; readonly seq: number; readonly storedImageIds: readonly string[] };
+
+export type CheckpointReply = { readonly kind: 'encoded'; readonly checkpoint: StoredCheckpoint; readonly held: readonly string[]; readonly images: ReadonlyArray<{ readonly id: string; readonly state: Uint8Array }> } | { readonly kind: 'failed'; readonly message: string };
+
+/** What one checkpoint cost the event loop: reading its rows and handing them over (in slices), then writing the bytes. */
+export interface CheckpointCost {
+  readonly seq: number;
+  /** The longest the loop was blocked at once (a slice of rows, or the write): a request's longest wait. */
+  readonly blockingMs: number;
+  /** From the job's start to its row being written (the worker's replay and encoding, off the loop). */
+  readonly totalMs: number;
+}
+
+/** The checkpoint of a platform and its time travel after command `seq`: the row, and the images `stored` lacks. */
+export function checkpointOf(options: { platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; seq: number; atMs: number; stored: ReadonlySet<string> }): { checkpoint: StoredCheckpoint; held: string[]; images: Array<{ id: string; state: Uint8Array }> } {
+  const registry = stateClassRegistry();
+  const held = options.timeTravel.list();
+  const travel: TravelRecord = { lastNumber: options.timeTravel.lastSnapshotNumber, held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })), clockMovedMs: options.clockMovedMs };
+  const state = encodeCheckpoint(options.platform, registry, PLATFORM_TRANSIENT);
+  const images = held.filter((entry) => !options.stored.has(entry.id)).map((entry) => ({ id: entry.id, state: encodeCheckpoint(entry.image.copy, registry, PLATFORM_TRANSIENT) }));
+  return { checkpoint: { seq: options.seq, atMs: options.atMs, codec: checkpointCodec(registry), travel: JSON.stringify(travel), state }, held: held.map((entry) => entry.id), images };
+}
+
+/**
+ * Takes a checkpoint when CHECKPOINT_EVERY_COMMANDS commands were appended since the last one,
+ * off the event loop: a worker thread (checkpoint-worker.ts) holds a replica of the platform,
+ * rebuilt from the newest checkpoint, and each job hands it the committed rows since its last
+ * one; it replays them (recovery.ts's own replay), encodes the state after exactly command
+ * `seq`, and hands the bytes back; the loop only reads the rows and writes the bytes. One job at
+ * a time: a checkpoint due while one is in flight waits for the next commit after it.
+ * If the worker fails, the checkpoint is taken on the loop as before (`write`), and a new worker
+ * starts from it.
+ */
 export class Checkpointer {
+  private readonly log: CommandLog;
   private readonly store: CheckpointStore;
   private readonly platform: Platform;
   private readonly timeTravel: TimeTravel;
   private readonly everyCommands: number;
   private lastSeq = 0;
   private clockMovedMs = 0;
+  private worker: Worker | null = null;
+  /** The seq the worker's replica stands at. */
+  private workerSeq = 0;
+  /** Set when the worker failed: the next checkpoint is taken on the loop (right after a commit, when the live state is the log's). */
+  private onLoopNext = false;
+  private inFlight: { seq: number; startedMs: number; blockingMs: number; done: PromiseWithResolvers<void> } | null = null;
+  private readonly onError: (message: string) => void;
+  /** The cost of each checkpoint taken (the bench and the tests read it; the last 100). */
+  readonly costs: CheckpointCost[] = [];
 
-  constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; everyCommands?: number }) {
+  constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; everyCommands?: number; onError?: (message: string) => void }) {
+    this.log = options.log;
     this.store = new CheckpointStore(options.log.database);
     this.platform = options.platform;
     this.timeTravel = options.timeTravel;
     this.everyCommands = options.everyCommands ?? CHECKPOINT_EVERY_COMMANDS;
     this.clockMovedMs = options.clockMovedMs;
     this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
+    this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Counts the clock moves of an admin command (recorded before it is applied). */
+  /** GET /_afp/state's `checkpoints`: how often one is taken, the newest written (null: none yet), the log's last entry, and whether one is being taken now. */
+  view(): { every_commands: number; newest_seq: number | null; log_seq: number; in_flight: boolean } {
+    return { every_commands: this.everyCommands, newest_seq: this.store.newestFirst()[0]?.seq ?? null, log_seq: this.store.lastCommandSeq(), in_flight: this.inFlight !== null };
+  }
+
+  /** Counts the clock moves of an admin command (recorded before it is applied; the loop's own checkpoint needs them). */
   noteAdmin(command: AdminCommand): void {
     if (command.kind === 'clock' || command.kind === 'revert' || command.kind === 'reset') this.clockMovedMs += command.toMs - command.fromMs;
   }
 
-  /** After a request was answered: a checkpoint if the line was crossed. Returns whether one was written. */
+  /**
+   * After a batch committed at the end of a turn (every command applied is on disk): starts a
+   * checkpoint of the state after the last one if the line was crossed and none is in flight.
+   * Returns whether one was started.
+   */
   afterRequest(): boolean {
+    if (this.inFlight !== null) return false;
     const seq = this.store.lastCommandSeq();
     if (seq - this.lastSeq < this.everyCommands) return false;
-    this.write(seq);
+    if (this.onLoopNext) {
+      const startedMs = performance.now();
+      this.onLoopNext = false;
+      this.write(seq);
+      const blockingMs = performance.now() - startedMs;
+      this.noteCost({ seq, blockingMs, totalMs: blockingMs });
+      return true;
+    }
+    this.start(seq);
     return true;
   }
 
-  /** Writes the checkpoint of the state after command `seq` (the platform's current state). */
+  /** Resolves when no checkpoint is in flight. */
+  idle(): Promise<void> {
+    return this.inFlight?.done.promise ?? Promise.resolve();
+  }
+
+  /**
+   * A graceful close (every batch committed): the checkpoint in flight is written, and one more is
+   * taken if one is due, so the next start replays less; each waited for CLOSE_WAIT_MS at most
+   * (then dropped: the log is complete without it). Then the worker stops.
+   */
+  async close(): Promise<void> {
+    await this.settled();
+    if (this.inFlight === null && this.afterRequest()) await this.settled();
+    await this.stop();
+  }
+
+  /** Stops the worker; a checkpoint in flight is dropped (the bench keeps its tail so). */
+  async stop(): Promise<void> {
+    this.inFlight = null;
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+
+  private async settled(): Promise<void> {
+    const inFlight = this.inFlight;
+    if (inFlight === null) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([inFlight.done.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** Writes the checkpoint of the state after command `seq` on the loop, from the live platform (when the worker failed). */
   write(seq: number): void {
-    const registry = stateClassRegistry();
-    const held = this.timeTravel.list();
-    const travel: TravelRecord = { lastNumber: this.timeTravel.lastSnapshotNumber, held: held.map((entry) => ({ id: entry.id, atMs: entry.atMs })), clockMovedMs: this.clockMovedMs };
-    const state = encodeCheckpoint(this.platform, registry, PLATFORM_TRANSIENT);
     const atMs = this.store.commandAtMs(seq) ?? this.platform.nowMs;
-    const imageBytes = (id: string): Uint8Array => encodeCheckpoint((held.find((entry) => entry.id === id) as SnapshotEntry).image.copy, registry, PLATFORM_TRANSIENT);
-    this.store.write({ seq, atMs, codec: checkpointCodec(registry), travel: JSON.stringify(travel), state }, held.map((entry) => entry.id), imageBytes);
+    const taken = checkpointOf({ platform: this.platform, timeTravel: this.timeTravel, clockMovedMs: this.clockMovedMs, seq, atMs, stored: this.store.imageIds() });
+    this.store.write(taken.checkpoint, taken.held, imageBytesOf(taken.images));
     this.lastSeq = seq;
   }
+
+  private start(seq: number): void {
+    const startedMs = performance.now();
+    this.lastSeq = seq;
+    const worker = this.worker ?? this.startWorker();
+    const inFlight = { seq, startedMs, blockingMs: performance.now() - startedMs, done: Promise.withResolvers<void>() };
+    this.inFlight = inFlight;
+    // Rows up to `seq` are committed and never change: reading them over several turns is exact.
+    const feed = (afterSeq: number): void => {
+      if (this.inFlight !== inFlight) return; // stopped meanwhile
+      const sliceStartedMs = performance.now();
+      const uptoSeq = Math.min(seq, afterSeq + ROWS_PER_TURN);
+      worker.postMessage({ kind: 'rows', rows: this.log.rows(afterSeq, uptoSeq) } satisfies CheckpointMessage);
+      if (uptoSeq === seq) worker.postMessage({ kind: 'encode', seq, storedImageIds: [...this.store.imageIds()] } satisfies CheckpointMessage);
+      else setImmediate(() => feed(uptoSeq));
+      inFlight.blockingMs = Math.max(inFlight.blockingMs, performance.now() - sliceStartedMs);
+    };
+    feed(this.workerSeq);
+    this.workerSeq = seq;
+  }
+
+  private noteCost(cost: CheckpointCost): void {
+    this.costs.push(cost);
+    if (this.costs.length > 100) this.costs.shift();
+  }
+
+  private startWorker(): Worker {
+    const base = this.baseCheckpoint();
+    this.workerSeq = base?.seq ?? 0;
+    const data: CheckpointWorkerData = { file: this.log.file, settings: this.log.settings as LogSettings, base };
+    const worker = new Worker(moduleUrl('./checkpoint-worker', import.meta.url), { workerData: data, transferList: base === null ? [] : transferable([base.state, ...base.images.map((image) => image.state)]) });
+    worker.unref();
+    worker.on('message', (reply: CheckpointReply) => this.finish(reply));
+    worker.on('error', (error) => this.finish({ kind: 'failed', message: error.message }));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** The newest stored checkpoint of this build's codec, with its images; null: the worker replays from the start. */
+  private baseCheckpoint(): BaseCheckpoint | null {
+    const codec = checkpointCodec(stateClassRegistry());
+    const header = this.store.newestFirst()[0];
+    const state = header === undefined ? undefined : this.store.state(header.seq);
+    if (header === undefined || header.codec !== codec || state === undefined) return null;
+    const images: Array<BaseCheckpoint['images'][number]> = [];
+    for (const entry of (JSON.parse(header.travel) as TravelRecord).held) {
+      const image = this.store.image(entry.id);
+      if (image?.state === undefined) return null;
+      images.push({ id: entry.id, codec: image.codec, state: image.state });
+    }
+    return { ...header, state, images };
+  }
+
+  private finish(reply: CheckpointReply): void {
+    const inFlight = this.inFlight;
+    if (inFlight === null) return; // closed meanwhile
+    const startedMs = performance.now();
+    this.inFlight = null;
+    try {
+      if (reply.kind === 'failed') {
+        // The replica is lost. Not now (a batch may be open: the live state is ahead of the log):
+        // the next checkpoint is taken on the loop after a commit, and the worker after it starts from it.
+        this.onError(`the checkpoint worker failed (${reply.message}); the next checkpoint is taken on the event loop`);
+        void this.worker?.terminate();
+        this.worker = null;
+        this.onLoopNext = true;
+        this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
+        return;
+      }
+      this.store.write(reply.checkpoint, reply.held, imageBytesOf(reply.images));
+      const finishedMs = performance.now();
+      this.noteCost({ seq: inFlight.seq, blockingMs: Math.max(inFlight.blockingMs, finishedMs - startedMs), totalMs: finishedMs - inFlight.startedMs });
+    } catch (error) {
+      this.onError(error instanceof Error ? error.message : String(error));
+    } finally {
+      inFlight.done.resolve();
+    }
+  }
+}
+
+function imageBytesOf(images: ReadonlyArray<{ id: string; state: Uint8Array }>): (id: string) => Uint8Array {
+  return (id) => {
+    const image = images.find((entry) => entry.id === id);
+    if (image === undefined) throw new Error(`no image of ${id} was encoded (a bug)`);
+    return image.state;
+  };
+}
+
+/** The buffers of `views` that can be moved instead of copied (each view spans its whole buffer). */
+export function transferable(views: readonly Uint8Array[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const view of views) if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) buffers.add(view.buffer);
+  return [...buffers];
 }
 
 export interface LoadedCheckpoint {
@@ -87,8 +307,7 @@ export interface LoadedCheckpoint {
  * and `timeTravel`; null when there is none (replay everything). `skipped` lists why newer ones
  * were not used; `dirty`: a decoding failed half-way, so `platform` must be built again.
  */
-export function loadCheckpoint(log: CommandLog, platform: Platform, timeTravel: TimeTravel): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
-  const store = new CheckpointStore(log.database);
+export function loadCheckpoint(store: CheckpointSource, platform: Platform, timeTravel: TimeTravel): { loaded: LoadedCheckpoint | null; skipped: string[]; dirty: boolean } {
   const registry = stateClassRegistry();
   const codec = checkpointCodec(registry);
   const skipped: string[] = [];

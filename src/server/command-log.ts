@@ -52,6 +52,7 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import type { DefectName } from '../services/shared/context.ts';
 import { TRADING_LIMITS, type MarketClosure, type PriceShock, type TradingSchedule } from '../services/trading/trading-record.ts';
 import type { AdminCommand } from './admin.ts';
+import { CheckpointStore } from './checkpoint-store.ts';
 import type { ClockMode } from './serve-clock.ts';
 
 export const COMMAND_LOG_SCHEMA_VERSION = 2;
@@ -118,6 +119,15 @@ export type LoggedCommand =
 
 /** A request handed to the log; `bodyText` when the HTTP edge still has the text it parsed. */
 export type RequestToLog = ApiRequest & { readonly bodyText?: string };
+
+/** An entry as stored: the commands table's columns (what the checkpoint worker is handed). */
+export interface CommandRow {
+  readonly seq: number;
+  readonly at_ms: number;
+  readonly kind: string;
+  readonly entry: string;
+  readonly body: string | null;
+}
 
 export type CommitOutcome = { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
 
@@ -296,7 +306,17 @@ export class CommandLog {
   *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
     const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? ORDER BY seq').iterate(afterSeq);
-    for (const row of rows) yield decodeCommand(row as Record<string, unknown>);
+    for (const row of rows) yield decodeCommandRow(row as Record<string, unknown>);
+  }
+
+  /** The rows of entries `afterSeq` < seq ≤ `uptoSeq`, undecoded (the checkpoint worker decodes them with decodeCommandRow). */
+  rows(afterSeq: number, uptoSeq: number): CommandRow[] {
+    return this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq').all(afterSeq, uptoSeq) as unknown as CommandRow[];
+  }
+
+  /** The checkpoints kept in FILE beside the commands. */
+  checkpointSource(): CheckpointStore {
+    return new CheckpointStore(this.db);
   }
 
   /** The open database, for the checkpoints kept beside the commands (src/server/checkpoint-store.ts). */
@@ -539,7 +559,8 @@ function decodeCredential(value: unknown): Credential | undefined {
   return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? { keyHash: value } : undefined;
 }
 
-function decodeCommand(row: Record<string, unknown>): LoggedCommand {
+/** One stored row as the entry it holds (kind 'corrupt' when it cannot be read). */
+export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
   const seq = Number(row['seq']);
   const atMs = Number(row['at_ms']);
   const corrupt = (reason: string): LoggedCommand => ({ seq, kind: 'corrupt', reason });

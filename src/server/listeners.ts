@@ -149,7 +149,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
-  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
   afterCommit = () => writeCheckpoint(checkpointer, log);
   const record =
     commandLog === undefined || group === undefined
@@ -161,7 +161,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...dialect };
+  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }), ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {
@@ -190,6 +190,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       shedder.stop();
       await closeAll(servers, closeOptions.forceAfterMs ?? FORCE_CLOSE_AFTER_MS);
       if (group?.open === true) group.flush();
+      await checkpointer?.close();
     },
   };
 }

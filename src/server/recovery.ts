@@ -40,7 +40,8 @@ import { Dispatcher, REACH_NOTHING, REACH_ROW, type ApiRequest, type ApiResponse
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
 import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
-import type { CommandLog, LoggedCharge, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
+import type { CheckpointSource } from './checkpoint-store.ts';
+import type { CommandLog, LoggedCharge, LoggedCommand, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
 import { TimeTravel } from './time-travel.ts';
 import { loadCheckpoint } from './checkpoints.ts';
@@ -54,11 +55,11 @@ const CHARGE_ONLY = fail('BAD_REQUEST', 'replay of a request refused before its 
 
 /** The dispatcher of a served platform with a command log: handle, then append what recovery needs. */
 export class LoggedDispatcher extends Dispatcher {
-  private readonly commandLog: CommandLog;
+  private readonly commandLog: Pick<CommandLog, 'appendRequest'>;
   private readonly onAppend: () => void;
 
   /** `onAppend` runs after each append (the group commit schedules or makes its commit). */
-  constructor(platform: Platform, routes: readonly Route[], commandLog: CommandLog, onAppend: () => void = () => undefined) {
+  constructor(platform: Platform, routes: readonly Route[], commandLog: Pick<CommandLog, 'appendRequest'>, onAppend: () => void = () => undefined) {
     super(platform, routes);
     this.commandLog = commandLog;
     this.onAppend = onAppend;
@@ -129,34 +130,63 @@ export interface Recovered {
 }
 
 /**
+ * What recovery reads: a command log on disk (CommandLog), or the rows of one handed to the
+ * checkpoint worker (checkpoint-worker.ts), which replays but never appends.
+ */
+export interface ReplaySource extends Pick<CommandLog, 'file' | 'settings' | 'commands' | 'appendRequest'> {
+  /** Where the checkpoints are read (CheckpointStore over the log's file, or the worker's copy). */
+  checkpointSource(): CheckpointSource;
+}
+
+/** A recovered platform and where its replay stands: the replay goes on from here (the checkpoint worker feeds it more). */
+export interface ReplayPosition {
+  readonly platform: Platform;
+  readonly dispatcher: LoggedDispatcher;
+  readonly timeTravel: TimeTravel;
+  lastAtMs: number;
+  clockMovedMs: number;
+  commands: number;
+  internalErrors: number;
+}
+
+/**
  * The platform of the log's settings, with every logged command applied in order: from the newest
  * usable checkpoint (unless `checkpoints` is false) and the commands after it.
  */
-export function recoverPlatform(log: CommandLog, routes: readonly Route[], options: { checkpoints?: boolean; onAppend?: () => void } = {}): Recovered | { error: string } {
+export function recoverPlatform(log: ReplaySource, routes: readonly Route[], options: { checkpoints?: boolean; onAppend?: () => void } = {}): Recovered | { error: string } {
   const settings = log.settings;
   if (settings === null) return { error: `--data ${log.file}: no settings adopted (a bug)` };
   const platformOptions = { seed: settings.seed, startMs: settings.startMs, config: settings.config, defects: settings.defects, faults: settings.faults, closures: settings.closures, ...(settings.trading === undefined ? {} : { trading: settings.trading }) };
   let platform = new Platform(platformOptions);
   let timeTravel = new TimeTravel(platform, platformOptions);
-  const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log, platform, timeTravel);
+  const checkpoint = options.checkpoints === false ? { loaded: null, skipped: [], dirty: false } : loadCheckpoint(log.checkpointSource(), platform, timeTravel);
   if (checkpoint.dirty) {
     platform = new Platform(platformOptions);
     timeTravel = new TimeTravel(platform, platformOptions);
   }
-  const dispatcher = new LoggedDispatcher(platform, routes, log, options.onAppend);
   const loaded = checkpoint.loaded;
-  let commands = 0;
-  let internalErrors = 0;
-  let lastAtMs = loaded?.atMs ?? settings.startMs;
-  let clockMovedMs = loaded?.clockMovedMs ?? 0;
-  for (const command of log.commands(loaded?.seq ?? 0)) {
+  const position: ReplayPosition = { platform, dispatcher: new LoggedDispatcher(platform, routes, log, options.onAppend), timeTravel, lastAtMs: loaded?.atMs ?? settings.startMs, clockMovedMs: loaded?.clockMovedMs ?? 0, commands: 0, internalErrors: 0 };
+  const replayed = replayCommands(position, log.commands(loaded?.seq ?? 0), { file: log.file, seed: settings.seed });
+  if (replayed !== null) return replayed;
+  const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
+  const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
+  const replayedAny = position.commands > 0 || loaded !== null;
+  const stats = { commands: position.commands, internalErrors: position.internalErrors, lastAtMs: replayedAny ? position.lastAtMs : undefined, clockMovedMs: position.clockMovedMs, ...fromCheckpoint, ...skipped };
+  return { platform, dispatcher: position.dispatcher, timeTravel, stats };
+}
+
+/** Applies `commands` (in log order) at `position`, advancing it; null, or the error that stops the replay. */
+export function replayCommands(position: ReplayPosition, commands: Iterable<LoggedCommand>, log: { file: string; seed: string }): { error: string } | null {
+  const { platform, dispatcher, timeTravel } = position;
+  const seed = log.seed;
+  for (const command of commands) {
     const where = `--data ${log.file}: entry ${command.seq}`;
     if (command.kind === 'corrupt') return { error: `${where} is corrupt (${command.reason})` };
     const travels = command.kind === 'revert' || command.kind === 'reset';
     const fromMs = travels ? command.fromMs : command.atMs;
-    if (fromMs < lastAtMs) return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${lastAtMs})` };
-    lastAtMs = command.atMs;
-    commands++;
+    if (fromMs < position.lastAtMs) return { error: `${where} is corrupt (its instant ${fromMs} is before the previous ${position.lastAtMs})` };
+    position.lastAtMs = command.atMs;
+    position.commands++;
     try {
       switch (command.kind) {
         case 'request':
@@ -167,11 +197,11 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[], optio
           break;
         case 'clock':
           applyClockMove(platform, command.atMs);
-          clockMovedMs += command.atMs - command.fromMs;
+          position.clockMovedMs += command.atMs - command.fromMs;
           break;
         case 'tier': {
           const agent = platform.agents.get(command.agentId);
-          if (agent === undefined) return { error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          if (agent === undefined) return { error: `${where} sets the tier of '${command.agentId}', unknown on replay (corrupt log or a nondeterminism bug; seed ${seed})` };
           applyTierSet(agent, command.tier);
           break;
         }
@@ -181,29 +211,26 @@ export function recoverPlatform(log: CommandLog, routes: readonly Route[], optio
           break;
         case 'snapshot': {
           const id = timeTravel.nextSnapshotId();
-          if (id !== command.id) return { error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
+          if (id !== command.id) return { error: `${where} takes snapshot '${command.id}', the replay's next is ${isFailure(id) ? 'refused' : `'${id}'`} (corrupt log or a nondeterminism bug; seed ${seed})` };
           applySnapshot(timeTravel, id, command.atMs);
           break;
         }
         case 'revert': {
           const reverted = applyRevert(timeTravel, command.id);
-          if (isFailure(reverted) || reverted.toMs !== command.atMs) return { error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${settings.seed})` };
-          clockMovedMs += command.atMs - command.fromMs;
+          if (isFailure(reverted) || reverted.toMs !== command.atMs) return { error: `${where} reverts to '${command.id}', not held at ${command.atMs} on replay (corrupt log or a nondeterminism bug; seed ${seed})` };
+          position.clockMovedMs += command.atMs - command.fromMs;
           break;
         }
         case 'reset':
           if (applyReset(timeTravel).toMs !== command.atMs) return { error: `${where} resets to ${command.atMs}, not the log's start (corrupt log)` };
-          clockMovedMs += command.atMs - command.fromMs;
+          position.clockMovedMs += command.atMs - command.fromMs;
           break;
       }
     } catch {
-      internalErrors++;
+      position.internalErrors++;
     }
   }
-  const fromCheckpoint = loaded === null ? {} : { checkpointSeq: loaded.seq };
-  const skipped = checkpoint.skipped.length === 0 ? {} : { skippedCheckpoints: checkpoint.skipped };
-  const replayedAny = commands > 0 || loaded !== null;
-  return { platform, dispatcher, timeTravel, stats: { commands, internalErrors, lastAtMs: replayedAny ? lastAtMs : undefined, clockMovedMs, ...fromCheckpoint, ...skipped } };
+  return null;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ArrivalPlan, VuPlan } from '../../src/load/executors.ts';
 import { LoadStop, runGenerator, systemLoadClock, type IterationSource } from '../../src/load/generator.ts';
-import { LoadRecorder, percentilesOf, decodeHistogram, type LoadSnapshot } from '../../src/load/load-recorder.ts';
+import { LoadRecorder, percentilesOf, decodeHistogram, type LoadSample, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 import { loadSender, recordingTransport, type LoadSender } from '../../src/load/load-run-transport.ts';
 
 const clock = systemLoadClock();
@@ -166,5 +166,31 @@ describe('closed model', () => {
     expect(snapshot.iterations.started).toBeLessThanOrEqual(22);
     expect(snapshot.iterations.dropped).toBe(0);
     expect(snapshot.iterations.completed).toBe(snapshot.iterations.started);
+  });
+});
+
+describe('recording transport', () => {
+  test("a request waits for what `before` hands over (an agent's set-up calls) and goes out at once when it hands null", async () => {
+    const server = await loopback(() => 0);
+    const sender = loadSender({ urls: { api: server.url }, maxSockets: 4, timeoutMs: 10_000 });
+    senders.push(sender);
+    const samples: LoadSample[] = [];
+    let release = (): void => undefined;
+    let pending: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
+    let intended: number | null = 1;
+    const transport = recordingTransport({ sender, clock, onSample: (sample) => samples.push(sample), takeIntendedStartMs: () => intended, before: () => pending });
+    const first = transport({ mount: 'api', method: 'GET', path: '/first' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.received).toBe(0);
+    pending = null;
+    release();
+    expect((await first).status).toBe(200);
+    intended = null;
+    const second = transport({ mount: 'api', method: 'GET', path: '/second' });
+    expect((await second).status).toBe(200);
+    expect(server.received).toBe(2);
+    expect(samples.map((sample) => sample.intendedStartMs < sample.endMs)).toEqual([true, true]);
+    // The first request's latency runs from its iteration's intended start, the set-up wait included.
+    expect(samples[0]?.intendedStartMs).toBe(1);
   });
 });

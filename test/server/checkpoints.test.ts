@@ -62,13 +62,15 @@ describe('checkpoints', () => {
     const file = join(DIR, 'history.afp');
     const log = await opened(file);
     expect(log.adopt({ seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] })).toEqual([]);
-    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, checkpointEveryCommands: EVERY, log: () => undefined });
+    const lines: string[] = [];
+    const served = await startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, checkpointEveryCommands: EVERY, log: (line) => lines.push(line) });
     const target = urlTarget(served.urls);
     await history(target, await buildWorld(target));
     const live = await target.digest();
     expect(platformDigest(served.platform)).toBe(live);
     await served.close();
     log.close();
+    expect(lines.filter((line) => line.includes('checkpoint'))).toEqual([]); // every checkpoint came from the worker
 
     const reopened = await opened(file);
     try {
@@ -107,6 +109,47 @@ describe('checkpoints', () => {
       expect(platformDigest(fallback.platform)).toBe(live);
     } finally {
       damaged.close();
+    }
+  }, 60_000);
+
+  test('after a restart the checkpoint worker starts from the stored checkpoint (and its snapshot images) and stays exact', async () => {
+    const file = join(DIR, 'restarted.afp');
+    const settings = { seed: SEED, startMs: START_MS, clockMode: 'manual' as const, wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
+    const lines: string[] = [];
+    const serveOn = async (log: CommandLog) => startServe({ routes: ALL_ROUTES, seed: SEED, port: 0, clockMode: 'manual', commandLog: log, checkpointEveryCommands: EVERY, log: (line) => lines.push(line) });
+    const first = await opened(file);
+    expect(first.adopt(settings)).toEqual([]);
+    const before = await serveOn(first);
+    const world = await buildWorld(urlTarget(before.urls));
+    await history(urlTarget(before.urls), world);
+    await before.close();
+    first.close();
+
+    const second = await opened(file);
+    const after = await serveOn(second);
+    const firstSeq = after.recovery?.checkpointSeq ?? 0;
+    expect(firstSeq).toBeGreaterThan(0);
+    const target = urlTarget(after.urls);
+    for (let round = 0; round < 40; round++) {
+      await target.send('casino', 'POST', '/api/v1/games/dice', { key: round % 2 === 0 ? world.alice : world.bob, body: { direction: 'under', threshold: 40, amount: 0.25 } });
+      await target.send('api', 'POST', '/escrow', { key: world.bob, body: { amount: '0.05', receiver: 'alice', expires_in: 900 } });
+      await target.admin('clock', { advance_ms: 3 * 60_000 });
+    }
+    const live = await target.digest();
+    await after.close();
+    second.close();
+    expect(lines.filter((line) => line.includes('checkpoint'))).toEqual([]);
+
+    const reopened = await opened(file);
+    try {
+      const fromCheckpoint = recovered(reopened);
+      expect(fromCheckpoint.stats.checkpointSeq).toBeGreaterThan(firstSeq + EVERY);
+      expect(fromCheckpoint.stats.commands).toBeLessThan(EVERY);
+      expect(fromCheckpoint.timeTravel.list().length).toBeGreaterThan(0);
+      expect(platformDigest(fromCheckpoint.platform)).toBe(live);
+      expect(platformDigest(recovered(reopened, { checkpoints: false }).platform)).toBe(live);
+    } finally {
+      reopened.close();
     }
   }, 60_000);
 });

@@ -29,6 +29,16 @@ async function serve(args: readonly string[]): Promise<Child> {
   return { ...urlTarget(server.urls), server, stderr: server.stderr };
 }
 
+/** Waits (at most 30 s) until GET /_afp/state shows a checkpoint written and none in flight. */
+async function checkpointWritten(served: Child): Promise<void> {
+  for (let tries = 0; tries < 1_500; tries++) {
+    const checkpoints = (await served.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { newest_seq: number | null; in_flight: boolean };
+    if (checkpoints.newest_seq !== null && !checkpoints.in_flight) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no checkpoint was written within 30 s');
+}
+
 async function crash(served: Child): Promise<void> {
   expect(await served.server.kill9()).toBe(null);
 }
@@ -49,6 +59,8 @@ describe('time travel with --data', () => {
     const seen = await observe(first, world);
     const digest = await first.digest();
     const nowMs = await first.nowMs();
+    // Checkpoints are taken by a worker, off the loop: the crash waits until one is written and none is in flight.
+    await checkpointWritten(first);
     await crash(first);
 
     const second = await serve(args);
