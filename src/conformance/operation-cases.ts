@@ -17,6 +17,7 @@ import { FAUCET_CLAIM_LIMIT, SHOWN_ROUNDING_MICRO } from '../live/documented-rul
 import type { LiveAccount } from '../live/live-account.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
+import { TRADING_OPERATION_CASES } from './trading-operation-cases.ts';
 
 const MIN_BET_MICRO = 10_000n;
 const ESCROW_MICRO = 100_000n;
@@ -212,4 +213,5 @@ export const OPERATION_CASES: readonly OperationCase[] = [
       return target.services.faucet === undefined ? null : FAUCET_CLAIM_LIMIT[target.services.faucet.dialect];
     },
   },
+  ...TRADING_OPERATION_CASES,
 ];

@@ -26,6 +26,7 @@ import type { RequestContract } from './openapi-fields.ts';
 import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 import { REQUESTS } from './openapi-requests.ts';
+import { TRADING_DEPLOYED_ERRORS, TRADING_DEPLOYED_REQUESTS, TRADING_DEPLOYED_RESPONSES } from './openapi-deployed-trading.ts';
 import { betFields, CASINO_RESPONSES } from './openapi-responses-casino.ts';
 
 /** validate.ts `optionalString`: absent or null, else a non-blank string of at most `max` characters. */
@@ -171,7 +172,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
 };
 
-export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS };
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS };
 
 const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
 const escrowView = {
@@ -379,6 +380,7 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     released_at: instant().nullable(),
     disputed_at: instant().nullable(),
   }),
+  ...TRADING_DEPLOYED_RESPONSES,
 };
 
 /**
@@ -418,5 +420,6 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
   'escrow.deployed.release': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
   'escrow.deployed.dispute': { 400: ['invalid_request'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_status'] },
   'escrow.deployed.get': { 404: ['not_found'] },
+  ...TRADING_DEPLOYED_ERRORS,
   ...DOMAINS_DEPLOYED_ERRORS,
 };

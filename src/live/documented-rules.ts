@@ -45,6 +45,11 @@ export const DOCUMENTED_RULES = {
     documents: '422 INSUFFICIENT_BALANCE',
     dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §2.4 (balance < amount → 400 insufficient_balance)' } },
   },
+  'trading.refusal.over-balance': {
+    title: 'a trading position whose margin the balance cannot cover is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §1.2 (business errors 400), as afp serve --dialect deployed answers it' } },
+  },
   'casino.refusal.withdraw-over-balance': {
     title: 'a withdrawal above the balance is refused',
     documents: '422 INSUFFICIENT_BALANCE',

@@ -126,7 +126,13 @@ export interface Operations {
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
   'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
   /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC). */
-  'trading.order': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number }; result: { orderId: string; status: string | null; feeMicro: Micro | null } };
+  'trading.order': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number }; result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null } };
+  /** A trading account of its own (the deployment's trading keeps its own agents, keys and balances). */
+  'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
+  /** The trading account's free balance (not counting margin or held funds). */
+  'trading.balance': { input: Record<string, never>; result: { balanceMicro: Micro; marginMicro: Micro | null } };
+  /** Closes a whole position at the market. */
+  'trading.close': { input: { positionId: string }; result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
   'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null; domainId?: string | null } };
   /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
@@ -165,6 +171,9 @@ export const OPERATION_NAMES = [
   'escrow.get',
   'escrow.list',
   'trading.order',
+  'trading.register',
+  'trading.balance',
+  'trading.close',
   'domains.register',
   'domains.transfer',
   'domains.lookup',

@@ -46,7 +46,8 @@ async function stand(name: string, defects: readonly DefectName[] = [], adminFun
   const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
   handles.push(handle);
   const casino = handle.urls.casino as string;
-  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`);
+  const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
+    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`);
   expect(text).not.toBe(SHIPPED);
   expect(text).not.toContain('url: http://127.0.0.1:300');
   // An afp serve may name its admin doors: then fresh accounts (the domains' own among them) are funded by admin deposits.
@@ -190,14 +191,15 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
   }, 60_000);
 
-  test('money: every probe runs and finds nothing at or above major (trading: skipped, the file names no trading; domains: its own accounts, which the faucet cannot fund for a race)', async () => {
+  test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; domains: its own accounts, which the faucet cannot fund for a race)', async () => {
     const served = await stand('money');
     const ran = await money(served, 'money');
     expect(ran.code, ran.out + ran.err).toBe(0);
     const skipped = ran.out.split('\n').filter((line) => line.startsWith('skipped'));
-    expect(skipped[0]).toBe('skipped trading-overdraw: the target file names no trading service');
-    expect(skipped.slice(1).map((line) => line.split(':')[0])).toEqual(['skipped domain-double-registration', 'skipped domain-unpaid-transfer']);
-    expect(skipped.slice(1).every((line) => line.includes('the domains service keeps its own accounts') || line.includes("the audit account's balance"))).toBe(true);
+    expect(skipped.map((line) => line.split(':')[0])).toEqual(['skipped domain-double-registration', 'skipped domain-unpaid-transfer']);
+    expect(skipped.every((line) => line.includes('the domains service keeps its own accounts') || line.includes("the audit account's balance"))).toBe(true);
+    expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
+    expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(grave(findingsOf('money'))).toEqual([]);
   }, 60_000);
 

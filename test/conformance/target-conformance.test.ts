@@ -111,6 +111,7 @@ async function deployedFile(name: string, funding: string): Promise<Target> {
     `  casino: { url: ${urls.casino as string}, dialect: deployed }`,
     `  faucet: { url: ${urls.faucet as string}, dialect: deployed }`,
     `  escrow: { url: ${urls.escrow as string}, dialect: deployed }`,
+    `  trading: { url: ${urls.trading as string}, dialect: deployed }`,
     `  domains: { url: ${urls.domains as string}, dialect: deployed }`,
     'register: { service: casino }',
     `funding: ${funding}`,
@@ -145,6 +146,7 @@ describe('conformance through a target file of afp serve --dialect deployed', ()
     expect(run.findings.list().filter((finding) => finding.kind === 'rule').map((finding) => finding.id)).toEqual([
       'rule:auth.refusal.unknown-key:deployed', 'rule:casino.refusal.over-balance:deployed', 'rule:casino.refusal.withdraw-over-balance:deployed', 'rule:domains.refusal.over-balance:deployed',
       'rule:escrow.refusal.over-balance:deployed', 'rule:escrow.refusal.released-again:deployed', 'rule:escrow.status.created:deployed',
+      'rule:trading.refusal.over-balance:deployed',
     ]);
     const checks = conformanceChecks(cases, run.results);
     expect(checks.filter((check) => check.status === 'finding').every((check) => check.findingIds.length > 0 && check.group === 'conformance: operations')).toBe(true);

@@ -285,6 +285,25 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   exchange('escrow', 'GET', `/escrow/${first}`, { advanceMs: FAULT_FROM_MS + 60_000 - now() });
   exchange('faucet', 'POST', '/faucet/claim', { body: { agent_casino_id: bob.id }, ip: '10.0.0.7' });
   exchange('casino', 'GET', '/api/v1/auth/balance', { key: alice.key });
+  // Trading (base /v1 on its own address, no fault window), last so the other rows' examples keep their ids and instants: a trading agent of its own, funded, one position opened and closed, a limit order placed and cancelled.
+  const trader = send('trading', 'POST', '/v1/auth/register', { body: { referral_code: 'nobody' }, ip: '10.0.0.3' });
+  const traderKey = trader['api_key'] as string;
+  platform.ledger.transfer({ from: 'faucet-pool', to: `agent:${trader['agent_id'] as string}`, amountMicro: 100_000_000n, reason: 'test.fund', reference: 'trader' });
+  send('trading', 'GET', '/v1/markets');
+  send('trading', 'GET', '/v1/markets/funding-rates');
+  send('trading', 'GET', '/v1/markets/BTC');
+  const btcPrice = send('trading', 'GET', '/v1/markets/BTC/price')['price'] as number;
+  send('trading', 'GET', '/v1/markets/NOPE');
+  const position = send('trading', 'POST', '/v1/trade/open', { key: traderKey, body: { coin: 'BTC', side: 'long', size_usd: 50, leverage: 5 } })['position_id'] as string;
+  send('trading', 'POST', '/v1/trade/open', { key: traderKey, body: { coin: 'BTC', side: 'long', size_usd: 20_000 } });
+  send('trading', 'GET', '/v1/trade/positions', { key: traderKey });
+  send('trading', 'GET', '/v1/trade/portfolio', { key: traderKey });
+  const pending = send('trading', 'POST', '/v1/trade/limit', { key: traderKey, body: { coin: 'ETH', side: 'long', size_usd: 10, limit_price: Math.floor(btcPrice / 100) / 100 } })['order_id'] as string;
+  send('trading', 'GET', '/v1/trade/limit-orders', { key: traderKey });
+  send('trading', 'DELETE', `/v1/trade/limit-orders/${pending}`, { key: traderKey });
+  send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: position } });
+  send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: 'pos_0000000000000000' } });
+  send('trading', 'GET', '/v1/trade/history', { key: traderKey, query: { limit: '10' } });
   return { platform, byRow, all, routes: DEPLOYED_ROUTES };
 }
 

@@ -47,10 +47,11 @@ describe('money probes', () => {
   test('a faithful afp serve: every probe runs, no finding', async () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
-      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'],
+      ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'], ['trading-margin', 'ran'],
       ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'],
     ]);
     expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(/: refused \(422 INSUFFICIENT_BALANCE\)$/);
+    expect(results.find((result) => result.name === 'trading-margin')?.note).toMatch(/^the main account: order of \d+\.00 at leverage 10 on \d+\.\d+: refused \(422 INSUFFICIENT_BALANCE\)$/);
     expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/);
     expect(results.find((result) => result.name === 'domain-unpaid-transfer')?.note).toMatch(/acceptance refused 422 INSUFFICIENT_BALANCE, transfer without price refused 409 CONFLICT, owner /);
     expect(results.find((result) => result.name === 'double-spend')?.note).toMatch(/^1 of 5 escrows/);

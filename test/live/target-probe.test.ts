@@ -179,15 +179,26 @@ function deployedEscrow(path: string): Answer {
   return { status: 404, body: { error: 'not_found', _info } };
 }
 
+/** The deployed trading service (§1.2, §5): base /v1, public markets, bearer trade endpoints 401 `Provide Authorization…`. */
+function deployedTrading(path: string): Answer {
+  const _info = { ...info('agent-trading'), version: '3.0.0' };
+  if (path === '/ping') return { status: 200, text: 'pong' };
+  if (path === '/v1/markets') return { status: 200, body: { markets: [{ coin: 'BTC', price: 95000 }, { coin: 'xyz:TSLA', price: 250 }], count: 2, _info } };
+  if (path === '/v1/markets/funding-rates') return { status: 200, body: { funding_rates: [{ coin: 'BTC', funding_rate: 0.0001 }], _info } };
+  if (['/v1/trade/positions', '/v1/trade/portfolio', '/v1/trade/history'].includes(path)) return { status: 401, body: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>', _info } };
+  return { status: 404, body: { error: 'not_found', message: `GET ${path} not found`, docs: '/api/v1/docs', openapi: '/openapi.json', _info } };
+}
+
 describe('afp target probe against a fixture of the deployed wire', () => {
-  test('recognizes the deployed casino, faucet and escrow, writes registration + faucet, the deployed limits and fairness; sends GETs only', async () => {
+  test('recognizes the deployed casino, faucet, escrow and trading, writes registration + faucet, the deployed limits and fairness; sends GETs only', async () => {
     const casino = await fixture(deployedCasino);
     const faucet = await fixture(deployedFaucet);
     const escrow = await fixture(deployedEscrow);
+    const trading = await fixture(deployedTrading);
     const out = join(scratch, 'deployed.yaml');
     seen.length = 0;
     // The casino given as its /api/v1 base, as DEPLOYED.md §1.1 lists it: probed at its root.
-    const run = await probeInProcess([`${casino}/api/v1`, faucet, escrow, '--out', out]);
+    const run = await probeInProcess([`${casino}/api/v1`, faucet, escrow, trading, '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`note: ${casino}/api/v1: the dialects' paths carry /api/v1 themselves; probing ${casino}`);
     expect(run.stdout).toMatch(/GET \/api\/v1\/games +200 +casino deployed/);
@@ -198,17 +209,19 @@ describe('afp target probe against a fixture of the deployed wire', () => {
     expect(run.stdout).toContain('→ casino deployed; dialect family deployed');
     expect(run.stdout).toContain('→ faucet deployed; dialect family deployed');
     expect(run.stdout).toContain('→ escrow deployed; dialect family deployed');
+    expect(run.stdout).toMatch(/GET \/v1\/markets +200 +trading deployed/);
+    expect(run.stdout).toContain('→ trading deployed; dialect family deployed');
     expect(new Set(seen.map((line) => line.split(' ')[0]))).toStrictEqual(new Set(['GET']));
     const loaded = await loadTargetFile(out);
     expect(loaded.ok, loaded.ok ? '' : loaded.message).toBe(true);
     if (!loaded.ok) return;
     expect(loaded.value).toMatchObject({
-      services: { casino: { url: casino, dialect: 'deployed' }, faucet: { url: faucet, dialect: 'deployed' }, escrow: { url: escrow, dialect: 'deployed' } },
+      services: { casino: { url: casino, dialect: 'deployed' }, faucet: { url: faucet, dialect: 'deployed' }, escrow: { url: escrow, dialect: 'deployed' }, trading: { url: trading, dialect: 'deployed' } },
       register: { service: 'casino' }, funding: { method: 'faucet' }, fairness: 'deployed', afpServe: false, adminUrl: null,
     });
     expect(loaded.value.limits).toStrictEqual(Object.fromEntries(Object.entries(DEPLOYED_LIMITS).map(([op, row]) => [op, { perMinute: row.perMinute }])));
     // Without --out: the file on stdout (byte-identical to the one written), the table on stderr.
-    const piped = await probeInProcess([`${casino}/api/v1`, faucet, escrow]);
+    const piped = await probeInProcess([`${casino}/api/v1`, faucet, escrow, trading]);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toBe(readFileSync(out, 'utf8'));
     expect(piped.stderr).toContain('target:');

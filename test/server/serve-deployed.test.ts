@@ -84,8 +84,8 @@ describe('afp serve --dialect deployed, the published example client', () => {
       const mounts = (await (await fetch(`${url('casino')}/_afp/mounts`)).json()) as Record<string, unknown>;
       expect(mounts).toEqual({
         dialect: 'deployed',
-        mounts: { casino: url('casino'), faucet: url('faucet'), escrow: url('escrow'), domains: url('domains') },
-        base_urls: { casino: `${url('casino')}/api/v1`, faucet: url('faucet'), escrow: url('escrow'), domains: `${url('domains')}/v1` },
+        mounts: { casino: url('casino'), faucet: url('faucet'), escrow: url('escrow'), trading: url('trading'), domains: url('domains') },
+        base_urls: { casino: `${url('casino')}/api/v1`, faucet: url('faucet'), escrow: url('escrow'), trading: `${url('trading')}/v1`, domains: `${url('domains')}/v1` },
       });
       const client = await runNode([CLIENT, url('casino'), url('faucet'), url('escrow')]);
       expect(client.stderr).toBe('');
@@ -94,7 +94,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
       stop();
     });
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n').slice(0, 5).map((line) => line.split(': ')[0])).toEqual(['seed', 'casino', 'faucet', 'escrow', 'domains']);
+    expect(run.stdout.split('\n').slice(0, 6).map((line) => line.split(': ')[0])).toEqual(['seed', 'casino', 'faucet', 'escrow', 'trading', 'domains']);
     expect(lines.map((line) => line.split(':')[0])).toEqual(['register', 'register', 'faucet', 'bet', 'escrow create', 'escrow get', 'escrow complete', 'escrow release', 'escrow get', 'bob balance']);
     expect(lines).toContain('faucet: credited 1');
     expect(lines).toContain('escrow create: funded 0.2 commission 0.002');

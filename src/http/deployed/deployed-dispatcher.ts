@@ -9,7 +9,8 @@
  *      X-Real-IP, else `unknown`) → 429 `rate_limited`;
  *   4. a scenario fault window → 503 / 500;
  *   5. body errors → 400 `invalid_json` (413 `payload_too_large`);
- *   6. bearer auth → 401 in the service's shape;
+ *   6. bearer auth → 401 in the service's shape (REFUSALS_BY_SERVICE); on a service with keys of its
+ *      own only its prefix is read (service-keys.ts);
  *   7. the agent's bucket (`games`, `batch`) → 429 `rate_limit_exceeded` with `reset_at`;
  *   8. the row parses (unknown fields were already dropped by the deployed rows), the faucet's
  *      per-IP claim cooldown (429 `ip_rate_limited`), the row runs and renders.
@@ -130,21 +131,46 @@ function bodyRefusal(failure: Failure): Failure {
   return deployedFailure(400, 'invalid_json', failure.message);
 }
 
-/** §1.2: the casino's 404 names the route and its docs; faucet and escrow say only `not_found`. */
-function notFoundBody(service: ServiceName, method: string, path: string): JsonObject {
-  if (service === 'domains') return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs: '/v1/docs', openapi: '/openapi.json' };
-  if (service !== 'casino') return { error: 'not_found' };
-  return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs: '/api/v1/docs', openapi: '/openapi.json' };
+/** A service's own 404 and 401 bodies (§1.2): one row a service, as the deployment's services answer differently. */
+interface ServiceRefusals {
+  /** The docs path a 404 names with its route; null: the bare `{ error: 'not_found' }`. */
+  readonly notFoundDocs: string | null;
+  /** 401 without a key (or without the Bearer form). */
+  readonly unauthorized: JsonObject;
+  /** 401 for a key the service does not know. */
+  readonly invalidKey: JsonObject;
 }
 
-/** §1.2: the casino's 401 tells how to authenticate; escrow's says only `unauthorized`. */
-function unauthorizedBody(service: ServiceName, invalidKey: boolean): JsonObject {
-  if (service === 'escrow') return { error: 'unauthorized' };
-  if (service === 'domains') return invalidKey ? { error: 'invalid_key' } : { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' };
-  if (invalidKey) return { error: 'unauthorized', message: 'Invalid API key' };
-  return {
+const CASINO_REFUSALS: ServiceRefusals = {
+  notFoundDocs: '/api/v1/docs',
+  unauthorized: {
     error: 'unauthorized',
     message: 'Missing or invalid Authorization header. Use: Bearer {api_key}',
     suggestion: 'Register first: POST /api/v1/auth/register returns your api_key',
-  };
+  },
+  invalidKey: { error: 'unauthorized', message: 'Invalid API key' },
+};
+/** Trading's and the domains' 401: how to authenticate, or `invalid_key` for an unknown key. */
+const OWN_KEY_UNAUTHORIZED = { unauthorized: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' }, invalidKey: { error: 'invalid_key' } };
+
+/** Faucet and escrow say only `not_found`; escrow's 401 only `unauthorized`; trading's 404 is the casino's. Wallet is not mounted: the casino's row. */
+const REFUSALS_BY_SERVICE: Readonly<Record<ServiceName, ServiceRefusals>> = {
+  casino: CASINO_REFUSALS,
+  wallet: CASINO_REFUSALS,
+  faucet: { ...CASINO_REFUSALS, notFoundDocs: null },
+  escrow: { notFoundDocs: null, unauthorized: { error: 'unauthorized' }, invalidKey: { error: 'unauthorized' } },
+  trading: { notFoundDocs: '/api/v1/docs', ...OWN_KEY_UNAUTHORIZED },
+  domains: { notFoundDocs: '/v1/docs', ...OWN_KEY_UNAUTHORIZED },
+};
+
+function notFoundBody(service: ServiceName, method: string, path: string): JsonObject {
+  const docs = REFUSALS_BY_SERVICE[service].notFoundDocs;
+  if (docs === null) return { error: 'not_found' };
+  return { error: 'not_found', message: `${method} ${path.slice(0, 200)} not found`, docs, openapi: '/openapi.json' };
+}
+
+/** A fresh copy of the service's 401 body (answer() adds `_info` to the body it is given). */
+function unauthorizedBody(service: ServiceName, invalidKey: boolean): JsonObject {
+  const refusals = REFUSALS_BY_SERVICE[service];
+  return structuredClone(invalidKey ? refusals.invalidKey : refusals.unauthorized);
 }

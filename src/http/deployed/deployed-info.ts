@@ -1,18 +1,18 @@
 /**
  * The deployment's `_info` object (spec/DEPLOYED.md §1.2, NOTES.md "Shared"): `service` is the
  * repository's name, `docs` its llms.txt on `https://<service>.purpleflea.com`, `referral` names the
- * gossip path, `version` 1.0.0. Added by the deployed dispatcher to every JSON object body, error
+ * gossip path, `version` 1.0.0 (trading 3.0.0). Added by the deployed dispatcher to every JSON object body, error
  * bodies included. One frozen object per service, shared by every answer.
  */
 import type { JsonObject } from '../../core/errors.ts';
 import type { ServiceName } from '../../platform/platform.ts';
 
-function info(repository: string, host: string, gossipPath: string): Readonly<JsonObject> {
+function info(repository: string, host: string, gossipPath: string, version = '1.0.0'): Readonly<JsonObject> {
   return Object.freeze({
     service: repository,
     docs: `https://${host}.purpleflea.com/llms.txt`,
     referral: `Earn by referring other agents: GET ${gossipPath} for your referral code and the network's services.`,
-    version: '1.0.0',
+    version,
   });
 }
 
@@ -20,7 +20,7 @@ const DEPLOYED_INFO: Readonly<Record<ServiceName, Readonly<JsonObject>>> = {
   casino: info('agent-casino', 'casino', '/api/v1/gossip'),
   faucet: info('agent-faucet', 'faucet', '/gossip'),
   escrow: info('agent-escrow', 'escrow', '/gossip'),
-  trading: info('agent-trading', 'trading', '/v1/gossip'),
+  trading: info('agent-trading', 'trading', '/v1/gossip', '3.0.0'),
   wallet: info('public-wallet', 'wallet', '/v1/gossip'),
   domains: info('agent-domains', 'domains', '/v1/gossip'),
 };

@@ -44,6 +44,9 @@ const LIMIT_TABLE: readonly LimitRow[] = [
   { service: 'escrow', path: '/escrow/complete/:id', perIpPerMinute: 30 },
   { service: 'escrow', path: '/escrow/release/:id', perIpPerMinute: 30 },
   { service: 'escrow', path: '/escrow/dispute/:id', perIpPerMinute: 10 },
+  { service: 'trading', path: '/v1/auth/register', perIpPerMinute: 10 },
+  { service: 'trading', path: '/v1/trade/open', perIpPerMinute: 30 },
+  { service: 'trading', path: '/v1/trade/close', perIpPerMinute: 30 },
 ];
 
 function matches(row: LimitRow, route: Route): boolean {

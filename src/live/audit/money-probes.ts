@@ -13,8 +13,9 @@
  *   - bad input: a negative amount, an unknown game, a malformed address: each refused with a 4xx,
  *     and the balance unchanged (the refusal's error shape is checked on every refusal by the
  *     session, as on every other call);
- *   - trading overdraw: a perpetual position at leverage 1 larger than the balance must be refused
- *     (422) and leave the balance as it was (skipped where the target names no trading service).
+ *   - trading (trading-probes.ts): a perpetual position at leverage 1 larger than the balance, and
+ *     one at leverage 10 whose margin exceeds the balance, must be refused and leave the balance as
+ *     it was (skipped where the target names no trading service).
  *   - domains (domain-probes.ts): two registrations of one name racing, exactly one wins and is
  *     charged; a priced transfer the buyer has not paid for never moves the name.
  * A probe that cannot run (the dialect offers no such operation, no second account) says why and
@@ -28,6 +29,7 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
+import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -208,35 +210,10 @@ const badInput: Probe = {
   },
 };
 
-/** The perpetual the trading probe orders on (listed on every afp trading service). */
-const PROBE_MARKET = 'BTC-PERP';
-
-const tradingOverdraw: Probe = {
-  name: 'trading-overdraw',
-  async run(context, raise) {
-    if (context.session.offers('trading.order') !== null) return { status: 'skipped', note: context.session.offers('trading.order') ?? '' };
-    const before = await balance(context);
-    if (before === null) return { status: 'skipped', note: 'the balance could not be read' };
-    // Leverage 1: the margin is the whole size, 1 USDC more than the balance (at least the 1 USDC minimum order).
-    const sizeMicro = ((before + 1_000_000n) / 1_000_000n + 1n) * 1_000_000n;
-    const outcome = await context.session.call('trading.order', { symbol: PROBE_MARKET, side: 'long', sizeMicro, leverage: 1 }, context.apiKey);
-    const after = await balance(context);
-    const request = requestOf(outcome);
-    const reproduce = request === null ? undefined : context.curlOf(request);
-    if (outcome.kind === 'ok') {
-      raise({ id: 'money:trading:overdraw-accepted', severity: 'critical', kind: 'money', title: `a ${PROBE_MARKET} position of ${formatDecimal(sizeMicro)} USDC at leverage 1 was opened on a balance of ${formatDecimal(before)}`, endpoint: 'trading.order', expected: 'refused 422 (insufficient balance)', seen: (outcome.body ?? null) as JsonValue, evidence: `balance before ${formatDecimal(before)}, after ${after === null ? 'unreadable' : formatDecimal(after)}`, ...(reproduce === undefined ? {} : { reproduce }) });
-    } else if (outcome.kind === 'refused' && outcome.refusal.status !== 422) {
-      raise({ id: 'rule:trading:overdraw-status', severity: 'minor', kind: 'rule', title: `an order larger than the balance was refused ${outcome.refusal.status} ${outcome.refusal.name}, not 422`, endpoint: 'trading.order', expected: '422 INSUFFICIENT_BALANCE', seen: outcome.refusal.status, evidence: outcome.refusal.message, ...(reproduce === undefined ? {} : { reproduce }) });
-    }
-    if (after !== null && after !== before) {
-      raise({ id: `money:trading:overdraw-balance-${after > before ? 'rose' : 'fell'}`, severity: 'critical', kind: 'money', title: `after an order larger than the balance the balance ${after > before ? 'rose' : 'fell'} from ${formatDecimal(before)} to ${formatDecimal(after)}`, endpoint: 'trading.order', expected: formatDecimal(before), seen: formatDecimal(after), evidence: `order answer: ${outcome.kind}`, ...(reproduce === undefined ? {} : { reproduce }) });
-    }
-    return { status: 'ran', note: `order of ${formatDecimal(sizeMicro)} on ${formatDecimal(before)}: ${outcome.kind === 'refused' ? `refused (${outcome.refusal.status} ${outcome.refusal.name})` : outcome.kind}` };
-  },
-};
-
 export const MONEY_PROBES: readonly Probe[] = [
-  overdraw, batchSummary, doubleSpend, betsBalance, badInput, tradingOverdraw,
+  overdraw, batchSummary, doubleSpend, betsBalance, badInput,
+  { name: 'trading-overdraw', run: tradingOverdraw },
+  { name: 'trading-margin', run: tradingMargin },
   { name: 'domain-double-registration', run: doubleRegistration },
   { name: 'domain-unpaid-transfer', run: unpaidTransfer },
 ];

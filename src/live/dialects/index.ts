@@ -16,12 +16,13 @@ import { CASINO_DEPLOYED } from './deployed/casino.ts';
 import { CASINO_AUDIT_DEPLOYED } from './deployed/casino-audit.ts';
 import { DOMAINS_DEPLOYED } from './deployed/domains.ts';
 import { FAUCET_ESCROW_DEPLOYED } from './deployed/faucet-escrow.ts';
+import { TRADING_DEPLOYED } from './deployed/trading.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A } },
   B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B } },
   short: { name: 'short', errorName: 'code', rows: {} },
-  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...DOMAINS_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
+  deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...TRADING_DEPLOYED, ...DOMAINS_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
 };
 
 export function dialectByName(name: DialectName): Dialect {

@@ -21,6 +21,7 @@ export class TradingBook {
   private readonly openCountByAgent = new Map<string, number>();
   private readonly positions = new Map<string, MutablePosition>();
   private readonly openPositions = new Map<string, MutablePosition>();
+  private readonly positionsByAgent = new Map<string, MutablePosition[]>();
   private readonly openByAgent = new Map<string, Map<string, MutablePosition>>();
   private readonly holdings = new Map<string, Map<string, MutableHolding>>();
 
@@ -96,6 +97,9 @@ export class TradingBook {
     assert(!this.openPositions.has(key), 'one open position per agent and market');
     assert(this.positions.size < TRADING_LIMITS.positionsMax, `at most ${TRADING_LIMITS.positionsMax} positions`);
     this.positions.set(position.id, position);
+    const ofAgent = this.positionsByAgent.get(position.agentId);
+    if (ofAgent === undefined) this.positionsByAgent.set(position.agentId, [position]);
+    else ofAgent.push(position);
     this.openPositions.set(key, position);
     let byMarket = this.openByAgent.get(position.agentId);
     if (byMarket === undefined) {
@@ -128,6 +132,14 @@ export class TradingBook {
 
   position(positionId: string): PositionRecord | undefined {
     return this.positions.get(positionId);
+  }
+
+  /** The agent's positions, open and ended, newest first, at most `limit`. */
+  positionsOf(agentId: string, limit: number): PositionRecord[] {
+    const all = this.positionsByAgent.get(agentId) ?? [];
+    const found: PositionRecord[] = [];
+    for (let index = all.length - 1; index >= 0 && found.length < limit; index--) found.push(all[index] as MutablePosition);
+    return found;
   }
 
   allPositions(): IterableIterator<PositionRecord> {

@@ -73,6 +73,10 @@ export interface PositionRecord {
   readonly realizedPnlMicro: Micro;
   /** Mark price at liquidation; null unless liquidated. */
   readonly liquidationMark: bigint | null;
+  /** Every unit ever added to the position (its size at opening plus additions; the deployed `size_usd`). */
+  readonly openedQty: bigint;
+  /** The price of the fill that closed it, or the liquidation mark; null while open. */
+  readonly exitPrice: bigint | null;
 }
 
 export interface SpotHolding {

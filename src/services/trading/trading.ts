@@ -110,6 +110,46 @@ export class TradingService {
     return succeed(order);
   }
 
+  /**
+   * Closes the whole of one open position at the taker quote (a long sells at the bid, a short
+   * buys at the ask): a market order for the position's notional at that price, taker fee, PnL
+   * settled as any reducing fill (the deployed dialect's `POST /v1/trade/close { position_id }`).
+   * Owner only (403); unknown id 404; already ended 409; market closed 409 MARKET_CLOSED.
+   */
+  closePosition(command: { agentId: string; positionId: string }, nowMs: number): Outcome<{ order: OrderRecord; position: PositionRecord }> {
+    const record = this.book.position(command.positionId);
+    if (record === undefined) return fail('NOT_FOUND', `position ${command.positionId} not found`);
+    if (record.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that holds this position may close it');
+    const position = this.book.openPosition(record.agentId, record.symbol);
+    if (record.status !== 'open' || position === undefined || position.id !== record.id) return fail('CONFLICT', `position is already ${record.status}`);
+    const market = marketBySymbol(position.symbol);
+    assert(market !== undefined, 'a position names a listed market');
+    if (!this.prices.isOpen(market, nowMs)) return fail('MARKET_CLOSED', `market ${market.symbol} is not accepting orders`);
+    const quote = this.prices.quote(market, nowMs);
+    const price = position.side === 'long' ? quote.bid : quote.ask;
+    const amountMicro = notionalMicro(position.qty, price, 'down');
+    const order = this.newOrder({ agentId: position.agentId, symbol: position.symbol, side: position.side === 'long' ? 'sell' : 'buy', type: 'market', amountMicro, leverage: position.leverage, limitPrice: null }, market, nowMs);
+    const pnl = pnlMicro(position.side, position.qty, position.entryPrice, price);
+    const qty = position.qty;
+    this.settleClose(position, { closeQty: qty, released: position.marginMicro, pnl, price, reference: order.id, nowMs });
+    order.realizedPnlMicro = pnl;
+    const available = this.context.ledger.balance(agentAccount(order.agentId));
+    const fee = feeFor(amountMicro, this.config.takerFeeBps);
+    this.chargeFee(order, fee < available ? fee : available);
+    order.fillQty = qty;
+    order.fillPrice = price;
+    order.liquidity = 'taker';
+    order.filledAtMs = nowMs;
+    order.status = 'filled';
+    this.book.addOrder(order);
+    if (order.feeMicro > 0n) {
+      const referrerId = this.context.agents.get(order.agentId)?.referrerId ?? null;
+      if (referrerId !== null) this.context.referrals.accrue({ referrerId, feeMicro: order.feeMicro, shareBps: this.config.referralShareBps, reference: order.id });
+    }
+    this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: formatPrice(price) });
+    return succeed({ order, position });
+  }
+
   /** Owner only; open limit orders only. The hold returns to the agent. */
   cancel(command: OrderActionCommand, nowMs: number): Outcome<OrderRecord> {
     const order = this.book.order(command.orderId);
@@ -280,7 +320,7 @@ export class TradingService {
     const pnl = pnlMicro(position.side, closeQty, position.entryPrice, price);
     const remainderMargin = remainingQty > 0n ? marginFor(notionalMicro(remainingQty, price, 'up'), order.leverage) : 0n;
     if (remainingQty > 0n && balance + released + pnl < remainderMargin + fee) return insufficient(balance + released + pnl, remainderMargin + fee);
-    this.settleClose(position, { closeQty, released, pnl, reference: order.id, nowMs });
+    this.settleClose(position, { closeQty, released, pnl, price, reference: order.id, nowMs });
     order.realizedPnlMicro = pnl;
     if (remainingQty > 0n) this.openOrAdd(order, { side, qty: remainingQty, price, margin: remainderMargin, position: undefined, nowMs });
     const available = ledger.balance(agent);
@@ -295,6 +335,7 @@ export class TradingService {
     if (position !== undefined) {
       position.entryPrice = combinedEntry(position.qty, position.entryPrice, lot.qty, lot.price);
       position.qty += lot.qty;
+      position.openedQty += lot.qty;
       position.marginMicro += lot.margin;
       position.leverage = order.leverage;
       return;
@@ -314,6 +355,8 @@ export class TradingService {
       fundingPaidMicro: 0n,
       realizedPnlMicro: 0n,
       liquidationMark: null,
+      openedQty: lot.qty,
+      exitPrice: null,
     });
     this.armTick(lot.nowMs);
     this.armFunding(lot.nowMs);
@@ -324,7 +367,7 @@ export class TradingService {
    * against the house. A loss is taken from the released margin first, then from the agent's
    * balance, and only what neither covers from insurance (never below zero).
    */
-  private settleClose(position: MutablePosition, close: { closeQty: bigint; released: Micro; pnl: Micro; reference: string; nowMs: number }): void {
+  private settleClose(position: MutablePosition, close: { closeQty: bigint; released: Micro; pnl: Micro; price: bigint; reference: string; nowMs: number }): void {
     const { ledger } = this.context;
     const agent = agentAccount(position.agentId);
     const margin = marginAccount(position.agentId);
@@ -350,6 +393,7 @@ export class TradingService {
       assert(position.marginMicro === 0n, 'a closed position holds no margin');
       position.status = 'closed';
       position.closedAtMs = close.nowMs;
+      position.exitPrice = close.price;
       this.book.endPosition(position);
     }
   }
@@ -457,6 +501,7 @@ export class TradingService {
     position.marginMicro = 0n;
     position.status = 'liquidated';
     position.liquidationMark = mark;
+    position.exitPrice = mark;
     position.closedAtMs = atMs;
     this.book.endPosition(position);
     this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: shortfall });

@@ -28,7 +28,7 @@ import type { Valuation } from '../../../services/domains/valuation.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import { agentAccount } from '../../../core/ledger.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
-import { domainsKeyOf } from '../../deployed/service-keys.ts';
+import { serviceKeyOf } from '../../deployed/service-keys.ts';
 import { isoTime, moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { optionalString } from '../../validate.ts';
@@ -139,7 +139,7 @@ const register = defineRoute<{ referralCode: string | null }, Registration>({
   },
   successStatus: 201,
   render: (registration) => ({
-    agent_id: registration.agent.id, api_key: domainsKeyOf(registration.apiKey), referral_code: registration.agent.referralCode, tier: registration.agent.tier,
+    agent_id: registration.agent.id, api_key: serviceKeyOf('domains', registration.apiKey), referral_code: registration.agent.referralCode, tier: registration.agent.tier,
     balance_usd: moneyA(registration.balanceMicro), pricing: pricing(),
     message: 'Agent registered. Keep your api_key: it is shown once.',
     next_steps: ['Check names: GET /v1/domains/check?names=example.com', 'Register one: POST /v1/domains/register { domain }'],

@@ -14,6 +14,8 @@ import { deployedTournamentRoutes } from './casino-tournaments.ts';
 import { deployedDomainsRoutes } from './domains.ts';
 import { deployedEscrowRoutes } from './escrow.ts';
 import { deployedFaucetRoutes } from './faucet.ts';
+import { deployedTradingMarketRoutes } from './trading-markets.ts';
+import { deployedTradingOrderRoutes } from './trading-orders.ts';
 
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
@@ -25,5 +27,7 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedChallengeRoutes,
   ...deployedFaucetRoutes,
   ...deployedEscrowRoutes,
+  ...deployedTradingMarketRoutes,
+  ...deployedTradingOrderRoutes,
   ...deployedDomainsRoutes,
 ];

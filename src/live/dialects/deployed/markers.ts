@@ -27,6 +27,12 @@ export const DEPLOYED_MARKERS: readonly WireMarker[] = [
   { service: 'escrow', dialects: ['deployed'], method: 'GET', path: '/mcp', answer: 'ok', has: { tools: 'create_escrow' }, source: 'DEPLOYED.md §4 (MCP descriptor)' },
   { service: 'escrow', dialects: ['deployed'], method: 'POST', path: '/escrow/create', answer: 'exists', source: 'DEPLOYED.md §4' },
   { service: 'escrow', dialects: ['deployed'], method: 'POST', path: '/escrow/release/{id}', answer: 'exists', source: 'DEPLOYED.md §4' },
+  // trading (base /v1, §5): public markets, bearer trade endpoints
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/markets', answer: 'ok', has: { markets: null }, source: 'DEPLOYED.md §5 (public)' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/markets/funding-rates', answer: 'ok', source: 'DEPLOYED.md §5 (public)' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/positions', answer: 'needs-key', source: 'DEPLOYED.md §5' },
+  { service: 'trading', dialects: ['deployed'], method: 'GET', path: '/v1/trade/portfolio', answer: 'needs-key', source: 'DEPLOYED.md §5' },
+  { service: 'trading', dialects: ['deployed'], method: 'POST', path: '/v1/trade/open', answer: 'exists', source: 'DEPLOYED.md §5' },
   // domains (base /v1, §7): public check, value and whois; register by name (openapi.json only)
   { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/domains/check', answer: 'exists', source: 'DEPLOYED.md §7 (public; 400 without names)' },
   { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/domains/value', answer: 'exists', source: 'DEPLOYED.md §7 (public; 400 without name)' },

@@ -1,0 +1,96 @@
+// afp's live side against `afp serve --dialect deployed` trading (spec/DEPLOYED.md §5) on loopback:
+// the deployed dialect's trading rows read the stand-in's answers with only documented deviations,
+// refusals keep the deployment's names, and `afp audit money`'s trading probes run (not skipped)
+// on a trading agent of their own, refused 400 insufficient_balance with the balance unchanged.
+import { afterEach, describe, expect, test } from 'vitest';
+import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
+import { FindingsCollector } from '../../src/live/finding.ts';
+import { openLiveAccount } from '../../src/live/live-account.ts';
+import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
+import { curlOf } from '../../src/live/report/curl.ts';
+import type { Target } from '../../src/live/target.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+
+const START_MS = Date.parse('2025-03-01T00:00:00Z');
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
+});
+
+async function served(): Promise<{ target: Target; casino: string }> {
+  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  handles.push(handle);
+  const url = (mount: 'casino' | 'faucet' | 'escrow' | 'trading'): string => handle.urls[mount] as string;
+  const target: Target = {
+    name: 'afp serve --dialect deployed', source: url('casino'), afpServe: true, adminUrl: url('casino'),
+    services: { casino: { url: url('casino'), dialect: 'deployed' }, faucet: { url: url('faucet'), dialect: 'deployed' }, escrow: { url: url('escrow'), dialect: 'deployed' }, trading: { url: url('trading'), dialect: 'deployed' } },
+    register: { service: 'casino' }, funding: { method: 'faucet' }, limits: {}, fairness: 'deployed',
+  };
+  return { target, casino: url('casino') };
+}
+
+function session(target: Target, deviations: CallDeviation[] = []): { live: LiveSession; clock: LiveClock } {
+  let nowMs = 1_000_000;
+  const clock: LiveClock = { nowMs: () => nowMs, sleep: async (ms) => { nowMs += ms; } };
+  return { live: new LiveSession({ target, clock, deadline: new Deadline(clock, 3600), onDeviation: (deviation) => deviations.push(deviation) }), clock };
+}
+
+describe('the deployed dialect reads trading', () => {
+  test('register, balance, open, close: only documented deviations; refusals keep the deployment\'s names', async () => {
+    const { target, casino } = await served();
+    const deviations: CallDeviation[] = [];
+    const { live } = session(target, deviations);
+    const registered = await live.call('trading.register', {}, null);
+    expect(registered.kind).toBe('ok');
+    if (registered.kind !== 'ok') return;
+    expect(registered.value.apiKey).toMatch(/^sk_trade_/);
+    const key = registered.value.apiKey;
+    const deposit = await fetch(`${casino}/_afp/casino/deposit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: registered.value.agentId, chain: 'base', amount: '100' }) });
+    const confirmAtMs = ((await deposit.json()) as { confirm_at_ms: number }).confirm_at_ms;
+    await fetch(`${casino}/_afp/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to_ms: confirmAtMs }) });
+    const balance = await live.call('trading.balance', {}, key);
+    expect(balance.kind === 'ok' && balance.value).toEqual({ balanceMicro: 100_000_000n, marginMicro: 0n });
+    const opened = await live.call('trading.order', { symbol: 'BTC-PERP', side: 'long', sizeMicro: 50_000_000n, leverage: 5 }, key);
+    expect(opened.kind === 'ok' && opened.value).toMatchObject({ status: 'open', feeMicro: 100_000n, marginMicro: 10_000_000n });
+    if (opened.kind !== 'ok') return;
+    expect(opened.value.positionId).toMatch(/^pos_/);
+    const during = await live.call('trading.balance', {}, key);
+    expect(during.kind === 'ok' && during.value).toEqual({ balanceMicro: 89_900_000n, marginMicro: 10_000_000n });
+    const closed = await live.call('trading.close', { positionId: opened.value.positionId ?? '' }, key);
+    expect(closed.kind === 'ok' && closed.value.status).toBe('closed');
+    const after = await live.call('trading.balance', {}, key);
+    if (closed.kind !== 'ok' || after.kind !== 'ok') return;
+    expect(after.value.balanceMicro).toBe(89_900_000n + 10_000_000n + (closed.value.pnlMicro ?? 0n) - (closed.value.feeMicro ?? 0n));
+    const tooLarge = await live.call('trading.order', { symbol: 'BTC-PERP', side: 'long', sizeMicro: 20_000_000_000n, leverage: 5 }, key);
+    expect(tooLarge.kind === 'refused' && tooLarge.refusal).toMatchObject({ status: 400, name: 'position_too_large' });
+    const unknown = await live.call('trading.close', { positionId: 'pos_0000000000000000' }, key);
+    expect(unknown.kind === 'refused' && unknown.refusal).toMatchObject({ status: 404, name: 'position_not_found' });
+    const seen = new Set(deviations.map((deviation) => `${deviation.op} ${deviation.deviation.kind} ${deviation.deviation.field}${deviation.deviation.documented ? ' (documented)' : ''}`));
+    expect([...seen].sort()).toEqual([
+      'trading.close error-shape code (documented)',
+      'trading.close renamed pnl (documented)',
+      'trading.order error-shape code (documented)',
+      'trading.order renamed entry_price (documented)',
+    ]);
+  });
+});
+
+describe('afp audit money: the trading probes against the deployed stand-in', () => {
+  test('overdraw and margin run on a trading agent of their own: refused 400 insufficient_balance, balance unchanged, no finding', async () => {
+    const { target } = await served();
+    const { live, clock } = session(target);
+    const main = await openLiveAccount({ session: live, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
+    expect(main.ok).toBe(true);
+    if (!main.ok) return;
+    const findings = new FindingsCollector();
+    const results = await runMoneyProbes({ session: live, apiKey: main.value.apiKey, agentId: main.value.agentId, second: null, withdrawAddress: null, findings, curlOf });
+    const trading = results.filter((result) => result.name.startsWith('trading-'));
+    expect(trading.map((result) => [result.name, result.status])).toEqual([['trading-overdraw', 'ran'], ['trading-margin', 'ran']]);
+    expect(trading[0]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/);
+    expect(trading[1]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/);
+    expect(findings.list().filter((finding) => finding.id.includes('trading'))).toEqual([]);
+  });
+});
