@@ -141,14 +141,14 @@ const REPLAY: CommandDefinition = {
 
 const CHECK: CommandDefinition = {
   path: ['check'],
-  summary: 'model-based property checks of faucet, escrow, casino, domains and trading, in-process or against a target',
+  summary: 'model-based property checks of every service, in-process or against a target',
   positionals: [],
   flags: [
     flag.target('check a live target (an afp serve URL or a target file) instead of in-process'),
     flag.seed('the seed (a whole number)', 'drawn and printed'),
     { name: 'runs', value: 'N', description: 'command sequences to run', default: '100' },
     { name: 'path', value: 'P', description: 'replay one failing path (with --seed)' },
-    { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '90' },
+    { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '99' },
     { name: 'defect', value: 'NAME[,NAME]', description: `in-process only: ${DEFECT_DESCRIPTION}` },
     flag.failOn,
     flag.out('through a target\'s dialects: where the findings reports go'),
