@@ -2,16 +2,13 @@
 // loopback, real HTTP, the manual clock. Happy paths in the deployment's field names, bad input
 // refused 4xx in the deployment's error shape with nothing changed, keys with the sk_trade_ prefix,
 // and the per-IP limits.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+import { manualServes } from '../fixtures/manual-serves.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
-const handles: ServeHandle[] = [];
-afterEach(async () => {
-  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 0 });
-});
+const startDeployed = manualServes({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', startMs: START_MS }, { forceAfterMs: 0 });
 
 interface Served {
   readonly casino: string;
@@ -20,8 +17,7 @@ interface Served {
 }
 
 async function serve(): Promise<Served> {
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
-  handles.push(handle);
+  const handle = await startDeployed();
   return { casino: handle.urls.casino as string, trading: handle.urls.trading as string, domains: handle.urls.domains as string };
 }
 

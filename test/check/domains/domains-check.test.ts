@@ -2,7 +2,7 @@
 // frame: each answer compared with the model, every balance read back) in-process and over HTTP
 // against `afp serve --clock manual`; random runs hold in-process and against serve, and do reach
 // accepted registrations (not only refusals).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { domainViewCommand, registerDomainCommand, renewDomainCommand, setDnsCommand, transferDomainCommand } from '../../../src/check/domains/command-domains.ts';
@@ -13,7 +13,7 @@ import { ModelCommand, type CommandSpec } from '../../../src/check/model-command
 import { runCheck } from '../../../src/check/run-check.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
-import { startServe, type ServeHandle } from '../../../src/server/listeners.ts';
+import { manualServes } from '../../fixtures/manual-serves.ts';
 
 const { yearMs: YEAR_MS, graceMs: GRACE_MS } = DOMAIN_RULES;
 
@@ -99,14 +99,10 @@ function expectJourneyState(run: CheckRun): void {
   expect(run.model.domains.held[0]).toBeUndefined();
 }
 
-const handles: ServeHandle[] = [];
-afterEach(async () => {
-  while (handles.length > 0) await handles.pop()?.close({ forceAfterMs: 1_000 });
-});
+const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
 
 async function served(): Promise<string> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: Date.parse('2025-03-01T09:30:00.000Z'), log: () => undefined });
-  handles.push(handle);
+  const handle = await serve();
   if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
   return handle.urls.api;
 }

@@ -2,7 +2,7 @@
 // frame: each answer compared with the model, every balance read back) in-process and over HTTP
 // against `afp serve --clock manual`; random runs hold in-process and against serve, reach filled
 // orders (not only refusals), and find and shrink the deliberate defect trading-fee-unpaid.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
@@ -11,7 +11,7 @@ import { runCheck } from '../../../src/check/run-check.ts';
 import { cancelOrderCommand, placeOrderCommand, tradingViewCommand, type PlaceCommandInput } from '../../../src/check/trading/command-trading.ts';
 import { SystemClock } from '../../../src/core/clock.ts';
 import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
-import { startServe, type ServeHandle } from '../../../src/server/listeners.ts';
+import { manualServes } from '../../fixtures/manual-serves.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -89,14 +89,10 @@ function expectJourneyState(run: CheckRun): void {
   expect(run.model.agents[0]?.pendingReferralMicro).toBeGreaterThan(0n);
 }
 
-const handles: ServeHandle[] = [];
-afterEach(async () => {
-  while (handles.length > 0) await handles.pop()?.close({ forceAfterMs: 1_000 });
-});
+const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
 
 async function served(): Promise<string> {
-  const handle = await startServe({ routes: ALL_ROUTES, seed: '5', port: 0, clockMode: 'manual', startMs: Date.parse('2025-03-01T09:30:00.000Z'), log: () => undefined });
-  handles.push(handle);
+  const handle = await serve();
   if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
   return handle.urls.api;
 }
