@@ -19,6 +19,11 @@ export function generateMnemonic(rng: Rng): string {
   const entropy = new Uint8Array(ENTROPY_BYTES);
   const view = new DataView(entropy.buffer);
   for (let offset = 0; offset < ENTROPY_BYTES; offset += 4) view.setUint32(offset, rng.uint32());
+  return mnemonicOfEntropy(entropy);
+}
+
+/** The BIP-39 English mnemonic of 16 to 32 bytes of entropy (checksum appended). */
+export function mnemonicOfEntropy(entropy: Uint8Array): string {
   return entropyToMnemonic(entropy, english);
 }
 
