@@ -132,7 +132,8 @@ const SOLANA_ROW: ChainKeyRow = {
 type MoneroScalarsOutcome = { ok: true; spend: bigint; view: bigint } | { ok: false; reason: string };
 
 function moneroScalarsOf(key: WalletKey): MoneroScalarsOutcome {
-  if (typeof key === 'string') return { ok: false, reason: 'monero takes a view key and a spend key' };
+  // Keys arrive from request bodies: anything but an object of two texts is refused here.
+  if (typeof key !== 'object' || key === null) return { ok: false, reason: 'monero takes a view key and a spend key' };
   const pair: Partial<MoneroKeyPair> = key;
   if (typeof pair.viewKey !== 'string' || typeof pair.spendKey !== 'string') {
     return { ok: false, reason: 'monero takes a view key and a spend key' };

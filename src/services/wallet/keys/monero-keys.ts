@@ -110,6 +110,13 @@ export function decodeMoneroAddress(address: string): DecodedMoneroAddress | und
   return { prefix, publicSpend, publicView };
 }
 
+/** True when the private view key `viewKey` (64 hex) is the view key of `address` (its public view key is viewKey · G). */
+export function viewKeyMatchesAddress(address: string, viewKey: string): boolean {
+  const decoded = decodeMoneroAddress(address);
+  const view = parseMoneroScalar(viewKey.trim());
+  return decoded !== undefined && view !== undefined && sameBytes(publicKeyOfScalar(view), decoded.publicView);
+}
+
 export function isValidMoneroAddress(address: string): boolean {
   return decodeMoneroAddress(address) !== undefined;
 }

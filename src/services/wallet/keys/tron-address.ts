@@ -11,6 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 const TRON_VERSION = 0x41;
 const PAYLOAD_BYTES = 21;
 const coder = base58check(sha256);
+const MAX_TEXT_LENGTH = 120;
 
 export function tronAddressOfPublicKey(uncompressed: Uint8Array): string {
   const payload = new Uint8Array(PAYLOAD_BYTES);
@@ -26,6 +27,8 @@ export function isValidTronAddress(address: string): boolean {
 
 /** The payload of a base58check text, or undefined when its alphabet or checksum is wrong. */
 export function decodeBase58check(text: string): Uint8Array | undefined {
+  // Base58 decoding is quadratic in the length: no address or key text here is near 120 characters.
+  if (text.length === 0 || text.length > MAX_TEXT_LENGTH) return undefined;
   try {
     return coder.decode(text);
   } catch {

@@ -18,6 +18,8 @@ export type { AddressOutcome, MoneroKeyPair, SingleKeyChain, WalletChain, Wallet
 export { generateMnemonic, isValidMnemonic } from './mnemonic.ts';
 export { DERIVATION_PATHS, deriveWallet } from './derive-wallet.ts';
 export type { DerivedWallet } from './derive-wallet.ts';
+/** Monero: whether a private view key belongs to an address (a balance needs the address's own view key). */
+export { viewKeyMatchesAddress } from './monero-keys.ts';
 
 /** The address a private key controls on `chain` (monero: from view + spend key); a refusal when the key is ill-formed. */
 export function addressOfKey(chain: WalletChain, key: WalletKey): AddressOutcome {

@@ -10,7 +10,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, test } from 'vitest';
 import { toChecksumAddress } from '../../../../src/services/wallet/keys/evm-address.ts';
 import { reduceScalar, scalarText, viewScalarOfSpend } from '../../../../src/services/wallet/keys/monero-keys.ts';
-import { WALLET_CHAINS, addressOfKey, deriveWallet, isValidAddress } from '../../../../src/services/wallet/keys/wallet-keys.ts';
+import { WALLET_CHAINS, addressOfKey, deriveWallet, isValidAddress, viewKeyMatchesAddress, type WalletKey } from '../../../../src/services/wallet/keys/wallet-keys.ts';
 
 const ABANDON_ABOUT = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -148,6 +148,13 @@ describe('monero', () => {
     expect(scalarText(viewScalarOfSpend(spend))).toBe('66e7495a49d2f1b9458204386bd6aadf6402c270d37d503a1cebde58a0d38a00');
   });
 
+  test('a view key matches its own address only', () => {
+    expect(viewKeyMatchesAddress(VECTOR.address, VECTOR.viewKey)).toBe(true);
+    expect(viewKeyMatchesAddress(VECTOR.address, VECTOR.spendKey)).toBe(false);
+    expect(viewKeyMatchesAddress(VECTOR.address, 'zz')).toBe(false);
+    expect(viewKeyMatchesAddress('not-an-address', VECTOR.viewKey)).toBe(false);
+  });
+
   test('subaddress and integrated addresses of the same vector set are valid', () => {
     expect(isValidAddress('monero', '87QhdsHjCjMdWax6htvM7P2jFP9JAVC2eUpFiVdewQSpPbg1M4WPVCdHvvxH18WgyDTkfQVCNQ8j23oBhJYoBEQiF8onTRb')).toBe(true);
     expect(isValidAddress('monero', '4DEBYL2haZTQ2oZtBc8LUm4pAs5koPg2kdBHgwQNJBKRNxbwRnYufB5CeQvnbkGiWE4thv1A7GptxGVDDPN4d8ehZR6s3aQNNzLRREzGFz')).toBe(true);
@@ -192,6 +199,22 @@ describe('ill-formed keys are refused, not thrown', () => {
     const outcome = addressOfKey(chain, key);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.reason.length).toBeGreaterThan(0);
+  });
+
+  test('keys of the wrong runtime type (from a request body) are refused on every chain', () => {
+    for (const chain of WALLET_CHAINS) {
+      for (const key of [null, 42, undefined, ['a'], { viewKey: 1, spendKey: 2 }, { viewKey: moneroPair.viewKey }]) {
+        expect(addressOfKey(chain, key as unknown as WalletKey).ok, `${chain} ${JSON.stringify(key)}`).toBe(false);
+      }
+    }
+  });
+
+  test('over-long texts are refused without decoding them', () => {
+    const long = '1'.repeat(100_000);
+    for (const chain of WALLET_CHAINS) {
+      expect(isValidAddress(chain, long)).toBe(false);
+      if (chain !== 'monero') expect(addressOfKey(chain, long).ok).toBe(false);
+    }
   });
 
   test('every chain accepts its own key and refuses the key text of every other chain', () => {
