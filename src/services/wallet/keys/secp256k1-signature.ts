@@ -41,7 +41,7 @@ export function signDigestRecoverable(digest: Uint8Array, secretKey: Uint8Array)
   return signature;
 }
 
-/** The signer's compressed public key, or undefined when the signature does not verify. */
+/** The signer's compressed public key, or undefined when the signature is malformed or high-S. */
 export function recoverSigner(digest: Uint8Array, signature: Uint8Array): Uint8Array | undefined {
   if (signature.length !== SIGNATURE_BYTES) return undefined;
   const recovery = (signature[64] ?? 0) - V_OFFSET;
@@ -50,9 +50,11 @@ export function recoverSigner(digest: Uint8Array, signature: Uint8Array): Uint8A
   recovered[0] = recovery;
   recovered.set(signature.subarray(0, 64), 1);
   try {
-    const publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
-    const compact = signature.subarray(0, 64);
-    return secp256k1.verify(compact, digest, publicKey, { prehash: false }) ? publicKey : undefined;
+    // A key recovered from (r, s) satisfies the ECDSA equation by construction, so no separate
+    // verify is needed; a high S is refused as verify would (malleability, BIP-62 / EIP-2).
+    const parsed = secp256k1.Signature.fromBytes(recovered, 'recovered');
+    if (parsed.hasHighS()) return undefined;
+    return secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
   } catch {
     // A malformed r or s (zero, out of range) or no point for this r: not a signature.
     return undefined;

@@ -67,6 +67,17 @@ describe('signature forms', () => {
     expect(secp256k1.verify(compact, keccak_256(TX), publicKey, { prehash: false })).toBe(true);
   });
 
+  test('the high-S twin of a valid signature is refused (no malleability)', () => {
+    const signature = signMessage('ethereum', alice.privateKeys.ethereum, TX);
+    const parsed = secp256k1.Signature.fromBytes(signature.subarray(0, 64), 'compact');
+    const twin = new secp256k1.Signature(parsed.r, secp256k1.Point.Fn.ORDER - parsed.s).toBytes('compact');
+    const flipped = new Uint8Array(65);
+    flipped.set(twin, 0);
+    flipped[64] = (signature[64] ?? 27) === 27 ? 28 : 27;
+    expect(secp256k1.verify(twin, keccak_256(TX), secp256k1.getPublicKey(hexToBytes(alice.privateKeys.ethereum.slice(2))), { prehash: false, lowS: false })).toBe(true);
+    expect(verifySignature('ethereum', alice.addresses.ethereum, TX, flipped)).toBe(false);
+  });
+
   test('ethereum and base signatures are the same key over the same digest', () => {
     expect(signMessage('base', alice.privateKeys.base, TX)).toEqual(signMessage('ethereum', alice.privateKeys.ethereum, TX));
     expect(verifySignature('base', alice.addresses.ethereum.toLowerCase(), TX, signMessage('base', alice.privateKeys.base, TX))).toBe(true);
