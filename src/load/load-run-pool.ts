@@ -17,7 +17,7 @@ import { assert } from '../core/assert.ts';
 import type { AnyAgentDefinition } from '../sim/agent.ts';
 import { firstArchetypeIndexes } from '../sim/agent-numbering.ts';
 import type { Population } from '../sim/scenario.ts';
-import type { IterationSource } from './generator.ts';
+import type { IterationEnd, IterationSource } from './generator.ts';
 import { LoadAgent, type LoadAgentHost } from './load-run-agent.ts';
 import type { LoadRecorder } from './load-recorder.ts';
 
@@ -69,13 +69,18 @@ export class AgentPool implements IterationSource {
     this.recorder = recorder;
   }
 
-  start(intendedStartMs: number): Promise<void> | null {
+  start(intendedStartMs: number, ended: (end: IterationEnd) => void): boolean {
     for (let tried = 0; tried < this.agents.length; tried++) {
       const agent = this.agents[this.cursor] as LoadAgent;
       this.cursor = (this.cursor + 1) % this.agents.length;
-      if (!agent.busy && !agent.done) return this.iterate(agent, intendedStartMs);
+      if (agent.busy || agent.done) continue;
+      this.iterate(agent, intendedStartMs).then(
+        () => ended(null),
+        (error: unknown) => ended({ error }),
+      );
+      return true;
     }
-    return null;
+    return false;
   }
 
   /** Called by the host when an agent reports a broken rule. */

@@ -62,9 +62,13 @@ function oneRequestSource(url: string, recorder: () => LoadRecorder): { source: 
     return value;
   } });
   const source: IterationSource = {
-    start(intendedStartMs) {
+    start(intendedStartMs, ended) {
       intended = intendedStartMs;
-      return transport({ mount: 'api', method: 'GET', path: '/work' }).then(() => undefined);
+      transport({ mount: 'api', method: 'GET', path: '/work' }).then(
+        () => ended(null),
+        (error: unknown) => ended({ error }),
+      );
+      return true;
     },
   };
   return { source, sender };
