@@ -10,7 +10,11 @@
  * every arrival due before that instant as dropped in one closed-form count (`countBefore`), as
  * k6 drops what came due while all its VUs were busy. Arrivals already due when the generator
  * wakes start at once, each with its own intended instant, so a late wake-up shows up as latency
- * (measured from the intended start by the recorder), not as a gap. Closed model (vus executors):
+ * (measured from the intended start by the recorder), not as a gap. The open model's loop runs on
+ * events, not awaits (ArrivalLoop): an iteration's end calls back into it, and the next due
+ * arrival starts in that same turn, so its request goes out with no promise hop in between (the
+ * sources call `ended` from their one promise: the agent's iteration, the recording transport's).
+ * Closed model (vus executors):
  * each VU runs iterations back to back; the intended start of an iteration is when its VU became
  * free.
  * Waiting for an instant: a timer when it is a millisecond or more away, a turn of the event loop

@@ -74,10 +74,7 @@ export class AgentPool implements IterationSource {
       const agent = this.agents[this.cursor] as LoadAgent;
       this.cursor = (this.cursor + 1) % this.agents.length;
       if (agent.busy || agent.done) continue;
-      this.iterate(agent, intendedStartMs).then(
-        () => ended(null),
-        (error: unknown) => ended({ error }),
-      );
+      void this.iterate(agent, intendedStartMs, ended);
       return true;
     }
     return false;
@@ -89,10 +86,12 @@ export class AgentPool implements IterationSource {
     if (this.kept.length < MAX_KEPT) this.kept.push({ agentId: agent.agentId, message });
   }
 
-  private async iterate(agent: LoadAgent, intendedStartMs: number): Promise<void> {
+  /** Runs the agent's iteration and reports its end to `ended` itself (rather than through a `.then` on it: one promise hop less per iteration). */
+  private async iterate(agent: LoadAgent, intendedStartMs: number, ended: (end: IterationEnd) => void): Promise<void> {
     agent.busy = true;
     agent.beginIteration(intendedStartMs);
     const reportsBefore = agent.reports;
+    let end: IterationEnd = null;
     try {
       if (!agent.setUp) {
         agent.setUp = true;
@@ -102,9 +101,12 @@ export class AgentPool implements IterationSource {
       }
       if (agent.pendingSetup !== null) await agent.pendingSetup;
       this.recorder.check(rulesCheckName(agent.archetype), agent.reports === reportsBefore);
+    } catch (error) {
+      end = { error };
     } finally {
       agent.takeIntendedStartMs();
       agent.busy = false;
     }
+    ended(end);
   }
 }
