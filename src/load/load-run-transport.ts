@@ -112,7 +112,7 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
       return;
     }
     clientOf(mount.origin).send({ method: request.method, path, headers, body }, (result) => {
-      if (result.ok) done({ ok: true, response: leanResponse(result.response) });
+      if (result.ok) done({ ok: true, response: new LeanResponse(result.response) });
       else done({ ok: false, error: result.kind === 'interrupted' ? new Interrupted(result.message) : new Error(result.message) });
     });
   };
@@ -134,17 +134,27 @@ export function loadSender(options: LoadSenderOptions): LoadSender {
   };
 }
 
-/** A TransportResponse over a parsed answer: its headers parsed from the raw head on first use. */
-function leanResponse(response: ParsedResponse): TransportResponse {
-  let headers: Record<string, string> | null = null;
-  return {
-    status: response.status,
-    get headers() {
-      headers ??= parseHeaderFields(response.head);
-      return headers;
-    },
-    body: answerBody(response.body.toString('utf8')),
-  };
+/**
+ * A TransportResponse over a parsed answer: its headers parsed from the raw head on first use.
+ * A class, not an object literal with a getter: made on every answer, and a literal with an
+ * accessor cost about a microsecond more each time (the bench's generator rate).
+ */
+class LeanResponse implements TransportResponse {
+  readonly status: number;
+  readonly body: unknown;
+  private readonly head: string;
+  private parsedHeaders: Record<string, string> | null = null;
+
+  constructor(response: ParsedResponse) {
+    this.status = response.status;
+    this.head = response.head;
+    this.body = answerBody(response.body.toString('utf8'));
+  }
+
+  get headers(): Record<string, string> {
+    this.parsedHeaders ??= parseHeaderFields(this.head);
+    return this.parsedHeaders;
+  }
 }
 
 interface HttpsSend {
