@@ -139,10 +139,10 @@ class Flight {
     this.options = options;
   }
 
-  /** Starts an iteration meant for `intendedStartMs`; false when the source has nothing free. */
-  start(intendedStartMs: number, then?: () => void): boolean {
+  /** Starts an iteration meant for `intendedStartMs` (`afterEnd` runs once it is counted); false when the source has nothing free. */
+  start(intendedStartMs: number, afterEnd?: () => void): boolean {
     this.starting = true;
-    const started = this.options.source.start(intendedStartMs, (end) => this.end(end, then));
+    const started = this.options.source.start(intendedStartMs, (end) => this.end(end, afterEnd));
     this.starting = false;
     if (!started) return false;
     this.inFlight += 1;
@@ -150,7 +150,7 @@ class Flight {
     return true;
   }
 
-  private end(end: IterationEnd, then: (() => void) | undefined): void {
+  private end(end: IterationEnd, afterEnd: (() => void) | undefined): void {
     assert(!this.starting, 'an iteration ends after its start returned (IterationSource.start)');
     const { recorder, onIterationError } = this.options;
     try {
@@ -165,7 +165,7 @@ class Flight {
       this.ended += 1;
       this.freedAtMs = this.options.clock.nowMs();
       this.wakeUp();
-      then?.();
+      afterEnd?.();
       this.onFreed();
     }
   }
