@@ -22,7 +22,7 @@
 import autocannon from 'autocannon';
 import { runAutocannon } from '../src/load/autocannon-engine.ts';
 import type { ArrivalPlan } from '../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock, type LoadClock } from '../src/load/generator.ts';
+import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type LoadClock } from '../src/load/generator.ts';
 import { LoadRecorder, overallHistogram, percentilesOf, type LoadSample, type LoadSnapshot } from '../src/load/load-recorder.ts';
 import { loadSender, recordingTransport, type LoadSender } from '../src/load/load-run-transport.ts';
 import type { LoadPartResult, StallRunResult } from './bench-report.ts';
@@ -69,13 +69,16 @@ async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapsho
   const onSample = (sample: LoadSample): void => recorder.record(sample);
   const slots = Array.from({ length: plan.maxInFlight }, () => benchSlot(sender, clock, onSample));
   let cursor = 0;
-  const start = (intendedStartMs: number): Promise<void> | null => {
+  const start = (intendedStartMs: number, ended: (end: IterationEnd) => void): boolean => {
     for (let tried = 0; tried < slots.length; tried++) {
       const slot = slots[cursor] as BenchSlot;
       cursor = (cursor + 1) % slots.length;
-      if (!slot.busy) return slot.iterate(intendedStartMs);
+      if (!slot.busy) {
+        slot.iterate(intendedStartMs, ended);
+        return true;
+      }
     }
-    return null;
+    return false;
   };
   try {
     await runGenerator({ plan, clock, recorder, source: { start }, stop: new LoadStop(), interrupt: () => sender.interrupt() });
@@ -87,7 +90,7 @@ async function generatorRun(url: string, plan: ArrivalPlan): Promise<LoadSnapsho
 
 interface BenchSlot {
   readonly busy: boolean;
-  iterate(intendedStartMs: number): Promise<void>;
+  iterate(intendedStartMs: number, ended: (end: IterationEnd) => void): void;
 }
 
 /** An agent's share of afp load's path, for one GET per iteration: its own recording transport, its iteration's intended start handed to its first request. */
@@ -101,18 +104,17 @@ function benchSlot(sender: LoadSender, clock: LoadClock, onSample: (sample: Load
   const transport = recordingTransport({ sender, clock, onSample, takeIntendedStartMs, before: () => null });
   const slot = {
     busy: false,
-    iterate: (intendedStartMs: number): Promise<void> => {
+    iterate: (intendedStartMs: number, ended: (end: IterationEnd) => void): void => {
       slot.busy = true;
       intended = intendedStartMs;
-      return transport({ mount: 'api', method: 'GET', path: '/' }).then(
-        () => {
-          intended = null;
-          slot.busy = false;
-        },
-        () => {
-          intended = null;
-          slot.busy = false;
-        },
+      const free = (end: IterationEnd): void => {
+        intended = null;
+        slot.busy = false;
+        ended(end);
+      };
+      transport({ mount: 'api', method: 'GET', path: '/' }).then(
+        () => free(null),
+        (error: unknown) => free({ error }),
       );
     },
   };

@@ -10,7 +10,11 @@
  * every arrival due before that instant as dropped in one closed-form count (`countBefore`), as
  * k6 drops what came due while all its VUs were busy. Arrivals already due when the generator
  * wakes start at once, each with its own intended instant, so a late wake-up shows up as latency
- * (measured from the intended start by the recorder), not as a gap. Closed model (vus executors):
+ * (measured from the intended start by the recorder), not as a gap. The open model's loop runs on
+ * events, not awaits (ArrivalLoop): an iteration's end calls back into it, and the next due
+ * arrival starts in that same turn, so its request goes out with no promise hop in between (the
+ * sources call `ended` from their one promise: the agent's iteration, the recording transport's).
+ * Closed model (vus executors):
  * each VU runs iterations back to back; the intended start of an iteration is when its VU became
  * free.
  * Waiting for an instant: a timer when it is a millisecond or more away, a turn of the event loop
@@ -73,9 +77,15 @@ export class LoadStop {
   }
 }
 
+/** How an iteration ended: null when it completed, or what it rejected with (transport trouble, an agent's bug). */
+export type IterationEnd = { readonly error: unknown } | null;
+
 export interface IterationSource {
-  /** Starts one iteration meant to start at `intendedStartMs`; null when nothing can start now (every agent busy). */
-  start(intendedStartMs: number): Promise<void> | null;
+  /**
+   * Starts one iteration meant to start at `intendedStartMs` and calls `ended` once when it is over
+   * (never before `start` returns); false when nothing can start now (every agent busy).
+   */
+  start(intendedStartMs: number, ended: (end: IterationEnd) => void): boolean;
 }
 
 export interface GeneratorOptions {
@@ -110,87 +120,79 @@ const TIMER_MIN_MS = 1;
 /** A VU that finds no free agent (the agents of VUs ramped down still finishing) looks again this much later. */
 const IDLE_RETRY_MS = 10;
 
+/** The iterations in flight: started through the source, counted when they end, waited for at the stop. */
 class Flight {
-  readonly inFlight = new Set<Promise<void>>();
+  inFlight = 0;
   failed = 0;
   /** Iterations ended so far, and when the last one did (a slot freed): arrivals due before it found the cap full. */
   ended = 0;
   freedAtMs = Number.NEGATIVE_INFINITY;
+  /** Called in the turn an iteration ends (the open model starts its next due arrival from there). */
+  onFreed: () => void = () => undefined;
   private cut = false;
+  private starting = false;
   private readonly options: GeneratorOptions;
-  /** The generator waiting for a free slot, if it is. */
-  private wake: (() => void) | null = null;
-  private watchdogArmed = false;
+  /** The drain waiting for an iteration to end, if it is. */
+  private ending: PromiseWithResolvers<void> | null = null;
 
   constructor(options: GeneratorOptions) {
     this.options = options;
   }
 
-  track(iteration: Promise<void>): Promise<void> {
+  /** Starts an iteration meant for `intendedStartMs` (`afterEnd` runs once it is counted); false when the source has nothing free. */
+  start(intendedStartMs: number, afterEnd?: () => void): boolean {
+    this.starting = true;
+    const started = this.options.source.start(intendedStartMs, (end) => this.end(end, afterEnd));
+    this.starting = false;
+    if (!started) return false;
+    this.inFlight += 1;
+    this.options.recorder.iterationStarted();
+    return true;
+  }
+
+  private end(end: IterationEnd, afterEnd: (() => void) | undefined): void {
+    assert(!this.starting, 'an iteration ends after its start returned (IterationSource.start)');
     const { recorder, onIterationError } = this.options;
-    const tracked: Promise<void> = iteration.then(
-      () => {
-        if (!this.cut) recorder.iterationCompleted();
-        this.freed(tracked);
-      },
-      (error: unknown) => {
-        try {
-          if (this.cut) return;
-          this.failed += 1;
-          onIterationError?.(error);
-        } finally {
-          this.freed(tracked);
-        }
-      },
-    );
-    this.inFlight.add(tracked);
-    return tracked;
-  }
-
-  /** An iteration's slot is free: counted, and the generator waiting for one (if it is) wakes. */
-  private freed(tracked: Promise<void>): void {
-    this.inFlight.delete(tracked);
-    this.ended += 1;
-    this.freedAtMs = this.options.clock.nowMs();
-    this.wakeUp();
-  }
-
-  /**
-   * Resolves when an iteration ends, or at the latest after SLICE_MS (so the caller checks the stop
-   * and the schedule's end). One watchdog sleep is pending at most, however many times this is called.
-   */
-  nextChange(): Promise<void> {
-    assert(this.wake === null, 'one generator loop waits on a flight at a time');
-    const changed = new Promise<void>((resolve) => (this.wake = resolve));
-    if (!this.watchdogArmed) {
-      this.watchdogArmed = true;
-      void this.options.clock.sleep(SLICE_MS).then(() => {
-        this.watchdogArmed = false;
-        this.wakeUp();
-      });
+    try {
+      if (this.cut) return;
+      if (end === null) recorder.iterationCompleted();
+      else {
+        this.failed += 1;
+        onIterationError?.(end.error);
+      }
+    } finally {
+      this.inFlight -= 1;
+      this.ended += 1;
+      this.freedAtMs = this.options.clock.nowMs();
+      this.wakeUp();
+      afterEnd?.();
+      this.onFreed();
     }
-    return changed;
+  }
+
+  /** Resolves when the next iteration ends (one promise, shared by whoever waits). */
+  private nextEnd(): Promise<void> {
+    this.ending ??= Promise.withResolvers<void>();
+    return this.ending.promise;
   }
 
   private wakeUp(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
+    const ending = this.ending;
+    this.ending = null;
+    ending?.resolve();
   }
 
   /** Waits for the iterations in flight, at most `graceMs`; cuts what remains. Returns how many were cut. */
   async drain(graceMs: number): Promise<number> {
     const { clock, stop } = this.options;
     const untilMs = clock.nowMs() + graceMs;
-    while (this.inFlight.size > 0 && !stop.isHurried && clock.nowMs() < untilMs) {
-      await Promise.race([Promise.all(this.inFlight), clock.sleep(Math.min(SLICE_MS, untilMs - clock.nowMs()))]);
-    }
-    const cut = this.inFlight.size;
+    while (this.inFlight > 0 && !stop.isHurried && clock.nowMs() < untilMs) await Promise.race([this.nextEnd(), clock.sleep(Math.min(SLICE_MS, untilMs - clock.nowMs()))]);
+    const cut = this.inFlight;
     if (cut === 0) return 0;
     this.cut = true;
     this.options.interrupt();
     const settleUntilMs = clock.nowMs() + CUT_SETTLE_MS;
-    while (this.inFlight.size > 0 && clock.nowMs() < settleUntilMs) await Promise.race([Promise.all(this.inFlight), clock.sleep(SLICE_MS)]);
+    while (this.inFlight > 0 && clock.nowMs() < settleUntilMs) await Promise.race([this.nextEnd(), clock.sleep(SLICE_MS)]);
     return cut;
   }
 }
@@ -225,67 +227,139 @@ export async function runGenerator(options: GeneratorOptions): Promise<Generator
 }
 
 async function runArrivals(plan: ArrivalPlan, options: GeneratorOptions, flight: Flight): Promise<void> {
-  const { clock, recorder, source, stop } = options;
-  const originMs = recorder.startMs;
-  const schedule = arrivalSchedule(plan);
-  let startsSinceYield = 0;
-  for (let index = 0, offsetMs = schedule.offsetMs(0); offsetMs !== null; offsetMs = schedule.offsetMs(index)) {
-    const intendedMs = originMs + offsetMs;
-    // Already due (a saturated generator's usual case): no wait, so no await either.
-    if (clock.nowMs() < intendedMs ? !(await waitUntil(clock, stop, intendedMs)) : stop.reason !== null) return;
-    const iteration = flight.inFlight.size >= plan.maxInFlight ? null : source.start(intendedMs);
-    if (iteration === null) {
-      // Nothing in flight and no agent free (every one done): nothing to wait for, this arrival alone is dropped.
-      index = flight.inFlight.size === 0 ? index + 1 : await dropWhileBusy({ plan, options, flight, schedule, index });
-      continue;
-    }
-    index += 1;
-    recorder.iterationStarted();
-    void flight.track(iteration);
-    // A generator behind its schedule starts what is due without waiting; it still lets answers in.
-    if (++startsSinceYield >= YIELD_EVERY) {
-      startsSinceYield = 0;
-      await clock.sleep(0);
-    }
-  }
-  await waitUntil(clock, stop, originMs + plan.durationMs);
+  await new ArrivalLoop(plan, options, flight).run();
+  await waitUntil(options.clock, options.stop, options.recorder.startMs + plan.durationMs);
 }
 
 /**
- * Arrival `index` found no free slot: waits for an iteration to end (or the stop, or the schedule's
- * end) and drops `index` and every arrival due before that instant, counted in closed form.
- * Returns the index of the first arrival not dropped.
+ * The open model's loop, run by events rather than awaits: `pump` starts every arrival that is due
+ * while a slot is free, and an iteration's end pumps again in its own turn, so the next due
+ * arrival's request goes out in the turn the answer that freed its slot was read. One wake-up is
+ * armed at a time: the next arrival's instant, a turn of the event loop (every YIELD_EVERY starts),
+ * or, while no slot is free, an iteration's end, with a watchdog every SLICE_MS for the stop and
+ * the schedule's end. A throw (a bug) rejects `run`.
  */
-async function dropWhileBusy(context: { plan: ArrivalPlan; options: GeneratorOptions; flight: Flight; schedule: ArrivalSchedule; index: number }): Promise<number> {
-  const { plan, options, flight, schedule, index } = context;
-  const { clock, recorder, stop } = options;
-  const originMs = recorder.startMs;
-  const endMs = originMs + plan.durationMs;
-  const endedBefore = flight.ended;
-  while (flight.ended === endedBefore && stop.reason === null && clock.nowMs() < endMs) await flight.nextChange();
-  // Freed: what came due before the slot did found the cap full. Stopped or over: what came due before now.
-  const untilMs = flight.ended !== endedBefore ? flight.freedAtMs : clock.nowMs();
-  const next = Math.max(index + 1, schedule.countBefore(untilMs - originMs));
-  recorder.iterationDropped(next - index);
-  return next;
+class ArrivalLoop {
+  private index = 0;
+  /** Every slot was busy for the arrival at `index`: it waits for an iteration to end. */
+  private blocked = false;
+  private watchdogArmed = false;
+  private finished = false;
+  private readonly done = Promise.withResolvers<void>();
+  private readonly schedule: ArrivalSchedule;
+  private readonly originMs: number;
+  private readonly plan: ArrivalPlan;
+  private readonly options: GeneratorOptions;
+  private readonly flight: Flight;
+
+  constructor(plan: ArrivalPlan, options: GeneratorOptions, flight: Flight) {
+    this.plan = plan;
+    this.options = options;
+    this.flight = flight;
+    this.schedule = arrivalSchedule(plan);
+    this.originMs = options.recorder.startMs;
+    flight.onFreed = () => this.guard(() => this.freed());
+  }
+
+  run(): Promise<void> {
+    this.guard(() => this.pump());
+    return this.done.promise;
+  }
+
+  /** Starts what is due, until the next arrival lies ahead, every slot is busy, or YIELD_EVERY starts. */
+  private pump(): void {
+    const { clock, recorder, stop } = this.options;
+    for (let starts = 0; !this.finished; ) {
+      const offsetMs = this.schedule.offsetMs(this.index);
+      if (offsetMs === null || stop.reason !== null) return this.finish();
+      const intendedMs = this.originMs + offsetMs;
+      const aheadMs = intendedMs - clock.nowMs();
+      if (aheadMs > BUSY_WAIT_MS) return this.pumpAfter(aheadMs < TIMER_MIN_MS ? 0 : Math.min(SLICE_MS, aheadMs));
+      if (aheadMs > 0) {
+        spinUntil(clock, intendedMs);
+        continue;
+      }
+      if (this.flight.inFlight < this.plan.maxInFlight && this.flight.start(intendedMs)) {
+        this.index += 1;
+        // A generator behind its schedule starts what is due without waiting; it still lets answers in.
+        if (++starts >= YIELD_EVERY) return this.pumpAfter(0);
+      } else if (this.flight.inFlight === 0) {
+        // Nothing in flight and no agent free (every one done): nothing to wait for, this arrival alone is dropped.
+        recorder.iterationDropped(1);
+        this.index += 1;
+      } else {
+        this.blocked = true;
+        return this.armWatchdog();
+      }
+    }
+  }
+
+  /** An iteration ended: if the loop waited for a slot, what came due before it freed is dropped and the loop goes on at once. */
+  private freed(): void {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.dropUntil(this.flight.freedAtMs);
+    this.pump();
+  }
+
+  /** The arrival at `index` and every one due before `untilMs` found no free slot: dropped, counted in closed form. */
+  private dropUntil(untilMs: number): void {
+    const next = Math.max(this.index + 1, this.schedule.countBefore(untilMs - this.originMs));
+    this.options.recorder.iterationDropped(next - this.index);
+    this.index = next;
+  }
+
+  /** While blocked, every SLICE_MS: stopped or past the schedule's end, what came due before now is dropped and the loop ends. */
+  private armWatchdog(): void {
+    if (this.watchdogArmed) return;
+    this.watchdogArmed = true;
+    const { clock, stop } = this.options;
+    void clock.sleep(SLICE_MS).then(() =>
+      this.guard(() => {
+        this.watchdogArmed = false;
+        if (!this.blocked) return;
+        if (stop.reason === null && clock.nowMs() < this.originMs + this.plan.durationMs) return this.armWatchdog();
+        this.blocked = false;
+        this.dropUntil(clock.nowMs());
+        this.pump();
+      }),
+    );
+  }
+
+  private pumpAfter(ms: number): void {
+    void this.options.clock.sleep(ms).then(() => this.guard(() => this.pump()));
+  }
+
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      if (!this.finished) this.done.reject(error);
+      this.finished = true;
+    }
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.done.resolve();
+  }
 }
 
 async function runVus(plan: VuPlan, options: GeneratorOptions, flight: Flight): Promise<void> {
-  const { clock, recorder, source, stop } = options;
+  const { clock, recorder, stop } = options;
   const originMs = recorder.startMs;
   const endMs = originMs + plan.durationMs;
   let planned = 0;
   let ended = false;
   const running = new Map<number, Promise<void>>();
+  /** Starts an iteration and resolves when it ends; false at once when no agent is free. */
+  const iteration = (intendedStartMs: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (!flight.start(intendedStartMs, () => resolve(true))) resolve(false);
+    });
   const vu = async (index: number): Promise<void> => {
     while (!ended && stop.reason === null && index < planned && clock.nowMs() < endMs) {
-      const iteration = source.start(clock.nowMs());
-      if (iteration === null) {
-        await clock.sleep(IDLE_RETRY_MS);
-        continue;
-      }
-      recorder.iterationStarted();
-      await flight.track(iteration);
+      if (!(await iteration(clock.nowMs()))) await clock.sleep(IDLE_RETRY_MS);
     }
     running.delete(index);
   };

@@ -47,6 +47,9 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: |$)/;
 const DIGITS = /^\d{1,15}$/;
 const HEX = /^[0-9a-fA-F]{1,12}$/;
+/** A token of a comma-separated Connection list (lower-cased). */
+const CLOSE_TOKEN = /(?:^|,)[ \t]*close[ \t]*(?:,|$)/;
+const KEEP_ALIVE_TOKEN = /(?:^|,)[ \t]*keep-alive[ \t]*(?:,|$)/;
 
 export class ResponseParser {
   /** Set by the client before each request: the answer to a HEAD has no body, whatever it says. */
@@ -249,8 +252,10 @@ function readFraming(head: string): Framing | ParseFailure {
     const end = lineEnd === -1 ? head.length : lineEnd;
     const colon = head.indexOf(':', at);
     if (colon === -1 || colon > end || colon === at) return `a header line without a name: '${head.slice(at, Math.min(end, at + 60))}'`;
+    // Only names of the three lengths that start with c or t can frame the body; the rest are skipped unread.
     const nameLength = colon - at;
-    if (nameLength === 14 || nameLength === 17 || nameLength === 10) {
+    const first = head.charCodeAt(at) | 0x20;
+    if ((nameLength === 14 || nameLength === 17 || nameLength === 10) && (first === 0x63 || first === 0x74)) {
       const name = head.slice(at, colon).toLowerCase();
       const value = head.slice(colon + 1, end).trim();
       if (name === 'content-length') {
@@ -265,9 +270,8 @@ function readFraming(head: string): Framing | ParseFailure {
     }
     at = end + 2;
   }
-  // No Connection header (the usual answer): HTTP/1.1 stays open, HTTP/1.0 closes; no tokens to split.
-  const tokens = connection === '' ? [] : connection.split(',').map((token) => token.trim());
-  const keepAlive = http10 ? tokens.includes('keep-alive') : !tokens.includes('close');
+  // No Connection header: HTTP/1.1 stays open, HTTP/1.0 closes. Tokens are matched in the joined list, not split out.
+  const keepAlive = http10 ? KEEP_ALIVE_TOKEN.test(connection) : !CLOSE_TOKEN.test(connection);
   // Transfer-Encoding wins over Content-Length (RFC 9112 6.3).
   return { status: Number(match[2]), contentLength: chunked ? null : contentLength, chunked, keepAlive };
 }

@@ -68,8 +68,8 @@ class Connection {
   connected = false;
   private readonly client: HttpClient;
   private lastError = '';
-  /** Answered during the current chunk and kept open: released once the chunk is read. */
-  private reusable = false;
+  /** The answer read in the current chunk on a connection kept open: settled once the chunk is read and the connection is back in the pool. */
+  private answer: { readonly pending: Pending; readonly response: ParsedResponse } | null = null;
 
   constructor(client: HttpClient, host: string, port: number, bodyBytesMax: number) {
     this.client = client;
@@ -101,19 +101,19 @@ class Connection {
 
   /**
    * Bytes from the target. A connection answered goes back to the pool only after the whole chunk
-   * is read: bytes past the answer, with no request in flight, must not pass for the next one's.
+   * is read (bytes past the answer, with no request in flight, must not pass for the next one's),
+   * and its answer is handed over only then, so a request sent from the callback can reuse it.
    */
   private received(chunk: Buffer): void {
     const failure = this.parser.push(chunk);
-    if (this.socket.destroyed) return;
-    if (failure !== null) {
-      this.drop('malformed', `a malformed answer: ${failure}`);
-      return;
+    const answer = this.answer;
+    this.answer = null;
+    if (!this.socket.destroyed) {
+      if (failure !== null) this.drop('malformed', `a malformed answer: ${failure}`);
+      else if (answer !== null && this.parser.idle) this.client.release(this);
+      else if (answer !== null) this.drop('malformed', 'bytes after the answer, with no request in flight');
     }
-    if (!this.reusable) return;
-    this.reusable = false;
-    if (this.parser.idle) this.client.release(this);
-    else this.drop('malformed', 'bytes after the answer, with no request in flight');
+    answer?.pending.settle({ ok: true, response: answer.response });
   }
 
   private answered(response: ParsedResponse): void {
@@ -123,8 +123,11 @@ class Connection {
       return;
     }
     this.pending = null;
-    if (response.keepAlive) this.reusable = true;
-    else this.drop('closed', 'closed after its answer');
+    if (response.keepAlive) {
+      this.answer = { pending, response };
+      return;
+    }
+    this.drop('closed', 'closed after its answer');
     pending.settle({ ok: true, response });
   }
 }
@@ -155,18 +158,25 @@ export class HttpClient {
   }
 
   request(request: HttpRequest): Promise<HttpResult> {
+    return new Promise<HttpResult>((settle) => this.send(request, settle));
+  }
+
+  /**
+   * `request` with a callback: `done` gets the result once, in the turn the answer (or the failure)
+   * is read, so a load loop writes its next request without a promise hop. A request refused at
+   * once (closed client, line break, full queue) is answered before `send` returns.
+   */
+  send(request: HttpRequest, done: (result: HttpResult) => void): void {
     const label = `${request.method} ${request.path}`;
-    if (this.closedReason !== null) return Promise.resolve({ ok: false, kind: 'interrupted', message: `${label}: ${this.closedReason}` });
+    if (this.closedReason !== null) return done({ ok: false, kind: 'interrupted', message: `${label}: ${this.closedReason}` });
     const text = requestText(request, this.authority);
-    if (text === null) return Promise.resolve({ ok: false, kind: 'invalid-request', message: `${label}: a line break in the path or a header` });
-    return new Promise<HttpResult>((settle) => {
-      const pending: Pending = { text, bodyless: request.method === 'HEAD', deadlineMs: this.options.nowMs() + this.options.timeoutMs, label, settle };
-      this.sweep ??= setInterval(() => this.sweepTimeouts(), this.sweepMs).unref();
-      const connection = this.idle.pop() ?? this.open();
-      if (connection !== null) connection.send(pending);
-      else if (this.queue.length >= QUEUED_MAX) settle({ ok: false, kind: 'queue-full', message: `${label}: ${QUEUED_MAX} requests already wait for a connection` });
-      else this.queue.push(pending);
-    });
+    if (text === null) return done({ ok: false, kind: 'invalid-request', message: `${label}: a line break in the path or a header` });
+    const pending: Pending = { text, bodyless: request.method === 'HEAD', deadlineMs: this.options.nowMs() + this.options.timeoutMs, label, settle: done };
+    this.sweep ??= setInterval(() => this.sweepTimeouts(), this.sweepMs).unref();
+    const connection = this.idle.pop() ?? this.open();
+    if (connection !== null) connection.send(pending);
+    else if (this.queue.length >= QUEUED_MAX) done({ ok: false, kind: 'queue-full', message: `${label}: ${QUEUED_MAX} requests already wait for a connection` });
+    else this.queue.push(pending);
   }
 
   /** Fails every request in flight or waiting with `interrupted`, closes every socket, and refuses new requests. */

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ArrivalPlan, VuPlan } from '../../src/load/executors.ts';
-import { LoadStop, runGenerator, systemLoadClock, type IterationSource } from '../../src/load/generator.ts';
+import { LoadStop, runGenerator, systemLoadClock, type IterationEnd, type IterationSource } from '../../src/load/generator.ts';
 import { LoadRecorder, percentilesOf, decodeHistogram, type LoadSample, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 import { loadSender, recordingTransport, type LoadSender } from '../../src/load/load-run-transport.ts';
 
@@ -62,9 +62,13 @@ function oneRequestSource(url: string, recorder: () => LoadRecorder): { source: 
     return value;
   } });
   const source: IterationSource = {
-    start(intendedStartMs) {
+    start(intendedStartMs, ended) {
       intended = intendedStartMs;
-      return transport({ mount: 'api', method: 'GET', path: '/work' }).then(() => undefined);
+      transport({ mount: 'api', method: 'GET', path: '/work' }).then(
+        () => ended(null),
+        (error: unknown) => ended({ error }),
+      );
+      return true;
     },
   };
   return { source, sender };
@@ -127,6 +131,37 @@ describe('open model', () => {
     expect(completed).toBe(started);
     // Waiting, not stepping through a million arrivals: the run ends about on time (slack for a busy machine).
     expect(tookMs).toBeLessThan(3000);
+  });
+
+  test('saturated: an iteration that ends starts the next due arrival in its own turn, with no promise in between', async () => {
+    const recorder = new LoadRecorder(clock.nowMs());
+    const running: ((end: IterationEnd) => void)[] = [];
+    let starts = 0;
+    const source: IterationSource = {
+      start(_intendedStartMs, ended) {
+        starts += 1;
+        running.push(ended);
+        return true;
+      },
+    };
+    const stop = new LoadStop();
+    const outcome = runGenerator({ plan: arrivals({ rate: 1_000_000, durationMs: 5_000, maxInFlight: 1, gracefulStopMs: 1_000 }), clock, recorder, source, stop, interrupt: () => undefined });
+    const startedByEnd: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      await clock.sleep(5);
+      const before = starts;
+      running.shift()?.(null);
+      startedByEnd.push(starts - before);
+    }
+    expect(startedByEnd).toEqual([1, 1, 1, 1, 1]);
+    stop.stop('test');
+    running.shift()?.(null);
+    const ended = await outcome;
+    expect(ended.endedBy).toBe('stopped');
+    const { started, completed, dropped } = recorder.snapshot().iterations;
+    expect([started, completed]).toEqual([6, 6]);
+    // The arrivals due while the one slot was busy (5 ms and more each time, at a million a second) were dropped, counted.
+    expect(dropped).toBeGreaterThan(5 * 4_000);
   });
 
   test('saturated on a slow target: the run still ends at the schedule and the drops cover it', async () => {

@@ -42,6 +42,13 @@ describe('ResponseParser', () => {
     expect(parseHeaderFields((responses[0] as ParsedResponse).head)).toEqual({ 'content-length': '0', connection: 'Keep-Alive', 'set-cookie': 'a, b' });
   });
 
+  test('Connection is read as a token list: close among other tokens closes, a token that merely contains it does not', () => {
+    const { parser: parse, responses } = parser();
+    const answer = (connection: string): string => `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: ${connection}\r\nKeep-Alive: timeout=5\r\n\r\n`;
+    parse.push(Buffer.from(['keep-alive', 'Upgrade, Close', 'x-close', 'close-later, keep-alive', ' CLOSE '].map(answer).join('')));
+    expect(responses.map((response) => response.keepAlive)).toEqual([true, false, true, true, false]);
+  });
+
   test('a body until close ends with the connection; a cut answer is a failure', () => {
     const untilClose = parser();
     untilClose.parser.push(Buffer.from('HTTP/1.1 200 OK\r\n\r\npart one, '));

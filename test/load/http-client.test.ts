@@ -82,6 +82,25 @@ describe('against node:http', () => {
     expect(http.size).toBe(1);
   });
 
+  test('send hands the answer over with the connection back in the pool: a request sent from the callback reuses it', async () => {
+    const served = await httpServer((request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: request.url })));
+    const http = client(served.origin, { connectionsMax: 4 });
+    const texts: string[] = [];
+    await new Promise<void>((resolve) => {
+      const next = (index: number): void =>
+        http.send({ method: 'GET', path: `/chain/${index}`, headers: {}, body: undefined }, (result) => {
+          texts.push(answer(result).text);
+          if (index < 20) next(index + 1);
+          else resolve();
+        });
+      next(0);
+    });
+    expect(texts).toEqual(Array.from({ length: 21 }, (_, index) => `{"path":"/chain/${index}"}`));
+    // Sent from inside the callback, each request found the answering connection idle: no second socket.
+    expect(served.connections).toBe(1);
+    expect(http.size).toBe(1);
+  });
+
   test('a POST body and headers arrive as sent; a HEAD answer and a 204 carry no body', async () => {
     const served = await httpServer((request, response) => {
       const chunks: Buffer[] = [];
