@@ -15,8 +15,8 @@ import type { LiveSession } from '../../live/live-session.ts';
 
 /** A trading account's funds: positions of 2 to 5 USDC at leverage 1 to 5, a few at a time. */
 export const TRADING_FUND_MICRO: Micro = 20_000_000n;
-/** A domains account's funds: two .xyz names a year at the documents' 14.40. */
-export const DOMAINS_FUND_MICRO: Micro = 30_000_000n;
+/** A domains account's funds: about twenty .xyz names a year at the documents' 14.40 (a run registers up to four). */
+export const DOMAINS_FUND_MICRO: Micro = 300_000_000n;
 
 export interface OpenedService {
   readonly accounts: readonly { readonly agentId: string; readonly apiKey: string }[];
