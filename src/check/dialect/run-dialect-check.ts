@@ -87,12 +87,17 @@ async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, d
   if (typeof accounts === 'string') return `no account to check with: ${accounts}`;
   const count = accounts.length;
   const services: Record<'trading' | 'domains', OpenedService | null> = { trading: null, domains: null };
-  for (const [service, open] of [['trading', openTradingAccounts], ['domains', openDomainsAccounts]] as const) {
-    if (!offered.some((row) => row.service === service)) continue;
-    const opened = await open({ session, clock, deadline });
-    if (typeof opened === 'string') for (const row of offered) if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${opened}`);
-    if (typeof opened !== 'string') services[service] = opened;
-  }
+  // Opened side by side: on a wall-clock serve each funding waits out a deposit's confirmation (a minute).
+  const openers = [['trading', openTradingAccounts], ['domains', openDomainsAccounts]] as const;
+  const opened = await Promise.all(openers.map(([service, open]) => (offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null))));
+  openers.forEach(([service], index) => {
+    const outcome = opened[index] ?? null;
+    if (typeof outcome !== 'string') {
+      services[service] = outcome;
+      return;
+    }
+    for (const row of offered) if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
+  });
   for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT)) notes.push(`operation ${op} is sent by no command: ${why}`);
   const rows = offered.filter((row) => row.accounts <= count && (row.service === undefined || services[row.service] !== null));
   return { rows, notes, accounts, ...services };
