@@ -31,6 +31,7 @@ import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
+import { waitClockOf } from '../live/serve-clock.ts';
 import { checkThroughDialect } from './check-dialect.ts';
 import { formatOutcome } from './check-outcome.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
@@ -121,11 +122,12 @@ async function checkCommand(argv: readonly string[], io: CheckIo, record: Record
   let runsDone = 0;
   const onRun = (): void => progress.update(Math.min((runsDone += 1), parsed.runs));
   if (dialectTarget !== null && parsed.target !== undefined) {
-    const clock = SYSTEM_LIVE_CLOCK;
     try {
+      // Paces and 429 waits on the clock the target's windows run on (a manual serve's own, serve-clock.ts); the budget on the wall's.
+      const clock = await waitClockOf(dialectTarget.value, SYSTEM_LIVE_CLOCK);
       return await checkThroughDialect({
         onRun,
-        target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(clock, DIALECT_CHECK_MAX_SECONDS),
+        target: dialectTarget.value, targetSpec: parsed.target, seed: parsed.seed, runs: parsed.runs, failOn: parsed.failOn ?? DEFAULT_FAIL_ON, clock, deadline: new Deadline(SYSTEM_LIVE_CLOCK, DIALECT_CHECK_MAX_SECONDS),
         ...(parsed.maxCommands === undefined || parsed.maxCommands === MAX_COMMANDS ? {} : { maxCommands: parsed.maxCommands }),
         ...(parsed.path === undefined ? {} : { path: parsed.path }),
         ...(parsed.out === undefined ? {} : { out: parsed.out }),

@@ -50,6 +50,21 @@ export const DOCUMENTED_RULES = {
     documents: '422 INSUFFICIENT_BALANCE',
     dialects: { deployed: { value: '400 insufficient_balance', source: 'DEPLOYED.md §1.2 (business errors 400), as afp serve --dialect deployed answers it' } },
   },
+  'trading.refusal.too-large': {
+    title: 'a position of 10,001 USDC at leverage 10 (margin 1,000.10) is refused',
+    documents: '422 INSUFFICIENT_BALANCE',
+    dialects: { deployed: { value: '400 position_too_large', source: 'DEPLOYED.md §5 (400 position_too_large over 10 000)' } },
+  },
+  'trading.fee.rate': {
+    title: 'the fee of a market order, as a share of its size',
+    documents: '0.2%',
+    dialects: { deployed: { value: '0.035% + builder fee', source: 'DEPLOYED.md §5 (fee 0.035% + builder 0.02/0.01/0%)' } },
+  },
+  'domains.transfer.priced': {
+    title: 'a transfer with a price (an offer the buyer accepts)',
+    documents: 'accepted',
+    dialects: { deployed: { value: 'no priced transfer', source: 'DEPLOYED.md §7 (transfer {to_agent_id, note?}: a gift, no sale)' } },
+  },
   'casino.refusal.withdraw-over-balance': {
     title: 'a withdrawal above the balance is refused',
     documents: '422 INSUFFICIENT_BALANCE',

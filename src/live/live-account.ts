@@ -42,7 +42,7 @@ export interface AccountOptions {
   /** Per call (the client address a replay announces for the agent); none by default. */
   readonly callOptions?: CallOptions;
   /** Where the funded balance is read (default the casino's; a service with its own accounts names its own). */
-  readonly balanceOperation?: 'casino.balance' | 'domains.balance';
+  readonly balanceOperation?: 'casino.balance' | 'domains.balance' | 'trading.balance';
 }
 
 /** A failed call: 'unreachable' when the target did not answer it, 'trouble' otherwise. */

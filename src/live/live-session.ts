@@ -4,7 +4,10 @@
  * to talk to a deployment (DESIGN.md "The live-target seam").
  *
  * - Pacing: an operation with a limit in the target file (`casino.batch: 10 per minute`) is sent at
- *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace.
+ *   most that often: calls reserve evenly spaced slots, so concurrent callers share the pace. A
+ *   slot is 1 ms more than 60 s / N: a fixed window counts up to and including its closing instant
+ *   (DEPLOYED.md §1.3, a request *after* reset opens a new one), so N calls 60 s / N apart put the
+ *   N + 1st on that instant and meet a 429 where the clock is exact (a manual afp serve's).
  * - 429: waited out and sent again: Retry-After when the target sends it, else `reset_at` in the
  *   body, else a doubling wait from 5 s up to 60 s (a fixed 60-second window is over by then);
  *   at most MAX_RATE_LIMIT_RETRIES times, never past the deadline. A 429 the dialect names a
@@ -176,7 +179,7 @@ export class LiveSession {
     if (limit === undefined) return !this.deadline.passed();
     const key = forwardedFor === undefined ? op : `${op} ${forwardedFor}`;
     if (!this.nextSlotMs.has(key) && this.nextSlotMs.size >= PACED_KEYS_MAX) this.nextSlotMs.clear();
-    const spacingMs = Math.ceil(60_000 / limit.perMinute);
+    const spacingMs = Math.floor(60_000 / limit.perMinute) + 1;
     const nowMs = this.options.clock.nowMs();
     const slotMs = Math.max(nowMs, this.nextSlotMs.get(key) ?? nowMs);
     if (slotMs - nowMs > this.deadline.remainingMs()) return false;

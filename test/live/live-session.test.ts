@@ -225,7 +225,8 @@ describe('a target speaking the deployed dialect', () => {
     const live = session(deployedTarget(url, { 'casino.balance': { perMinute: 10 } }), clock);
     for (let index = 0; index < 3; index++) expect((await live.call('casino.balance', {}, 'k')).kind).toBe('ok');
     expect(calls).toBe(4);
-    expect(clock.slept).toEqual([6_000, 5_000, 1_000, 6_000]);
+    // Slots 6.001 s apart: 10 in one fixed window, the 11th after its closing instant.
+    expect(clock.slept).toEqual([6_001, 5_000, 1_001, 6_001]);
     expect(live.rateLimited.get('casino.balance')).toEqual({ count: 1, withRetryAfter: 0 });
   });
 });

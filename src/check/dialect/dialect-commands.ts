@@ -29,6 +29,8 @@ export interface DialectCommandRow {
   readonly accounts: number;
   /** Why the command cannot be sent to `target` beyond its operations, or null. */
   readonly applies?: (target: Target) => string | null;
+  /** A service keeping accounts of its own (trading, domains): the row needs the check's accounts there. */
+  readonly service?: 'trading' | 'domains';
   readonly weight: number;
   readonly arbitrary: fc.Arbitrary<DialectCommand>;
 }
@@ -38,7 +40,7 @@ const WITHDRAW_ADDRESS = `0x${'a1'.repeat(20)}`;
 /** A bet is drawn only while the account can pay this many of it (so no Kelly limit binds). */
 const BET_COVER = 20n;
 
-class Command implements DialectCommand {
+export class Command implements DialectCommand {
   readonly label: string;
   private readonly applicable: (model: Readonly<DialectModel>) => boolean;
   private readonly body: (model: DialectModel, system: DialectSystem) => Promise<void>;
@@ -74,20 +76,20 @@ async function send<O extends OperationName>(system: DialectSystem, label: strin
   return outcome;
 }
 
-async function accepted<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ value: OperationResult<O>; request: SentRequest }> {
+export async function accepted<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ value: OperationResult<O>; request: SentRequest }> {
   const outcome = await send(system, label, op, input, apiKey);
   if (outcome.kind === 'ok') return { value: outcome.value, request: outcome.request };
   if (outcome.kind === 'refused') throw new CheckMismatch(`${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.refusal.message}), expected it accepted`);
   throw new CheckMismatch(`${label}: the answer could not be read (${outcome.kind}; see the shape findings)`);
 }
 
-async function refused<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ text: string; request: SentRequest }> {
+export async function refused<O extends OperationName>(system: DialectSystem, label: string, op: O, input: OperationInput<O>, apiKey: string | null): Promise<{ text: string; request: SentRequest }> {
   const outcome = await send(system, label, op, input, apiKey);
   if (outcome.kind === 'refused') return { text: `${outcome.refusal.status} ${outcome.refusal.name}`, request: outcome.request };
   throw new CheckMismatch(`${label}: accepted (${outcome.kind === 'ok' || outcome.kind === 'unreadable' ? outcome.status : outcome.kind}), expected a refusal`);
 }
 
-function judged(system: DialectSystem, label: string, rule: RuleName, op: OperationName, seen: string, request: SentRequest): void {
+export function judged(system: DialectSystem, label: string, rule: RuleName, op: OperationName, seen: string, request: SentRequest): void {
   const dialect = system.session.target.services[op.split('.')[0] as ServiceName]?.dialect ?? 'A';
   const verdict = judge(rule, dialect, seen, { endpoint: op, evidence: `${request.method} ${request.url} answered ${seen}`, reproduce: system.curlOf(request) });
   if (verdict.verdict === 'documented') system.raise(verdict.finding);

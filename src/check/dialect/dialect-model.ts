@@ -19,6 +19,7 @@ import type { Micro } from '../../core/money.ts';
 import type { FindingInput } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import type { LiveSession, SentRequest } from '../../live/live-session.ts';
+import type { DomainsModel, TradingModel } from './dialect-model-services.ts';
 
 export interface DialectAccount {
   readonly slot: number;
@@ -48,6 +49,9 @@ export interface DialectModel {
   readonly escrows: DialectEscrow[];
   /** The rounding of the casino's shown amounts (SHOWN_ROUNDING_MICRO of its dialect). */
   readonly roundingMicro: Micro;
+  /** The trading and domains accounts of a service keeping its own (dialect-model-services.ts); null when not opened. */
+  readonly trading: TradingModel | null;
+  readonly domains: DomainsModel | null;
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -60,12 +64,13 @@ export interface DialectSystem {
 /** Escrows a run may hold (commands index them modulo the count). */
 export const ESCROWS_MAX = 16;
 
-export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro): DialectModel {
+export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro, services: { trading: TradingModel | null; domains: DomainsModel | null } = { trading: null, domains: null }): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
     accounts: accounts.map((account, slot) => ({ slot, agentId: account.agentId, apiKey: account.apiKey, balanceMicro: balancesMicro[slot] as Micro, slackMicro: 0n, seed: null, rotatedHash: null })),
     escrows: [],
     roundingMicro,
+    ...services,
   };
 }
 

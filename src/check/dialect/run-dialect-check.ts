@@ -13,6 +13,7 @@
  * run (no account, no answer, the time budget spent).
  * Bounded: at most `maxCommands` commands per run, `runs` runs, the whole within `maxSeconds`.
  */
+import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import type { Micro } from '../../core/money.ts';
@@ -27,6 +28,9 @@ import { CheckMismatch } from '../model-command.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import { DIALECT_COMMANDS, OPERATIONS_LEFT_OUT, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
 import { createDialectModel, type DialectModel, type DialectSystem } from './dialect-model.ts';
+import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
+import { serviceAccount, type DomainsModel, type TradingModel } from './dialect-model-services.ts';
+import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
 
 export const DIALECT_MAX_COMMANDS = 40;
 /** What each registered account is funded with (admin deposits, funding commands; a faucet pays what it pays). */
@@ -60,12 +64,15 @@ interface Plan {
   readonly rows: readonly DialectCommandRow[];
   readonly notes: string[];
   readonly accounts: readonly LiveAccount[];
+  /** The check's own accounts on trading and domains (service-accounts.ts), where rows need them. */
+  readonly trading: OpenedService | null;
+  readonly domains: OpenedService | null;
 }
 
 /** The rows the target can take, the accounts they need, and a note per row or operation left out. */
-async function plan(session: LiveSession, pool: AccountPool): Promise<Plan | string> {
+async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, deadline: Deadline): Promise<Plan | string> {
   const notes: string[] = [];
-  const offered = DIALECT_COMMANDS.filter((row) => {
+  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS].filter((row) => {
     const missing = row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ?? row.applies?.(session.target) ?? null;
     if (missing !== null) notes.push(`command ${row.name} left out of the sequences: ${missing}`);
     return missing === null;
@@ -79,8 +86,21 @@ async function plan(session: LiveSession, pool: AccountPool): Promise<Plan | str
   }
   if (typeof accounts === 'string') return `no account to check with: ${accounts}`;
   const count = accounts.length;
+  const services: Record<'trading' | 'domains', OpenedService | null> = { trading: null, domains: null };
+  // Opened side by side: on a wall-clock serve each funding waits out a deposit's confirmation (a minute).
+  const openers = [['trading', openTradingAccounts], ['domains', openDomainsAccounts]] as const;
+  const opened = await Promise.all(openers.map(([service, open]) => (offered.some((row) => row.service === service) ? open({ session, clock, deadline }) : Promise.resolve(null))));
+  openers.forEach(([service], index) => {
+    const outcome = opened[index] ?? null;
+    if (typeof outcome !== 'string') {
+      services[service] = outcome;
+      return;
+    }
+    for (const row of offered) if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
+  });
   for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT)) notes.push(`operation ${op} is sent by no command: ${why}`);
-  return { rows: offered.filter((row) => row.accounts <= count), notes, accounts };
+  const rows = offered.filter((row) => row.accounts <= count && (row.service === undefined || services[row.service] !== null));
+  return { rows, notes, accounts, ...services };
 }
 
 function splitPath(path: string): { path: string; replayPath: string } | null {
@@ -93,13 +113,14 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const session = new LiveSession({ target: options.target, clock: options.clock, deadline: options.deadline, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), onDeviation: (call) => findings.add(deviationFinding(call, options.curlOf)) });
   const pool = new AccountPool({ session, clock: options.clock, deadline: options.deadline, fundMicro: options.fundMicro ?? DIALECT_FUND_MICRO });
   const description = `${options.target.name} (${options.target.source}) through its dialects: ${Object.entries(options.target.services).map(([service, entry]) => `${service} ${entry.dialect}`).sort().join(', ')}`;
-  const planned = await plan(session, pool);
+  const planned = await plan(session, pool, options.clock, options.deadline);
   const base = { seed: options.seed, target: description, findings };
   if (typeof planned === 'string') {
     return { ...base, ok: false, runs: 0, shrinks: 0, notes: [], commands: [], failure: { kind: 'error', counterexample: '(no run)', commands: [], seed: options.seed, path: '', error: planned, reproduce: reproduceOf(options, null) } };
   }
   const system: DialectSystem = { session, raise: (finding) => findings.add(finding), curlOf: options.curlOf };
   const roundingMicro = SHOWN_ROUNDING_MICRO[options.target.services.casino?.dialect ?? 'A'];
+  let runsStarted = 0;
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
@@ -107,7 +128,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       if (outcome.kind !== 'ok') throw new Error(`reading the balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
       balances.push(outcome.value.balanceMicro);
     }
-    return { model: createDialectModel(planned.accounts, balances, roundingMicro), real: system };
+    return { model: createDialectModel(planned.accounts, balances, roundingMicro, { trading: await tradingModel(session, planned.trading), domains: await domainsModel(session, planned.domains, (runsStarted += 1)) }), real: system };
   };
   const replay = options.path === undefined ? null : splitPath(options.path);
   const commands = fc.commands(planned.rows.map((row) => row.arbitrary), {
@@ -117,13 +138,40 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   });
   const property = fc.asyncProperty(commands, async (drawn) => {
     const run = await newRun();
-    await fc.asyncModelRun(() => run, drawn);
+    try {
+      await fc.asyncModelRun(() => run, drawn);
+    } finally {
+      await closeLeftPositions(run.model, run.real);
+    }
     options.onRun?.();
   });
   const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(replay === null ? {} : { path: replay.path, endOnFailure: true }) });
   const result = { ...base, runs: details.numRuns, shrinks: details.numShrinks, notes: planned.notes, commands: planned.rows.map((row) => row.name) };
   if (!details.failed) return { ...result, ok: true };
   return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
+}
+
+/** A run's trading model: the account's balance and margin in use read at its start. */
+async function tradingModel(session: LiveSession, opened: OpenedService | null): Promise<TradingModel | null> {
+  const account = opened?.accounts[0];
+  if (account === undefined) return null;
+  const outcome = await session.call('trading.balance', {}, account.apiKey);
+  if (outcome.kind !== 'ok') throw new Error(`reading the trading balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
+  return { account: serviceAccount(account, outcome.value.balanceMicro), positions: [], baseMarginMicro: outcome.value.marginMicro ?? 0n };
+}
+
+/** A run's domains model: both accounts' balances read at its start, names tagged by the invocation (its account) and the run. */
+async function domainsModel(session: LiveSession, opened: OpenedService | null, run: number): Promise<DomainsModel | null> {
+  const [first, second] = opened?.accounts ?? [];
+  if (first === undefined || second === undefined) return null;
+  const balances: bigint[] = [];
+  for (const account of [first, second]) {
+    const outcome = await session.call('domains.balance', {}, account.apiKey);
+    if (outcome.kind !== 'ok') throw new Error(`reading the domains balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
+    balances.push(outcome.value.balanceMicro);
+  }
+  const tag = `${hash('sha256', first.agentId).slice(0, 8)}-${run}`;
+  return { accounts: [serviceAccount(first, balances[0] ?? 0n), serviceAccount(second, balances[1] ?? 0n)], tag, held: new Map() };
 }
 
 function reproduceOf(options: DialectCheckOptions, path: string | null): string {

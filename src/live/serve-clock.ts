@@ -1,0 +1,66 @@
+/**
+ * The clock a live command paces and waits on when its target is an afp serve whose clock stands
+ * still (`--clock manual`). Why: the target's rate-limit windows (the deployed stand-in's fixed
+ * 60-second windows, reset_at) run on the serve's clock, not the wall's. Waiting on the wall for
+ * a window that closes only when the serve's clock moves never ends: the check paced its calls
+ * seconds apart in wall time while every call fell in one serve instant, met 429 once a window's
+ * count was spent, and backed off until the time budget ended. So here `sleep(ms)` moves the
+ * serve's clock forward by `ms` (POST /_afp/clock), and `nowMs()` is the serve's time as last
+ * answered. Only ever forward, and only by what a pace or a window asks; the caller's time budget
+ * (its Deadline) stays on the wall clock.
+ * Non-goals: wall-clock serves (they and deployments keep the system clock); moving the serve's
+ * clock for anything but a wait.
+ */
+import type { LiveClock } from '../audit/live-target.ts';
+
+const ADMIN_TIMEOUT_MS = 10_000;
+
+export class ServeClock implements LiveClock {
+  private readonly adminUrl: string;
+  private lastMs: number;
+
+  private constructor(adminUrl: string, nowMs: number) {
+    this.adminUrl = adminUrl;
+    this.lastMs = nowMs;
+  }
+
+  /** The serve's clock when it is manual; null for a wall clock or an admin door that does not answer as afp serve's. */
+  static async ofManualServe(adminUrl: string): Promise<ServeClock | null> {
+    const view = await clockView(fetch(`${adminUrl}/_afp/clock`, { signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) }));
+    return view === null || view.mode !== 'manual' ? null : new ServeClock(adminUrl, view.nowMs);
+  }
+
+  /** The serve's time as last answered (a move by someone else shows on the next wait). */
+  nowMs(): number {
+    return this.lastMs;
+  }
+
+  /** Moves the serve's clock `ms` forward (none for 0 or less); an unreadable answer is an Error. */
+  async sleep(ms: number): Promise<void> {
+    const advanceMs = Math.ceil(ms);
+    if (!(advanceMs > 0)) return;
+    const view = await clockView(fetch(`${this.adminUrl}/_afp/clock`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: advanceMs }), signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
+    }));
+    if (view === null) throw new Error(`POST ${this.adminUrl}/_afp/clock did not move the serve's clock`);
+    this.lastMs = Math.max(this.lastMs, view.nowMs);
+  }
+}
+
+async function clockView(answer: Promise<Response>): Promise<{ nowMs: number; mode: unknown } | null> {
+  try {
+    const response = await answer;
+    if (!response.ok) return null;
+    const body = (await response.json()) as unknown;
+    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    return typeof record['now_ms'] === 'number' ? { nowMs: record['now_ms'], mode: record['mode'] } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The clock to pace and wait on for `target`: a manual afp serve's own clock, else `wall`. */
+export async function waitClockOf(target: { readonly afpServe: boolean; readonly adminUrl: string | null }, wall: LiveClock): Promise<LiveClock> {
+  if (!target.afpServe || target.adminUrl === null) return wall;
+  return (await ServeClock.ofManualServe(target.adminUrl)) ?? wall;
+}

@@ -1,0 +1,82 @@
+// `afp check --target` through the deployed trading and domains (src/check/dialect/
+// dialect-commands-services.ts) against a real `afp serve --dialect deployed --clock manual` on
+// loopback: the trading and domains rows are drawn on the check's own service accounts (funded by
+// the serve's admin deposit) and hold, with the deployment's documented disagreements as info
+// findings only; the stand-in's trading-fee-unpaid defect is caught and shrunk; a target file that
+// cannot fund trading or domains accounts leaves those rows out with the reason.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/check.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import type { DefectName } from '../../src/services/shared/context.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+
+const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
+const SERVICE_ROWS = ['tradingBalance', 'tradeOpen', 'tradeClose', 'tradeAboveBalance', 'tradeTooLarge', 'domainsBalance', 'domainRegister', 'domainLookup', 'domainGift', 'domainOffer'];
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 1_000 });
+});
+
+async function deployed(defects: readonly DefectName[] = []): Promise<Readonly<Record<string, string | undefined>>> {
+  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
+  handles.push(handle);
+  return handle.urls;
+}
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main([...argv, '--quiet'], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+  return { code, out, err };
+}
+
+describe('afp check through the deployed trading and domains', () => {
+  test('every trading and domains row drawn and held; the documented disagreements are info findings', async () => {
+    const urls = await deployed();
+    const { code, out, err } = await run(['--target', urls.casino as string, '--seed', '7', '--runs', '6', '--max-commands', '60', '--fail-on', 'minor']);
+    expect([code, err]).toEqual([0, '']);
+    const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
+    expect(commands).toEqual(expect.arrayContaining(SERVICE_ROWS));
+    expect(out).not.toMatch(/^note: command (trading|trade|domain)/m);
+    expect(out).toMatch(/^findings: ([1-9]\d*) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
+    // The deployment's own rules, each an info finding: position_too_large, domain_unavailable, no priced transfer.
+    expect(out).toMatch(/^ {2}info rule:trading\.refusal\.too-large:deployed: .*`400 position_too_large`/m);
+    expect(out).toMatch(/^ {2}info rule:trading\.refusal\.over-balance:deployed: /m);
+    expect(out).toMatch(/^ {2}info rule:domains\.refusal\.taken:deployed: .*`400 domain_unavailable`/m);
+    expect(out).toMatch(/^ {2}info rule:domains\.transfer\.priced:deployed: /m);
+    // The stand-in keeps afp's 0.2% fee (docs/decisions.md), so the fee rule passes: no fee finding.
+    expect(out).not.toMatch(/rule:trading\.fee\.rate/);
+    expect(out).toMatch(/^ok: 6 runs held \(at most 60 commands each\)$/m);
+  }, 60_000);
+
+  test('the stand-in run with trading-fee-unpaid: caught and shrunk to a short sequence through a trade', async () => {
+    const urls = await deployed(['trading-fee-unpaid']);
+    const { code, out } = await run(['--target', urls.casino as string, '--seed', '7', '--runs', '20', '--max-commands', '40']);
+    expect(code).toBe(3);
+    expect(out).toMatch(/^FAILED: an answer differs from the model/m);
+    const steps = [...out.matchAll(/^ {2}\d+\. (.*)$/gm)].map((match) => match[1] as string);
+    expect(steps.some((step) => step.startsWith('tradeOpen('))).toBe(true);
+    expect(steps.length).toBeLessThanOrEqual(3);
+    expect(out).toMatch(/^error: (tradeOpen|tradeClose|tradingBalance)\(/m);
+  }, 60_000);
+
+  test('a target file that cannot fund trading or domains accounts: those rows left out, with the reason', async () => {
+    const urls = await deployed();
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-services-'));
+    try {
+      const file = join(directory, 'deployed.yaml');
+      const services = (['casino', 'faucet', 'escrow', 'trading', 'domains'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
+      await writeFile(file, ['name: deployed-faucet', 'services:', ...services, 'register: { service: casino }', 'funding: { method: faucet }', 'fairness: deployed', ''].join('\n'));
+      const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '1', '--max-commands', '5']);
+      expect(code).toBe(0);
+      for (const row of SERVICE_ROWS) expect(out).toMatch(new RegExp(`^note: command ${row} left out of the sequences: (trading|domains) keeps its own accounts and balances .*funds only by faucet`, 'm'));
+      expect(/^commands: (.*)$/m.exec(out)?.[1]?.split(', ')).not.toContain('tradeOpen');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
