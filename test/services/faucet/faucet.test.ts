@@ -150,6 +150,11 @@ describe('registration', () => {
       paidMicro: 0n,
       pendingMicro: 0n,
       shareBps: 1500n,
+      levels: [
+        { level: 1, referredAgents: 3, earnedMicro: 0n },
+        { level: 2, referredAgents: 0, earnedMicro: 0n },
+        { level: 3, referredAgents: 0, earnedMicro: 0n },
+      ],
     });
   });
 
