@@ -23,7 +23,9 @@ import { jsonText } from '../json-text.ts';
 import type { InvariantDefinition, Violation } from './checker.ts';
 
 /** platform.md item 6: level-1 shares of the fee services, in basis points. */
-const SPEC_LEVEL_ONE_BPS: Readonly<Partial<Record<ReferralService, bigint>>> = { trading: 2_000n, escrow: 1_500n, domains: 1_500n };
+const SPEC_LEVEL_ONE_BPS: Readonly<Partial<Record<ReferralService, bigint>>> = { trading: 2_000n, escrow: 1_500n, domains: 1_500n, wallet: 1_000n };
+/** The fee services whose book totals are compared at the end (a wallet fee event joins `feeOf`). */
+const FEE_SERVICES = ['trading', 'escrow', 'domains', 'wallet'] as const;
 /** docs/decisions.md: levels 2 and 3 are 1/2 and 1/4 of the level-1 share. */
 const SPEC_DIVISORS: readonly bigint[] = [1n, 2n, 4n];
 const ACCRUE_REASON = 'referral.accrue';
@@ -145,7 +147,7 @@ export const referralLevels: InvariantDefinition = {
       atEnd(endMs) {
         const event = (referrerId: string) => (): string => jsonText({ audit: 'end of run', referrerId });
         for (const referrerId of platform.referrals.referrers()) {
-          for (const service of ['trading', 'escrow', 'domains'] as const) {
+          for (const service of FEE_SERVICES) {
             const violation = judgeBook(referrerId, service, endMs, event(referrerId));
             if (violation !== null) return violation;
           }
