@@ -20,6 +20,7 @@ import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
 import { faucetCooldown } from './faucet/faucet-cooldown.ts';
 import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { referralLevels } from './referral-levels.ts';
 import { tradingConservation } from './trading/trading-conservation.ts';
 import { tradingFundingExact } from './trading/trading-funding-exact.ts';
 import { tradingLiquidationSolvent } from './trading/trading-liquidation-solvent.ts';
@@ -42,6 +43,7 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'trading-conservation': tradingConservation,
   'trading-liquidation-solvent': tradingLiquidationSolvent,
   'trading-funding-exact': tradingFundingExact,
+  'referral-levels': referralLevels,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';
