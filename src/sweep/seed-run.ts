@@ -65,7 +65,6 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
   try {
     const result = await runSimulation(scenario, { seed, defects, reproduce });
     const { record } = result;
-    const { totals } = record;
     const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
     return {
       seed,
