@@ -339,7 +339,12 @@ export const TRADING_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<C
     weight: 7,
     arbitrary: fc
       .record({ style, slot, market, side: fc.constantFrom<OrderSide | 'close'>('buy', 'sell'), kind: orderKind, size, leverage })
-      .map(({ kind, size: drawn, side, ...rest }) => placeOrderCommand({ ...rest, ...kind, side: drawn === 'close' ? 'close' : side, size: drawn })),
+      // Spot takes leverage 1: a drawn 5 or 10 becomes 1 there (2, 0 and 11 stay, for the 400s), so spot orders mostly fill.
+      .map(({ kind, size: drawn, side, leverage: drawnLeverage, ...rest }) => {
+        const spot = rest.market !== 'unknown' && marketAt(rest.market).kind === 'spot';
+        const leverage = spot && drawnLeverage >= 5 ? 1 : drawnLeverage;
+        return placeOrderCommand({ ...rest, ...kind, leverage, side: drawn === 'close' ? 'close' : side, size: drawn });
+      }),
   },
   {
     weight: 3,
