@@ -4,8 +4,12 @@
  * leverage 1, 5, 10 and the refused 0 and 11; an unknown market; sizes around the balance and one
  * that closes the agent's position), cancels (A and B; by the owner, another agent, an unknown id,
  * a closed order), and the views (A positions, B portfolio, B orders with limit 1..100 and 101).
+ * Spot (BTC-USDC): buys, sells, resting orders; 'close' sells the free holding. Closures: every
+ * quote read checks `open` against the model's closures; orders inside a window are 409.
  * An order first reads the quote (A ticker, B price) with the same key at the same instant and
- * predicts from it: the model never prices a market itself.
+ * predicts from it: the model never prices a market itself; a view (A positions, B portfolio)
+ * first reads the quote of every market it values and predicts mark, unrealized PnL, liquidation
+ * price, spot value and equity from those mids.
  * Time: funding (00/08/16 UTC) and liquidation run at ticks the model cannot price, so after the
  * shared advance-time row moves the clock, `syncTradingAfterAdvance` re-reads every trading
  * agent's portfolio and checks what the wire lets it check exactly: holds and open orders
