@@ -3,7 +3,8 @@
  * and 16 UTC) reads the funding rate of the perpetuals it watches and holds the side that is paid:
  * short where the rate is positive (longs pay shorts), long where it is negative, on the market
  * with the largest rate in size, at low leverage. It moves (closes and reopens) only when the best
- * market or the paid side changes.
+ * market or the paid side changes; a move closes the held position by its quantity (an order of
+ * the opening amount would leave a dust position on the unpaid side once the price moved).
  *
  * Checks: a quote of a perpetual carries a funding rate. MARKET_CLOSED and INSUFFICIENT_BALANCE
  * are answers it waits out (gives up after BROKE_MAX in a row).
@@ -11,7 +12,7 @@
 import { z } from 'zod';
 import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { claimIfDue, freshFaucetMemory, HOUR_MS, memoryOf, MINUTE_MS, onboard, RETRY_MS, untilMs, usdcAmount, type FaucetMemory } from '../../src/sim/agent-kit.ts';
-import { placeOrder, readQuote } from '../../src/sim/trading-kit.ts';
+import { closingAmount, placeOrder, readPositions, readQuote } from '../../src/sim/trading-kit.ts';
 
 const BROKE_MAX = 5;
 const FUNDING_PERIOD_MS = 8 * HOUR_MS;
@@ -57,6 +58,22 @@ async function best(context: AgentContext<Params>): Promise<{ base: string; side
   return chosen === null ? null : { base: chosen.base, side: chosen.side };
 }
 
+/**
+ * Closes the held position exactly: its quantity at the taker price (a long sells at the bid, a
+ * short buys at the ask). True when nothing is held any more (closed, or gone: liquidated).
+ */
+async function closeHeld(context: AgentContext<Params>, held: { base: string; side: 'long' | 'short' }): Promise<boolean> {
+  const positions = await readPositions(context);
+  if (positions === null) return false;
+  const position = positions.find((open) => open.base === held.base && open.side === held.side);
+  if (position === undefined || position.qty === 0n) return true;
+  const quote = await readQuote(context, held.base, 'perp');
+  if (quote === null) return false;
+  const amountMicro = closingAmount(position.qty, held.side === 'long' ? quote.bid : quote.ask);
+  const closing = await placeOrder(context, { base: held.base, kind: 'perp', side: held.side === 'long' ? 'sell' : 'buy', amountMicro, leverage: context.params.leverage, limitPrice: null });
+  return closing.kind === 'filled';
+}
+
 export const fundingHarvester = defineAgent<Params>({
   name: 'funding-harvester',
   service: 'trading',
@@ -74,8 +91,8 @@ export const fundingHarvester = defineAgent<Params>({
     if (target === null || (held !== null && held.base === target.base && held.side === target.side)) return nextLook(context);
     const { amount, leverage } = context.params;
     if (held !== null) {
-      const closing = await placeOrder(context, { base: held.base, kind: 'perp', side: held.side === 'long' ? 'sell' : 'buy', amountMicro: amount, leverage, limitPrice: null });
-      if (closing.kind !== 'filled') return nextLook(context);
+      const closed = await closeHeld(context, held);
+      if (!closed) return nextLook(context);
       harvester.held = null;
     }
     const outcome = await placeOrder(context, { base: target.base, kind: 'perp', side: target.side === 'long' ? 'buy' : 'sell', amountMicro: amount, leverage, limitPrice: null });

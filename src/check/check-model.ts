@@ -18,7 +18,7 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
 import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
 import { RateBudget } from './model-limits.ts';
-import { createTradingModel, type TradingModel } from './trading/model-trading.ts';
+import { createTradingModel, type ModelClosure, type TradingModel } from './trading/model-trading.ts';
 
 /**
  * Agent slots per run: few, so that commands drawn independently often meet the same agents.
@@ -130,6 +130,8 @@ export interface ModelOptions {
   readonly names: RunNames;
   readonly timeToleranceMs?: number;
   readonly config?: PlatformConfig;
+  /** The target's trading market closures (absolute instants). */
+  readonly marketClosures?: readonly ModelClosure[];
 }
 
 export function createModel(options: ModelOptions): CheckModel {
@@ -147,7 +149,7 @@ export function createModel(options: ModelOptions): CheckModel {
     budget: new RateBudget(config.limits),
     casino: createCasinoModel(),
     domains: createDomainsModel(),
-    trading: createTradingModel(),
+    trading: createTradingModel(options.marketClosures ?? []),
   };
 }
 

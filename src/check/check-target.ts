@@ -25,9 +25,22 @@ import { Platform } from '../platform/platform.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
+import type { ModelClosure } from './trading/model-trading.ts';
 
 /** In-process runs start here: a fixed instant, so the same seed gives the same answers. */
 export const CHECK_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
+/**
+ * The market closures of every in-process run: BTC spot for the run's second and third hour, ETH
+ * perpetual for its second; a live target's are read from GET /_afp/platform. Tests serve the
+ * same windows from `afp serve` (marketClosuresFrom).
+ */
+export function marketClosuresFrom(startMs: number): ModelClosure[] {
+  return [
+    { symbol: 'BTC-USDC', fromMs: startMs + HOUR_MS, untilMs: startMs + 3 * HOUR_MS },
+    { symbol: 'ETH-PERP', fromMs: startMs + HOUR_MS, untilMs: startMs + 2 * HOUR_MS },
+  ];
+}
+const HOUR_MS = 3_600_000;
 /** Time fields of a wall-clock target are compared within this distance of the model's estimate. */
 export const LOOSE_TIME_TOLERANCE_MS = 5 * 60_000;
 const IP_COUNTER_MAX = 0xffff;
@@ -72,7 +85,8 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
     newRun: () => {
       runIndex += 1;
       const clock = new VirtualClock(CHECK_START_MS);
-      const platform = new Platform({ seed: String(options.seed), startMs: CHECK_START_MS, defects });
+      const marketClosures = marketClosuresFrom(CHECK_START_MS);
+      const platform = new Platform({ seed: String(options.seed), startMs: CHECK_START_MS, defects, trading: { closures: marketClosures } });
       const transport = inProcessTransport({ dispatcher: new Dispatcher(platform, ALL_ROUTES), clock, checkJsonRoundTrip: true });
       const real: CheckSystem = {
         client: new AfpClient(transport),
@@ -88,7 +102,7 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
           return Promise.resolve(outcome.ok ? { status: outcome.value.status, confirmAtMs: outcome.value.confirmAtMs } : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null });
         },
       };
-      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex) }), real });
+      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex), marketClosures }), real });
     },
   };
 }
@@ -115,6 +129,9 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const notes = liveNotes(probe, styleA, casino);
   if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
+  const closures = capabilities.trading ? await readMarketClosures(client) : [];
+  if ('reason' in closures) notes.push(closures.reason);
+  const marketClosures = 'reason' in closures ? [] : closures;
   const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {
@@ -133,7 +150,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
         },
       };
       const names = runNames(options.session, runIndex);
-      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS }), real };
+      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS, marketClosures }), real };
     },
   };
 }
@@ -158,6 +175,21 @@ async function probeClock(client: AfpClient): Promise<ClockProbe> {
   const dateMs = date === undefined ? Number.NaN : Date.parse(date);
   return { reason: `the target has no GET /_afp/clock (answered ${answer.status})`, dateMs: Number.isFinite(dateMs) ? dateMs : null };
 }
+
+/** The target's trading market closures (GET /_afp/platform `market_closures`), or why they are unknown. */
+async function readMarketClosures(client: AfpClient): Promise<ModelClosure[] | { reason: string }> {
+  const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/platform' });
+  const listed = (answer.body as { market_closures?: unknown } | null)?.market_closures;
+  if (answer.status !== 200 || !Array.isArray(listed)) return { reason: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures` };
+  const closures: ModelClosure[] = [];
+  for (const item of listed.slice(0, MARKET_CLOSURES_MAX) as unknown[]) {
+    const { symbol, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as { symbol?: unknown; from_ms?: unknown; until_ms?: unknown };
+    if (typeof symbol !== 'string' || typeof fromMs !== 'number' || typeof untilMs !== 'number') return { reason: `market closures assumed none: GET /_afp/platform lists a malformed one: ${JSON.stringify(item).slice(0, 120)}` };
+    closures.push({ symbol, fromMs, untilMs });
+  }
+  return closures;
+}
+const MARKET_CLOSURES_MAX = 1_000;
 
 async function readManualClock(client: AfpClient): Promise<number> {
   const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/clock' });

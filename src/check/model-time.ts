@@ -19,6 +19,7 @@ import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts'
 import { payFeeShares } from './model-referral.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
+import { tradingBoundaries } from './trading/model-trading.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);
@@ -101,6 +102,7 @@ export function timeBoundaries(model: Readonly<CheckModel>): number[] {
   }
   for (const ms of casinoBoundaries(model)) found.add(ms);
   for (const ms of domainsBoundaries(model)) found.add(ms);
+  for (const ms of tradingBoundaries(model)) found.add(ms);
   found.add(firstSweepAfter(model, now));
   return [...found].sort((a, b) => a - b);
 }

@@ -43,6 +43,8 @@ const HOLDER_GROUPS: readonly HolderGroup[] = [
   { name: 'trading order reserves', prefixes: [prefixOf(holdAccount)] },
 ];
 const OTHER = 'other accounts';
+/** Every row name of the table in its order (the sweep's money columns: one per row, zeros included). */
+export const HOLDER_NAMES: readonly string[] = [...HOLDER_GROUPS.map((group) => group.name), OTHER];
 /** Accounts the table shows in its own rows (agents, fees, faucet) or as the total (external). */
 const SHOWN_APART = new Set<AccountName>([EXTERNAL, FEE_INCOME, FAUCET_POOL]);
 const AGENT_PREFIX = prefixOf(agentAccount);
@@ -63,7 +65,7 @@ export function moneyHolders(accounts: ReadonlyMap<AccountName, Micro>): MoneyHo
     sums.set(name, (sums.get(name) ?? 0n) + balanceMicro);
   }
   const holders: MoneyHolder[] = [];
-  for (const name of [...HOLDER_GROUPS.map((group) => group.name), OTHER]) {
+  for (const name of HOLDER_NAMES) {
     const amountMicro = sums.get(name) ?? 0n;
     if (amountMicro !== 0n) holders.push({ name, amountMicro });
   }

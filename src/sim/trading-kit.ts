@@ -31,6 +31,8 @@ export interface OpenPosition {
   readonly side: 'long' | 'short';
   /** Notional at entry, micro-USDC. */
   readonly sizeMicro: Micro;
+  /** Base units, 8 decimals (0 when the answer had none). */
+  readonly qty: bigint;
   readonly unrealizedMicro: Micro;
 }
 
@@ -54,6 +56,17 @@ export interface OrderPlan {
 function priceOf(value: unknown): bigint | null {
   const parsed = parsePrice(value, 'price', 'number-or-decimal-string');
   return isFailure(parsed) ? null : parsed;
+}
+
+/**
+ * The smallest order amount (micro-USDC) whose quantity at `price` (amount / price, rounded down
+ * to the unit) covers `qty`: what closes a position exactly, where an order of the opening amount
+ * would leave a remainder or flip to a dust position on the other side once the price moved.
+ */
+export function closingAmount(qty: bigint, price: bigint): Micro {
+  let amountMicro = (qty * price + 9_999_999_999n) / 10_000_000_000n;
+  while ((amountMicro * 10_000_000_000n) / price < qty) amountMicro += 1n;
+  return amountMicro;
 }
 
 /** `12345.67000000`-style text of a fixed-point price (8 decimals), for requests. */
@@ -107,6 +120,7 @@ export async function readPositions(context: AgentContext<unknown>): Promise<Ope
       base: name.replace(/-(PERP|USDC)$/, ''),
       side: row['side'] === 'short' ? 'short' : 'long',
       sizeMicro: moneyIn(context.style === 'A' ? row['size'] : row['amount']) ?? 0n,
+      qty: priceOf(row['qty']) ?? 0n,
       unrealizedMicro: moneyIn(row['unrealized_pnl']) ?? 0n,
     };
   });

@@ -10,6 +10,7 @@
  */
 import { isoTime } from '../http/render.ts';
 import { renderReports } from '../report/write-reports.ts';
+import { seedFigures } from './sweep-report.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
 import type { ProbeCount } from '../sim/probes.ts';
@@ -17,17 +18,11 @@ import type { Scenario } from '../sim/scenario.ts';
 
 export type SeedOutcome = 'completed' | 'invariant-failed' | 'limit-reached' | 'crashed';
 
-/** The figures a sweep's distributions are made of: counts, and money in micro-USDC. */
-export interface SeedFigures {
-  readonly agents: number;
-  readonly requests: number;
-  readonly escrows: number;
-  readonly events: number;
-  readonly agentBalancesMicro: bigint;
-  readonly feeIncomeMicro: bigint;
-  readonly faucetPoolMicro: bigint;
-  readonly ledgerSumMicro: bigint;
-}
+/**
+ * The figures a sweep's distributions are made of, by column name (FIGURES in sweep-report.ts):
+ * counts, and money in micro-USDC — one column per row of the run's money table.
+ */
+export type SeedFigures = Readonly<Record<string, bigint>>;
 
 export interface SeedFailure {
   readonly invariant: string;
@@ -70,7 +65,6 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
   try {
     const result = await runSimulation(scenario, { seed, defects, reproduce });
     const { record } = result;
-    const { totals } = record;
     const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
     return {
       seed,
@@ -78,16 +72,7 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
       reproduce,
       failure,
       stopped: result.limit,
-      figures: {
-        agents: totals.agents,
-        requests: totals.requests,
-        escrows: totals.escrows,
-        events: record.events.length,
-        agentBalancesMicro: totals.agentBalancesMicro,
-        feeIncomeMicro: totals.feeIncomeMicro,
-        faucetPoolMicro: totals.faucetPoolMicro,
-        ledgerSumMicro: totals.ledgerSumMicro,
-      },
+      figures: seedFigures(record),
       digest: renderReports(record, scenario.reports).digest,
       probes: record.probes ?? null,
     };

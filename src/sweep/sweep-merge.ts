@@ -56,7 +56,7 @@ function probesOf(hits: Readonly<Record<string, number>> | null): ProbeCount[] |
 
 function rowOf(parsed: z.infer<typeof row>): SweepRow {
   const figuresIn = parsed.figures as Record<string, string | number> | null;
-  const figuresOut = figuresIn === null ? null : (Object.fromEntries(FIGURES.map(({ name, key, money }) => [key, money ? micro(String(figuresIn[name])) : Number(figuresIn[name])])) as unknown as SeedFigures);
+  const figuresOut: SeedFigures | null = figuresIn === null ? null : Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? micro(String(figuresIn[name])) : BigInt(figuresIn[name] ?? 0)]));
   const { probes, ...rest } = parsed;
   return { ...rest, figures: figuresOut, probes: probesOf(probes ?? null) };
 }

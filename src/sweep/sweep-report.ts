@@ -12,10 +12,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { assert } from '../core/assert.ts';
 import { xmlAttribute, xmlText } from '../live/report/xml-text.ts';
+import type { RunRecord } from '../report/run-record.ts';
+import { HOLDER_NAMES } from '../sim/money-holders.ts';
 import { PROBES, type ProbeCount } from '../sim/probes.ts';
 import type { SeedFigures, SeedResult } from './seed-run.ts';
 
-export const SWEEP_FORMAT = 'afp-sweep/1';
+/** 2: the money columns follow the money table (one per holder row, total held) since afp-sweep/1's four. */
+export const SWEEP_FORMAT = 'afp-sweep/2';
 
 export interface SweepReport {
   readonly scenario: string;
@@ -33,16 +36,38 @@ export interface SweepRow extends SeedResult {
   readonly index: number;
 }
 
-export const FIGURES: readonly { readonly name: string; readonly key: keyof SeedFigures; readonly money: boolean }[] = [
-  { name: 'agents', key: 'agents', money: false },
-  { name: 'requests', key: 'requests', money: false },
-  { name: 'escrows', key: 'escrows', money: false },
-  { name: 'events', key: 'events', money: false },
-  { name: 'agent_balances', key: 'agentBalancesMicro', money: true },
-  { name: 'fee_income', key: 'feeIncomeMicro', money: true },
-  { name: 'faucet_pool', key: 'faucetPoolMicro', money: true },
-  { name: 'ledger_sum', key: 'ledgerSumMicro', money: true },
+/** A money-table row's column name: `trading margin held` → `trading_margin_held`. */
+const columnOf = (holder: string): string => holder.replaceAll(' ', '_');
+
+/**
+ * The columns, in order: counts, then money as the run's money table lists it (agent balances,
+ * fee income, faucet pool, one column per holder row of src/sim/money-holders.ts — every row,
+ * zeros included, so every sweep of every scenario has the same columns — total held, ledger sum).
+ */
+export const FIGURES: readonly { readonly name: string; readonly money: boolean }[] = [
+  ...['agents', 'requests', 'escrows', 'events'].map((name) => ({ name, money: false })),
+  ...['agent_balances', 'fee_income', 'faucet_pool', ...HOLDER_NAMES.map(columnOf), 'total_held', 'ledger_sum'].map((name) => ({ name, money: true })),
 ];
+
+/** A run's figures by column name. */
+export function seedFigures(record: RunRecord): SeedFigures {
+  const { totals } = record;
+  const holders = new Map((totals.holders ?? []).map((holder) => [columnOf(holder.name), holder.amountMicro]));
+  return {
+    agents: BigInt(totals.agents),
+    requests: BigInt(totals.requests),
+    escrows: BigInt(totals.escrows),
+    events: BigInt(record.events.length),
+    agent_balances: totals.agentBalancesMicro,
+    fee_income: totals.feeIncomeMicro,
+    faucet_pool: totals.faucetPoolMicro,
+    ...Object.fromEntries(HOLDER_NAMES.map((name) => [columnOf(name), holders.get(columnOf(name)) ?? 0n])),
+    total_held: totals.totalHeldMicro ?? 0n,
+    ledger_sum: totals.ledgerSumMicro,
+  };
+}
+
+const figureOf = (figures: SeedFigures, name: string): bigint => figures[name] ?? 0n;
 
 export const PERCENTILES = [10, 50, 90] as const;
 
@@ -85,8 +110,8 @@ function nearestRank(sorted: readonly bigint[], percent: number): bigint {
 export function distributions(report: SweepReport): Distribution[] {
   const completed = report.results.filter((result) => result.outcome === 'completed' && result.figures !== null);
   if (completed.length === 0) return [];
-  return FIGURES.map(({ name, key, money }) => {
-    const values = completed.map((result) => BigInt((result.figures as SeedFigures)[key])).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return FIGURES.map(({ name, money }) => {
+    const values = completed.map((result) => figureOf(result.figures as SeedFigures, name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       figure: name,
       money,
@@ -146,7 +171,7 @@ const figureText = (distribution: Distribution, value: bigint): string => (distr
 
 function figuresJson(figures: SeedFigures | null): Record<string, number | string> | null {
   if (figures === null) return null;
-  return Object.fromEntries(FIGURES.map(({ name, key, money }) => [name, money ? money6(BigInt(figures[key])) : Number(figures[key])]));
+  return Object.fromEntries(FIGURES.map(({ name, money }) => [name, money ? money6(figureOf(figures, name)) : Number(figureOf(figures, name))]));
 }
 
 export function renderSweepJson(report: SweepReport): string {
@@ -190,7 +215,7 @@ export function renderSeedsCsv(report: SweepReport): string {
     result.outcome,
     result.failure?.invariant ?? '',
     result.failure?.at ?? '',
-    ...FIGURES.map(({ key, money }) => (result.figures === null ? '' : money ? money6(BigInt(result.figures[key])) : String(result.figures[key]))),
+    ...FIGURES.map(({ name, money }) => (result.figures === null ? '' : money ? money6(figureOf(result.figures, name)) : String(figureOf(result.figures, name)))),
     result.digest ?? '',
     result.reproduce,
   ]);

@@ -4,8 +4,12 @@
  * leverage 1, 5, 10 and the refused 0 and 11; an unknown market; sizes around the balance and one
  * that closes the agent's position), cancels (A and B; by the owner, another agent, an unknown id,
  * a closed order), and the views (A positions, B portfolio, B orders with limit 1..100 and 101).
+ * Spot (BTC-USDC): buys, sells, resting orders; 'close' sells the free holding. Closures: every
+ * quote read checks `open` against the model's closures; orders inside a window are 409.
  * An order first reads the quote (A ticker, B price) with the same key at the same instant and
- * predicts from it: the model never prices a market itself.
+ * predicts from it: the model never prices a market itself; a view (A positions, B portfolio)
+ * first reads the quote of every market it values and predicts mark, unrealized PnL, liquidation
+ * price, spot value and equity from those mids.
  * Time: funding (00/08/16 UTC) and liquidation run at ticks the model cannot price, so after the
  * shared advance-time row moves the clock, `syncTradingAfterAdvance` re-reads every trading
  * agent's portfolio and checks what the wire lets it check exactly: holds and open orders
@@ -22,6 +26,11 @@ import { SCOPES, type Charge } from '../model-limits.ts';
 import { CheckMismatch, expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
 import {
   fundingInstants,
+  holdingOf,
+  marketAt,
+  marketOpen,
+  viewMarkets,
+  type Marks,
   limitPriceOf,
   parseScaled,
   positionOf,
@@ -35,7 +44,6 @@ import {
   tradingMoney,
   tradingSlots,
   TRADING_MARKETS,
-  UNKNOWN_MARKET,
   UNKNOWN_ORDER_ID,
   type LimitKind,
   type ModelOrder,
@@ -53,19 +61,32 @@ function scopesOf(style: Style, order: boolean): Charge['scopes'] {
   return order ? SCOPES.tradingOrderB : SCOPES.tradingB;
 }
 
-/** Reads the quote of a market from the wire: A ticker (numbers) or B price (decimal strings). */
+/**
+ * Reads the quote of a market from the wire: A ticker (numbers) or B price (decimal strings);
+ * its `open` must be what the model's closures say at this instant.
+ */
 async function readQuote(model: Readonly<CheckModel>, system: CheckSystem, style: Style, slot: number, market: number, label: string): Promise<Quote> {
-  const names = TRADING_MARKETS[market] ?? UNKNOWN_MARKET;
+  const names = marketAt(market);
   const client = keyed(model, system, slot).trading;
-  const answer = style === 'A' ? await client.tickerA(names.symbol) : await client.priceB(names.pair, { market_type: 'perp' });
+  const answer = style === 'A' ? await client.tickerA(names.symbol) : await client.priceB(names.pair, { market_type: names.kind });
   const body = answer.body as Readonly<Record<string, unknown>>;
   const bid = parseScaled(body['bid']);
   const ask = parseScaled(body['ask']);
   const mid = parseScaled(style === 'A' ? body['mark_price'] : body['mid']);
+  const at = new Date(model.nowMs).toISOString();
   if (answer.status !== 200 || bid === null || ask === null || mid === null || bid <= 0n || ask < bid) {
-    throw new CheckMismatch(`${label}: the quote of ${names.symbol} at ${new Date(model.nowMs).toISOString()} is not a quote: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+    throw new CheckMismatch(`${label}: the quote of ${names.symbol} at ${at} is not a quote: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   }
+  const open = marketOpen(model, market, model.nowMs);
+  if (body['open'] !== open) throw new CheckMismatch(`${label}: the quote of ${names.symbol} at ${at}: open: expected ${String(open)} (closures ${JSON.stringify(model.trading.closures)}), got ${JSON.stringify(body['open'])}`);
   return { bid, ask, mid };
+}
+
+/** The mids of the markets a view values, read at the view's instant. */
+async function readMarks(model: Readonly<CheckModel>, system: CheckSystem, style: Style, slot: number, label: string): Promise<Marks> {
+  const marks = new Map<number, bigint>();
+  for (const market of viewMarkets(model, slot, style === 'B')) marks.set(market, (await readQuote(model, system, style, slot, market, label)).mid);
+  return marks;
 }
 
 /** Size drawn: a fixed amount, or 'close' — the notional of the agent's position at the quote (a close, or a tiny flip). */
@@ -82,7 +103,22 @@ export interface PlaceCommandInput {
   readonly leverage: number;
 }
 
+/** Whether 'close' has something to close: a perpetual position, or a spot holding with free units. */
+function closable(model: Readonly<CheckModel>, slot: number, market: number | 'unknown'): boolean {
+  if (market === 'unknown') return false;
+  if (marketAt(market).kind === 'perp') return positionOf(model, slot, market) !== undefined;
+  const holding = holdingOf(model, slot, market);
+  return holding !== undefined && holding.qty > holding.reservedQty;
+}
+
 function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quote: Quote | null): PlaceInput {
+  if (input.size === 'close' && input.market !== 'unknown' && marketAt(input.market).kind === 'spot') {
+    // Sells the free holding: the largest amount whose quantity (size / bid, rounded up) it covers.
+    const holding = holdingOf(model, input.slot, input.market);
+    const free = holding === undefined ? 0n : holding.qty - holding.reservedQty;
+    const amountMicro = quote === null ? 0n : (free * quote.bid) / 10_000_000_000n;
+    return { style: input.style, slot: input.slot, market: input.market, side: 'sell', type: input.type, limit: input.limit, amountMicro, leverage: input.leverage };
+  }
   const position = input.market === 'unknown' ? undefined : positionOf(model, input.slot, input.market);
   const side: OrderSide = input.side !== 'close' ? input.side : position?.side === 'long' ? 'sell' : 'buy';
   let amountMicro: Micro = 2_000_000n;
@@ -97,21 +133,22 @@ function resolvePlace(model: Readonly<CheckModel>, input: PlaceCommandInput, quo
 }
 
 function orderBodyOf(style: Style, input: PlaceInput, limitPrice: bigint | null): Record<string, unknown> {
-  const names = input.market === 'unknown' ? UNKNOWN_MARKET : (TRADING_MARKETS[input.market] ?? UNKNOWN_MARKET);
+  const names = marketAt(input.market);
   const price = limitPrice === null ? {} : { price: style === 'A' ? Number(scaledText(limitPrice)) : scaledText(limitPrice) };
   if (style === 'A') {
-    return { symbol: names.symbol, side: input.side === 'buy' ? 'long' : 'short', size: Number(input.amountMicro) / 1_000_000, leverage: input.leverage, type: input.type, ...price };
+    const side = names.kind === 'spot' ? input.side : input.side === 'buy' ? 'long' : 'short';
+    return { symbol: names.symbol, side, size: Number(input.amountMicro) / 1_000_000, leverage: input.leverage, type: input.type, ...price };
   }
-  return { pair: names.pair, market_type: 'perp', side: input.side, amount: `${input.amountMicro / 1_000_000n}.${(input.amountMicro % 1_000_000n).toString().padStart(6, '0')}`, leverage: input.leverage, type: input.type, ...price };
+  return { pair: names.pair, market_type: names.kind, side: input.side, amount: `${input.amountMicro / 1_000_000n}.${(input.amountMicro % 1_000_000n).toString().padStart(6, '0')}`, leverage: input.leverage, type: input.type, ...price };
 }
 
 export function placeOrderCommand(input: PlaceCommandInput): CommandSpec {
-  const marketText = input.market === 'unknown' ? UNKNOWN_MARKET.symbol : (TRADING_MARKETS[input.market]?.symbol ?? '?');
+  const marketText = marketAt(input.market).symbol;
   const sizeText = input.size === 'close' ? 'close' : scaledText(input.size * 100n);
   const label = `placeOrder${input.style}(a${input.slot}, ${marketText}, ${input.side}, ${input.type}${input.type === 'limit' ? ` ${input.limit}` : ''}, ${sizeText}, x${input.leverage})`;
   return {
     label,
-    applicable: (model) => ready(model, input.style, input.slot) && (input.size !== 'close' || (input.market !== 'unknown' && positionOf(model, input.slot, input.market) !== undefined)),
+    applicable: (model) => ready(model, input.style, input.slot) && (input.size !== 'close' || closable(model, input.slot, input.market)),
     charges: () => [{ slot: input.slot, scopes: scopesOf(input.style, false) }, { slot: input.slot, scopes: scopesOf(input.style, true) }],
     // Fees reach the referrer's payable, swept into its balance later: every slot may move.
     parties: () => [0, 1, 2, 3],
@@ -179,15 +216,23 @@ export function tradingViewCommand(view: TradingView, slot: number, limit: numbe
   return {
     label,
     applicable: (model) => ready(model, style, slot),
-    charges: () => [{ slot, scopes: view === 'positionsA' ? SCOPES.tradingPositionsA : SCOPES.tradingB }],
+    // A view first quotes every market it values (A ticker, B price), then reads itself.
+    charges: (model) => [
+      ...(view === 'ordersB' ? [] : viewMarkets(model, slot, style === 'B').map(() => ({ slot, scopes: scopesOf(style, false) }))),
+      { slot, scopes: view === 'positionsA' ? SCOPES.tradingPositionsA : SCOPES.tradingB },
+    ],
     parties: () => [slot],
     execute: async (model, system) => {
       const client = keyed(model, system, slot).trading;
       switch (view) {
-        case 'positionsA':
-          return expectAnswer(label, model, await client.positionsA(), predictPositions(model, slot));
-        case 'portfolioB':
-          return expectAnswer(label, model, await client.portfolioB(), predictPortfolio(model, slot));
+        case 'positionsA': {
+          const marks = await readMarks(model, system, 'A', slot, label);
+          return expectAnswer(label, model, await client.positionsA(), predictPositions(model, slot, marks));
+        }
+        case 'portfolioB': {
+          const marks = await readMarks(model, system, 'B', slot, label);
+          return expectAnswer(label, model, await client.portfolioB(), predictPortfolio(model, slot, marks));
+        }
         case 'ordersB':
           return expectAnswer(label, model, await client.ordersB({ limit }), predictListOrders(model, slot, limit, null));
       }
@@ -278,7 +323,7 @@ export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSy
 /** a0 and a1 act most (registered first). */
 const slot = fc.constantFrom(0, 0, 0, 1, 1, 2, 3);
 const style = fc.constantFrom<Style>('A', 'B');
-const market = fc.constantFrom<number | 'unknown'>(0, 0, 0, 1, 1, 'unknown');
+const market = fc.constantFrom<number | 'unknown'>(0, 0, 0, 1, 1, 2, 2, 'unknown');
 /** Sizes: the minimum, a few USDC, just over a 10.00 balance at leverage 1, and a large notional needing leverage. */
 const size = fc.constantFrom<SizeKind>(1_000_000n, 2_500_000n, 2_500_000n, 5_000_000n, 10_000_001n, 40_000_000n, 'close', 'close');
 const leverage = fc.constantFrom(1, 1, 2, 5, 10, 10, 0, 11);
@@ -298,7 +343,12 @@ export const TRADING_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<C
     weight: 7,
     arbitrary: fc
       .record({ style, slot, market, side: fc.constantFrom<OrderSide | 'close'>('buy', 'sell'), kind: orderKind, size, leverage })
-      .map(({ kind, size: drawn, side, ...rest }) => placeOrderCommand({ ...rest, ...kind, side: drawn === 'close' ? 'close' : side, size: drawn })),
+      // Spot takes leverage 1: a drawn 5 or 10 becomes 1 there (2, 0 and 11 stay, for the 400s), so spot orders mostly fill.
+      .map(({ kind, size: drawn, side, leverage: drawnLeverage, ...rest }) => {
+        const spot = rest.market !== 'unknown' && marketAt(rest.market).kind === 'spot';
+        const leverage = spot && drawnLeverage >= 5 ? 1 : drawnLeverage;
+        return placeOrderCommand({ ...rest, ...kind, leverage, side: drawn === 'close' ? 'close' : side, size: drawn });
+      }),
   },
   {
     weight: 3,

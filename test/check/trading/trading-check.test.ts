@@ -3,7 +3,7 @@
 // against `afp serve --clock manual`; random runs hold in-process and against serve, reach filled
 // orders (not only refusals), and find and shrink the deliberate defect trading-fee-unpaid.
 import { describe, expect, it } from 'vitest';
-import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
+import { inProcessTarget, liveTarget, marketClosuresFrom, type CheckRun } from '../../../src/check/check-target.ts';
 import { advanceTimeCommand } from '../../../src/check/command-time.ts';
 import { registerCommand } from '../../../src/check/faucet/command-faucet.ts';
 import { ModelCommand, type CommandSpec } from '../../../src/check/model-command.ts';
@@ -89,7 +89,8 @@ function expectJourneyState(run: CheckRun): void {
   expect(run.model.agents[0]?.pendingReferralMicro).toBeGreaterThan(0n);
 }
 
-const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: Date.parse('2025-03-01T09:30:00.000Z') });
+const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
+const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: SERVE_START_MS, trading: { shocks: [], closures: marketClosuresFrom(SERVE_START_MS) } });
 
 async function served(): Promise<string> {
   const handle = await serve();
