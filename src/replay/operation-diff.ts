@@ -61,6 +61,7 @@ interface DialectDifference {
 
 export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonly DialectDifference[]>>> = {
   'trading.order': [{ field: 'status', applies: (expected, seen) => expected === 'filled' && seen === 'open', source: 'a market order is `filled` in the documents; a deployment answers the position it opened, `status: "open"` (DEPLOYED.md §5)' }],
+  'domains.transfer': [{ field: 'status', applies: (expected, seen) => expected === 'completed' && seen === 'transferred', source: 'a gift is `completed` in the documents; the deployment answers `transferred` (DEPLOYED.md §7 names no status; as afp serve --dialect deployed answers it)' }],
   'domains.lookup': [{ field: 'accepted', applies: (expected, seen) => typeof expected === 'string' && expected.startsWith('404 ') && seen === 'accepted', source: 'the documents answer the lookup of a name nobody holds 404; a deployment\'s public whois answers it `registered: false` (DEPLOYED.md §7)' }],
 };
 const CREDIT_FIELD = 'creditedMicro';

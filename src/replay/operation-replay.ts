@@ -244,7 +244,8 @@ export class OperationReplay {
     const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
     const differences = compareOutcomes(row.op, recorded, live, { bindings, recordingDialect: dialect.name, liveDialect });
     this.file(exchange, routeId, row.op, this.nameConsequences(this.consequences(differences, liveKey), input), 'request' in outcome ? outcome.request : null);
-    if (differences.length > 0) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} answered otherwise)`);
+    const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
+    if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
     return null;
