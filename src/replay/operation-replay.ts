@@ -17,6 +17,9 @@
  * target file says (`register`), and whatever the recorded registration credited is funded the
  * target's way (`funding`, live-account.ts). Where the target's registration credits less than the
  * recorded one (a style B grant replayed on style A), the difference is funded the same way.
+ * Trading and domains with accounts of their own on the target (a deployment's): each recorded
+ * agent gets its own account there on first use, and its own bindings per service
+ * (service-accounts-replay.ts); the exchange is sent with that account's key.
  * Skips, never failures: an exchange no route matches, a route with no operation, a request the
  * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
  * operation the target's dialect does not offer are skipped, each an info finding saying why.
@@ -29,7 +32,7 @@ import type { Mount, Style } from '../http/route.ts';
 import { Router } from '../http/router.ts';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from '../live/dialects/index.ts';
-import type { Dialect } from '../live/dialects/dialect.ts';
+import { rowOf, type Dialect } from '../live/dialects/dialect.ts';
 import type { FindingInput, FindingsCollector } from '../live/finding.ts';
 import { fundLiveAccount } from '../live/live-account.ts';
 import type { CallOutcome, LiveSession, SentRequest } from '../live/live-session.ts';
@@ -39,6 +42,7 @@ import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';
 import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
+import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 
 const BEARER = 'Bearer ';
 const EVIDENCE_CHARS_MAX = 300;
@@ -116,9 +120,11 @@ export class OperationReplay {
   private orphansNamed: number[] = [];
   /** Live keys of agents whose balance on the target left the recording's, and since when and why. */
   private readonly diverged = new Map<string, string>();
+  /** Domain names whose holder on the target left the recording's (a transfer not replayed), and since when and why. */
+  private readonly namesDiverged = new Map<string, string>();
   private readonly ids: IdTranslation = {
     agent: (reference) => {
-      const agentId = this.aliases.get(reference) ?? reference;
+      const agentId = this.recordedAgent(reference);
       return this.bindings.live(agentId) ?? reference;
     },
     escrow: (escrowId) => {
@@ -126,10 +132,41 @@ export class OperationReplay {
       if (orphanedAt !== undefined) this.orphansNamed.push(orphanedAt);
       return this.bindings.live(escrowId) ?? escrowId;
     },
+    domain: (name) => this.serviceAccounts.domainId(name),
   };
+  private readonly serviceAccounts: ReplayServiceAccounts;
 
   constructor(options: OperationReplayOptions) {
     this.options = options;
+    this.serviceAccounts = new ReplayServiceAccounts({ session: options.session, clock: options.clock, deadline: options.deadline });
+  }
+
+  /** A recorded agent reference (id, address, referral code) → the recorded agent id. */
+  private recordedAgent(reference: string): string {
+    return this.aliases.get(reference) ?? reference;
+  }
+
+  /** Identifiers as the target's `service` knows them: its own accounts' where it keeps its own. */
+  private idsFor(service: string): IdTranslation {
+    const own = accountService(service);
+    const bindings = own === null ? null : this.serviceAccounts.bindings(own);
+    if (bindings === null) return this.ids;
+    return { ...this.ids, agent: (reference) => bindings.live(this.recordedAgent(reference)) ?? this.ids.agent(reference) };
+  }
+
+  /**
+   * Opens the accounts on a service of its own accounts that the exchange needs (its caller's, a
+   * receiver's) before it is sent; returns why it cannot be replayed, or null.
+   */
+  private async openAccounts(exchange: RecordedExchange, routeId: string, service: string, references: readonly string[]): Promise<string | null> {
+    const own = accountService(service);
+    if (own === null || !this.serviceAccounts.separate(own)) return null;
+    for (const reference of references) {
+      const opened = await this.serviceAccounts.ensure(own, this.recordedAgent(reference));
+      if (typeof opened === 'string') return opened;
+      if (opened.opened) this.info(exchange, { id: `replay:account-opened:${own}`, kind: 'shape', title: `${own} keeps accounts of its own on ${this.options.session.target.name} (DEPLOYED.md §1.1): each recorded agent is given one on first use, funded the target's way, with bindings of its own`, evidence: `${routeId}: recorded ${this.recordedAgent(reference)} is ${opened.account.agentId} on ${own}` });
+    }
+    return null;
   }
 
   async run(exchanges: AsyncIterable<RecordedExchange> | Iterable<RecordedExchange>): Promise<OperationReplayStop> {
@@ -164,28 +201,51 @@ export class OperationReplay {
     if (exchange.response.status === 429) return this.skip(exchange, { id: `replay:skipped:rate-limited:${row.op}`, kind: 'limit', title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`, evidence: `${routeId} answered 429` });
     const recordedKey = bearerOf(exchange);
     const call: RecordedCall = { params: match.params, query: request.query, body: request.body, callerId: (recordedKey === null ? null : this.agentOfKey.get(recordedKey)) ?? exchange.agent };
+    const service = match.route.service;
+    const notReplayed = row.notReplayed?.(call) ?? null;
+    if (notReplayed !== null) return this.skip(exchange, { id: `replay:skipped:not-offered:${routeId}`, kind: 'shape', title: `${routeId}: ${notReplayed}; not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    if (accountService(service) !== null && rowOf(dialect, row.op) === null) return this.skip(exchange, { id: `replay:skipped:unread:${routeId}`, kind: 'rule', title: `${routeId}: afp reads no recorded ${row.op} answer in style ${dialect.name} yet: not replayed`, evidence: `${request.method} ${request.path}` });
+    if (this.options.session.offers(row.op) === null) {
+      const cannot = await this.openAccounts(exchange, routeId, service, [...(call.callerId === null ? [] : [call.callerId]), ...(row.agents?.(call) ?? [])]);
+      if (cannot !== null) return this.skip(exchange, { id: `replay:skipped:no-account:${service}`, kind: 'money', title: `${routeId}: the agent has no funded ${service} account on the target (${cannot}); not replayed`, evidence: `${request.method} ${request.path}` });
+    }
     this.orphansNamed = [];
-    const input = row.input(call, this.ids);
+    const input = row.input(call, this.idsFor(service));
     const orphanedAt = this.orphansNamed[0];
     if (input !== null && orphanedAt !== undefined) return this.skip(exchange, { id: `replay:skipped:not-created:${row.op}`, kind: 'rule', title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`, evidence: `${routeId} names the escrow of seq ${orphanedAt}` });
     if (input === null) return this.skip(exchange, { id: `replay:skipped:bad-input:${routeId}`, kind: 'rule', title: `${routeId}: recorded requests that do not express ${row.op} (bad input) are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
     const recorded = readAnswer(dialect, row.op, { status: exchange.response.status, body: exchange.response.body, json: exchange.response.body_dropped !== true }, input).outcome;
     this.learnAliases(row.op, recorded);
+    const own = accountService(service);
+    const ownAccounts = own !== null && this.serviceAccounts.separate(own);
+    if (ownAccounts && recorded.kind === 'refused' && /insufficient/i.test(`${recorded.refusal.name} ${recorded.refusal.message}`)) {
+      return this.skip(exchange, { id: `replay:skipped:funds:${row.op}`, kind: 'money', title: `${row.op}: the recording refused it for want of the agent's one platform balance; the agent's ${service} account on the target is the replay's own, funded by it, so that refusal cannot be reproduced: not replayed`, evidence: `${routeId} answered ${exchange.response.status} ${clip(exchange.response.body)}` });
+    }
     const notOffered = this.options.session.offers(row.op);
     if (notOffered !== null) {
       if (isRegistration(row.op)) return this.registerTargetWay(exchange, routeId, recorded, notOffered);
       return this.skip(exchange, { id: `replay:skipped:not-offered:${row.op}`, kind: 'shape', title: `${row.op}: ${notOffered}; recorded ${routeId} exchanges are not replayed`, evidence: `${request.method} ${request.path}` });
     }
-    const liveKey = recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey);
+    const serviceAccount = own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
+    const liveKey = serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
     const outcome = await this.send(row.op, input, liveKey, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
+    if (outcome.kind === 'unsupported') {
+      this.unsend(row.op);
+      this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId} not replayed: ${outcome.reason})`);
+      return this.skip(exchange, { id: `replay:skipped:unsupported:${row.op}`, kind: 'shape', title: `${row.op}: ${outcome.reason}; such recorded ${routeId} exchanges are not replayed`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
+    }
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
-    const liveDialect = this.options.session.target.services[match.route.service]?.dialect ?? dialect.name;
+    this.learnLive(row.op, input, live);
+    const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
-    const differences = compareOutcomes(row.op, recorded, live, { bindings: this.bindings, recordingDialect: dialect.name, liveDialect });
-    this.file(exchange, routeId, row.op, this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
+    const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
+    const differences = compareOutcomes(row.op, recorded, live, { bindings, recordingDialect: dialect.name, liveDialect });
+    this.file(exchange, routeId, row.op, this.nameConsequences(this.consequences(differences, liveKey), input), 'request' in outcome ? outcome.request : null);
+    const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
+    if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
     return null;
@@ -221,12 +281,42 @@ export class OperationReplay {
     });
   }
 
+  /** A transfer not replayed, or answered otherwise: the name's holder on the target may be another than the recording's from now on. */
+  private nameDiverges(op: OperationName, input: OperationInput<OperationName>, why: string): void {
+    if (op !== 'domains.transfer') return;
+    const { domain } = input as OperationInput<'domains.transfer'>;
+    if (!this.namesDiverged.has(domain)) this.namesDiverged.set(domain, why);
+  }
+
+  /** A later difference about a name whose holder already left the recording's is its consequence (info), naming the cause. */
+  private nameConsequences(differences: readonly ResultDifference[], input: OperationInput<OperationName>): ResultDifference[] {
+    const domain = (input as { domain?: unknown }).domain;
+    const since = typeof domain === 'string' ? this.namesDiverged.get(domain) : undefined;
+    if (since === undefined) return [...differences];
+    return differences.map((difference) => (difference.documented === undefined ? { ...difference, documented: `the holder of ${domain as string} on the target left the recording's at ${since}`, consequence: true } : difference));
+  }
+
   /** What later exchanges must know: escrows the target did not create, agents whose money diverged. */
   private follow(exchange: RecordedExchange, recorded: ReadOutcome<unknown>, live: ReadOutcome<unknown>, liveKey: string | null, differences: readonly ResultDifference[]): void {
     const recordedEscrow = recorded.kind === 'ok' ? (recorded.value as { escrowId?: unknown }).escrowId : undefined;
     if (typeof recordedEscrow === 'string' && live.kind !== 'ok' && this.bindings.live(recordedEscrow) === undefined) this.orphans.set(recordedEscrow, exchange.seq);
     const accepted = differences.find((difference) => difference.field === 'accepted' || difference.field.endsWith('Micro'));
     if (liveKey !== null && accepted !== undefined && !this.diverged.has(liveKey)) this.diverged.set(liveKey, `seq ${exchange.seq} (${accepted.note})`);
+  }
+
+  /** A send the dialect could not express: not counted as sent. */
+  private unsend(op: OperationName): void {
+    this.sent--;
+    const count = (this.sentByOperation.get(op) ?? 1) - 1;
+    if (count === 0) this.sentByOperation.delete(op);
+    else this.sentByOperation.set(op, count);
+  }
+
+  /** What a live answer issued that later requests name: a registered domain's id (a deployed transfer names it). */
+  private learnLive(op: OperationName, input: OperationInput<OperationName>, live: ReadOutcome<unknown>): void {
+    if (op !== 'domains.register' || live.kind !== 'ok') return;
+    const domainId = (live.value as OperationResult<'domains.register'>).domainId;
+    if (typeof domainId === 'string') this.serviceAccounts.learnDomain((input as OperationInput<'domains.register'>).domain, domainId);
   }
 
   private send<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, exchange: RecordedExchange): Promise<CallOutcome<OperationResult<O>>> {

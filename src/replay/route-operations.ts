@@ -10,8 +10,14 @@
  * names what the target issued. `input` returns null when the recorded request does not express the
  * operation (bad input the route would refuse before the domain: a missing field, a wrong type):
  * such an exchange is skipped with its reason, never forced into a shape.
- * Non-goals: routes no quickstart-like run sends (casino games, trading…): they have no row and are
- * skipped by name.
+ * Trading and domains (issue 20): market orders on perpetuals (both styles) are `trading.order`,
+ * registrations `domains.register`, style B's lookup and transfer `domains.lookup` and
+ * `domains.transfer` (the transfer names its domain's live id, `ids.domain`, and its receiver,
+ * `agents`, who must hold an account on the service first). What no operation expresses (a limit or
+ * spot order, availability checks, lists, DNS, renewals) has no row, or `notReplayed` says why.
+ * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
+ * row and are skipped by name; closing a position by an opposite order (the documents' way) is not
+ * told apart from opening one.
  */
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
@@ -33,12 +39,18 @@ export interface IdTranslation {
   /** An agent by its id, address or referral code → the live agent id (the reference itself when unknown). */
   agent(reference: string): string;
   escrow(escrowId: string): string;
+  /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
+  domain(name: string): string | null;
 }
 
 export interface RouteOperation<O extends OperationName> {
   readonly route: string;
   readonly op: O;
   input(call: RecordedCall, ids: IdTranslation): OperationInput<O> | null;
+  /** Why a well-formed recorded request still expresses no operation any target offers (a limit order), or null. */
+  readonly notReplayed?: (call: RecordedCall) => string | null;
+  /** Recorded agent references besides the caller the operation names (a transfer's receiver). */
+  readonly agents?: (call: RecordedCall) => readonly string[];
 }
 
 export type AnyRouteOperation = { [O in OperationName]: RouteOperation<O> }[OperationName];
@@ -47,8 +59,8 @@ const HOUR_SECONDS = 3_600;
 /** Both styles' default expiry (services/shared/config.ts `defaultExpiresInSeconds`). */
 const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 
-function routeOperation<O extends OperationName>(route: string, op: O, input: RouteOperation<O>['input']): RouteOperation<O> {
-  return { route, op, input };
+function routeOperation<O extends OperationName>(route: string, op: O, input: RouteOperation<O>['input'], extra: Pick<RouteOperation<O>, 'notReplayed' | 'agents'> = {}): RouteOperation<O> {
+  return { route, op, input, ...extra };
 }
 
 function text(body: unknown, name: string): string | null {
@@ -97,6 +109,40 @@ function disputeInput(escrowId: string | null | undefined, body: unknown, ids: I
   return id === null || reason === null ? null : { escrowId: id.escrowId, reason };
 }
 
+const LEVERAGE_MAX = 100;
+const YEARS_MAX = 10;
+
+function leverageOf(body: unknown): number | null {
+  const value = isObject(body) ? (body['leverage'] ?? 1) : null;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= LEVERAGE_MAX ? value : null;
+}
+
+/** A market order on a perpetual, as afp's trading.order; null when the body does not say one. */
+function orderInput(symbol: string | null, side: 'long' | 'short' | null, sizeMicro: Micro | null, body: unknown): OperationInput<'trading.order'> | null {
+  const leverage = leverageOf(body);
+  if (symbol === null || side === null || sizeMicro === null || leverage === null) return null;
+  return { symbol, side, sizeMicro, leverage };
+}
+
+/** Orders no target's trading.order expresses: it is a market order on a perpetual. */
+function orderNotReplayed(body: unknown, spot: boolean): string | null {
+  const type = isObject(body) ? body['type'] : undefined;
+  if (type !== undefined && type !== 'market') return `a ${String(type)} order: afp's trading.order is a market order, and afp has no operation for a limit order yet`;
+  return spot ? "a spot order: afp's trading.order opens a perpetual position (a deployment trades perpetuals only, DEPLOYED.md §5)" : null;
+}
+
+function sideA(body: unknown): 'long' | 'short' | null {
+  const side = text(body, 'side');
+  return side === 'long' || side === 'buy' ? 'long' : side === 'short' || side === 'sell' ? 'short' : null;
+}
+
+function domainYears(call: RecordedCall): OperationInput<'domains.register'> | null {
+  const domain = text(call.body, 'domain');
+  const years = isObject(call.body) ? (call.body['years'] ?? 1) : null;
+  if (domain === null || typeof years !== 'number' || !Number.isSafeInteger(years) || years < 1 || years > YEARS_MAX) return null;
+  return { domain, years };
+}
+
 const ROWS: readonly AnyRouteOperation[] = [
   routeOperation('faucet.A.register', 'faucet.register', registerInput),
   routeOperation('faucet.B.register', 'faucet.register', registerInput),
@@ -138,6 +184,36 @@ const ROWS: readonly AnyRouteOperation[] = [
     const referralCode = optionalText(call.body, 'referral_code');
     if (referralCode === null) return null;
     return referralCode === undefined ? {} : { referralCode };
+  }),
+  routeOperation('trading.A.order', 'trading.order', (call) => orderInput(text(call.body, 'symbol'), sideA(call.body), amount(call.body, 'size'), call.body), {
+    notReplayed: (call) => orderNotReplayed(call.body, !(text(call.body, 'symbol') ?? '').endsWith('-PERP')),
+  }),
+  routeOperation('trading.B.order', 'trading.order', (call) => {
+    const pair = text(call.body, 'pair');
+    const side = text(call.body, 'side');
+    const symbol = pair === null || !pair.endsWith('-USDC') ? null : `${pair.slice(0, -'-USDC'.length)}-PERP`;
+    return orderInput(symbol, side === 'buy' ? 'long' : side === 'sell' ? 'short' : null, amount(call.body, 'amount'), call.body);
+  }, {
+    notReplayed: (call) => orderNotReplayed(call.body, (isObject(call.body) ? call.body['market_type'] ?? 'spot' : 'spot') !== 'perp'),
+  }),
+  routeOperation('domains.A.register', 'domains.register', domainYears),
+  routeOperation('domains.B.register', 'domains.register', domainYears),
+  routeOperation('domains.B.lookup', 'domains.lookup', (call) => {
+    const domain = call.params['domain'];
+    return domain === undefined || domain === '' ? null : { domain };
+  }),
+  routeOperation('domains.B.transfer', 'domains.transfer', (call, ids) => {
+    const domain = text(call.body, 'domain');
+    const to = text(call.body, 'to');
+    const price = isObject(call.body) ? call.body['price'] : undefined;
+    const priceMicro = price === undefined || price === null ? null : amount(call.body, 'price');
+    if (domain === null || to === null || (price !== undefined && price !== null && priceMicro === null)) return null;
+    return { domain, to: ids.agent(to), priceMicro, domainId: ids.domain(domain) };
+  }, {
+    agents: (call) => {
+      const to = text(call.body, 'to');
+      return to === null ? [] : [to];
+    },
   }),
 ];
 

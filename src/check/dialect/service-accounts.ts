@@ -66,3 +66,30 @@ export async function openDomainsAccounts(options: OpenOptions): Promise<OpenedS
   if (!funded.ok) return `the domains account ${first.agentId} could not be funded with ${formatDecimal(DOMAINS_FUND_MICRO)} USDC: ${funded.message}`;
   return { accounts };
 }
+
+/** The registration and balance operations of a service that keeps accounts of its own. */
+const ACCOUNT_OPERATIONS = {
+  trading: { register: 'trading.register', balance: 'trading.balance' },
+  domains: { register: 'domains.account', balance: 'domains.balance' },
+} as const;
+
+export type AccountService = keyof typeof ACCOUNT_OPERATIONS;
+
+/** Why the target's `service` shares the casino's accounts (no account of its own to open), or null when it keeps its own. */
+export function sharedAccounts(session: LiveSession, service: AccountService): string | null {
+  const operations = ACCOUNT_OPERATIONS[service];
+  return session.offers(operations.register) ?? session.offers(operations.balance);
+}
+
+/** One account on `service`, registered and funded with `fundMicro` (the replay opens one per recorded agent); a reason when it cannot be. */
+export async function openServiceAccount(options: OpenOptions, service: AccountService, fundMicro: Micro): Promise<{ readonly agentId: string; readonly apiKey: string } | string> {
+  const { session } = options;
+  const operations = ACCOUNT_OPERATIONS[service];
+  const why = unfundable(session, service);
+  if (why !== null) return why;
+  const registered = await session.call(operations.register, {}, null);
+  if (registered.kind !== 'ok') return `a ${service} account could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+  const funded = await fundLiveAccount({ session, key: null, fundMicro, clock: options.clock, deadline: options.deadline, balanceOperation: operations.balance }, registered.value.agentId, registered.value.apiKey);
+  if (!funded.ok) return `the ${service} account ${registered.value.agentId} could not be funded with ${formatDecimal(fundMicro)} USDC: ${funded.message}`;
+  return registered.value;
+}

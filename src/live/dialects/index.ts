@@ -12,6 +12,7 @@ import { FAUCET_ESCROW_A } from './documents/faucet-escrow-a.ts';
 import { FAUCET_ESCROW_B } from './documents/faucet-escrow-b.ts';
 import { DOMAINS_A, DOMAINS_B } from './documents/domains.ts';
 import { TRADING_A } from './documents/trading-a.ts';
+import { TRADING_B } from './documents/trading-b.ts';
 import { CASINO_DEPLOYED } from './deployed/casino.ts';
 import { CASINO_AUDIT_DEPLOYED } from './deployed/casino-audit.ts';
 import { DOMAINS_DEPLOYED } from './deployed/domains.ts';
@@ -20,7 +21,7 @@ import { TRADING_DEPLOYED } from './deployed/trading.ts';
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   A: { name: 'A', errorName: 'code', rows: { ...CASINO_A, ...CASINO_AUDIT_A, ...FAUCET_ESCROW_A, ...TRADING_A, ...DOMAINS_A } },
-  B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B } },
+  B: { name: 'B', errorName: 'code', rows: { ...FAUCET_ESCROW_B, ...DOMAINS_B, ...TRADING_B } },
   short: { name: 'short', errorName: 'code', rows: {} },
   deployed: { name: 'deployed', errorName: 'error', rows: { ...CASINO_DEPLOYED, ...CASINO_AUDIT_DEPLOYED, ...FAUCET_ESCROW_DEPLOYED, ...TRADING_DEPLOYED, ...DOMAINS_DEPLOYED }, refusingRateLimits: ['ip_rate_limited'] },
 };
