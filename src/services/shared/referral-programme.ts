@@ -86,7 +86,9 @@ export function uplineOf(agents: AgentRegistry, agentId: string, first?: string 
   const chain: string[] = [];
   let referrer = first === undefined ? (agents.get(agentId)?.referrerId ?? null) : first;
   while (referrer !== null && chain.length < REFERRAL_LEVELS_MAX) {
-    assert(referrer !== agentId && !chain.includes(referrer), 'referral chains have no cycle');
+    // An explicit first referrer may be the agent's own referee, so the agent itself can appear
+    // above it (accrueFeeShares pays it nothing); its own registration chain never reaches it.
+    assert(!chain.includes(referrer) && (first !== undefined || referrer !== agentId), 'referral chains have no cycle');
     chain.push(referrer);
     referrer = agents.get(referrer)?.referrerId ?? null;
   }

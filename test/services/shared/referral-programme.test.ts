@@ -94,6 +94,18 @@ describe('shares per level', () => {
     expect(platform.referrals.earnedByLevel('top', 'escrow')).toEqual([0n, share(escrow.feeMicro, 750n), share(second.feeMicro, 375n)]);
   });
 
+  test('escrow: an explicit referrer referred by the payer pays up through the payer, who earns nothing', () => {
+    // Found by `afp check --seed 17`: uplineOf asserted "no cycle" when the sender sat above its
+    // escrow's explicit referrer (here low sends and names payer, whom low referred), and the
+    // release threw.
+    const { platform, earned } = world();
+    expect(uplineOf(platform.agents, 'low', 'payer')).toEqual(['payer', 'low', 'mid']);
+    const escrow = ok(platform.escrow.create({ senderId: 'low', receiver: 'root', amountMicro: usdc(50), description: null, expiresInSeconds: null, referrer: 'payer', conditions: null }, START));
+    ok(platform.escrow.release({ escrowId: escrow.id, callerId: 'low' }, START + 1));
+    // payer is level 1, low (the sender) level 2 earns nothing, mid level 3 still earns.
+    expect([earned('payer'), earned('low'), earned('mid')]).toEqual([share(escrow.feeMicro, 1_500n), 0n, share(escrow.feeMicro, 375n)]);
+  });
+
   test('the defect seam pays level 2 the level-1 share', () => {
     const { platform, earned } = world(['referral-level2-full-share']);
     const charge = ok(platform.domains.register({ callerId: 'payer', domain: 'broken-tree.com', years: 1, resolver: null }, START));
