@@ -17,7 +17,7 @@
 import { assert } from '../../core/assert.ts';
 import type { Asset } from './wallet-assets.ts';
 import { chainRow, type WalletConfig } from './wallet-config.ts';
-import type { WalletChain } from './keys/index.ts';
+import type { WalletChain } from './keys/wallet-keys.ts';
 
 export type TxStatus = 'pending' | 'confirmed' | 'failed';
 export type TxKind = 'send' | 'mint' | 'swap-payout' | 'swap-refund';

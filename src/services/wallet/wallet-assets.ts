@@ -6,7 +6,7 @@
  */
 import { fail, type Failure } from '../../core/errors.ts';
 import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, TOKEN_ROWS, type TokenRow } from './wallet-config.ts';
-import type { WalletChain } from './keys/index.ts';
+import type { WalletChain } from './keys/wallet-keys.ts';
 
 export interface Asset {
   readonly chain: WalletChain;

@@ -15,7 +15,7 @@
  * Non-goals: gas markets, mempools, reorgs.
  */
 import { assert } from '../../core/assert.ts';
-import type { WalletChain } from './keys/index.ts';
+import type { WalletChain } from './keys/wallet-keys.ts';
 
 export interface ChainRow {
   readonly chain: WalletChain;

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { fail, succeed, type Outcome } from '../../core/errors.ts';
 import { addressKey } from './chain-book.ts';
-import { addressOfKey, signMessage, verifySignature, type WalletChain } from './keys/index.ts';
+import { addressOfKey, signMessage, verifySignature, type WalletChain } from './keys/wallet-keys.ts';
 
 export type SenderKey =
   | { readonly kind: 'key'; readonly key: string }

@@ -23,7 +23,7 @@ import type { Rng } from '../../core/rng.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
 import type { PriceBook } from '../trading/price-book.ts';
 import { addressKey, AGGREGATOR_POOL, ChainBook, type TxKind, type WalletTx } from './chain-book.ts';
-import { deriveWallet, generateMnemonic, isValidAddress, type DerivedWallet, type WalletChain } from './keys/index.ts';
+import { deriveWallet, generateMnemonic, isValidAddress, type DerivedWallet, type WalletChain } from './keys/wallet-keys.ts';
 import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote, type SwapStatus } from './swap-desk.ts';
 import { assetsOf, nativeAsset, type Asset } from './wallet-assets.ts';
 import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, type WalletConfig } from './wallet-config.ts';

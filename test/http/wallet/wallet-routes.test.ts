@@ -121,4 +121,4 @@ describe('primary interface', () => {
 function keyOf(mnemonic: string, chain: 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron'): string {
   return deriveWallet(mnemonic).privateKeys[chain];
 }
-import { deriveWallet } from '../../../src/services/wallet/keys/index.ts';
+import { deriveWallet } from '../../../src/services/wallet/keys/wallet-keys.ts';

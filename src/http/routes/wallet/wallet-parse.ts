@@ -10,7 +10,7 @@
  * it served the request; a live request carrying it is an ill-formed key (400).
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
-import type { WalletChain } from '../../../services/wallet/keys/index.ts';
+import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import { assetByAddress, nativeAsset, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand } from '../../../services/wallet/wallet.ts';
 import type { SenderKey } from '../../../services/wallet/wallet-signing.ts';

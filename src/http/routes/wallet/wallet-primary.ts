@@ -12,7 +12,7 @@ import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
-import type { DerivedWallet, WalletChain } from '../../../services/wallet/keys/index.ts';
+import type { DerivedWallet, WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder, SwapQuote } from '../../../services/wallet/swap-desk.ts';
 import { assetByAddress, HISTORY_CHAINS, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import { CHAIN_ROWS, DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../../services/wallet/wallet-config.ts';

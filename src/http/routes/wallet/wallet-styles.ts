@@ -15,7 +15,7 @@ import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { parseNumber } from '../../../core/money.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
-import type { WalletChain } from '../../../services/wallet/keys/index.ts';
+import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder } from '../../../services/wallet/swap-desk.ts';
 import { assetByAddress, assetsOf, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
