@@ -42,7 +42,7 @@ function senderKey(chain: WalletChain, fields: Fields, context: RouteContext): {
   if (isFailure(from)) return from;
   if (chain === 'monero') {
     if (from === undefined) return fail('BAD_REQUEST', 'monero sends need from (the primary address), view_key and spend_key', { field: 'from' });
-    if (fields['private_key'] !== undefined) return fail('BAD_REQUEST', 'monero sends take view_key and spend_key, not private_key', { field: 'private_key' });
+    if ((fields['private_key'] ?? null) !== null) return fail('BAD_REQUEST', 'monero sends take view_key and spend_key, not private_key', { field: 'private_key' });
     const viewKey = requiredString(fields['view_key'], 'view_key', KEY_TEXT_MAX);
     if (isFailure(viewKey)) return viewKey;
     const spendKey = requiredString(fields['spend_key'], 'spend_key', KEY_TEXT_MAX);
@@ -50,7 +50,7 @@ function senderKey(chain: WalletChain, fields: Fields, context: RouteContext): {
     if (viewKey.startsWith(REDACTED_PREFIX) || spendKey.startsWith(REDACTED_PREFIX)) return replayed(spendKey, context, 'spend_key') ?? fail('BAD_REQUEST', 'view_key and spend_key must be hex keys', { field: 'spend_key' });
     return { key: { kind: 'monero', viewKey, spendKey }, from };
   }
-  if (fields['view_key'] !== undefined || fields['spend_key'] !== undefined) return fail('BAD_REQUEST', `${chain} sends take private_key, not view_key or spend_key`, { field: 'view_key' });
+  if ((fields['view_key'] ?? null) !== null || (fields['spend_key'] ?? null) !== null) return fail('BAD_REQUEST', `${chain} sends take private_key, not view_key or spend_key`, { field: 'view_key' });
   const key = requiredString(fields['private_key'], 'private_key', KEY_TEXT_MAX);
   if (isFailure(key)) return key;
   if (key.startsWith(REDACTED_PREFIX)) return replayed(key, context, 'private_key') ?? fail('BAD_REQUEST', `private_key is not a valid ${chain} private key`, { field: 'private_key' });

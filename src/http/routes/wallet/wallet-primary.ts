@@ -45,11 +45,9 @@ function parseBalance(input: RouteInput): { chain: WalletChain; address: string 
   if (isFailure(chain)) return chain;
   const address = requiredString(input.params['address'], 'address', ADDRESS_TEXT_MAX);
   if (isFailure(address)) return address;
-  if (chain === 'monero') {
-    const viewKey = input.query['view_key'];
-    if (viewKey === undefined || viewKey === '') return fail('BAD_REQUEST', 'a monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
-    if (viewKey.length > KEY_TEXT_MAX || !VIEW_KEY_PATTERN.test(viewKey)) return fail('BAD_REQUEST', 'view_key must be 64 hex characters', { field: 'view_key' });
-  }
+  const viewKey = input.query['view_key'];
+  if (viewKey === undefined && chain === 'monero') return fail('BAD_REQUEST', 'a monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
+  if (viewKey !== undefined && (viewKey.length > KEY_TEXT_MAX || !VIEW_KEY_PATTERN.test(viewKey))) return fail('BAD_REQUEST', 'view_key must be 64 hex characters', { field: 'view_key' });
   return { chain, address };
 }
 

@@ -97,7 +97,7 @@ function parseSwapA(body: unknown): { from: Asset; to: Asset; amount: bigint } |
   const amount = parseAmount(fields['amount'], from.decimals, 'amount');
   if (isFailure(amount)) return amount;
   const slippage = fields['slippage'];
-  if (slippage !== undefined && (typeof slippage !== 'number' || !Number.isFinite(slippage) || slippage < 1 || slippage > SLIPPAGE_PCT_MAX)) {
+  if (slippage !== undefined && slippage !== null && (typeof slippage !== 'number' || !Number.isFinite(slippage) || slippage < 1 || slippage > SLIPPAGE_PCT_MAX)) {
     return fail('BAD_REQUEST', `slippage must be a percentage from 1 (the quote's allowance) to ${SLIPPAGE_PCT_MAX}`, { field: 'slippage' });
   }
   return { from, to, amount };
@@ -176,7 +176,7 @@ const rowsA: readonly Route[] = [
 function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure {
   const fields = objectBody(body, SEND_B_FIELDS);
   if (isFailure(fields)) return fields;
-  const chain = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
+  const chain = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
   if (isFailure(chain)) return chain;
   if (!(SIMULATED_B as readonly string[]).includes(chain)) return fail('BAD_REQUEST', `afp simulates ${SIMULATED_B.join(' and ')} of style B's chains; ${chain} is not simulated`, { field: 'chain' });
   const evm = chain as WalletChain;
