@@ -10,7 +10,7 @@
  * it served the request; a live request carrying it is an ill-formed key (400).
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
-import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
+import { addressOfKey, type WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import { assetByAddress, nativeAsset, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand } from '../../../services/wallet/wallet.ts';
 import type { SenderKey } from '../../../services/wallet/wallet-signing.ts';
@@ -60,8 +60,10 @@ function senderKey(chain: WalletChain, fields: Fields, context: RouteContext): {
 /** The verified sender of a logged send, while the dispatcher replays its log; null otherwise. */
 function replayed(text: string, context: RouteContext, field: string): { key: SenderKey; from: string | null } | null {
   if (context.replaying !== true || !text.startsWith(REDACTED_PREFIX)) return null;
-  void field;
   const from = text.slice(REDACTED_PREFIX.length);
+  // An empty sender: the key was ill-formed when served (400 then, 400 now).
+  if (from === '') return null;
+  void field;
   return { key: { kind: 'verified', from }, from };
 }
 
@@ -96,9 +98,28 @@ export function redactSecrets(body: unknown, senderOf: (chain: WalletChain, fiel
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const fields = body as Fields;
   if (!SECRET_FIELDS.some((name) => fields[name] !== undefined)) return body;
-  const chain = WALLET_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null;
+  // Style B's send has no chain field: ethereum by default.
+  const chain = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : (WALLET_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null);
   const sender = chain === null ? null : senderOf(chain, fields);
   const out: Record<string, unknown> = { ...fields };
   for (const name of SECRET_FIELDS) if (out[name] !== undefined) out[name] = `${REDACTED_PREFIX}${sender ?? ''}`;
+  return out;
+}
+
+/** The sender a send body's keys control: monero's `from`, else the private key's address; null when ill-formed. */
+export function senderOfFields(chain: WalletChain, fields: Fields): string | null {
+  if (chain === 'monero') return typeof fields['from'] === 'string' ? fields['from'] : null;
+  const key = fields['private_key'];
+  if (typeof key !== 'string' || key.startsWith(REDACTED_PREFIX)) return null;
+  const answer = addressOfKey(chain, key);
+  return answer.ok ? answer.address : null;
+}
+
+/** A copy of `value` with every secret field, at any depth, replaced by `redacted` (records of traffic). */
+export function redactSecretsDeep(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => redactSecretsDeep(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) out[name] = SECRET_FIELDS.includes(name) && item !== null && item !== undefined ? 'redacted' : redactSecretsDeep(item, depth + 1);
   return out;
 }
