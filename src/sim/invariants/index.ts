@@ -22,6 +22,7 @@ import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { tradingConservation } from './trading/trading-conservation.ts';
 import { tradingFundingExact } from './trading/trading-funding-exact.ts';
+import { walletConservation } from './wallet/wallet-conservation.ts';
 import { tradingLiquidationSolvent } from './trading/trading-liquidation-solvent.ts';
 
 export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = {
@@ -42,6 +43,7 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'trading-conservation': tradingConservation,
   'trading-liquidation-solvent': tradingLiquidationSolvent,
   'trading-funding-exact': tradingFundingExact,
+  'wallet-conservation': walletConservation,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';
