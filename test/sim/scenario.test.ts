@@ -103,6 +103,7 @@ describe('a valid scenario', () => {
           'casino-bet-limits', 'casino-bets-verify', 'casino-conservation', 'casino-referral-levels',
           'domains-one-owner', 'domains-expiry-exact', 'domains-fees',
           'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact',
+          'wallet-conservation',
         ],
         reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains'],
         platform: {},
