@@ -10,11 +10,16 @@ import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { Platform } from '../../../src/platform/platform.ts';
 import { deriveWallet } from '../../../src/services/wallet/keys/wallet-keys.ts';
 import { nativeAsset, tokenAsset } from '../../../src/services/wallet/wallet-assets.ts';
-import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../../src/services/wallet/wallet-config.ts';
+import { EVM_NATIVE_ASSET, TOKEN_ROWS, type TokenRow } from '../../../src/services/wallet/wallet-config.ts';
 
 const START = Date.UTC(2026, 0, 1);
-const USDC = TOKEN_ROWS.find((row) => row.chain === 'ethereum' && row.symbol === 'USDC');
-if (USDC === undefined) throw new Error('ethereum USDC');
+const USDC: TokenRow = ethereumUsdc();
+
+function ethereumUsdc(): TokenRow {
+  const row = TOKEN_ROWS.find((one) => one.chain === 'ethereum' && one.symbol === 'USDC');
+  if (row === undefined) throw new Error('the token table has ethereum USDC');
+  return row;
+}
 
 function world() {
   const platform = new Platform({ seed: 'wallet-bad-input', startMs: START });
