@@ -20,6 +20,7 @@ import { escrowSeller } from './escrow/escrow-seller.ts';
 import { faucetFarmer } from './faucet/faucet-farmer.ts';
 import { badInputSender } from './shared/bad-input-sender.ts';
 import { rateLimitAbuser } from './shared/rate-limit-abuser.ts';
+import { referralRecruiter } from './shared/referral-recruiter.ts';
 import { fundingHarvester } from './trading/funding-harvester.ts';
 import { leveragedGambler } from './trading/leveraged-gambler.ts';
 import { marketMaker } from './trading/market-maker.ts';
@@ -32,6 +33,7 @@ export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freez
       fixedBettor, martingale, kellyBettor, batchBettor, tournamentPlayer, challenger, fairnessChecker,
       momentumTrader, marketMaker, leveragedGambler, fundingHarvester,
       domainSquatter, domainFlipper, dnsManager,
+      referralRecruiter,
     ].map((definition) => [definition.name, definition]),
   ),
 );

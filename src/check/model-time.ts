@@ -15,8 +15,8 @@
  * commute (each moves money of one escrow only).
  */
 import { assert } from '../core/assert.ts';
-import { basisPoints } from '../core/money.ts';
 import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts';
+import { payFeeShares } from './model-referral.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
 
@@ -58,16 +58,13 @@ function settleDue(model: CheckModel, escrow: ModelEscrow, toMs: number): void {
   }
 }
 
-/** Pays a release: net to the receiver, fee to fee income, the referrer's share to its payable. */
+/** Pays a release: net to the receiver, fee to fee income, the referrers' shares (3 levels) to their payables. */
 export function payRelease(model: CheckModel, escrow: ModelEscrow): void {
   credit(model, escrow.receiverSlot, escrow.netMicro);
   model.feeIncomeMicro += escrow.feeMicro;
   if (escrow.referrerSlot === null || escrow.feeMicro === 0n) return;
-  const referrer = model.agents[escrow.referrerSlot];
-  assert(referrer !== undefined, 'an escrow referrer is a registered agent');
-  const shareMicro = basisPoints(escrow.feeMicro, model.config.escrow.referralShareBps, 'down');
-  referrer.pendingReferralMicro += shareMicro;
-  model.feeIncomeMicro -= shareMicro;
+  const parties = [escrow.senderSlot, escrow.receiverSlot];
+  payFeeShares(model, { payerSlot: escrow.senderSlot, feeMicro: escrow.feeMicro, levelOneBps: model.config.escrow.referralShareBps, firstReferrerSlot: escrow.referrerSlot, excludedSlots: parties });
 }
 
 export function credit(model: CheckModel, slot: number, amountMicro: bigint): void {

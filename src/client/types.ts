@@ -38,6 +38,7 @@ export interface FaucetBAgentsResponse { agents: FaucetBAgentRow[]; total_agents
 export interface FaucetBReferralsResponse {
   referral_code: string; referred_count: number; referred_agents: { agent_id: string; registered_at: string }[];
   fees_earned: string; paid_out: string; pending_payouts: string; share_pct: number;
+  withdrawn: string; available: string; by_level: { level: number; referred_agents: number; earned: string }[];
 }
 
 // ---- escrow, both styles ----

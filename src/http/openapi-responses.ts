@@ -45,6 +45,9 @@ const FAUCET: Readonly<Record<string, z.ZodType>> = {
     paid_out: money(),
     pending_payouts: money(),
     share_pct: z.number(),
+    withdrawn: money(),
+    available: money(),
+    by_level: z.array(z.strictObject({ level: z.int().min(1), referred_agents: count(), earned: money() })),
   }),
 };
 

@@ -4,6 +4,7 @@
  * and seed give byte-identical reports. No wall-clock time anywhere in it.
  */
 import type { DomainRow } from './domains-csv.ts';
+import type { ReferralRow } from './referrals-csv.ts';
 import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
@@ -228,6 +229,8 @@ export interface RunRecord {
   readonly casino?: CasinoRunData;
   /** Absent when the run registered no domain (domains-csv.ts). */
   readonly domains?: readonly DomainRow[];
+  /** Absent when nobody earned a referral share (referrals-csv.ts). */
+  readonly referrals?: readonly ReferralRow[];
   /** The last requests, for timeline.html; absent in records made without a simulation. */
   readonly trace?: RequestTraceData;
   /** The scenario's fault windows, for timeline.html. */

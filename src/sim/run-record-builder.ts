@@ -6,6 +6,7 @@
  */
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
 import { domainRowsFromEvents } from '../report/domains-csv.ts';
+import { referralRowsOf } from '../report/referrals-csv.ts';
 import type { AgentRow, EscrowRow, RunRecord, TradingRunData } from '../report/run-record.ts';
 import type { Platform } from '../platform/platform.ts';
 import { moneyHolders } from './money-holders.ts';
@@ -41,6 +42,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
   for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
   const casino = sim.casinoLog.data(options.endMs);
   const domains = domainRowsFromEvents(sim.events);
+  const referrals = referralRowsOf(sim.platform.referrals);
   return {
     scenario: sim.scenario.name,
     seed: sim.seed,
@@ -66,6 +68,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
     ...(casino === undefined ? {} : { casino }),
     ...tradingPart(sim.platform),
     ...(domains === undefined ? {} : { domains }),
+    ...(referrals === undefined ? {} : { referrals }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
     probes: sim.probes.counts(),
     faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),

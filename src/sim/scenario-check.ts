@@ -52,6 +52,7 @@ export const PEER_ROWS: readonly PeerRow[] = [
   { agent: 'escrow-buyer', field: 'counterparty', role: 'receive its escrows' },
   { agent: 'challenger', field: 'target', role: 'be challenged' },
   { agent: 'batch-bettor', field: 'referrer', role: 'refer it', applies: (params) => params['referred'] !== 0 },
+  { agent: 'referral-recruiter', field: 'referrer', role: 'refer it', applies: (params) => params['referred'] !== 0 },
 ];
 
 const probabilityText = (points: number): string => String(points / BASIS_POINTS);

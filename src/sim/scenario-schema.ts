@@ -36,11 +36,12 @@ export const INVARIANT_NAMES = [
   'trading-liquidation-solvent',
   'trading-funding-exact',
   'wallet-conservation',
+  'referral-levels',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 /** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains'] as const;
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains', 'referrals'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */

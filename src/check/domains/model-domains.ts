@@ -14,8 +14,9 @@
  * Non-goals: the 100-domain and 1,000,000-domain caps (a run holds DOMAIN_COUNT names), valuation
  * (a heuristic: the conformance suite and unit tests cover it), resolvers.
  */
-import { basisPoints, type Micro } from '../../core/money.ts';
+import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
+import { payFeeShares } from '../model-referral.ts';
 import { eq, failure, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 
 /** Names per run: few, so registrations, renewals and transfers meet. */
@@ -80,19 +81,13 @@ function validYears(years: number): boolean {
   return Number.isSafeInteger(years) && years >= DOMAIN_RULES.yearsMin && years <= DOMAIN_RULES.yearsMax;
 }
 
-/** A domain fee: out of the payer's balance, 15% (down) of it to the payer's referrer's payable. */
+/** A domain fee: out of the payer's balance, 15% (down) of it to the payer's referrer's payable, half and a quarter of that to the next two up. */
 function chargeFee(model: CheckModel, slot: number, costMicro: Micro): void {
   const agent = model.agents[slot];
   if (agent === undefined) return;
   agent.balanceMicro -= costMicro;
   model.feeIncomeMicro += costMicro;
-  const referrerSlot = agent.referrerSlot;
-  if (referrerSlot === null || referrerSlot === slot) return;
-  const referrer = model.agents[referrerSlot];
-  if (referrer === undefined) return;
-  const shareMicro = basisPoints(costMicro, DOMAIN_RULES.referralShareBps, 'down');
-  referrer.pendingReferralMicro += shareMicro;
-  model.feeIncomeMicro -= shareMicro;
+  payFeeShares(model, { payerSlot: slot, feeMicro: costMicro, levelOneBps: DOMAIN_RULES.referralShareBps });
 }
 
 export interface RegisterDomainInput {

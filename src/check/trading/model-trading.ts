@@ -23,6 +23,7 @@
  */
 import { basisPoints, type Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
+import { payFeeShares } from '../model-referral.ts';
 import { eq, failure, list, money, object, text, time, type Matcher, type Prediction } from '../expectation.ts';
 
 /** The markets a run trades: two crypto majors (perpetuals, leverage up to 10). */
@@ -136,19 +137,13 @@ export function tradingMoney(model: Readonly<CheckModel>, slot: number): { margi
   return { marginMicro, heldMicro };
 }
 
-/** A fee: out of the payer's balance, 20% (down) of it to the payer's referrer's payable. */
+/** A fee: out of the payer's balance, 20% (down) of it to the payer's referrer's payable, half and a quarter of that to the next two up. */
 function chargeFee(model: CheckModel, slot: number, feeMicro: Micro): void {
   const agent = model.agents[slot];
   if (agent === undefined || feeMicro === 0n) return;
   agent.balanceMicro -= feeMicro;
   model.feeIncomeMicro += feeMicro;
-  const referrerSlot = agent.referrerSlot;
-  if (referrerSlot === null || referrerSlot === slot) return;
-  const referrer = model.agents[referrerSlot];
-  if (referrer === undefined) return;
-  const shareMicro = basisPoints(feeMicro, model.config.trading.referralShareBps, 'down');
-  referrer.pendingReferralMicro += shareMicro;
-  model.feeIncomeMicro -= shareMicro;
+  payFeeShares(model, { payerSlot: slot, feeMicro: feeMicro, levelOneBps: model.config.trading.referralShareBps });
 }
 
 /** How a limit price is drawn: far from the quote (rests), through it (marketable), or missing (400). */

@@ -75,7 +75,7 @@ export class ReferralCommissions {
       const owedMicro = (state.highWaterMicro * (this.levelsBps[level] as bigint)) / 10_000n;
       const dueMicro = owedMicro - (state.paidMicro[level] as Micro);
       if (dueMicro > 0n) {
-        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro: dueMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference });
+        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro: dueMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference, service: 'casino', level: level + 1 });
         state.paidMicro[level] = owedMicro;
         this.addEarned(referrerId, level, dueMicro);
       }

@@ -23,6 +23,7 @@ import { fail, isFailure, succeed, type Failure, type Outcome } from '../../core
 import { FEE_INCOME, agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
+import { accrueFeeShares } from '../shared/referral-programme.ts';
 import { checkRecord, checkRecordSet, isHostname, upsertRecords, type DnsRecord } from './dns-records.ts';
 import { DomainBook, type MutableDomain } from './domain-book.ts';
 import { parseDomainName, parseRegistrableName, yearlyPriceMicro, type DomainName } from './domain-name.ts';
@@ -314,7 +315,7 @@ export class DomainsService {
     this.context.ledger.transfer({ from: agentAccount(agentId), to: FEE_INCOME, amountMicro: costMicro, reason, reference });
     const referrerId = this.context.agents.get(agentId)?.referrerId ?? null;
     if (referrerId === null || referrerId === agentId) return { referrerId: null, referralMicro: 0n };
-    const referralMicro = this.context.referrals.accrue({ referrerId, feeMicro: costMicro, shareBps: this.config.referralShareBps, reference });
+    const referralMicro = accrueFeeShares(this.context, { service: 'domains', payerId: agentId, feeMicro: costMicro, reference })[0] ?? 0n;
     return { referrerId, referralMicro };
   }
 

@@ -19,6 +19,7 @@ import { FEE_INCOME, agentAccount, escrowAccount } from '../../core/ledger.ts';
 import { MAX_AMOUNT_MICRO, formatDecimal } from '../../core/money.ts';
 import type { Agent } from '../shared/agents.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
+import { accrueFeeShares } from '../shared/referral-programme.ts';
 import { checkConditions } from './conditions.ts';
 import { EscrowBook, type MutableEscrow } from './escrow-book.ts';
 import {
@@ -251,7 +252,8 @@ export class EscrowService {
     if (escrow.feeMicro > 0n) ledger.transfer({ from: escrowAccount(escrow.id), to: FEE_INCOME, amountMicro: escrow.feeMicro, reason: 'escrow.release.fee', reference: escrow.id });
     let referralMicro = 0n;
     if (escrow.referrerId !== null && escrow.feeMicro > 0n) {
-      referralMicro = this.context.referrals.accrue({ referrerId: escrow.referrerId, feeMicro: escrow.feeMicro, shareBps: this.context.config.escrow.referralShareBps, reference: escrow.id });
+      const parties = [escrow.senderId, escrow.receiverId];
+      referralMicro = accrueFeeShares(this.context, { service: 'escrow', payerId: escrow.senderId, feeMicro: escrow.feeMicro, reference: escrow.id, firstReferrerId: escrow.referrerId, excluded: parties })[0] ?? 0n;
     }
     this.settle(escrow, 'released', atMs);
     this.context.emit({ type: 'escrow.released', atMs, escrowId: escrow.id, netMicro: escrow.netMicro, feeMicro: escrow.feeMicro, referrerId: escrow.referrerId, referralMicro });

@@ -6,11 +6,12 @@
  * Invariants: `canClaim`/`eligible` say exactly whether a claim at `nowMs` would be paid (the
  * pool is checked too); a B agent that never had a grant or claim has no next claim instant.
  */
-import { fail, succeed, type Outcome } from '../../core/errors.ts';
+import { fail, isFailure, succeed, type Outcome } from '../../core/errors.ts';
 import { FAUCET_POOL, agentAccount } from '../../core/ledger.ts';
 import type { Micro } from '../../core/money.ts';
 import type { Agent } from '../shared/agents.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { referralStats, type ReferralLevelStats } from '../shared/referral-programme.ts';
 import type { FaucetRecords } from './faucet-records.ts';
 
 /** Most referred agents listed in the referral view (the count is always complete). */
@@ -44,6 +45,8 @@ export interface ReferralView {
   readonly paidMicro: Micro;
   readonly pendingMicro: Micro;
   readonly shareBps: bigint;
+  /** Per level of the referrer's tree, every service together (referral-programme.ts). */
+  readonly levels: readonly ReferralLevelStats[];
 }
 
 export function statusA(ctx: ServiceContext, records: FaucetRecords, agentId: string): Outcome<StatusA> {
@@ -89,6 +92,8 @@ export function referralView(ctx: ServiceContext, agentId: string): Outcome<Refe
     if (referredAgent !== undefined) referred.push({ agentId: referredId, registeredAtMs: referredAgent.createdAtMs });
   }
   const totals = ctx.referrals.totalsFor(agentId);
+  const stats = referralStats(ctx, agentId);
+  if (isFailure(stats)) return stats;
   return succeed({
     referralCode: agent.referralCode,
     referredCount: referredIds.length,
@@ -97,5 +102,6 @@ export function referralView(ctx: ServiceContext, agentId: string): Outcome<Refe
     paidMicro: totals.paidMicro,
     pendingMicro: ctx.referrals.pendingMicro(agentId),
     shareBps: ctx.config.faucet.referralShareBps,
+    levels: stats.value.levels,
   });
 }

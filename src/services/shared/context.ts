@@ -66,6 +66,9 @@ export const DEFECT_NAMES = [
   'keno-short-draw',
   'withdraw-no-balance-check',
   'batch-summary-zero',
+  // Level 2 of a fee-service referral chain is paid the level-1 share instead of half of it: the
+  // referral-levels invariant must see it.
+  'referral-level2-full-share',
 ] as const;
 
 export type DefectName = (typeof DEFECT_NAMES)[number];

@@ -21,6 +21,7 @@ import { fail, succeed, type Failure, type Outcome } from '../../core/errors.ts'
 import { EXTERNAL, FEE_INCOME, agentAccount } from '../../core/ledger.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
+import { accrueFeeShares } from '../shared/referral-programme.ts';
 import { MARKETS, marketBySymbol, type Market } from './market-catalogue.ts';
 import { combinedEntry, crossesLiquidation, feeFor, liquidationPrice, marginFor, pnlMicro } from './perp-math.ts';
 import { PriceBook } from './price-book.ts';
@@ -142,10 +143,7 @@ export class TradingService {
     order.filledAtMs = nowMs;
     order.status = 'filled';
     this.book.addOrder(order);
-    if (order.feeMicro > 0n) {
-      const referrerId = this.context.agents.get(order.agentId)?.referrerId ?? null;
-      if (referrerId !== null) this.context.referrals.accrue({ referrerId, feeMicro: order.feeMicro, shareBps: this.config.referralShareBps, reference: order.id });
-    }
+    accrueFeeShares(this.context, { service: 'trading', payerId: order.agentId, feeMicro: order.feeMicro, reference: order.id });
     this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: formatPrice(price) });
     return succeed({ order, position });
   }
@@ -260,10 +258,7 @@ export class TradingService {
     order.filledAtMs = nowMs;
     if (order.status === 'open' && this.book.order(order.id) !== undefined) this.book.closeOrder(order, 'filled');
     else order.status = 'filled';
-    if (order.feeMicro > 0n) {
-      const referrerId = this.context.agents.get(order.agentId)?.referrerId ?? null;
-      if (referrerId !== null) this.context.referrals.accrue({ referrerId, feeMicro: order.feeMicro, shareBps: this.config.referralShareBps, reference: order.id });
-    }
+    accrueFeeShares(this.context, { service: 'trading', payerId: order.agentId, feeMicro: order.feeMicro, reference: order.id });
     return null;
   }
 

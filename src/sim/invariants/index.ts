@@ -20,6 +20,7 @@ import { escrowSettlesOnce } from './escrow/escrow-settles-once.ts';
 import { faucetCooldown } from './faucet/faucet-cooldown.ts';
 import { noNegativeBalance } from './no-negative-balance.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { referralLevels } from './referral-levels.ts';
 import { tradingConservation } from './trading/trading-conservation.ts';
 import { tradingFundingExact } from './trading/trading-funding-exact.ts';
 import { walletConservation } from './wallet/wallet-conservation.ts';
@@ -44,6 +45,7 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'trading-liquidation-solvent': tradingLiquidationSolvent,
   'trading-funding-exact': tradingFundingExact,
   'wallet-conservation': walletConservation,
+  'referral-levels': referralLevels,
 };
 
 export type { CheckerContext, Exchange, InvariantChecker, InvariantDefinition, Violation } from './checker.ts';

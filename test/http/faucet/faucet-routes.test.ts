@@ -274,6 +274,7 @@ describe('style B', () => {
     h.registerB('one', { referrer: 'ref' });
     h.nowMs = START_MS + 5_000;
     h.registerA('two', { referrer: ref.body['agent_address'] as string });
+    h.registerA('deep', { referrer: 'one' });
     const view = h.send({ mount: 'api', method: 'GET', path: '/referrals', key: ref.key });
     expect(view.status).toBe(200);
     expect(view.body).toEqual({
@@ -287,6 +288,13 @@ describe('style B', () => {
       paid_out: '0.00',
       pending_payouts: '0.00',
       share_pct: 15,
+      withdrawn: '0.00',
+      available: '0.00',
+      by_level: [
+        { level: 1, referred_agents: 2, earned: '0.00' },
+        { level: 2, referred_agents: 1, earned: '0.00' },
+        { level: 3, referred_agents: 0, earned: '0.00' },
+      ],
       _info: INFO,
     });
     expectError(h.send({ mount: 'api', method: 'GET', path: '/referrals' }), 401, 'UNAUTHORIZED');

@@ -150,6 +150,11 @@ describe('registration', () => {
       paidMicro: 0n,
       pendingMicro: 0n,
       shareBps: 1500n,
+      levels: [
+        { level: 1, referredAgents: 3, earnedMicro: 0n },
+        { level: 2, referredAgents: 0, earnedMicro: 0n },
+        { level: 3, referredAgents: 0, earnedMicro: 0n },
+      ],
     });
   });
 
@@ -344,7 +349,7 @@ describe('views', () => {
     const f = fixture();
     ok(f.faucet.register({ style: 'A', agentId: 'ref' }, START_MS));
     f.ctx.ledger.transfer({ from: EXTERNAL, to: 'fee-income', amountMicro: usdc(1), reason: 'test.fee', reference: 'x' });
-    f.ctx.referrals.accrue({ referrerId: 'ref', feeMicro: usdc(1), shareBps: 1500n, reference: 'x' });
+    f.ctx.referrals.accrue({ referrerId: 'ref', feeMicro: usdc(1), shareBps: 1500n, reference: 'x', service: 'escrow', level: 1 });
     expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({ earnedMicro: 150_000n, pendingMicro: 150_000n, paidMicro: 0n });
     f.ctx.referrals.sweep(START_MS + DAY_MS);
     expect(ok(f.faucet.referrals({ agentId: 'ref' }))).toMatchObject({ earnedMicro: 150_000n, pendingMicro: 0n, paidMicro: 150_000n });

@@ -3,30 +3,16 @@
  * earnings over 3 levels (10% / 5% / 2.5% of referred agents' net losses, paid by the house into
  * the referral payable and swept into the balance daily), and the public GET /gossip record.
  */
-import { succeed, type JsonObject } from '../../../core/errors.ts';
+import { assert } from '../../../core/assert.ts';
+import { isFailure, succeed, type JsonObject } from '../../../core/errors.ts';
 import type { Platform } from '../../../platform/platform.ts';
+import { referralStats } from '../../../services/shared/referral-programme.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS } from '../../validate.ts';
 import { casinoCaller } from './casino-games.ts';
 
 const noQuery = (input: RouteInput): null | ReturnType<typeof knownQuery> => knownQuery(input.query, NO_KEYS) ?? null;
-const MEMBERS_PER_LEVEL_MAX = 100_000;
-
-/** Agents referred at each depth below `agentId` (level 1 = direct). */
-export function referredByLevel(platform: Platform, agentId: string, levels: number): string[][] {
-  const result: string[][] = [];
-  let frontier = [agentId];
-  for (let level = 0; level < levels; level++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      for (const referred of platform.referrals.referredBy(id)) if (next.length < MEMBERS_PER_LEVEL_MAX) next.push(referred);
-    }
-    result.push(next);
-    frontier = next;
-  }
-  return result;
-}
 
 const code = defineRoute<null, string>({
   id: 'casino.A.referral.code', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/referral/code', auth: 'bearer',
@@ -51,28 +37,37 @@ const stats = defineRoute<null, string>({
   parse: noQuery,
   run: (context) => succeed(casinoCaller(context)),
   successStatus: 200,
-  render: (agentId, context) => referralStats(context.platform, agentId),
+  render: (agentId, context) => referralStatsBody(context.platform, agentId),
 });
 
-function referralStats(platform: Platform, agentId: string): JsonObject {
+/**
+ * The casino's levels (its commissions on net losses) beside the programme's totals over every
+ * service: earned, withdrawn (swept or withdrawn), available, and per level all services together.
+ */
+function referralStatsBody(platform: Platform, agentId: string): JsonObject {
   const casino = platform.casino.state;
   const levelsBps = casino.commissions.levels;
   const earned = casino.commissions.earnedBy(agentId);
-  const members = referredByLevel(platform, agentId, levelsBps.length);
-  const totals = platform.referrals.totalsFor(agentId);
+  const stats = referralStats(platform.context, agentId);
+  assert(!isFailure(stats), 'the caller is a registered agent');
+  const { levels: allLevels } = stats.value;
   let casinoTotal = 0n;
   const levels = levelsBps.map((bps, index) => {
     const amount = earned[index] ?? 0n;
     casinoTotal += amount;
-    return { level: index + 1, rate_pct: Number(bps) / 100, referred_agents: members[index]?.length ?? 0, earned: moneyA(amount) };
+    return { level: index + 1, rate_pct: Number(bps) / 100, referred_agents: allLevels[index]?.referredAgents ?? 0, earned: moneyA(amount) };
   });
   return {
-    referral_code: platform.agents.get(agentId)?.referralCode ?? null,
+    referral_code: stats.value.referralCode,
     levels,
     total_earned_casino: moneyA(casinoTotal),
-    total_earned_all_services: moneyA(totals.earnedMicro),
-    paid_out: moneyA(totals.paidMicro),
-    pending_payout: moneyA(platform.referrals.pendingMicro(agentId)),
+    total_earned_all_services: moneyA(stats.value.earnedMicro),
+    paid_out: moneyA(stats.value.withdrawnMicro),
+    pending_payout: moneyA(stats.value.availableMicro),
+    total_earned: moneyA(stats.value.earnedMicro),
+    withdrawn: moneyA(stats.value.withdrawnMicro),
+    available: moneyA(stats.value.availableMicro),
+    by_level: allLevels.map((level) => ({ level: level.level, referred_agents: level.referredAgents, earned: moneyA(level.earnedMicro) })),
   };
 }
 

@@ -284,7 +284,7 @@ const referralsB = defineRoute<null, ReferralView>({
   path: '/referrals',
   auth: 'bearer',
   limits: { serviceRowB: true },
-  summary: "The caller's referral code, referred agents, fees earned, paid out and pending.",
+  summary: "The caller's referral code, referred agents, fees earned, paid out and pending, and earnings by level.",
   parse: (input) => noInput(input),
   run: (context) => context.platform.faucet.referrals({ agentId: callerOf(context).id }),
   successStatus: 200,
@@ -296,6 +296,9 @@ const referralsB = defineRoute<null, ReferralView>({
     paid_out: moneyB(view.paidMicro),
     pending_payouts: moneyB(view.pendingMicro),
     share_pct: Number(view.shareBps) / 100,
+    withdrawn: moneyB(view.paidMicro),
+    available: moneyB(view.pendingMicro),
+    by_level: view.levels.map((level) => ({ level: level.level, referred_agents: level.referredAgents, earned: moneyB(level.earnedMicro) })),
   }),
 });
 
