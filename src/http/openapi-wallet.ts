@@ -50,6 +50,10 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
   'wallet.primary.transactions': { params: z.strictObject({ address: address('The address') }), query: z.strictObject({ chain: chains(HISTORY_CHAINS), limit: limitQuery(historyLimitDefault, historyLimitMax).optional() }) },
   'wallet.primary.swap-status': { params: z.strictObject({ orderId: text(64) }) },
   'wallet.primary.chains': {},
+  'wallet.primary.gossip': {},
+  'wallet.primary.referral-code': {},
+  'wallet.primary.referral-stats': {},
+  'wallet.primary.referral-withdraw': { body: z.strictObject({ address: address('Where the withdrawal goes'), chain: optional(chain().describe('Default base')) }) },
   'wallet.A.balance': {},
   'wallet.A.addresses': {},
   'wallet.A.swap': {
@@ -92,6 +96,13 @@ const orderShape = {
   created_at: instant(), updated_at: instant(), expires_at: instant(), deposit_tx: nullable(z.string()), payout_tx: nullable(z.string()), refund_tx: nullable(z.string()), reason: nullable(z.string()), check_status: z.string(),
 };
 const byChain = <T extends z.ZodType>(schema: T): z.ZodObject => z.strictObject(Object.fromEntries(WALLET_CHAIN_NAMES.map((one) => [one, schema])));
+const referralStatsShape = {
+  referral_code: z.string(),
+  total_earned: z.number(),
+  withdrawn: z.number(),
+  available: z.number(),
+  levels: z.array(z.strictObject({ level: z.int(), referred_agents: z.int().min(0), earned: z.number() })),
+};
 const historyBody = (): z.ZodObject => withInfo({ transactions: z.array(txOut), count: z.int().min(0) });
 
 export const WALLET_RESPONSES: Readonly<Record<string, z.ZodType>> = {
@@ -123,6 +134,17 @@ export const WALLET_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     swap_chains: z.array(chain()),
     transaction_history_chains: z.array(chain()),
   }),
+  'wallet.primary.gossip': withInfo({
+    product: z.string(),
+    earn_passive_income: z.strictObject({ how: z.string(), commission: z.string() }),
+    register_endpoint: z.string(),
+    referral_code_endpoint: z.string(),
+    multi_level_referral: z.boolean(),
+    current_registered_agents: z.int().min(0),
+  }),
+  'wallet.primary.referral-code': withInfo({ referral_code: z.string(), levels: z.array(z.strictObject({ level: z.int(), commission_pct: z.number(), of: z.string() })) }),
+  'wallet.primary.referral-stats': withInfo(referralStatsShape),
+  'wallet.primary.referral-withdraw': withInfo({ status: z.literal('initiated'), amount: z.number(), address: z.string(), chain: chain(), stats: z.strictObject(referralStatsShape) }),
   'wallet.A.balance': withInfo({
     chains: byChain(z.strictObject({ address: z.string(), assets: z.record(z.string(), z.strictObject({ amount: units(), usdc_equivalent: z.number() })), usdc_equivalent: z.number() })),
     total_usdc_equivalent: z.number(),
@@ -150,6 +172,10 @@ export const WALLET_DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>
   'wallet.primary.transactions': [],
   'wallet.primary.swap-status': ['NOT_FOUND'],
   'wallet.primary.chains': [],
+  'wallet.primary.gossip': [],
+  'wallet.primary.referral-code': ['NOT_FOUND'],
+  'wallet.primary.referral-stats': ['NOT_FOUND'],
+  'wallet.primary.referral-withdraw': ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
   'wallet.A.balance': ['NOT_FOUND'],
   'wallet.A.addresses': ['NOT_FOUND'],
   'wallet.A.send': SEND,

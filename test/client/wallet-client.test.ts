@@ -8,6 +8,7 @@ import { WALLET_ENDPOINTS } from '../../src/client/wallet-client.ts';
 import { Dispatcher } from '../../src/http/dispatcher.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { walletPrimaryRoutes } from '../../src/http/routes/wallet/wallet-primary.ts';
+import { walletReferralRoutes } from '../../src/http/routes/wallet/wallet-referral.ts';
 import { walletStyleRoutes } from '../../src/http/routes/wallet/wallet-styles.ts';
 import { Platform } from '../../src/platform/platform.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
@@ -17,7 +18,7 @@ import { EVM_NATIVE_ASSET } from '../../src/services/wallet/wallet-config.ts';
 const START = Date.UTC(2026, 0, 1);
 
 test('WALLET_ENDPOINTS lists exactly the wallet rows', () => {
-  const rows = Object.fromEntries([...walletPrimaryRoutes, ...walletStyleRoutes].map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
+  const rows = Object.fromEntries([...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes].map((route) => [route.id, { mount: route.mount, method: route.method, path: route.path }]));
   expect(WALLET_ENDPOINTS).toEqual(rows);
 });
 

@@ -12,6 +12,7 @@ import { faucetRoutes } from './faucet/faucet.ts';
 import { domainsRoutes } from './domains/domains.ts';
 import { tradingRoutes } from './trading/trading.ts';
 import { walletPrimaryRoutes } from './wallet/wallet-primary.ts';
+import { walletReferralRoutes } from './wallet/wallet-referral.ts';
 import { walletStyleRoutes } from './wallet/wallet-styles.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes, ...walletPrimaryRoutes, ...walletStyleRoutes];
+export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes, ...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes];

@@ -118,6 +118,29 @@ describe('primary interface', () => {
   });
 });
 
+describe('referral rows', () => {
+  test('gossip (no key), code with 3 levels, stats, withdraw: 422 with nothing available, 400 for a bad address, then paid', () => {
+    const { platform, v1, create } = world();
+    const gossip = v1('GET', '/gossip', { key: null });
+    expect(gossip.status).toBe(200);
+    expect(gossip.body).toMatchObject({ current_registered_agents: platform.agents.size, multi_level_referral: true });
+    const code = v1('GET', '/referral/code');
+    expect((code.body as { levels: { commission_pct: number }[] }).levels.map((level) => level.commission_pct)).toEqual([10, 5, 2.5]);
+    const wallet = create();
+    expect(v1('POST', '/referral/withdraw', { body: { address: wallet.addresses['base'] } }).status).toBe(422);
+    // A 2.00 USDC fee charged somewhere on the platform (fee-income), of which alice earns 10%.
+    platform.ledger.transfer({ from: 'faucet-pool', to: 'fee-income', amountMicro: 2_000_000n, reason: 'test.fee', reference: 'test' });
+    platform.referrals.accrue({ referrerId: 'alice', feeMicro: 2_000_000n, shareBps: 1_000n, reference: 'test', service: 'wallet', level: 1 });
+    const before = platform.ledger.balance('agent:alice');
+    expect(v1('POST', '/referral/withdraw', { body: { address: wallet.addresses['bitcoin'] } }).status).toBe(400);
+    const paid = v1('POST', '/referral/withdraw', { body: { address: wallet.addresses['bitcoin'], chain: 'bitcoin' } });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'initiated', amount: 0.2, chain: 'bitcoin' });
+    expect(platform.ledger.balance('agent:alice') - before).toBe(200_000n);
+    expect(v1('GET', '/referral/stats').body).toMatchObject({ total_earned: 0.2, withdrawn: 0.2, available: 0 });
+  });
+});
+
 function keyOf(mnemonic: string, chain: 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron'): string {
   return deriveWallet(mnemonic).privateKeys[chain];
 }

@@ -35,6 +35,13 @@ export function walletTour(send: Send, keys: { readonly alice: string; readonly 
   send('wallet', 'GET', `/v1/wallet/transactions/${eth}`, { key: alice, query: { chain: 'ethereum', limit: '5' } });
   send('wallet', 'GET', `/v1/wallet/swap/status/${order['order_id'] as string}`, { key: alice });
   send('wallet', 'GET', '/v1/wallet/chains');
+  send('wallet', 'GET', '/v1/gossip');
+  send('wallet', 'GET', '/v1/referral/code', { key: alice });
+  send('wallet', 'GET', '/v1/referral/stats', { key: alice });
+  // A referral earning to withdraw: a level-1 share of a 1.00 USDC fee (the tour's earlier fees fund fee-income).
+  const rita = send('wallet', 'POST', '/v1/auth/register', { body: {} });
+  platform.referrals.accrue({ referrerId: rita['agent_id'] as string, feeMicro: 1_000_000n, shareBps: 1_000n, reference: 'wallet-tour', service: 'wallet', level: 1 });
+  send('wallet', 'POST', '/v1/referral/withdraw', { key: rita['api_key'] as string, body: { address: addresses['base'], chain: 'base' } });
   send('wallet', 'GET', '/api/v1/balance', { key: alice });
   send('wallet', 'GET', '/api/v1/addresses', { key: alice });
   send('wallet', 'POST', '/api/v1/send', { key: alice, body: { chain: 'ethereum', to: bobAddresses['ethereum'], amount: '2.5', token: usdc.contract, private_key: privateKey } });
