@@ -79,11 +79,6 @@ export class ChainBook {
     return this.balances.get(assetKey(chain, asset))?.get(addressKey(chain, address)) ?? 0n;
   }
 
-  /** Whether the address ever held anything (a solana account exists). */
-  hasAccount(chain: WalletChain, address: string): boolean {
-    return this.history.has(`${chain}|${addressKey(chain, address)}`);
-  }
-
   nonceOf(chain: WalletChain, address: string): number {
     return this.nonces.get(`${chain}|${addressKey(chain, address)}`) ?? 0;
   }

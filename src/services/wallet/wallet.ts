@@ -241,7 +241,8 @@ export class WalletService {
   private chainRule(tx: WalletTx): string | null {
     const row = chainRow(tx.chain);
     if (tx.asset !== row.nativeAsset && addressKey(tx.chain, tx.to) === addressKey(tx.chain, tx.asset)) return 'execution reverted: transfer to the token contract itself';
-    if (row.rentExemptMin > 0n && tx.asset === row.nativeAsset && !this.chains.hasAccount(tx.chain, tx.to) && tx.amount < row.rentExemptMin) {
+    // A new (empty) account must receive at least the rent-exempt minimum.
+    if (row.rentExemptMin > 0n && tx.asset === row.nativeAsset && this.chains.balanceOf(tx.chain, row.nativeAsset, tx.to) === 0n && tx.amount < row.rentExemptMin) {
       return `insufficient funds for rent: a new account needs at least ${row.rentExemptMin} lamports`;
     }
     return null;
