@@ -17,7 +17,7 @@ import { parseNumber } from '../../../core/money.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder } from '../../../services/wallet/swap-desk.ts';
-import { assetByAddress, assetsOf, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import { assetByAddress, assetsOf, formatUnits, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
@@ -62,18 +62,12 @@ function balancesA(platform: Platform, addresses: Addresses, nowMs: number): Jso
       const units = platform.wallet.chains.balanceOf(chain, asset.address, addresses[chain]);
       const usd = platform.wallet.usdValue(asset, units, nowMs);
       chainUsd += usd;
-      assets[asset.symbol] = { amount: formatUnitsText(units, asset.decimals), usdc_equivalent: usdNumber(usd) };
+      assets[asset.symbol] = { amount: formatUnits(units, asset.decimals), usdc_equivalent: usdNumber(usd) };
     }
     total += chainUsd;
     chains[chain] = { address: addresses[chain], assets, usdc_equivalent: usdNumber(chainUsd) };
   }
   return { chains, total_usdc_equivalent: usdNumber(total) };
-}
-
-function formatUnitsText(units: bigint, decimals: number): string {
-  const scale = 10n ** BigInt(decimals);
-  const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${units / scale}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 /** `<chain>:<token address>` of style A's swap. */
@@ -215,9 +209,9 @@ function balanceB(platform: Platform, addresses: Addresses, chain: ChainB | 'all
     const usdc = platform.wallet.chains.balanceOf(evm, usdcOf(evm).address, addresses[evm]);
     const eth = platform.wallet.chains.balanceOf(evm, assetsOf(evm)[0]?.address ?? '', addresses[evm]);
     total += usdc;
-    chains[one] = { usdc: formatUnitsText(usdc, 6), eth: formatUnitsText(eth, 18), simulated: true };
+    chains[one] = { usdc: formatUnits(usdc, 6), eth: formatUnits(eth, 18), simulated: true };
   }
-  return { usdc: formatUnitsText(total, 6), chains };
+  return { usdc: formatUnits(total, 6), chains };
 }
 
 const rowsB: readonly Route[] = [
@@ -240,7 +234,7 @@ const rowsB: readonly Route[] = [
     parse: (input, context) => knownQuery(input.query, NO_KEYS) ?? parseSendB(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
     successStatus: 200,
-    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnitsText(tx.amount, tx.decimals)), fee: formatUnitsText(tx.fee, 18), fee_symbol: 'ETH', chain: tx.chain, to: tx.to, memo: tx.memo }),
+    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnits(tx.amount, tx.decimals)), fee: formatUnits(tx.fee, 18), fee_symbol: 'ETH', chain: tx.chain, to: tx.to, memo: tx.memo }),
   }),
   defineRoute<null, Addresses>({
     id: 'wallet.B.address', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/address', auth: 'bearer',
