@@ -13,6 +13,7 @@
 import type { HttpMethod, Mount } from '../http/route.ts';
 import { CASINO_ENDPOINTS, CasinoClient, type CasinoBody, type CasinoEndpointId } from './casino-client.ts';
 import { DOMAINS_ENDPOINTS, DomainsClient, type DomainsEndpointId } from './domains-client.ts';
+import { WALLET_ENDPOINTS, WalletClient, type WalletEndpointId } from './wallet-client.ts';
 import { TRADING_ENDPOINTS, TradingClient, type TradingBody, type TradingEndpointId } from './trading-client.ts';
 import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
 import type * as Wire from './types.ts';
@@ -193,6 +194,8 @@ export class AfpClient {
   readonly casino: CasinoClient;
   /** The domains rows, styles A and B (domains-client.ts). */
   readonly domains: DomainsClient;
+  /** The wallet rows, primary, A and B (wallet-client.ts). */
+  readonly wallet: WalletClient;
   /** The trading service's rows, styles A and B (trading-client.ts). */
   readonly trading: TradingClient;
 
@@ -233,6 +236,7 @@ export class AfpClient {
     };
     this.casino = new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))));
     this.domains = new DomainsClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.domainsRequest(endpoint, input))));
+    this.wallet = new WalletClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.walletRequest(endpoint, input))));
     this.trading = new TradingClient(async (endpoint, input) => toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input))));
   }
 
@@ -265,6 +269,11 @@ export class AfpClient {
   /** The request of a domains endpoint (DOMAINS_ENDPOINTS). */
   domainsRequest(endpoint: DomainsEndpointId, input: CallInput): TransportRequest {
     return this.requestFor(DOMAINS_ENDPOINTS[endpoint], endpoint, input);
+  }
+
+  /** The request of a wallet endpoint (WALLET_ENDPOINTS). */
+  walletRequest(endpoint: WalletEndpointId, input: CallInput): TransportRequest {
+    return this.requestFor(WALLET_ENDPOINTS[endpoint], endpoint, input);
   }
 
   /** The request of a trading endpoint (TRADING_ENDPOINTS). */

@@ -110,6 +110,19 @@ export class Dispatcher {
     this.routeContext = new RouteContextSlot(platform);
   }
 
+  /**
+   * `dispatch` with the rows told they replay a command log (RouteContext.replaying): a logged
+   * wallet send names its verified sender instead of its key. Only recovery's replay calls it.
+   */
+  protected dispatchReplayed(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
+    this.routeContext.replaying = true;
+    try {
+      return this.dispatch(request, nowMs, ip);
+    } finally {
+      this.routeContext.replaying = false;
+    }
+  }
+
   /** Answers a resolved request (the HTTP edge's, MCP's, tests'): `dispatch` with its own IP. */
   handle(request: ApiRequest, nowMs: number): ApiResponse {
     return this.dispatch(request, nowMs, request.ip);
@@ -205,6 +218,8 @@ class RouteContextSlot implements RouteContext {
   nowMs = 0;
   caller: Agent | null = null;
   ip = '';
+  /** Set only around a command log's replay (LoggedDispatcher.replay): route.ts `replaying`. */
+  replaying = false;
 
   constructor(platform: Platform) {
     this.platform = platform;

@@ -21,6 +21,7 @@ import { SIMULATE_LIMITS } from '../services/casino/kelly/kelly-simulate.ts';
 import { amountNumber, amountNumberOrText, jsonObject, limitQuery, oneOf, optional, reference, text, type RequestContract } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 import { DOMAINS_REQUESTS } from './openapi-domains.ts';
+import { WALLET_REQUESTS } from './openapi-wallet.ts';
 import { TRADING_REQUESTS } from './openapi-trading.ts';
 
 const escrow = DEFAULT_CONFIG.escrow;
@@ -177,4 +178,4 @@ const CASINO: Readonly<Record<string, RequestContract>> = {
   'casino.B.verify': { params: z.strictObject({ seed: z.string().regex(/^[0-9a-f]{64}$/).describe('The server seed hash') }), query: z.strictObject({ nonce: z.int().min(0).max(999_999_999) }) },
 };
 
-export const REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET, ...ESCROW, ...CASINO, ...TRADING_REQUESTS, ...DOMAINS_REQUESTS };
+export const REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET, ...ESCROW, ...CASINO, ...TRADING_REQUESTS, ...DOMAINS_REQUESTS, ...WALLET_REQUESTS };

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { instant, named, withInfo, usdcNumber as usdc, usdcText as money } from './openapi-fields.ts';
 import { CASINO_RESPONSES } from './openapi-responses-casino.ts';
 import { DOMAINS_RESPONSES } from './openapi-domains.ts';
+import { WALLET_RESPONSES } from './openapi-wallet.ts';
 import { TRADING_RESPONSES } from './openapi-trading.ts';
 
 const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nullable();
@@ -77,4 +78,4 @@ const ESCROW: Readonly<Record<string, z.ZodType>> = {
 };
 
 
-export const RESPONSES: Readonly<Record<string, z.ZodType>> = { ...FAUCET, ...ESCROW, ...CASINO_RESPONSES, ...TRADING_RESPONSES, ...DOMAINS_RESPONSES };
+export const RESPONSES: Readonly<Record<string, z.ZodType>> = { ...FAUCET, ...ESCROW, ...CASINO_RESPONSES, ...TRADING_RESPONSES, ...DOMAINS_RESPONSES, ...WALLET_RESPONSES };

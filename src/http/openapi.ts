@@ -39,6 +39,7 @@ import { assert } from '../core/assert.ts';
 import { ERROR_STATUS, type ErrorCode, type JsonObject, type JsonValue } from '../core/errors.ts';
 import * as z from 'zod';
 import { DOMAINS_DOMAIN_ERRORS } from './openapi-domains.ts';
+import { WALLET_DOMAIN_ERRORS } from './openapi-wallet.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
 import { INFO, type RequestContract } from './openapi-fields.ts';
@@ -145,6 +146,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'escrow.B.list': [],
   ...CASINO_DOMAIN_ERRORS,
   ...DOMAINS_DOMAIN_ERRORS,
+  ...WALLET_DOMAIN_ERRORS,
   ...TRADING_DOMAIN_ERRORS,
 };
 

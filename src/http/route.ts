@@ -45,6 +45,11 @@ export interface RouteContext {
   readonly caller: Agent | null;
   /** Originating address (X-Forwarded-For from trusted loopback peers, else the socket's). */
   readonly ip: string;
+  /**
+   * True only while a dispatcher replays its own command log (afp serve --data recovery): a logged
+   * wallet send then names its verified sender instead of its key (src/http/routes/wallet/wallet-parse.ts).
+   */
+  readonly replaying?: boolean;
 }
 
 /** Rate-limit rows that apply on top of the caller's tier (platform.md Limits rules 3 and 5). */

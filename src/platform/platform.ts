@@ -30,6 +30,7 @@ import { DomainsService } from '../services/domains/domains.ts';
 import { EscrowService } from '../services/escrow/escrow.ts';
 import { FaucetService } from '../services/faucet/faucet.ts';
 import { TradingService } from '../services/trading/trading.ts';
+import { WalletService } from '../services/wallet/wallet.ts';
 import type { MarketClosure, PriceShock, TradingSchedule } from '../services/trading/trading-record.ts';
 import { AgentRegistry, type Agent } from '../services/shared/agents.ts';
 import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.ts';
@@ -156,6 +157,7 @@ export class Platform {
   readonly casino: CasinoService;
   readonly domains: DomainsService;
   readonly trading: TradingService;
+  readonly wallet: WalletService;
   readonly limiter: RateLimiter;
   readonly faults: readonly FaultWindow[];
   readonly closures: readonly GameClosure[];
@@ -206,6 +208,7 @@ export class Platform {
     this.casino = new CasinoService(this.context, this.config.casino, new PlatformInstant(this));
     this.domains = new DomainsService(this.context);
     this.trading = new TradingService(this.context, { seed: options.seed, ...options.trading });
+    this.wallet = new WalletService(this.context, this.trading.prices);
     this.limiter = new RateLimiter(this.config.limits, options.limiter);
     this.timers.schedule(nextBoundary(options.startMs, this.config.referralSweepMs), { kind: 'referral.sweep' });
   }
@@ -274,6 +277,10 @@ export class Platform {
       case 'trading.tick':
       case 'trading.funding':
         this.trading.onTimer(timer, atMs);
+        return;
+      case 'wallet.block':
+      case 'wallet.swap':
+        this.wallet.onTimer(timer, atMs);
         return;
       case 'referral.sweep':
         this.referrals.sweep(atMs);

@@ -24,6 +24,7 @@ import type { TransportRequest, TransportResponse } from '../client/transport.ts
 import type { FaultWindow } from '../platform/platform.ts';
 import { CLOSURES_MAX, type GameClosure } from '../services/casino/closure-schedule.ts';
 import { TRADING_LIMITS, type MarketClosure, type PriceShock } from '../services/trading/trading-record.ts';
+import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 import { IDENTIFIER_RULE } from './identifier-rule.ts';
 import { ProvenanceIndex } from './provenance.ts';
 import {
@@ -204,7 +205,8 @@ function recordRequest(request: TransportRequest): RecordedRequest {
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
   const base = { mount: request.mount, method: request.method, path: request.path, query: { ...request.query }, headers };
   if (request.rawBody !== undefined) return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
-  return request.body === undefined ? base : { ...base, body: request.body as JsonValue };
+  // No key at rest: a wallet send's keys (and any other secret field) are redacted (wallet-parse.ts).
+  return request.body === undefined ? base : { ...base, body: redactSecretsDeep(request.body) as JsonValue };
 }
 
 function recordResponse(response: TransportResponse): RecordedResponse {
@@ -213,7 +215,8 @@ function recordResponse(response: TransportResponse): RecordedResponse {
     const lower = name.toLowerCase();
     if (isRecordedResponseHeader(lower)) headers[lower] = value;
   }
-  return { status: response.status, headers, body: (response.body ?? null) as JsonValue };
+  // A created wallet's mnemonic and monero keys are redacted: the record keeps no secret.
+  return { status: response.status, headers, body: redactSecretsDeep(response.body ?? null) as JsonValue };
 }
 
 /** The exchange as one line within `lineBytesMax`, dropping the response body if needed; null when impossible. */

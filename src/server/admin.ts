@@ -26,6 +26,9 @@
  *                          on the server's clock at confirm_at_ms — this row never moves the clock
  *                          (move a manual clock with POST /_afp/clock; a wall clock gets there);
  *                          `afp audit house-edge --target` funds its fresh agent through it
+ *   POST /_afp/wallet/mint { chain, address, amount, token? } → the mint transaction: new coins
+ *                          (or tokens, by contract address) at an address of a simulated chain, at
+ *                          once (src/services/wallet/wallet-mint.ts); the wallet's only way in
  *   POST /_afp/snapshot, /_afp/revert { id }, /_afp/reset → time travel both ways
  *                          (src/server/time-travel.ts, time-travel-routes.ts)
  *   GET  /_afp/digest     → { digest, now_ms, now }: SHA-256 of the whole state (digest-route.ts)
@@ -50,6 +53,8 @@ import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
 import { digestRow } from './digest-route.ts';
+import type { WalletTx } from '../services/wallet/chain-book.ts';
+import { mintBody, mintOnChain, mintRefusal } from '../services/wallet/wallet-mint.ts';
 
 export interface AdminOptions {
   readonly platform: Platform;
@@ -82,6 +87,7 @@ export type AdminCommand =
   | { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number }
   | { readonly kind: 'tier'; readonly agentId: string; readonly tier: Tier; readonly atMs: number }
   | { readonly kind: 'deposit'; readonly agentId: string; readonly chain: string; readonly amountMicro: Micro; readonly atMs: number }
+  | { readonly kind: 'wallet-mint'; readonly chain: string; readonly address: string; readonly amount: string; readonly token: string | null; readonly atMs: number }
   | { readonly kind: 'snapshot'; readonly id: string; readonly atMs: number }
   | { readonly kind: 'revert'; readonly id: string; readonly fromMs: number; readonly toMs: number }
   | { readonly kind: 'reset'; readonly fromMs: number; readonly toMs: number };
@@ -98,6 +104,11 @@ export function applyClockMove(platform: Platform, toMs: number): void {
  */
 export function applyTierSet(agent: Agent, tier: Tier): void {
   agent.tier = tier;
+}
+
+/** A wallet mint (live and on replay): the same parse and mint both times (a refused one is never logged). */
+export function applyWalletMint(platform: Platform, mint: { chain: string; address: string; amount: string; token: string | null }, atMs: number): Outcome<WalletTx> {
+  return mintOnChain(platform.wallet, mint, atMs);
 }
 
 /** A simulated chain deposit (live and on replay): credited later, on the clock. */
@@ -123,6 +134,7 @@ const ROWS: readonly AdminRow[] = [
   { method: 'GET', path: '/_afp/platform', apiOnly: true, answer: (_request, options) => platformView(options.platform) },
   { method: 'POST', path: '/_afp/tier', apiOnly: true, answer: setTier },
   { method: 'POST', path: '/_afp/casino/deposit', apiOnly: true, answer: casinoDeposit },
+  { method: 'POST', path: '/_afp/wallet/mint', apiOnly: true, answer: walletMint },
   { method: 'POST', path: '/_afp/snapshot', apiOnly: true, answer: snapshotRow },
   { method: 'POST', path: '/_afp/revert', apiOnly: true, answer: revertRow },
   { method: 'POST', path: '/_afp/reset', apiOnly: true, answer: resetRow },
@@ -273,6 +285,31 @@ const DEPOSIT_FIELDS = ['agent_id', 'chain', 'amount'];
 function depositAmount(value: unknown): Micro | null {
   const parsed = typeof value === 'string' ? parseDecimal(value) : typeof value === 'number' ? parseNumber(value) : null;
   return typeof parsed === 'bigint' ? parsed : null;
+}
+
+const MINT_FIELDS = ['chain', 'address', 'amount', 'token'];
+
+function walletMint(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+  if (request.bodyFailure !== undefined) return request.bodyFailure;
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('BAD_REQUEST', 'send {"chain": "<chain>", "address": "<address>", "amount": "<whole units>", "token": "<contract>"?}');
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !MINT_FIELDS.includes(key));
+  if (unknown.length > 0) return fail('BAD_REQUEST', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.sort().join(', ')}`);
+  const { chain, address, amount, token } = fields;
+  if (typeof chain !== 'string' || typeof address !== 'string' || (typeof amount !== 'string' && typeof amount !== 'number') || (token !== undefined && token !== null && typeof token !== 'string')) {
+    return fail('BAD_REQUEST', 'chain and address are strings, amount a decimal string or number, token (optional) a contract address');
+  }
+  const mint = { chain, address, amount: String(amount), token: typeof token === 'string' ? token : null };
+  const atMs = options.clock.nowMs();
+  // Checked before the log (a refused command is never recorded), applied after it.
+  const refused = mintRefusal(options.platform.wallet, mint);
+  if (refused !== null) return refused;
+  options.record?.({ kind: 'wallet-mint', ...mint, atMs });
+  const minted = applyWalletMint(options.platform, mint, atMs);
+  if (!minted.ok) return minted;
+  options.onClockMoved();
+  return mintBody(minted.value);
 }
 
 function casinoDeposit(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {

@@ -8,7 +8,7 @@
  * marks the file as afp's, so a foreign SQLite file is refused rather than written to):
  *   meta(key, value)                     seed, start_ms, clock_mode, wall_offset_ms, config, faults,
  *                                        closures, trading (absent in older logs: none), defects
- *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit' |
+ *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'wallet-mint' |
  *                                            'snapshot' | 'revert' | 'reset' (time travel: a revert's or
  *                                            reset's at_ms is the instant it returns to); entry = JSON;
  *                                            body = a request body's JSON text as received
@@ -112,6 +112,7 @@ export type LoggedCommand =
   | { readonly seq: number; readonly kind: 'clock'; readonly atMs: number; readonly fromMs: number }
   | { readonly seq: number; readonly kind: 'tier'; readonly atMs: number; readonly agentId: string; readonly tier: Tier }
   | { readonly seq: number; readonly kind: 'deposit'; readonly atMs: number; readonly agentId: string; readonly chain: string; readonly amountMicro: bigint }
+  | { readonly seq: number; readonly kind: 'wallet-mint'; readonly atMs: number; readonly chain: string; readonly address: string; readonly amount: string; readonly token: string | null }
   | { readonly seq: number; readonly kind: 'snapshot'; readonly atMs: number; readonly id: string }
   | { readonly seq: number; readonly kind: 'revert'; readonly atMs: number; readonly fromMs: number; readonly id: string }
   | { readonly seq: number; readonly kind: 'reset'; readonly atMs: number; readonly fromMs: number }
@@ -134,7 +135,7 @@ export type CommitOutcome = { readonly ok: true; readonly entries: number } | { 
 /** One entry waiting in the open batch: the row's columns. */
 interface PendingRow {
   readonly atMs: number;
-  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'snapshot' | 'revert' | 'reset';
+  readonly kind: 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'wallet-mint' | 'snapshot' | 'revert' | 'reset';
   readonly entry: string;
   readonly body: string | null;
 }
@@ -247,6 +248,9 @@ export class CommandLog {
         return;
       case 'deposit':
         this.stage({ atMs: command.atMs, kind: 'deposit', entry: JSON.stringify({ agent_id: command.agentId, chain: command.chain, amount_micro: String(command.amountMicro) }), body: null });
+        return;
+      case 'wallet-mint':
+        this.stage({ atMs: command.atMs, kind: 'wallet-mint', entry: JSON.stringify({ chain: command.chain, address: command.address, amount: command.amount, token: command.token }), body: null });
         return;
       case 'snapshot':
         this.stage({ atMs: command.atMs, kind: 'snapshot', entry: JSON.stringify({ id: command.id }), body: null });
@@ -586,6 +590,11 @@ export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
       const { agent_id: agentId, chain, amount_micro: amount } = entry;
       const valid = typeof agentId === 'string' && typeof chain === 'string' && typeof amount === 'string' && /^\d{1,20}$/.test(amount);
       return valid ? { seq, kind: 'deposit', atMs, agentId, chain, amountMicro: BigInt(amount) } : corrupt('deposit entry');
+    }
+    case 'wallet-mint': {
+      const { chain, address, amount, token } = entry;
+      const valid = typeof chain === 'string' && typeof address === 'string' && typeof amount === 'string' && (token === null || typeof token === 'string');
+      return valid ? { seq, kind: 'wallet-mint', atMs, chain, address, amount, token } : corrupt('wallet-mint entry');
     }
     case 'snapshot':
       return typeof entry['id'] === 'string' ? { seq, kind: 'snapshot', atMs, id: entry['id'] } : corrupt('snapshot entry without id');

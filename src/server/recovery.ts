@@ -34,12 +34,13 @@
  * Checkpoints (src/server/checkpoints.ts): when the log holds a usable one, the platform and the
  * time-travel snapshots are loaded from it and only the commands after it are replayed.
  */
+import { redactSecrets, senderOfFields } from '../http/routes/wallet/wallet-parse.ts';
 import { assert } from '../core/assert.ts';
 import { fail } from '../core/errors.ts';
 import { Dispatcher, REACH_NOTHING, REACH_ROW, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
 import type { Route } from '../http/route.ts';
 import { Platform, type AuthenticatedCaller, type Credential } from '../platform/platform.ts';
-import { applyClockMove, applyDeposit, applyTierSet } from './admin.ts';
+import { applyClockMove, applyDeposit, applyTierSet, applyWalletMint } from './admin.ts';
 import type { CheckpointSource } from './checkpoint-store.ts';
 import type { CommandLog, LoggedCharge, LoggedCommand, LoggedRequest, LogSettings, RequestToLog } from './command-log.ts';
 import { ServeClock } from './serve-clock.ts';
@@ -85,7 +86,7 @@ export class LoggedDispatcher extends Dispatcher {
 
   /** Handles a whole request read back from the log (not appended again). */
   replay(request: ApiRequest, nowMs: number): ApiResponse {
-    return super.dispatch(request, nowMs, request.ip);
+    return this.dispatchReplayed(request, nowMs, request.ip);
   }
 
   /** Charges the limiter as a request refused before its row did (a 'charge' entry; not appended again). */
@@ -95,7 +96,10 @@ export class LoggedDispatcher extends Dispatcher {
   }
 
   private append(request: DispatchRequest, credential: Credential, nowMs: number, ip: string, whole: boolean): void {
-    const logged: RequestToLog = { ...request, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
+    // No key at rest: a wallet send's keys are replaced by its verified sender (wallet-parse.ts).
+    const body = redactSecrets(request.body, senderOfFields);
+    const redacted = body === request.body ? request : { ...request, body, bodyText: undefined };
+    const logged: RequestToLog = { ...redacted, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
     this.commandLog.appendRequest(logged, credential, nowMs, whole ? 'whole' : 'charge');
     this.onAppend();
   }
@@ -208,6 +212,9 @@ export function replayCommands(position: ReplayPosition, commands: Iterable<Logg
         case 'deposit':
           // The same outcome as when served: a deposit refused live is refused again.
           applyDeposit(platform, command, command.atMs);
+          break;
+        case 'wallet-mint':
+          applyWalletMint(platform, command, command.atMs);
           break;
         case 'snapshot': {
           const id = timeTravel.nextSnapshotId();

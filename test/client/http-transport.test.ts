@@ -103,7 +103,7 @@ describe('targets', () => {
 
   test('discoverTarget finds the style-A mounts of an afp server, and only api elsewhere', async () => {
     const urls = served.serve.urls;
-    expect(await discoverTarget(urls.api as string)).toEqual({ api: urls.api, faucet: urls.faucet, escrow: urls.escrow, trading: urls.trading, domains: urls.domains, casino: urls.casino });
+    expect(await discoverTarget(urls.api as string)).toEqual({ api: urls.api, faucet: urls.faucet, escrow: urls.escrow, trading: urls.trading, domains: urls.domains, wallet: urls.wallet, casino: urls.casino });
     const plain = createServer((_request, response) => response.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
     const url = await listen(plain);
     expect(await discoverTarget(url)).toEqual({ api: url });

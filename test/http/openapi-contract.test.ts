@@ -42,6 +42,23 @@ const EXPECTED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['trading.B.order body.price', 'price only and always with type limit (the example is a market order)'],
   ['trading.B.order body.leverage', 'leverage above 1 only on perpetuals (the example is a spot order)'],
   ['trading.B.orders query.pair', 'market_type filters a pair: without pair it is refused'],
+  ['wallet.primary.send body.token', 'a token contract of the chain (a domain table, per chain)'],
+  ['wallet.primary.send body.private_key', 'private_key on every chain but monero, never on monero'],
+  ['wallet.primary.send body.view_key', 'view_key and spend_key on monero only'],
+  ['wallet.primary.send body.spend_key', 'view_key and spend_key on monero only'],
+  ['wallet.A.send body.token', 'a token contract of the chain (a domain table, per chain)'],
+  ['wallet.A.send body.chain', 'the example\'s token is a contract of ethereum only'],
+  ['wallet.A.send body.private_key', 'private_key on every chain but monero, never on monero'],
+  ['wallet.A.send body.view_key', 'view_key and spend_key on monero only'],
+  ['wallet.A.send body.spend_key', 'view_key and spend_key on monero only'],
+  ['wallet.primary.swap-quote query.from_token', 'a token contract of from_chain (a domain table, per chain)'],
+  ['wallet.primary.swap-quote query.to_token', 'a token contract of to_chain (a domain table, per chain)'],
+  ['wallet.primary.swap body.from_token', 'a token contract of from_chain (a domain table, per chain)'],
+  ['wallet.primary.swap body.to_token', 'a token contract of to_chain (a domain table, per chain)'],
+  ['wallet.primary.swap body.to_chain', 'the example\'s to_token is an asset of solana only'],
+  ['wallet.A.swap body.from', '<chain>:<token contract> of a domain table'],
+  ['wallet.A.swap body.to', '<chain>:<token contract> of a domain table'],
+  ['wallet.B.send body.to', 'an agent id must name an agent with a wallet (404 otherwise)'],
 ]);
 
 /** The deployed rows' expected disagreements: the cross-field rules they inherit from style A's rows. */

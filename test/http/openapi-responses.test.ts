@@ -25,7 +25,7 @@ import { AGENTS } from '../../agents/index.ts';
 import { schemaChecker, type SchemaCheck } from './openapi-ajv.ts';
 import { deployedOpenApiTour, openApiTour, renderOpenApiExamples } from './openapi-tour.ts';
 
-const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains'];
+const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains', 'wallet'];
 const documents = new Map(MOUNTS.map((mount) => [mount, openApiDocument(ALL_ROUTES, { mount })]));
 const checkers = new Map(MOUNTS.map((mount) => [mount, schemaChecker(documents.get(mount) as JsonObject)]));
 

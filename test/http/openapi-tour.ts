@@ -14,6 +14,7 @@ import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { Platform, type FaultWindow } from '../../src/platform/platform.ts';
 import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
+import { walletTour } from './wallet/wallet-tour.ts';
 import { tradingTour } from './trading/trading-tour.ts';
 
 export const TOUR_START_MS = Date.UTC(2026, 0, 1);
@@ -114,6 +115,7 @@ export function openApiTour(): { readonly platform: Platform; readonly byRow: Ma
   casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => now());
   domainsTour(send, { alice, bob });
   tradingTour(send, { alice, bob });
+  walletTour(send, { alice, bob }, platform);
   // Failures, one per common code and service, for the error examples.
   send('api', 'POST', '/escrow', { key: bob, body: { amount: '1.00', receiver: 'alice', colour: 'blue' } });
   send('api', 'GET', '/escrows');

@@ -25,11 +25,12 @@ import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
 import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
+import { walletTour } from './wallet/wallet-tour.ts';
 import { tradingTour } from './trading/trading-tour.ts';
 import { schemaChecker } from './openapi-ajv.ts';
 
 const START_MS = Date.UTC(2026, 0, 1);
-const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains'];
+const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading', 'domains', 'wallet'];
 /** Statuses only the `default` response covers (its description names them). */
 const DEFAULT_STATUSES = ['405', '413', '415', '500', '503'];
 
@@ -231,6 +232,7 @@ function validRequestForEveryRow(): Map<string, ApiResponse[]> {
   casinoTour((mount, method, path, options = {}) => ({ status: 200, body: send(mount, method, path, options) }), { alice, bob }, () => nowMs);
   domainsTour(send, { alice, bob });
   tradingTour(send, { alice, bob });
+  walletTour(send, { alice, bob }, platform);
   return answers;
 }
 
@@ -243,7 +245,7 @@ describe('documented statuses against the dispatcher', () => {
       expect(statuses, `${route.id}: ${JSON.stringify(answers.get(route.id)?.[0]?.body)}`).toEqual(statuses.map(() => route.successStatus));
       expect(operationOf(route).responses).toHaveProperty([String(route.successStatus)]);
     }
-    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register', 'trading.A.order', 'trading.B.order']);
+    expect(ALL_ROUTES.filter((route) => route.successStatus === 201).map((route) => route.id).sort()).toEqual(['casino.A.challenges.create', 'casino.A.register', 'casino.A.tournaments.create', 'domains.A.register', 'domains.B.register', 'escrow.A.create', 'escrow.B.create', 'faucet.A.register', 'faucet.B.register', 'trading.A.order', 'trading.B.order', 'wallet.primary.register']);
   });
 
   test('every status a simulated population meets (bad input and a rate-limit abuser included) is documented for its row', async () => {

@@ -92,8 +92,8 @@ describe('afp target probe against a real afp serve (child process)', () => {
     });
     expect(serve.code).toBe(0);
     expect(probed?.code, probed?.stderr).toBe(0);
-    expect(probed?.stdout).toContain(`GET /_afp/mounts                           200     afp serve: announces casino, domains, escrow, faucet, trading`);
-    expect(probed?.stdout).toMatch(/→ faucet B, escrow B, trading B, domains B, casino B; dialect family documents/);
+    expect(probed?.stdout).toContain(`GET /_afp/mounts                           200     afp serve: announces casino, domains, escrow, faucet, trading, wallet`);
+    expect(probed?.stdout).toMatch(/→ faucet B, escrow B, trading B, domains B, wallet B, casino B; dialect family documents/);
     expect(probed?.stdout).toMatch(/→ casino A; dialect family documents/);
     expect(probed?.stdout).toContain(`wrote ${out}`);
     expect(again?.code).toBe(2);

@@ -237,7 +237,7 @@ describe('per-endpoint caps', () => {
   });
 
   test('a route with a style-B row on a service without one is a bug', () => {
-    expect(() => limiter().charge(serviceB('a', 'wallet', ROW_B), T0)).toThrow(AssertionFailure);
+    expect(() => limiter().charge(serviceB('a', 'wallet', { serviceRowB: true, row: 'no-such-row' }), T0)).toThrow(AssertionFailure);
   });
 });
 

@@ -76,7 +76,7 @@ describe('manual clock', () => {
     const state = await getJson(`${api}/_afp/state`);
     expect(state.body).toMatchObject({ seed: '3', mode: 'manual', agents: 2, escrows: 1, ledger: { sum_micro: '0', audit_sum_micro: '0', balanced: true } });
     expect(await getJson(`${api}/_afp/mounts`)).toEqual({ status: 200, body: { mounts: handle.urls } });
-    expect(Object.keys(handle.urls)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'casino']);
+    expect(Object.keys(handle.urls)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino']);
     for (const url of Object.values(handle.urls)) expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await getJson(`${handle.urls.faucet as string}/_afp/clock`)).status).toBe(404); // admin lives on the api mount only
   });

@@ -39,14 +39,14 @@ function canListen(port: number): Promise<boolean> {
 
 describe('listener set', () => {
   test('api always, style-A mounts only when they have routes', () => {
-    expect(servedMounts(ALL_ROUTES)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'casino']);
+    expect(servedMounts(ALL_ROUTES)).toEqual(['api', 'faucet', 'escrow', 'trading', 'domains', 'wallet', 'casino']);
     expect(servedMounts([])).toEqual(['api']);
   });
 
-  test('a fixed port P gives api P, faucet P+1, escrow P+2, trading P+3, domains P+4, casino P+6', async () => {
+  test('a fixed port P gives api P, faucet P+1, escrow P+2, trading P+3, domains P+4, wallet P+5, casino P+6', async () => {
     const base = await freeBasePort();
     const handle = await serve(base);
-    expect(handle.urls).toEqual({ api: `http://127.0.0.1:${base}`, faucet: `http://127.0.0.1:${base + 1}`, escrow: `http://127.0.0.1:${base + 2}`, trading: `http://127.0.0.1:${base + 3}`, domains: `http://127.0.0.1:${base + 4}`, casino: `http://127.0.0.1:${base + 6}` });
+    expect(handle.urls).toEqual({ api: `http://127.0.0.1:${base}`, faucet: `http://127.0.0.1:${base + 1}`, escrow: `http://127.0.0.1:${base + 2}`, trading: `http://127.0.0.1:${base + 3}`, domains: `http://127.0.0.1:${base + 4}`, wallet: `http://127.0.0.1:${base + 5}`, casino: `http://127.0.0.1:${base + 6}` });
   });
 
   test('/mcp answers on the faucet and escrow listeners, not on api', async () => {

@@ -11,5 +11,8 @@ import { casinoRoutes } from './casino/casino.ts';
 import { faucetRoutes } from './faucet/faucet.ts';
 import { domainsRoutes } from './domains/domains.ts';
 import { tradingRoutes } from './trading/trading.ts';
+import { walletPrimaryRoutes } from './wallet/wallet-primary.ts';
+import { walletReferralRoutes } from './wallet/wallet-referral.ts';
+import { walletStyleRoutes } from './wallet/wallet-styles.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes];
+export const ALL_ROUTES: readonly Route[] = [...faucetRoutes, ...escrowRoutes, ...casinoRoutes, ...tradingRoutes, ...domainsRoutes, ...walletPrimaryRoutes, ...walletReferralRoutes, ...walletStyleRoutes];

@@ -110,6 +110,11 @@ export const DEFAULT_CONFIG: PlatformConfig = {
       trading: { perMinute: 120, burst: 200, perDay: null },
       // platform.md Limits 3: trading /positions 300 per minute (style A), on top of the tier.
       'trading-positions': { perMinute: 300, burst: 300, perDay: null },
+      // wallet.md Limits 2: style B wallet 60 per minute, burst 80, 5,000 a day.
+      wallet: { perMinute: 60, burst: 80, perDay: 5_000 },
+      // wallet.md Limits 1 and 2: /swap hard cap 120 per minute; style B send 20 per minute (afp: every style's send).
+      'wallet-swap': { perMinute: 120, burst: 120, perDay: null },
+      'wallet-send': { perMinute: 20, burst: 20, perDay: null },
     },
     endpointDailyB: { 'escrow.create': 100, 'trading.order': 50_000, 'domains.register': 10 },
   },

@@ -25,7 +25,9 @@ export type PlatformTimer =
   | { kind: 'domains.expire'; domainId: string; domain: string; atMs: number }
   | { kind: 'domains.release'; domainId: string; domain: string; atMs: number }
   | { kind: 'trading.tick' }
-  | { kind: 'trading.funding' };
+  | { kind: 'trading.funding' }
+  | { kind: 'wallet.block'; chain: 'ethereum' | 'base' | 'solana' | 'bitcoin' | 'tron' | 'monero'; atMs: number }
+  | { kind: 'wallet.swap'; orderId: string; step: 'expire' | 'exchange' | 'send' };
 
 /**
  * Deliberate defects (`afp run|serve|check --defect NAME`, tests and demos only), one table for

@@ -31,7 +31,12 @@ export type DomainEvent =
   | { type: 'trading.filled'; atMs: number; orderId: string; agentId: string; symbol: string; fillPrice: string; feeMicro: bigint }
   | { type: 'trading.cancelled'; atMs: number; orderId: string; agentId: string; symbol: string; cause: 'agent' | 'unfundable' }
   | { type: 'trading.liquidated'; atMs: number; positionId: string; agentId: string; symbol: string; markPrice: string; marginMicro: bigint; shortfallMicro: bigint }
-  | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint };
+  | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint }
+  | { type: 'wallet.created'; atMs: number; agentId: string }
+  | { type: 'wallet.minted'; atMs: number; chain: string; asset: string; to: string; amount: bigint }
+  | { type: 'wallet.sent'; atMs: number; hash: string; kind: string; chain: string; asset: string; from: string; to: string; amount: bigint; fee: bigint; blockAtMs: number }
+  | { type: 'wallet.settled'; atMs: number; hash: string; chain: string; status: string; failure: string | null }
+  | { type: 'wallet.swap'; atMs: number; orderId: string; status: string; fromChain: string; toChain: string; amount: bigint };
 
 export type DomainEventType = DomainEvent['type'];
 

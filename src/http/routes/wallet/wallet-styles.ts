@@ -1,0 +1,290 @@
+/**
+ * The wallet's two further styles over the same WalletService (spec/wallet.md): style A (mount
+ * 'wallet', /api/v1/...) and style B (mount 'api', /wallet-api/...). Both answer per agent, over the
+ * public addresses of the caller's latest wallet (POST /v1/wallet/create; 404 before one exists):
+ * the service keeps those addresses, never a key, so a send still carries its private_key.
+ * afp's readings where the spec is silent (docs/decisions.md "Wallet"):
+ * - A /swap: `from` and `to` are `<chain>:<token contract address>`; it opens an order paying the
+ *   caller's own address on the output chain; received_usdc is the quoted output's USD value;
+ *   slippage (percent, 0 to 50) must be at least the quote's allowance (1%), else 400.
+ * - B moves USDC (the chain's USDC contract): its amounts are USDC numbers, its balance is per chain
+ *   `usdc` and `eth`. polygon and arbitrum are in B's vocabulary but not simulated: their balance is
+ *   0 (`simulated: false`) and a send there is 400. B's `to` may be an agent id (its latest wallet).
+ */
+import { assert } from '../../../core/assert.ts';
+import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
+import { parseNumber } from '../../../core/money.ts';
+import type { WalletTx } from '../../../services/wallet/chain-book.ts';
+import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
+import type { SwapOrder } from '../../../services/wallet/swap-desk.ts';
+import { assetByAddress, assetsOf, formatUnits, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
+import type { Platform } from '../../../platform/platform.ts';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
+import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryEnum, queryLimit, requiredString } from '../../validate.ts';
+import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, MEMO_TEXT_MAX, parseSend } from './wallet-parse.ts';
+import { walletCaller } from './wallet-primary.ts';
+import { orderBody, txBody, usdNumber } from './wallet-render.ts';
+
+type Addresses = Readonly<Record<WalletChain, string>>;
+const B_CHAINS = ['ethereum', 'polygon', 'arbitrum', 'base'] as const;
+type ChainB = (typeof B_CHAINS)[number];
+const SIMULATED_B: readonly ChainB[] = ['ethereum', 'base'];
+const SWAP_A_FIELDS = ['from', 'to', 'amount', 'slippage'];
+const SEND_B_FIELDS = ['to', 'amount', 'chain', 'memo', 'private_key'];
+const HISTORY_A_QUERY = ['limit'];
+const HISTORY_B_QUERY = ['limit', 'type', 'chain'];
+const BALANCE_B_QUERY = ['chain'];
+const HISTORY_B_DEFAULT = 20;
+const SLIPPAGE_PCT_MAX = 50;
+
+const noInput = (input: RouteInput): null | Failure => knownQuery(input.query, NO_KEYS) ?? emptyBody(input.body) ?? null;
+
+function walletOf(context: RouteContext): Addresses | Failure {
+  const addresses = context.platform.wallet.addressesOf(walletCaller(context));
+  return addresses ?? fail('NOT_FOUND', 'no wallet yet: create one with POST /v1/wallet/create');
+}
+
+function usdcOf(chain: WalletChain): Asset {
+  const token = assetsOf(chain).find((asset) => asset.symbol === 'USDC');
+  assert(token !== undefined, `style B's chains hold USDC (${chain})`);
+  return token;
+}
+
+/** Per chain: every asset's amount and USD value at the caller's address. */
+function balancesA(platform: Platform, addresses: Addresses, nowMs: number): JsonObject {
+  const chains: JsonObject = {};
+  let total = 0n;
+  for (const chain of WALLET_CHAIN_NAMES) {
+    let chainUsd = 0n;
+    const assets: JsonObject = {};
+    for (const asset of assetsOf(chain)) {
+      const units = platform.wallet.chains.balanceOf(chain, asset.address, addresses[chain]);
+      const usd = platform.wallet.usdValue(asset, units, nowMs);
+      chainUsd += usd;
+      assets[asset.symbol] = { amount: formatUnits(units, asset.decimals), usdc_equivalent: usdNumber(usd) };
+    }
+    total += chainUsd;
+    chains[chain] = { address: addresses[chain], assets, usdc_equivalent: usdNumber(chainUsd) };
+  }
+  return { chains, total_usdc_equivalent: usdNumber(total) };
+}
+
+/** `<chain>:<token address>` of style A's swap. */
+function chainAsset(value: unknown, name: string): Asset | Failure {
+  const text = requiredString(value, name, ADDRESS_TEXT_MAX + 16);
+  if (isFailure(text)) return text;
+  const at = text.indexOf(':');
+  const chain = WALLET_CHAIN_NAMES.find((one) => one === text.slice(0, at));
+  if (at < 0 || chain === undefined) return fail('BAD_REQUEST', `${name} must be <chain>:<token contract address>, chain one of ${WALLET_CHAIN_NAMES.join(', ')}`, { field: name });
+  return assetByAddress(chain, text.slice(at + 1), name);
+}
+
+function parseSwapA(body: unknown): { from: Asset; to: Asset; amount: bigint } | Failure {
+  const fields = objectBody(body, SWAP_A_FIELDS);
+  if (isFailure(fields)) return fields;
+  const from = chainAsset(fields['from'], 'from');
+  if (isFailure(from)) return from;
+  const to = chainAsset(fields['to'], 'to');
+  if (isFailure(to)) return to;
+  if (typeof fields['amount'] !== 'number') return fail('BAD_REQUEST', 'amount must be a number', { field: 'amount' });
+  const amount = parseAmount(fields['amount'], from.decimals, 'amount');
+  if (isFailure(amount)) return amount;
+  const slippage = fields['slippage'];
+  if (slippage !== undefined && slippage !== null && (typeof slippage !== 'number' || !Number.isFinite(slippage) || slippage < 1 || slippage > SLIPPAGE_PCT_MAX)) {
+    return fail('BAD_REQUEST', `slippage must be a percentage from 1 (the quote's allowance) to ${SLIPPAGE_PCT_MAX}`, { field: 'slippage' });
+  }
+  return { from, to, amount };
+}
+
+/** Newest first across the caller's addresses on the history chains. */
+function historyOf(platform: Platform, addresses: Addresses, chains: readonly WalletChain[], limit: number, type: 'send' | 'receive' | 'all'): WalletTx[] {
+  const all: WalletTx[] = [];
+  for (const chain of chains) all.push(...platform.wallet.chains.historyOf(chain, addresses[chain], platform.wallet.config.historyPerAddressMax));
+  const mine = (tx: WalletTx, address: string): boolean => tx.from !== null && tx.from.toLowerCase() === address.toLowerCase();
+  return all
+    .filter((tx) => type === 'all' || (type === 'send') === mine(tx, addresses[tx.chain]))
+    .sort((one, two) => two.sentAtMs - one.sentAtMs || (one.hash < two.hash ? -1 : 1))
+    .slice(0, limit);
+}
+
+const rowsA: readonly Route[] = [
+  defineRoute<null, Addresses>({
+    id: 'wallet.A.balance', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/balance', auth: 'bearer',
+    summary: 'Balances of your wallet on every chain, each asset with its usdc_equivalent.',
+    parse: noInput,
+    run: (context) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed(wallet);
+    },
+    successStatus: 200,
+    render: (addresses, context) => balancesA(context.platform, addresses, context.nowMs),
+  }),
+  defineRoute<null, Addresses>({
+    id: 'wallet.A.addresses', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/addresses', auth: 'bearer',
+    summary: 'Your deposit address on every chain (those of your latest wallet).',
+    parse: noInput,
+    run: (context) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed(wallet);
+    },
+    successStatus: 200,
+    render: (addresses) => ({ addresses: { ...addresses } }),
+  }),
+  defineRoute<SendCommand, WalletTx>({
+    id: 'wallet.A.send', service: 'wallet', style: 'A', mount: 'wallet', method: 'POST', path: '/api/v1/send', auth: 'bearer',
+    limits: { serviceRowB: true, row: 'wallet-send' },
+    summary: 'Send a coin or token on any chain, signed with the private key supplied (as POST /v1/wallet/send).',
+    parse: (input, context) => parseSend(input.body, context),
+    run: (context, command) => context.platform.wallet.send(command, context.nowMs),
+    successStatus: 200,
+    render: txBody,
+  }),
+  defineRoute<{ from: Asset; to: Asset; amount: bigint }, SwapOrder>({
+    id: 'wallet.A.swap', service: 'wallet', style: 'A', mount: 'wallet', method: 'POST', path: '/api/v1/swap', auth: 'bearer',
+    limits: { serviceRowB: true, row: 'wallet-swap' },
+    summary: 'Swap from <chain>:<token> to <chain>:<token> paying your own address: an order (deposit, then status); received_usdc quoted.',
+    parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwapA(input.body),
+    run: (context, command) => {
+      const wallet = walletOf(context);
+      if (isFailure(wallet)) return wallet;
+      const swap: SwapCommand = { ...command, toAddress: wallet[command.to.chain] };
+      return context.platform.wallet.swap(swap, context.nowMs);
+    },
+    successStatus: 200,
+    render: (order, context) => ({ ...orderBody(order), received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)) }),
+  }),
+  defineRoute<number, WalletTx[]>({
+    id: 'wallet.A.transactions', service: 'wallet', style: 'A', mount: 'wallet', method: 'GET', path: '/api/v1/transactions', auth: 'bearer',
+    summary: 'Your history on bitcoin, solana, base and ethereum, newest first (limit 10, max 50).',
+    parse: (input, context) => knownQuery(input.query, HISTORY_A_QUERY) ?? queryLimit(input.query, context.platform.wallet.config.historyLimitDefault, context.platform.wallet.config.historyLimitMax),
+    run: (context, limit) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed(historyOf(context.platform, wallet, HISTORY_CHAINS, limit, 'all'));
+    },
+    successStatus: 200,
+    render: (txs) => ({ transactions: txs.map(txBody), count: txs.length }),
+  }),
+];
+
+function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure {
+  const fields = objectBody(body, SEND_B_FIELDS);
+  if (isFailure(fields)) return fields;
+  const chain = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
+  if (isFailure(chain)) return chain;
+  if (!(SIMULATED_B as readonly string[]).includes(chain)) return fail('BAD_REQUEST', `afp simulates ${SIMULATED_B.join(' and ')} of style B's chains; ${chain} is not simulated`, { field: 'chain' });
+  const evm = chain as WalletChain;
+  let to = requiredString(fields['to'], 'to', ADDRESS_TEXT_MAX);
+  if (isFailure(to)) return to;
+  if (!to.startsWith('0x')) {
+    const agent = context.platform.agents.resolve(to);
+    const addresses = agent === undefined ? null : context.platform.wallet.addressesOf(agent.id);
+    if (addresses === null) return fail('NOT_FOUND', `recipient ${to} is not an agent with a wallet`, { field: 'to' });
+    to = addresses[evm];
+  }
+  if (typeof fields['amount'] !== 'number' || isFailure(parseNumberChecked(fields['amount']))) return fail('BAD_REQUEST', 'amount must be a positive number of USDC with at most 6 decimals', { field: 'amount' });
+  const memo = optionalString(fields['memo'], 'memo', MEMO_TEXT_MAX);
+  if (isFailure(memo)) return memo;
+  const key = optionalString(fields['private_key'], 'private_key', KEY_TEXT_MAX);
+  if (isFailure(key)) return key;
+  const usdc = usdcOf(evm);
+  return parseSend({ chain: evm, to, amount: fields['amount'], token: usdc.address, private_key: key, ...(memo === undefined ? {} : { memo }) }, context);
+}
+
+function parseNumberChecked(value: number): bigint | Failure {
+  const parsed = parseNumber(value);
+  return typeof parsed === 'bigint' && parsed > 0n ? parsed : fail('BAD_REQUEST', 'amount');
+}
+
+function balanceB(platform: Platform, addresses: Addresses, chain: ChainB | 'all'): JsonObject {
+  const chains: JsonObject = {};
+  let total = 0n;
+  for (const one of B_CHAINS) {
+    if (chain !== 'all' && one !== chain) continue;
+    if (!(SIMULATED_B as readonly string[]).includes(one)) {
+      chains[one] = { usdc: '0', eth: '0', simulated: false };
+      continue;
+    }
+    const evm = one as WalletChain;
+    const usdc = platform.wallet.chains.balanceOf(evm, usdcOf(evm).address, addresses[evm]);
+    const eth = platform.wallet.chains.balanceOf(evm, assetsOf(evm)[0]?.address ?? '', addresses[evm]);
+    total += usdc;
+    chains[one] = { usdc: formatUnits(usdc, 6), eth: formatUnits(eth, 18), simulated: true };
+  }
+  return { usdc: formatUnits(total, 6), chains };
+}
+
+const rowsB: readonly Route[] = [
+  defineRoute<ChainB | 'all', { addresses: Addresses; chain: ChainB | 'all' }>({
+    id: 'wallet.B.balance', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/balance', auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Your USDC total and, per chain, usdc and eth (chain ethereum, polygon, arbitrum or base; default all).',
+    parse: (input) => knownQuery(input.query, BALANCE_B_QUERY) ?? queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all'),
+    run: (context, chain) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed({ addresses: wallet, chain });
+    },
+    successStatus: 200,
+    render: (view, context) => balanceB(context.platform, view.addresses, view.chain),
+  }),
+  defineRoute<SendCommand, WalletTx>({
+    id: 'wallet.B.send', service: 'wallet', style: 'B', mount: 'api', method: 'POST', path: '/wallet-api/send', auth: 'bearer',
+    limits: { serviceRowB: true, row: 'wallet-send' },
+    summary: 'Send USDC to an EVM address or an agent id (chain default ethereum; memo optional; private_key signs).',
+    parse: (input, context) => knownQuery(input.query, NO_KEYS) ?? parseSendB(input.body, context),
+    run: (context, command) => context.platform.wallet.send(command, context.nowMs),
+    successStatus: 200,
+    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnits(tx.amount, tx.decimals)), fee: formatUnits(tx.fee, 18), fee_symbol: 'ETH', chain: tx.chain, to: tx.to, memo: tx.memo }),
+  }),
+  defineRoute<null, Addresses>({
+    id: 'wallet.B.address', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/address', auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Your deposit address per chain (ethereum, arbitrum, base, polygon: one EVM address).',
+    parse: noInput,
+    run: (context) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed(wallet);
+    },
+    successStatus: 200,
+    render: (addresses) => ({ addresses: Object.fromEntries(B_CHAINS.map((chain) => [chain, addresses.ethereum])) }),
+  }),
+  defineRoute<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly WalletChain[] }, WalletTx[]>({
+    id: 'wallet.B.transactions', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/transactions', auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'Your history (limit 20, max 50; type send, receive or all; chain ethereum or base, default both).',
+    parse: (input, context) => {
+      const unknown = knownQuery(input.query, HISTORY_B_QUERY);
+      if (unknown !== null) return unknown;
+      const limit = queryLimit(input.query, HISTORY_B_DEFAULT, context.platform.wallet.config.historyLimitMax);
+      if (isFailure(limit)) return limit;
+      const type = queryEnum(input.query, 'type', ['send', 'receive', 'all'] as const, 'all');
+      if (isFailure(type)) return type;
+      const chain = queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all');
+      if (isFailure(chain)) return chain;
+      const chains = chain === 'all' ? (SIMULATED_B as readonly WalletChain[]) : (SIMULATED_B as readonly string[]).includes(chain) ? [chain as WalletChain] : [];
+      return { limit, type, chains };
+    },
+    run: (context, command) => {
+      const wallet = walletOf(context);
+      return isFailure(wallet) ? wallet : succeed(historyOf(context.platform, wallet, command.chains, command.limit, command.type));
+    },
+    successStatus: 200,
+    render: (txs) => ({ transactions: txs.map(txBody), count: txs.length }),
+  }),
+  defineRoute<{ hash: string }, WalletTx>({
+    id: 'wallet.B.tx', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/tx/:hash', auth: 'bearer',
+    limits: { serviceRowB: true },
+    summary: 'A transaction by hash: pending, confirmed or failed.',
+    parse: (input) => {
+      const unknown = knownQuery(input.query, NO_KEYS);
+      if (unknown !== null) return unknown;
+      const hash = requiredString(input.params['hash'], 'hash', 130);
+      return isFailure(hash) ? hash : { hash };
+    },
+    run: (context, command) => context.platform.wallet.transaction(command.hash),
+    successStatus: 200,
+    render: txBody,
+  }),
+];
+
+export const walletStyleRoutes: readonly Route[] = [...rowsA, ...rowsB];

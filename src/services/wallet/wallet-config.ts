@@ -1,0 +1,115 @@
+/**
+ * The wallet's simulated chains and tokens as data (STYLE rule 7: defaults in one place). Each
+ * chain: its native coin (symbol, decimals of its base unit), its block pace, its fees in base
+ * units, and the rule a pending transaction can fail by. Tokens are named by CONTRACT ADDRESS
+ * (the real mainnet contracts), never by symbol. Each chain's native coin has an "asset address"
+ * too, so a swap always names contract addresses: the EVM sentinel 0xEeee…EEeE that aggregators
+ * use, wrapped SOL's mint on solana, tron's zero address, and the word `native` on bitcoin and
+ * monero, which have no contracts (docs/decisions.md "Wallet").
+ *
+ * Block pace (real chains: ethereum 12 s, base 2 s, solana 0.4 s, bitcoin 10 min, tron 3 s, monero
+ * 2 min): only blocks that include a pending transaction are simulated — one timer per (chain,
+ * block instant) with work in it, batching every transaction of that block; empty blocks cost
+ * nothing. Block height = floor(instant / blockMs). A transaction is confirmed in the first block
+ * after it was sent (one confirmation).
+ * Non-goals: gas markets, mempools, reorgs.
+ */
+import { assert } from '../../core/assert.ts';
+import type { WalletChain } from './keys/wallet-keys.ts';
+
+export interface ChainRow {
+  readonly chain: WalletChain;
+  readonly symbol: string;
+  /** Decimals of the base unit: wei 18, lamports 9, sats 8, sun 6, piconero 12. */
+  readonly decimals: number;
+  readonly blockMs: number;
+  /** Fee of a native transfer, in base units of the native coin. */
+  readonly feeNative: bigint;
+  /** Fee of a token transfer (ERC-20/TRC-20), in base units of the native coin; null: no tokens. */
+  readonly feeToken: bigint | null;
+  /** The native coin's asset address (swaps name assets by address). */
+  readonly nativeAsset: string;
+  /** Solana: an account created by a transfer must hold at least this (rent exemption); else 0. */
+  readonly rentExemptMin: bigint;
+  /** Explorer base of a transaction. */
+  readonly explorerTx: string;
+  /** The aggregator's liquidity per asset at genesis, in whole coins. */
+  readonly liquidityWhole: bigint;
+}
+
+export interface TokenRow {
+  readonly chain: WalletChain;
+  /** The contract address, exactly as the chain writes it (EIP-55 on EVM, base58 on tron). */
+  readonly contract: string;
+  readonly symbol: string;
+  readonly decimals: number;
+  /** The trading base whose price values it; null = a USD stablecoin (1 USD). */
+  readonly priceBase: string | null;
+  readonly liquidityWhole: bigint;
+}
+
+export const EVM_NATIVE_ASSET = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+
+export const CHAIN_ROWS: readonly ChainRow[] = [
+  { chain: 'ethereum', symbol: 'ETH', decimals: 18, blockMs: 12_000, feeNative: 21_000n * 20_000_000_000n, feeToken: 65_000n * 20_000_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, explorerTx: 'https://etherscan.io/tx/', liquidityWhole: 10_000n },
+  { chain: 'base', symbol: 'ETH', decimals: 18, blockMs: 2_000, feeNative: 21_000n * 10_000_000n, feeToken: 65_000n * 10_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, explorerTx: 'https://basescan.org/tx/', liquidityWhole: 10_000n },
+  { chain: 'solana', symbol: 'SOL', decimals: 9, blockMs: 400, feeNative: 5_000n, feeToken: null, nativeAsset: 'So11111111111111111111111111111111111111112', rentExemptMin: 890_880n, explorerTx: 'https://solscan.io/tx/', liquidityWhole: 100_000n },
+  { chain: 'bitcoin', symbol: 'BTC', decimals: 8, blockMs: 600_000, feeNative: 141n * 10n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, explorerTx: 'https://mempool.space/tx/', liquidityWhole: 500n },
+  { chain: 'tron', symbol: 'TRX', decimals: 6, blockMs: 3_000, feeNative: 268_000n, feeToken: 13_000_000n, nativeAsset: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', rentExemptMin: 0n, explorerTx: 'https://tronscan.org/#/transaction/', liquidityWhole: 100_000_000n },
+  { chain: 'monero', symbol: 'XMR', decimals: 12, blockMs: 120_000, feeNative: 30_000_000n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, explorerTx: 'https://xmrchain.net/tx/', liquidityWhole: 100_000n },
+];
+
+export const TOKEN_ROWS: readonly TokenRow[] = [
+  { chain: 'ethereum', contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  { chain: 'ethereum', contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', symbol: 'USDT', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  { chain: 'base', contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  { chain: 'tron', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', symbol: 'USDT', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+];
+
+export interface WalletConfig {
+  /** Swap fee in basis points of the input value (NOTES.md: 0.5%). */
+  readonly swapFeeBps: bigint;
+  /** minReceived = toAmount less this many basis points (the quote's slippage allowance). */
+  readonly slippageBps: bigint;
+  /** A swap order waits this long for its deposit, then expires. */
+  readonly swapDepositWindowMs: number;
+  /** Each of confirming → exchanging → sending takes this long once the deposit confirmed. */
+  readonly swapStepMs: number;
+  readonly historyLimitDefault: number;
+  readonly historyLimitMax: number;
+  /** Transactions kept per address in its history (oldest dropped; lookup by hash keeps them all up to txMax). */
+  readonly historyPerAddressMax: number;
+  /** Transactions kept in all (lookup by hash); past it the oldest confirmed ones are forgotten. */
+  readonly txMax: number;
+  /** Addresses with a balance, per chain (a bound on state). */
+  readonly addressesPerChainMax: number;
+  /** Open swap orders (waiting for a deposit). */
+  readonly openSwapsMax: number;
+  /** Largest amount of one send, mint or swap in whole coins (a bound; keeps sums far from overflow). */
+  readonly amountWholeMax: bigint;
+  /** Most decimal digits an amount text may have. */
+  readonly amountTextMax: number;
+}
+
+export const DEFAULT_WALLET_CONFIG: WalletConfig = {
+  swapFeeBps: 50n,
+  slippageBps: 100n,
+  swapDepositWindowMs: 30 * 60_000,
+  swapStepMs: 60_000,
+  historyLimitDefault: 10,
+  historyLimitMax: 50,
+  historyPerAddressMax: 200,
+  txMax: 1_000_000,
+  addressesPerChainMax: 1_000_000,
+  openSwapsMax: 100_000,
+  amountWholeMax: 1_000_000_000_000n,
+  amountTextMax: 64,
+};
+
+const CHAIN_BY_NAME = new Map(CHAIN_ROWS.map((row) => [row.chain, row] as const));
+
+export function chainRow(chain: WalletChain): ChainRow {
+  const row = CHAIN_BY_NAME.get(chain);
+  assert(row !== undefined, `every wallet chain has a row (${chain})`);
+  return row;
+}
