@@ -8,7 +8,7 @@
  * that stream, so adding an agent changes no other agent's draws. Indexes count per archetype
  * across populations, in file order.
  */
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import { AfpClient } from '../client/client.ts';
 import type { Transport } from '../client/transport.ts';
 import { assert } from '../core/assert.ts';
@@ -17,6 +17,7 @@ import { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { AgentContext, AnyAgentDefinition } from './agent.ts';
+import type { AgentFakers, FakerStream } from './agent-fakers.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import { AgentCounts } from './run-stats.ts';
 import type { Population } from './scenario.ts';
@@ -26,6 +27,8 @@ import { simulatedIp } from './simulated-ip.ts';
 export interface AgentHost {
   readonly clock: Clock;
   readonly directory: AgentDirectory;
+  /** The run's one Faker, which each agent draws from through its own stream (agent-fakers.ts). */
+  readonly fakers: AgentFakers;
   /** A transport that attributes every exchange to `agent`. */
   transportFor(agent: SimAgent): Transport;
   /** Called when the agent learns its key: lists it, sets its tier. */
@@ -37,14 +40,15 @@ export interface AgentHost {
 
 const FAKER_SEED_BOUND = 0x7fff_ffff;
 
-export class SimAgent implements AgentContext<unknown> {
+export class SimAgent implements AgentContext<unknown>, FakerStream {
   readonly agentId: string;
   readonly archetype: string;
   readonly definition: AnyAgentDefinition;
   readonly index: number;
   readonly clock: Clock;
   readonly rng: Rng;
-  readonly faker: Faker;
+  readonly fakerSeed: number;
+  fakerDraws = 0;
   readonly params: unknown;
   readonly style: 'A' | 'B';
   readonly tier: Tier;
@@ -72,10 +76,14 @@ export class SimAgent implements AgentContext<unknown> {
     this.directory = host.directory;
     this.host = host;
     this.startOffsetMs = options.startSpreadMs <= 1 ? 0 : this.rng.fork('start').int(options.startSpreadMs);
-    this.faker = new Faker({ locale: [en, base] });
-    this.faker.seed(this.rng.fork('faker').int(FAKER_SEED_BOUND));
+    this.fakerSeed = this.rng.fork('faker').int(FAKER_SEED_BOUND);
     this.displayName = this.faker.person.fullName();
     this.currentClient = new AfpClient(host.transportFor(this), { ip: simulatedIp(options.index) });
+  }
+
+  /** The run's shared Faker, drawing from this agent's stream (select it again before each use). */
+  get faker(): Faker {
+    return this.host.fakers.select(this);
   }
 
   get client(): AfpClient {

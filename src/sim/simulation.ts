@@ -29,6 +29,7 @@ import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
+import { AgentFakers } from './agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
@@ -71,6 +72,7 @@ export class Simulation implements AgentHost {
   readonly clock: VirtualClock;
   readonly platform: Platform;
   readonly directory = new AgentDirectory();
+  readonly fakers = new AgentFakers();
   readonly monitor: InvariantMonitor;
   readonly endpoints = new EndpointCounts();
   readonly trace = new RequestTrace();
