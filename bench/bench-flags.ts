@@ -62,8 +62,10 @@ export interface BenchFlags {
   readonly writeRoundMs: number;
   /** Recovery part: commands in the logged history recovered (recovery-phase.ts). */
   readonly recoveryCommands: number;
-  /** Memory part: virtual hours each size runs (memory-phase.ts). */
+  /** Memory part: virtual hours each size runs (memory-phase.ts)... */
   readonly memoryHours: number;
+  /** ...and the largest size run (10k, 100k, 1M; smaller ones all run). */
+  readonly memoryAgentsMax: number;
 }
 
 export const USAGE =
@@ -72,7 +74,7 @@ export const USAGE =
   '                        [--http-client lean|fetch] [--only mix|casino|load|recovery|sweep|memory]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
   '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S] [--recovery-commands N]\n' +
-  '                        [--memory-hours N]';
+  '                        [--memory-hours N] [--memory-agents-max N]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -94,6 +96,7 @@ export const BENCH_LIMITS = {
   recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 50_000 },
   // 2 virtual hours: every agent registers in the first 12 minutes and wakes again; 1M agents take minutes.
   memoryHours: { min: 1, max: 168, default: 2, smallDefault: 1 },
+  memoryAgentsMax: { min: 1_000, max: 1_000_000, default: 1_000_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -126,6 +129,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'write-seconds': 'string',
     'recovery-commands': 'string',
     'memory-hours': 'string',
+    'memory-agents-max': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -172,6 +176,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     writeRoundMs: int('write-seconds', BENCH_LIMITS.writeSeconds, small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default) * 1000,
     recoveryCommands: int('recovery-commands', BENCH_LIMITS.recoveryCommands, small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default),
     memoryHours: int('memory-hours', BENCH_LIMITS.memoryHours, small ? BENCH_LIMITS.memoryHours.smallDefault : BENCH_LIMITS.memoryHours.default),
+    memoryAgentsMax: int('memory-agents-max', BENCH_LIMITS.memoryAgentsMax),
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

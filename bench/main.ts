@@ -235,7 +235,7 @@ async function main(argv: string[]): Promise<number> {
   const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
   const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: flags.small ? 2 : SWEEP_BENCH_SEEDS, rounds: flags.rounds, log, ...(flags.small ? { scenario: 'scenarios/k6-smoke.yaml' } : {}) }) : null;
-  const memory = flags.only === 'all' || flags.only === 'memory' ? await memoryPart({ sizes: flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES, hours: flags.memoryHours, log }) : null;
+  const memory = flags.only === 'all' || flags.only === 'memory' ? await memoryPart({ sizes: (flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES).filter((agents) => agents <= flags.memoryAgentsMax), hours: flags.memoryHours, log }) : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
