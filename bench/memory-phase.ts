@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 /** Issue 19's goal: resident bytes per agent across all services. */
 export const TARGET_BYTES_PER_AGENT = 4_096;
 export const MEMORY_SIZES = [10_000, 100_000, 1_000_000] as const;
-export const MEMORY_SIZES_SMALL = [1_000, 10_000] as const;
+/** `--small`: one size, so the suite's small bench stays quick. */
+export const MEMORY_SIZES_SMALL = [1_000] as const;
 
 export interface MemorySize {
   readonly agents: number;
