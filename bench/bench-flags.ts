@@ -7,8 +7,8 @@ import { checkCasinoOptions, type CasinoStyle } from './casino-phase.ts';
 import type { HttpClient } from './http-phase.ts';
 
 export type MixChoice = 'quickstart' | 'synthetic' | 'auto';
-/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1). */
-export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep';
+/** Which phases run: all (default), only the traffic mix's (in-process, bare, http), only the casino's (bets, raw HMAC), only the load part's (generator rate, coordinated omission), only the recovery part's (afp serve --data after a crash), or only the sweep part's (afp sweep on 2 workers over 1), or only the memory part's (bytes per agent at 10k, 100k and 1M agents). */
+export type PhaseChoice = 'all' | 'mix' | 'casino' | 'load' | 'recovery' | 'sweep' | 'memory';
 
 export interface BenchFlags {
   readonly small: boolean;
@@ -62,14 +62,19 @@ export interface BenchFlags {
   readonly writeRoundMs: number;
   /** Recovery part: commands in the logged history recovered (recovery-phase.ts). */
   readonly recoveryCommands: number;
+  /** Memory part: virtual hours each size runs (memory-phase.ts)... */
+  readonly memoryHours: number;
+  /** ...and the largest size run (10k, 100k, 1M; smaller ones all run). */
+  readonly memoryAgentsMax: number;
 }
 
 export const USAGE =
   'usage: npm run bench -- [--small] [--rounds N] [--mix-rounds N] [--no-http] [--json] [--seed N] [--mix quickstart|synthetic]\n' +
   '                        [--concurrency N] [--http-requests N] [--http-seconds S] [--http-window-ms MS]\n' +
-  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery]\n' +
+  '                        [--http-client lean|fetch] [--only mix|casino|load|recovery|sweep|memory]\n' +
   '                        [--casino-agents N] [--casino-bets N] [--casino-seconds S] [--casino-style A|B|mixed] [--hmac-count N]\n' +
-  '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S] [--recovery-commands N]';
+  '                        [--load-connections N] [--load-seconds S] [--write-connections N] [--write-seconds S] [--recovery-commands N]\n' +
+  '                        [--memory-hours N] [--memory-agents-max N]';
 
 export const BENCH_LIMITS = {
   rounds: { min: 1, max: 100, default: 3 },
@@ -89,6 +94,9 @@ export const BENCH_LIMITS = {
   writeConnections: { min: 1, max: 255, default: 64 },
   writeSeconds: { min: 1, max: 600, default: 3, smallDefault: 1 },
   recoveryCommands: { min: 1_000, max: 10_000_000, default: 1_000_000, smallDefault: 50_000 },
+  // 2 virtual hours: every agent registers in the first 12 minutes and wakes again; 1M agents take minutes.
+  memoryHours: { min: 1, max: 168, default: 2, smallDefault: 1 },
+  memoryAgentsMax: { min: 1_000, max: 1_000_000, default: 1_000_000 },
 } as const;
 
 /** Requests a single window holds at most (bounds the barrier's wait and the lanes' queues). */
@@ -120,6 +128,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     'write-connections': 'string',
     'write-seconds': 'string',
     'recovery-commands': 'string',
+    'memory-hours': 'string',
+    'memory-agents-max': 'string',
   });
   const errors = [...args.errors, ...args.positionals.map((positional) => `unexpected argument '${positional}'`)];
   const int = (name: string, bounds: { min: number; max: number; default: number }, fallback = bounds.default): number => {
@@ -137,7 +147,7 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
   const httpClient = stringFlag(args, 'http-client') ?? 'lean';
   if (httpClient !== 'lean' && httpClient !== 'fetch') errors.push(`--http-client must be lean or fetch, got '${httpClient}'`);
   const only = stringFlag(args, 'only') ?? 'all';
-  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery' && only !== 'sweep') errors.push(`--only must be mix, casino, load, recovery or sweep, got '${only}'`);
+  if (only !== 'all' && only !== 'mix' && only !== 'casino' && only !== 'load' && only !== 'recovery' && only !== 'sweep' && only !== 'memory') errors.push(`--only must be mix, casino, load, recovery, sweep or memory, got '${only}'`);
   const casinoStyle = stringFlag(args, 'casino-style') ?? 'A';
   if (casinoStyle !== 'A' && casinoStyle !== 'B' && casinoStyle !== 'mixed') errors.push(`--casino-style must be A, B or mixed, got '${casinoStyle}'`);
   const rounds = int('rounds', BENCH_LIMITS.rounds);
@@ -165,6 +175,8 @@ export function parseBenchFlags(argv: readonly string[]): BenchFlags | { errors:
     writeConnections: int('write-connections', BENCH_LIMITS.writeConnections),
     writeRoundMs: int('write-seconds', BENCH_LIMITS.writeSeconds, small ? BENCH_LIMITS.writeSeconds.smallDefault : BENCH_LIMITS.writeSeconds.default) * 1000,
     recoveryCommands: int('recovery-commands', BENCH_LIMITS.recoveryCommands, small ? BENCH_LIMITS.recoveryCommands.smallDefault : BENCH_LIMITS.recoveryCommands.default),
+    memoryHours: int('memory-hours', BENCH_LIMITS.memoryHours, small ? BENCH_LIMITS.memoryHours.smallDefault : BENCH_LIMITS.memoryHours.default),
+    memoryAgentsMax: int('memory-agents-max', BENCH_LIMITS.memoryAgentsMax),
   };
   if (errors.length === 0) errors.push(...checkCasinoOptions({ seed: '', agents: flags.casinoAgents, betsMax: flags.casinoBets, secondsMax: flags.casinoSeconds, style: flags.casinoStyle }));
   return errors.length > 0 ? { errors } : flags;

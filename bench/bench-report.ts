@@ -35,6 +35,7 @@ import type { CasinoStyle } from './casino-phase.ts';
 import type { PhaseSummary, RoundResult } from './measure.ts';
 import { TARGET_RECOVERY_MS_PER_MILLION, type RecoveryResult } from './recovery-phase.ts';
 import { sweepJson, sweepLines, type SweepBenchResult } from './sweep-phase.ts';
+import { memoryJson, memoryLines, type MemoryBenchResult } from './memory-phase.ts';
 
 export const TARGET_IN_PROCESS_OVER_BARE = 0.5;
 export const TARGET_CASINO_OVER_HMAC = 0.3;
@@ -122,6 +123,8 @@ export interface BenchResult {
   readonly recovery: RecoveryResult | null;
   /** afp sweep on 2 workers over 1; null when --only left it out. */
   readonly sweep?: SweepBenchResult | null;
+  /** Bytes per agent at 10k, 100k and 1M agents; null when --only left it out. */
+  readonly memory?: MemoryBenchResult | null;
   readonly checks: {
     /** null without the mix part (as the two below). */
     readonly inProcessStatusMismatches: number | null;
@@ -334,6 +337,7 @@ export function formatTable(result: BenchResult): string {
   if (result.load !== null) lines.push('', ...loadLines(result.load));
   if (result.recovery !== null) lines.push('', ...recoveryLines(result.recovery));
   if (result.sweep != null) lines.push('', ...sweepLines(result.sweep));
+  if (result.memory != null) lines.push('', ...memoryLines(result.memory));
   lines.push('');
   const parts: string[] = [];
   if (checks.inProcessStatusMismatches !== null) parts.push(`in-process status mismatches ${checks.inProcessStatusMismatches}, bare outcome mismatches ${checks.bareOutcomeMismatches ?? 0}`);
@@ -474,6 +478,7 @@ export function formatJson(result: BenchResult): string {
     load: result.load === null ? null : loadJson(result.load),
     recovery: result.recovery === null ? null : recoveryJson(result.recovery),
     sweep: result.sweep == null ? null : sweepJson(result.sweep),
+    memory: result.memory == null ? null : memoryJson(result.memory),
     checks: {
       in_process_status_mismatches: checks.inProcessStatusMismatches,
       bare_outcome_mismatches: checks.bareOutcomeMismatches,

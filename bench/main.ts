@@ -15,7 +15,10 @@
  * open-model p99 ≥ 500 ms, a closed loop's p99 beside it). And the recovery of `afp serve --data`
  * (recovery-phase.ts): a logged history of 1,000,000 commands recovered from its newest checkpoint
  * plus the tail, target < 2 s per million commands. The sweep part (sweep-phase.ts): `afp sweep` on two
- * worker threads over one, target ≥ 1.8×. `--only mix|casino|load|recovery|sweep` runs one part.
+ * worker threads over one, target ≥ 1.8×. The memory
+ * part (memory-phase.ts): bytes per agent and virtual seconds per wall second of the quickstart
+ * mix at 10k, 100k and 1M agents, each size in a fresh child process, target <= 4 KB per agent.
+ * `--only mix|casino|load|recovery|sweep|memory` runs one part.
  *
  * Order: the mix is captured once (simulator run, untimed), the bare phase's commands are taken
  * in an untimed pre-pass, then one warm-up round of each phase and `--mix-rounds` timed rounds,
@@ -40,6 +43,7 @@ import { planHttp } from './http-plan.ts';
 import { httpRound, type HttpRound } from './http-phase.ts';
 import { inProcessRound, type InProcessRound } from './in-process-phase.ts';
 import { loadPart } from './load-phase.ts';
+import { MEMORY_SIZES, MEMORY_SIZES_SMALL, memoryPart } from './memory-phase.ts';
 import { collectGarbage, summarize } from './measure.ts';
 import { quickstartMix, quickstartUnavailable } from './quickstart-mix.ts';
 import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
@@ -212,7 +216,7 @@ async function main(argv: string[]): Promise<number> {
   const loadAverageStart = loadavg()[0] ?? 0;
   const needsMix = flags.only === 'all' || flags.only === 'mix' || flags.only === 'recovery';
   const mix = needsMix && process.env[CHILD_ENV] === undefined ? await loadMix(flags) : null;
-  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
+  const mixRun = flags.only === 'casino' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : await mixPhases(flags, mix ?? (await loadMix(flags)));
   if (typeof mixRun === 'string') {
     process.stderr.write(`bench: ${mixRun}\n`);
     return EXIT.invalidInput;
@@ -227,10 +231,11 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A full run measures the casino and the load part each in a fresh process (casino-child.ts says why).
-  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
-  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
+  const casino = flags.only === 'mix' || flags.only === 'load' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : flags.only === 'casino' ? await casinoAndHmac(flags) : await casinoInChild(argv);
+  const load = flags.only === 'mix' || flags.only === 'casino' || flags.only === 'recovery' || flags.only === 'sweep' || flags.only === 'memory' ? null : flags.only === 'load' ? await loadOnly(flags) : await partInChild<LoadPartResult>('load', argv);
   const recovery = await recoveryOf(flags, mix);
   const sweep = flags.only === 'all' || flags.only === 'sweep' ? await sweepPart({ seeds: flags.small ? 2 : SWEEP_BENCH_SEEDS, rounds: flags.rounds, log, ...(flags.small ? { scenario: 'scenarios/k6-smoke.yaml' } : {}) }) : null;
+  const memory = flags.only === 'all' || flags.only === 'memory' ? await memoryPart({ sizes: (flags.small ? MEMORY_SIZES_SMALL : MEMORY_SIZES).filter((agents) => agents <= flags.memoryAgentsMax), hours: flags.memoryHours, log }) : null;
   const result: BenchResult = {
     node: [process.version, ...process.execArgv].join(' '),
     machine: { cpus: availableParallelism(), loadAverageStart, loadAverageEnd: loadavg()[0] ?? 0 },
@@ -242,6 +247,7 @@ async function main(argv: string[]): Promise<number> {
     load,
     recovery,
     sweep,
+    memory,
     checks: {
       ...(mixRun === null ? { inProcessStatusMismatches: null, bareOutcomeMismatches: null, httpStatusMismatches: null, httpTransportErrors: null, httpMismatchKinds: [], writeFailures: null } : mixRun.checks),
       casinoRefusedBets: casino === null ? null : casino.refused,

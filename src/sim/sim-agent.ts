@@ -1,5 +1,5 @@
 /**
- * SimAgent: one agent of a run — its archetype, its context (client, clock, own rng and faker,
+ * SimAgent: one agent of a run — its archetype, its context (client, clock, own rng and faker stream,
  * params, style, tier) and its counts. Built from a scenario's populations in file order.
  *
  * Determinism: agent `k` of an archetype is named `${archetype}-${k}` plus a 4-hex suffix from
@@ -8,26 +8,27 @@
  * that stream, so adding an agent changes no other agent's draws. Indexes count per archetype
  * across populations, in file order.
  */
-import { Faker, base, en } from '@faker-js/faker';
-import { AfpClient } from '../client/client.ts';
-import type { Transport } from '../client/transport.ts';
+import type { Faker } from '@faker-js/faker';
+import type { AfpClient } from '../client/client.ts';
 import { assert } from '../core/assert.ts';
 import type { Clock } from '../core/clock.ts';
 import { Rng } from '../core/rng.ts';
 import type { ServiceName } from '../platform/platform.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { AgentContext, AnyAgentDefinition } from './agent.ts';
+import type { AgentFakers, FakerStream } from './agent-fakers.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import { AgentCounts } from './run-stats.ts';
 import type { Population } from './scenario.ts';
-import { simulatedIp } from './simulated-ip.ts';
 
 /** What the runner lends every agent context. */
 export interface AgentHost {
   readonly clock: Clock;
   readonly directory: AgentDirectory;
-  /** A transport that attributes every exchange to `agent`. */
-  transportFor(agent: SimAgent): Transport;
+  /** The run's one Faker, which each agent draws from through its own stream (agent-fakers.ts). */
+  readonly fakers: AgentFakers;
+  /** A client for `agent` with its key and IP, attributing every exchange to it (built per wake, not kept per agent). */
+  clientFor(agent: SimAgent): AfpClient;
   /** Called when the agent learns its key: lists it, sets its tier. */
   onKey(agent: SimAgent, apiKey: string): void;
   report(agent: SimAgent, message: string, event: unknown): void;
@@ -37,14 +38,15 @@ export interface AgentHost {
 
 const FAKER_SEED_BOUND = 0x7fff_ffff;
 
-export class SimAgent implements AgentContext<unknown> {
+export class SimAgent implements AgentContext<unknown>, FakerStream {
   readonly agentId: string;
   readonly archetype: string;
   readonly definition: AnyAgentDefinition;
   readonly index: number;
   readonly clock: Clock;
   readonly rng: Rng;
-  readonly faker: Faker;
+  readonly fakerSeed: number;
+  fakerDraws = 0;
   readonly params: unknown;
   readonly style: 'A' | 'B';
   readonly tier: Tier;
@@ -54,7 +56,6 @@ export class SimAgent implements AgentContext<unknown> {
   readonly counts = new AgentCounts();
   state: Record<string, unknown> = {};
   apiKey: string | null = null;
-  private currentClient: AfpClient;
   private readonly host: AgentHost;
 
   constructor(options: { definition: AnyAgentDefinition; population: Population; seed: string; archetypeIndex: number; index: number; startSpreadMs: number; host: AgentHost }) {
@@ -72,20 +73,22 @@ export class SimAgent implements AgentContext<unknown> {
     this.directory = host.directory;
     this.host = host;
     this.startOffsetMs = options.startSpreadMs <= 1 ? 0 : this.rng.fork('start').int(options.startSpreadMs);
-    this.faker = new Faker({ locale: [en, base] });
-    this.faker.seed(this.rng.fork('faker').int(FAKER_SEED_BOUND));
+    this.fakerSeed = this.rng.fork('faker').int(FAKER_SEED_BOUND);
     this.displayName = this.faker.person.fullName();
-    this.currentClient = new AfpClient(host.transportFor(this), { ip: simulatedIp(options.index) });
+  }
+
+  /** The run's shared Faker, drawing from this agent's stream (select it again before each use). */
+  get faker(): Faker {
+    return this.host.fakers.select(this);
   }
 
   get client(): AfpClient {
-    return this.currentClient;
+    return this.host.clientFor(this);
   }
 
   setKey(apiKey: string): void {
     assert(this.apiKey === null, `agent ${this.agentId} learns its key once`);
     this.apiKey = apiKey;
-    this.currentClient = this.currentClient.withKey(apiKey);
     this.host.onKey(this, apiKey);
   }
 

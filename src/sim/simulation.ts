@@ -16,6 +16,7 @@
  * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
+import { AfpClient } from '../client/client.ts';
 import { inProcessTransport } from '../client/in-process.ts';
 import { formatDecimal } from '../core/money.ts';
 import { assert } from '../core/assert.ts';
@@ -29,6 +30,7 @@ import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { AgentDirectory } from './agent-directory.ts';
+import { AgentFakers } from './agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
 import { InvariantMonitor } from './invariants/monitor.ts';
 import { jsonText } from './json-text.ts';
@@ -39,6 +41,7 @@ import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarioClosures, scenarioTrading, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
+import { simulatedIp } from './simulated-ip.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
 const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
@@ -71,6 +74,7 @@ export class Simulation implements AgentHost {
   readonly clock: VirtualClock;
   readonly platform: Platform;
   readonly directory = new AgentDirectory();
+  readonly fakers = new AgentFakers();
   readonly monitor: InvariantMonitor;
   readonly endpoints = new EndpointCounts();
   readonly trace = new RequestTrace();
@@ -86,6 +90,7 @@ export class Simulation implements AgentHost {
   private readonly routesById: ReadonlyMap<string, Route>;
   private readonly recorder: ExchangeRecorder | undefined;
   private captured: { request: ApiRequest; response: ApiResponse } | null = null;
+  private lastClient: { agent: SimAgent; apiKey: string | null; client: AfpClient } | null = null;
 
   constructor(scenario: Scenario, options: SimulationOptions) {
     this.scenario = scenario;
@@ -130,6 +135,19 @@ export class Simulation implements AgentHost {
   afterEvent(atMs: number): void {
     this.monitor.onTick(atMs);
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
+  }
+
+  /**
+   * The client of the agent that is acting: built when an agent first asks in its wake and reused
+   * until another agent asks. Why not one per agent: its ~30 closures were 2 KB of every agent's
+   * memory (issue 19), and a client is only its transport, key and IP, all derived from the agent.
+   */
+  clientFor(agent: SimAgent): AfpClient {
+    const last = this.lastClient;
+    if (last !== null && last.agent === agent && last.apiKey === agent.apiKey) return last.client;
+    const client = new AfpClient(this.transportFor(agent), { ip: simulatedIp(agent.index), ...(agent.apiKey === null ? {} : { apiKey: agent.apiKey }) });
+    this.lastClient = { agent, apiKey: agent.apiKey, client };
+    return client;
   }
 
   transportFor(agent: SimAgent): Transport {

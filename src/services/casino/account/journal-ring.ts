@@ -24,7 +24,8 @@ import { WideAmounts } from '../../../core/wide-amounts.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
 import type { JournalEntry } from './account-journal.ts';
 
-const INITIAL_CAPACITY = 8;
+// Two rows first: most agents of a large run journal only their grants (issue 19: <= 4 KB per agent).
+const INITIAL_CAPACITY = 2;
 /** The ring grows fourfold: fewer copies of a growing ring. */
 const GROWTH = 4;
 /** Row layout, in 8-byte cells. */

@@ -1,0 +1,115 @@
+/**
+ * The memory part of `npm run bench` (`--only memory`): bytes per agent and virtual seconds per
+ * wall second of the quickstart mix at 10,000, 100,000 and 1,000,000 agents (issue 19: at most
+ * 4 KB per agent, so a million agents fit in 4 GB). Each size runs in a fresh child process
+ * (memory-child.ts), so no size inherits another's heap.
+ *
+ * Bytes per agent = (heap used + external after a forced full collection at the end of the run,
+ * while the simulation is still live, minus the same reading before it was built) / agents. Why
+ * not the RSS: it also holds garbage not yet collected, free pages V8 has not given back and the
+ * young generation's semi-spaces, so it says more about when the collector last ran than about
+ * what the run keeps; the child's peak RSS is printed beside it for the machine's view.
+ * Bounds: the virtual time per size (`--memory-hours`, default 2 h: every agent registers in
+ * the first 12 minutes and wakes at least once); the 1M size is bench-only, never in tests.
+ * Sizes are scale factors of the quickstart's 1,000 agents, every population scaled alike.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Issue 19's goal: resident bytes per agent across all services. */
+export const TARGET_BYTES_PER_AGENT = 4_096;
+export const MEMORY_SIZES = [10_000, 100_000, 1_000_000] as const;
+/** `--small`: one size, so the suite's small bench stays quick. */
+export const MEMORY_SIZES_SMALL = [1_000] as const;
+
+export interface MemorySize {
+  readonly agents: number;
+  readonly virtualMs: number;
+  readonly wallMs: number;
+  readonly requests: number;
+  readonly events: number;
+  /** Heap used + external after a forced GC at the run's end, minus before the run. */
+  readonly liveBytes: number;
+  readonly peakRssBytes: number;
+  readonly outcome: string;
+}
+
+export interface MemoryBenchResult {
+  readonly hours: number;
+  readonly sizes: readonly MemorySize[];
+}
+
+export interface MemoryPartOptions {
+  readonly sizes: readonly number[];
+  readonly hours: number;
+  readonly log: (line: string) => void;
+}
+
+export async function memoryPart(options: MemoryPartOptions): Promise<MemoryBenchResult> {
+  const sizes: MemorySize[] = [];
+  for (const agents of options.sizes) {
+    options.log(`memory: ${agents} agents of the quickstart mix for ${options.hours} virtual h, in a fresh process`);
+    const size = await sizeInChild(agents, options.hours);
+    options.log(`memory: ${agents} agents: ${Math.round(size.liveBytes / agents)} bytes per agent, ${Math.round(vsecPerSecond(size))} vsec/s`);
+    sizes.push(size);
+  }
+  return { hours: options.hours, sizes };
+}
+
+function sizeInChild(agents: number, hours: number): Promise<MemorySize> {
+  const script = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
+  const args = ['--expose-gc', '--max-semi-space-size=32', script, String(agents), String(hours)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`the memory bench child (${agents} agents) exited ${String(code)}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(output) as MemorySize);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+export function vsecPerSecond(size: MemorySize): number {
+  return size.wallMs > 0 ? size.virtualMs / size.wallMs : 0;
+}
+
+export function bytesPerAgent(size: MemorySize): number {
+  return size.liveBytes / size.agents;
+}
+
+export function memoryVerdict(result: MemoryBenchResult): 'PASS' | 'MISS' {
+  return result.sizes.every((size) => bytesPerAgent(size) <= TARGET_BYTES_PER_AGENT && size.outcome === 'completed') ? 'PASS' : 'MISS';
+}
+
+export function memoryLines(result: MemoryBenchResult): string[] {
+  const rows = result.sizes.map((size) => {
+    const agents = String(size.agents).padStart(9);
+    const perAgent = String(Math.round(bytesPerAgent(size))).padStart(7);
+    return `${agents} agents  ${perAgent} B/agent  ${vsecPerSecond(size).toFixed(0).padStart(7)} vsec/s  peak RSS ${(size.peakRssBytes / 2 ** 20).toFixed(0)} MiB  ${size.requests} requests, ${size.events} events, ${size.outcome}`;
+  });
+  return [
+    `memory (quickstart mix, ${result.hours} virtual h per size, heap used + external after a forced GC at the end / agents)`,
+    ...rows,
+    `bytes per agent   target <= ${TARGET_BYTES_PER_AGENT} at every size  ${memoryVerdict(result)}`,
+  ];
+}
+
+export function memoryJson(result: MemoryBenchResult): Record<string, unknown> {
+  return {
+    hours: result.hours,
+    sizes: result.sizes.map((size) => ({ ...size, bytesPerAgent: bytesPerAgent(size), vsecPerSecond: vsecPerSecond(size) })),
+    target: { bytes_per_agent_max: TARGET_BYTES_PER_AGENT, verdict: memoryVerdict(result) },
+  };
+}
