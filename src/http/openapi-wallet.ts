@@ -164,7 +164,7 @@ const SEND: readonly ErrorCode[] = ['FORBIDDEN', 'CONFLICT', 'INSUFFICIENT_BALAN
 export const WALLET_DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'wallet.primary.register': ['NOT_FOUND', 'CONFLICT'],
   'wallet.primary.create': [],
-  'wallet.primary.balance': [],
+  'wallet.primary.balance': ['FORBIDDEN'],
   'wallet.primary.send': SEND,
   'wallet.primary.swap-quote': [],
   'wallet.primary.swap': ['CONFLICT'],

@@ -58,6 +58,7 @@ describe('bad input answers 4xx and moves nothing', () => {
       ['balance: bad bech32 checksum', 'wallet', 'GET', `/v1/wallet/balance/${mine.addresses.bitcoin.slice(0, -1)}${mine.addresses.bitcoin.endsWith('q') ? 'p' : 'q'}`, { query: { chain: 'bitcoin' } }, 400, /not a valid bitcoin address/],
       ['balance: monero without view_key', 'wallet', 'GET', `/v1/wallet/balance/${mine.addresses.monero}`, { query: { chain: 'monero' } }, 400, /view_key/],
       ['balance: monero bad view_key', 'wallet', 'GET', `/v1/wallet/balance/${mine.addresses.monero}`, { query: { chain: 'monero', view_key: 'xyz' } }, 400, /view_key/],
+      ['balance: monero with another wallet\'s view_key', 'wallet', 'GET', `/v1/wallet/balance/${mine.addresses.monero}`, { query: { chain: 'monero', view_key: theirs.monero.viewKey } }, 403, /not the view key/],
       ['send: unknown chain', 'wallet', 'POST', '/v1/wallet/send', { body: send({ chain: 'dogecoin' }) }, 400, /chain must be one of/],
       ['send: bad to', 'wallet', 'POST', '/v1/wallet/send', { body: send({ to: 'not-an-address' }) }, 400, /to is not a valid ethereum address/],
       ['send: solana address on tron', 'wallet', 'POST', '/v1/wallet/send', { body: send({ chain: 'tron', to: theirs.addresses.solana, private_key: mine.privateKeys.tron }) }, 400, /not a valid tron address/],

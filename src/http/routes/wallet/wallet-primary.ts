@@ -12,7 +12,7 @@ import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
-import type { DerivedWallet, WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
+import { isValidAddress, viewKeyMatchesAddress, type DerivedWallet, type WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder, SwapQuote } from '../../../services/wallet/swap-desk.ts';
 import { assetByAddress, HISTORY_CHAINS, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import { CHAIN_ROWS, DEFAULT_WALLET_CONFIG, TOKEN_ROWS } from '../../../services/wallet/wallet-config.ts';
@@ -48,6 +48,11 @@ function parseBalance(input: RouteInput): { chain: WalletChain; address: string 
   const viewKey = input.query['view_key'];
   if (viewKey === undefined && chain === 'monero') return fail('BAD_REQUEST', 'a monero balance needs view_key (the private view key in hex)', { field: 'view_key' });
   if (viewKey !== undefined && (viewKey.length > KEY_TEXT_MAX || !VIEW_KEY_PATTERN.test(viewKey))) return fail('BAD_REQUEST', 'view_key must be 64 hex characters', { field: 'view_key' });
+  // A monero balance is read with the address's own view key (403, as a send with keys that do
+  // not control `from`); an ill-formed address is left to the service's 400.
+  if (chain === 'monero' && viewKey !== undefined && isValidAddress('monero', address) && !viewKeyMatchesAddress(address, viewKey)) {
+    return fail('FORBIDDEN', `the view_key supplied is not the view key of ${address}`, { field: 'view_key' });
+  }
   return { chain, address };
 }
 
