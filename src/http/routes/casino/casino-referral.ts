@@ -6,7 +6,7 @@
 import { assert } from '../../../core/assert.ts';
 import { isFailure, succeed, type JsonObject } from '../../../core/errors.ts';
 import type { Platform } from '../../../platform/platform.ts';
-import { referralStats } from '../../../services/shared/referral-programme.ts';
+import { referralCode, referralStats, type ReferralCode } from '../../../services/shared/referral-programme.ts';
 import { moneyA } from '../../render.ts';
 import { defineRoute, type Route, type RouteInput } from '../../route.ts';
 import { knownQuery, NO_KEYS } from '../../validate.ts';
@@ -14,19 +14,19 @@ import { casinoCaller } from './casino-games.ts';
 
 const noQuery = (input: RouteInput): null | ReturnType<typeof knownQuery> => knownQuery(input.query, NO_KEYS) ?? null;
 
-const code = defineRoute<null, string>({
+const code = defineRoute<null, ReferralCode>({
   id: 'casino.A.referral.code', service: 'casino', style: 'A', mount: 'casino', method: 'GET', path: '/api/v1/auth/referral/code', auth: 'bearer',
   summary: 'Your referral code and a message to share it.',
   parse: noQuery,
-  run: (context) => succeed(casinoCaller(context)),
+  run: (context) => referralCode(context.platform.context, casinoCaller(context), 'casino'),
   successStatus: 200,
-  render: (agentId, context) => {
-    const agent = context.platform.agents.get(agentId);
-    const referralCode = agent?.referralCode ?? '';
+  render: (code) => {
+    // The casino's configured levels (10 % / 5 % / 2.5 % by default), as percentages.
+    const pct = (level: number): number => Number(code.levels[level - 1]?.shareBps ?? 0n) / 100;
     return {
-      referral_code: referralCode,
-      share_message: `Play provably fair games at the agent casino: register with referral_code ${referralCode} (POST /api/v1/auth/register).`,
-      commission: { level_1_pct: 10, level_2_pct: 5, level_3_pct: 2.5, of: 'net losses of referred agents' },
+      referral_code: code.referralCode,
+      share_message: `Play provably fair games at the agent casino: register with referral_code ${code.referralCode} (POST /api/v1/auth/register).`,
+      commission: { level_1_pct: pct(1), level_2_pct: pct(2), level_3_pct: pct(3), of: 'net losses of referred agents' },
     };
   },
 });
