@@ -86,6 +86,9 @@ describe('referral rows across services', () => {
     expect(stats.body).toMatchObject({ total_earned: toNumber(rootEarned), withdrawn: 0, available: toNumber(rootEarned) });
     expect((stats.body['by_level'] as { referred_agents: number }[]).map((level) => level.referred_agents)).toEqual([1, 1, 1]);
 
+    const code = send('casino', 'GET', '/api/v1/auth/referral/code', { key: root.body['api_key'] as string });
+    expect(code.body).toMatchObject({ referral_code: root.body['referral_code'], commission: { level_1_pct: 10, level_2_pct: 5, level_3_pct: 2.5 } });
+
     const gossip = send('casino', 'GET', '/api/v1/gossip');
     expect(gossip.body['current_registered_agents']).toBe(4);
   });
