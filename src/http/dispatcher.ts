@@ -111,13 +111,13 @@ export class Dispatcher {
   }
 
   /**
-   * `dispatch` with the rows told they replay a command log (RouteContext.replaying): a logged
+   * Runs `answer` with the rows told they replay a command log (RouteContext.replaying): a logged
    * wallet send names its verified sender instead of its key. Only recovery's replay calls it.
    */
-  protected dispatchReplayed(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
+  protected replaying<T>(answer: () => T): T {
     this.routeContext.replaying = true;
     try {
-      return this.dispatch(request, nowMs, ip);
+      return answer();
     } finally {
       this.routeContext.replaying = false;
     }

@@ -17,7 +17,7 @@ const ADMIN_TIMEOUT_MS = 10_000;
 
 export class ServeClock implements LiveClock {
   private readonly adminUrl: string;
-  private lastMs: number;
+  private lastMs = 0;
 
   private constructor(adminUrl: string, nowMs: number) {
     this.adminUrl = adminUrl;

@@ -86,7 +86,8 @@ export class LoggedDispatcher extends Dispatcher {
 
   /** Handles a whole request read back from the log (not appended again). */
   replay(request: ApiRequest, nowMs: number): ApiResponse {
-    return this.dispatchReplayed(request, nowMs, request.ip);
+    // super.dispatch: the base dispatcher's, which does not append (this class's dispatch would log it again).
+    return this.replaying(() => super.dispatch(request, nowMs, request.ip));
   }
 
   /** Charges the limiter as a request refused before its row did (a 'charge' entry; not appended again). */

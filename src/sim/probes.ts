@@ -152,6 +152,11 @@ export class ProbeCounter {
       case 'escrow.created':
       case 'casino.deposit':
       case 'casino.seed-rotated':
+      case 'wallet.created': // the wallet has no probe yet: no scenario drives it (its agents are still to come)
+      case 'wallet.minted':
+      case 'wallet.sent':
+      case 'wallet.settled':
+      case 'wallet.swap':
         return;
     }
   }
