@@ -163,7 +163,7 @@ describe('resolveTarget', () => {
       ok: true,
       value: {
         name: `${api}/`, source: `${api}/`,
-        services: { faucet: { url: handle.urls.faucet, dialect: 'A' }, escrow: { url: handle.urls.escrow, dialect: 'A' }, trading: { url: handle.urls.trading, dialect: 'A' }, domains: { url: handle.urls.domains, dialect: 'A' }, casino: { url: handle.urls.casino, dialect: 'A' } },
+        services: { faucet: { url: handle.urls.faucet, dialect: 'A' }, escrow: { url: handle.urls.escrow, dialect: 'A' }, trading: { url: handle.urls.trading, dialect: 'A' }, domains: { url: handle.urls.domains, dialect: 'A' }, wallet: { url: handle.urls.wallet, dialect: 'A' }, casino: { url: handle.urls.casino, dialect: 'A' } },
         register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp', afpServe: true, adminUrl: api,
       },
     });
