@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import { platformDigest } from '../../src/platform/state-digest.ts';
-import { openCommandLog, type CommandLog } from '../../src/server/command-log.ts';
+import type { CommandLog } from '../../src/server/command-log.ts';
 import { startServe } from '../../src/server/listeners.ts';
-import { recoverPlatform, type Recovered } from '../../src/server/recovery.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { START_MS } from '../client/fixtures.ts';
+import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 import { buildWorld, HOUR_MS, urlTarget, type Target, type World } from './time-travel-world.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-checkpoints-'));
@@ -24,11 +23,7 @@ const SEED = '31';
 const EVERY = 40;
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-async function opened(file: string): Promise<CommandLog> {
-  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
-  return log;
-}
+const opened = (file: string): Promise<CommandLog> => openedLog(file);
 
 /** A few hundred commands of every kind, with a snapshot held and a revert on the way. */
 async function history(target: Target, world: World): Promise<void> {
@@ -51,11 +46,7 @@ async function history(target: Target, world: World): Promise<void> {
   await target.admin('clock', { advance_ms: 3 * HOUR_MS });
 }
 
-function recovered(log: CommandLog, options: { checkpoints?: boolean } = {}): Recovered {
-  const result = recoverPlatform(log, ALL_ROUTES, options);
-  if ('error' in result) throw new Error(result.error);
-  return result;
-}
+const recovered = recoveredLog;
 
 describe('checkpoints', () => {
   test('checkpoint + tail = full replay = live, by state digest; no key at rest; unusable checkpoints are skipped', async () => {

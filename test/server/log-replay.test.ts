@@ -12,16 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import type { ApiRequest, ApiResponse } from '../../src/http/dispatcher.ts';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { applyClockMove, applyTierSet } from '../../src/server/admin.ts';
-import { COMMAND_LOG_SCHEMA_VERSION, openCommandLog, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
-import { recoverPlatform, type Recovered } from '../../src/server/recovery.ts';
+import { COMMAND_LOG_SCHEMA_VERSION, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
+import type { Recovered } from '../../src/server/recovery.ts';
 import type { Tier } from '../../src/services/shared/agents.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-log-replay-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -30,18 +29,9 @@ const FILLER = 'z'.repeat(60 * 1024);
 const FAULT = { service: 'escrow' as const, fromMs: START_MS + 600_000, untilMs: START_MS + 660_000, status: 503 as const };
 const SETTINGS: LogSettings = { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [FAULT], closures: [], defects: [] };
 
-async function opened(file: string): Promise<CommandLog> {
-  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
-  expect(log.adopt(SETTINGS)).toEqual([]);
-  return log;
-}
+const opened = (file: string): Promise<CommandLog> => openedLog(file, SETTINGS);
 
-function recovered(log: CommandLog): Recovered {
-  const result = recoverPlatform(log, ALL_ROUTES);
-  if ('error' in result) throw new Error(result.error);
-  return result;
-}
+const recovered = recoveredLog;
 
 /** Everything a reader of the platform can see, but the limiter (probed instead) and the memo caches. */
 function digest(platform: Platform): string {

@@ -11,35 +11,24 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFECT_NAMES } from '../../src/cli/serve.ts';
 import type { ApiRequest, ApiResponse } from '../../src/http/dispatcher.ts';
 import type { HttpMethod } from '../../src/http/route.ts';
-import { ALL_ROUTES } from '../../src/http/routes/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createRecorder } from '../../src/replay/recorder.ts';
 import { applyClockMove, applyWalletMint } from '../../src/server/admin.ts';
-import { openCommandLog, type CommandLog, type LogSettings } from '../../src/server/command-log.ts';
-import { recoverPlatform, type Recovered } from '../../src/server/recovery.ts';
+import type { CommandLog, LogSettings } from '../../src/server/command-log.ts';
 import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { deriveWallet } from '../../src/services/wallet/keys/wallet-keys.ts';
 import { SEED, START_MS } from '../client/fixtures.ts';
+import { openedLog, recoveredLog } from '../fixtures/command-logs.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'afp-wallet-custody-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 const SETTINGS: LogSettings = { seed: SEED, startMs: START_MS, clockMode: 'manual', wallOffsetMs: 0, config: DEFAULT_CONFIG, faults: [], closures: [], defects: [] };
 
-async function opened(file: string): Promise<CommandLog> {
-  const log = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
-  if ('error' in log) throw new Error(log.error);
-  expect(log.adopt(SETTINGS)).toEqual([]);
-  return log;
-}
+const opened = (file: string): Promise<CommandLog> => openedLog(file, SETTINGS);
 
-function recovered(log: CommandLog): Recovered {
-  const result = recoverPlatform(log, ALL_ROUTES);
-  if ('error' in result) throw new Error(result.error);
-  return result;
-}
+const recovered = recoveredLog;
 
 function chainState(platform: Platform): string {
   const wallet = platform.wallet;
