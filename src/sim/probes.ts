@@ -146,6 +146,9 @@ export class ProbeCounter {
         this.hit('funding-paid');
         return;
       case 'trading.cancelled':
+      case 'trading.trigger-set': // the deployed dialect's stop-loss / take-profit: no scenario drives them yet
+      case 'trading.trigger-fired':
+      case 'trading.trigger-cancelled':
       case 'domains.offered':
       case 'agent.registered':
       case 'faucet.claimed':

@@ -35,6 +35,7 @@ export const INVARIANT_NAMES = [
   'trading-conservation',
   'trading-liquidation-solvent',
   'trading-funding-exact',
+  'trading-triggers-exact',
   'wallet-conservation',
   'referral-levels',
 ] as const;

@@ -102,7 +102,7 @@ describe('a valid scenario', () => {
           'conservation', 'no-negative-balance', 'faucet-cooldown', 'escrow-settles-once', 'escrow-expiry-exact', 'rate-limit-headers', 'error-shape',
           'casino-bet-limits', 'casino-bets-verify', 'casino-conservation', 'casino-referral-levels',
           'domains-one-owner', 'domains-expiry-exact', 'domains-fees',
-          'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact',
+          'trading-conservation', 'trading-liquidation-solvent', 'trading-funding-exact', 'trading-triggers-exact',
           'wallet-conservation', 'referral-levels',
         ],
         reports: ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains', 'referrals'],

@@ -31,6 +31,9 @@ export type DomainEvent =
   | { type: 'trading.filled'; atMs: number; orderId: string; agentId: string; symbol: string; fillPrice: string; feeMicro: bigint }
   | { type: 'trading.cancelled'; atMs: number; orderId: string; agentId: string; symbol: string; cause: 'agent' | 'unfundable' }
   | { type: 'trading.liquidated'; atMs: number; positionId: string; agentId: string; symbol: string; markPrice: string; marginMicro: bigint; shortfallMicro: bigint }
+  | { type: 'trading.trigger-set'; atMs: number; triggerId: string; positionId: string; agentId: string; symbol: string; kind: 'stop-loss' | 'take-profit'; triggerPrice: string }
+  | { type: 'trading.trigger-fired'; atMs: number; triggerId: string; positionId: string; agentId: string; symbol: string; kind: 'stop-loss' | 'take-profit'; triggerPrice: string; markPrice: string; exitPrice: string }
+  | { type: 'trading.trigger-cancelled'; atMs: number; triggerId: string; positionId: string; agentId: string; cause: 'replaced' | 'position-ended' }
   | { type: 'trading.funding'; atMs: number; positionId: string; agentId: string; symbol: string; ratePpm: number; paymentMicro: bigint }
   | { type: 'wallet.created'; atMs: number; agentId: string }
   | { type: 'wallet.minted'; atMs: number; chain: string; asset: string; to: string; amount: bigint }

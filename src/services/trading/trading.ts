@@ -24,8 +24,10 @@ import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
 import { accrueFeeShares } from '../shared/referral-programme.ts';
 import { MARKETS, marketBySymbol, type Market } from './market-catalogue.ts';
 import { combinedEntry, crossesLiquidation, feeFor, liquidationPrice, marginFor, pnlMicro } from './perp-math.ts';
+import { TriggerBook, triggerCrossed, type TriggerKind, type TriggerRecord } from './position-triggers.ts';
 import { PriceBook } from './price-book.ts';
 import { formatPrice, notionalMicro, qtyFor, scaled } from './price-scale.ts';
+import { RiskBook } from './risk-settings.ts';
 import { TradingBook, type MutableOrder, type MutablePosition } from './trading-book.ts';
 import type { TradingConfig } from './trading-config.ts';
 import {
@@ -56,6 +58,10 @@ export interface PositionView {
 
 export class TradingService {
   readonly book = new TradingBook();
+  /** Stop-loss and take-profit triggers (position-triggers.ts). */
+  readonly triggers = new TriggerBook();
+  /** Each agent's own leverage ceiling, daily loss limit and realized PnL of the day (risk-settings.ts). */
+  readonly risk = new RiskBook();
   readonly prices: PriceBook;
   readonly config: TradingConfig;
   private readonly context: ServiceContext;
@@ -189,11 +195,40 @@ export class TradingService {
     return liquidationPrice({ side: position.side, qty: position.qty, entry: position.entryPrice, marginMicro: position.marginMicro, maintenanceBps: this.config.maintenanceBps });
   }
 
+  /**
+   * Sets (or replaces) the stop-loss or take-profit of an open position (position-triggers.ts).
+   * Owner only (403), unknown position 404, ended 409; a price the mark is already at or through
+   * is refused 400 (it would fire at once: close the position instead).
+   */
+  setTrigger(command: { agentId: string; positionId: string; kind: TriggerKind; triggerPrice: bigint }, nowMs: number): Outcome<TriggerRecord> {
+    const record = this.book.position(command.positionId);
+    if (record === undefined) return fail('NOT_FOUND', `position ${command.positionId} not found`);
+    if (record.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that holds this position may set its triggers');
+    if (record.status !== 'open') return fail('CONFLICT', `position is already ${record.status}`);
+    if (command.triggerPrice <= 0n) return fail('BAD_REQUEST', 'trigger price must be positive');
+    const market = marketBySymbol(record.symbol);
+    assert(market !== undefined, 'a position names a listed market');
+    const mark = this.prices.mid(market, nowMs);
+    if (triggerCrossed({ kind: command.kind, side: record.side, triggerPrice: command.triggerPrice }, mark)) {
+      const where = (command.kind === 'stop-loss') === (record.side === 'long') ? 'below' : 'above';
+      return fail('BAD_REQUEST', `a ${record.side} position's ${command.kind} must be ${where} the mark price ${formatPrice(mark)}`);
+    }
+    const replaced = this.triggers.pendingOfKind(record.id, command.kind);
+    if (replaced !== undefined) {
+      this.triggers.end(replaced.id, nowMs, { cancelled: 'replaced' });
+      this.context.emit({ type: 'trading.trigger-cancelled', atMs: nowMs, triggerId: replaced.id, positionId: record.id, agentId: record.agentId, cause: 'replaced' });
+    }
+    const trigger = this.triggers.add({ id: this.context.ids.next('trg_', 16), agentId: record.agentId, positionId: record.id, symbol: record.symbol, kind: command.kind, side: record.side, triggerPrice: command.triggerPrice, createdAtMs: nowMs });
+    this.context.emit({ type: 'trading.trigger-set', atMs: nowMs, triggerId: trigger.id, positionId: record.id, agentId: record.agentId, symbol: record.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice) });
+    return succeed(trigger);
+  }
+
   onTimer(timer: TradingTimer, atMs: number): void {
     switch (timer.kind) {
       case 'trading.tick':
         assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
         this.tickArmed = false;
+        this.fireTriggers(atMs);
         this.liquidateCrossed(atMs);
         this.fillCrossed(atMs);
         this.armTick(atMs);
@@ -384,12 +419,14 @@ export class TradingService {
     position.qty -= close.closeQty;
     position.marginMicro -= released;
     position.realizedPnlMicro += pnl;
+    this.risk.realize(position.agentId, pnl, close.nowMs);
     if (position.qty === 0n) {
       assert(position.marginMicro === 0n, 'a closed position holds no margin');
       position.status = 'closed';
       position.closedAtMs = close.nowMs;
       position.exitPrice = close.price;
       this.book.endPosition(position);
+      this.endTriggers(position, close.nowMs);
     }
   }
 
@@ -457,6 +494,29 @@ export class TradingService {
     }
   }
 
+  /** Pending triggers whose mark is at or through them at this tick close their position (open markets only). */
+  private fireTriggers(atMs: number): void {
+    for (const trigger of this.triggers.pendingList()) {
+      if (this.triggers.trigger(trigger.id)?.status !== 'pending') continue;
+      const market = marketBySymbol(trigger.symbol);
+      assert(market !== undefined, 'a trigger names a listed market');
+      const mark = this.prices.mid(market, atMs);
+      if (!this.prices.isOpen(market, atMs) || !triggerCrossed(trigger, mark)) continue;
+      this.triggers.end(trigger.id, atMs, { fired: mark });
+      const closed = this.closePosition({ agentId: trigger.agentId, positionId: trigger.positionId }, atMs);
+      assert(closed.ok, 'a pending trigger names an open position on an open market');
+      this.context.emit({ type: 'trading.trigger-fired', atMs, triggerId: trigger.id, positionId: trigger.positionId, agentId: trigger.agentId, symbol: trigger.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice), markPrice: formatPrice(mark), exitPrice: formatPrice(closed.value.order.fillPrice ?? mark) });
+    }
+  }
+
+  /** A position that ended cancels its pending triggers. */
+  private endTriggers(position: PositionRecord, atMs: number): void {
+    for (const trigger of this.triggers.pendingOf(position.id)) {
+      this.triggers.end(trigger.id, atMs, { cancelled: 'position-ended' });
+      this.context.emit({ type: 'trading.trigger-cancelled', atMs, triggerId: trigger.id, positionId: position.id, agentId: position.agentId, cause: 'position-ended' });
+    }
+  }
+
   private liquidateCrossed(atMs: number): void {
     for (const position of this.book.openPositionList()) this.liquidateIfCrossed(position, atMs);
   }
@@ -499,6 +559,8 @@ export class TradingService {
     position.exitPrice = mark;
     position.closedAtMs = atMs;
     this.book.endPosition(position);
+    this.risk.realize(position.agentId, -held, atMs);
+    this.endTriggers(position, atMs);
     this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: shortfall });
   }
 

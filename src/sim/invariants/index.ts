@@ -23,6 +23,7 @@ import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { referralLevels } from './referral-levels.ts';
 import { tradingConservation } from './trading/trading-conservation.ts';
 import { tradingFundingExact } from './trading/trading-funding-exact.ts';
+import { tradingTriggersExact } from './trading/trading-triggers-exact.ts';
 import { walletConservation } from './wallet/wallet-conservation.ts';
 import { tradingLiquidationSolvent } from './trading/trading-liquidation-solvent.ts';
 
@@ -44,6 +45,7 @@ export const INVARIANTS: Readonly<Record<InvariantName, InvariantDefinition>> = 
   'trading-conservation': tradingConservation,
   'trading-liquidation-solvent': tradingLiquidationSolvent,
   'trading-funding-exact': tradingFundingExact,
+  'trading-triggers-exact': tradingTriggersExact,
   'wallet-conservation': walletConservation,
   'referral-levels': referralLevels,
 };
