@@ -58,6 +58,7 @@ export class TriggerBook {
   private readonly triggers = new Map<string, MutableTrigger>();
   private readonly pending = new Map<string, MutableTrigger>();
   private readonly pendingByPosition = new Map<string, MutableTrigger[]>();
+  private readonly byAgent = new Map<string, MutableTrigger[]>();
 
   get count(): number {
     return this.triggers.size;
@@ -80,6 +81,12 @@ export class TriggerBook {
     return this.pendingOf(positionId).find((one) => one.kind === kind);
   }
 
+  /** The agent's triggers, newest first, at most `limit`. */
+  ofAgent(agentId: string, limit: number): TriggerRecord[] {
+    const all = this.byAgent.get(agentId) ?? [];
+    return all.slice(Math.max(0, all.length - limit)).reverse();
+  }
+
   /** A snapshot of every pending trigger in setting order (firing may end some while iterating). */
   pendingList(): TriggerRecord[] {
     return [...this.pending.values()];
@@ -96,6 +103,9 @@ export class TriggerBook {
     const list = this.pendingByPosition.get(record.positionId);
     if (list === undefined) this.pendingByPosition.set(record.positionId, [record]);
     else list.push(record);
+    const ofAgent = this.byAgent.get(record.agentId);
+    if (ofAgent === undefined) this.byAgent.set(record.agentId, [record]);
+    else ofAgent.push(record);
     return record;
   }
 

@@ -16,6 +16,7 @@ import { deployedEscrowRoutes } from './escrow.ts';
 import { deployedFaucetRoutes } from './faucet.ts';
 import { deployedTradingMarketRoutes } from './trading-markets.ts';
 import { deployedTradingOrderRoutes } from './trading-orders.ts';
+import { deployedTradingRiskRoutes } from './trading-risk.ts';
 
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
@@ -29,5 +30,6 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedEscrowRoutes,
   ...deployedTradingMarketRoutes,
   ...deployedTradingOrderRoutes,
+  ...deployedTradingRiskRoutes,
   ...deployedDomainsRoutes,
 ];

@@ -94,7 +94,10 @@ function trade(context: RouteContext, input: TradeInput): Outcome<OrderRecord> {
   if (other !== undefined && other.side !== input.side) {
     return deployedFailure(400, 'trade_failed', `You hold a ${other.side} position on this coin (${other.id}): close it first with POST /v1/trade/close`);
   }
-  const command = { agentId, symbol: input.market.symbol, side: input.side === 'long' ? 'buy' as const : 'sell' as const, type: input.limitPrice === null ? 'market' as const : 'limit' as const, amountMicro: input.sizeMicro, leverage: input.leverage, limitPrice: input.limitPrice };
+  // The agent's own risk settings (trading-risk.ts): its leverage ceiling, its daily loss limit.
+  if (trading.risk.lossLimitReached(agentId, context.nowMs)) return deployedFailure(403, 'daily_loss_limit_reached', 'Your daily loss limit is reached: new positions open again after 00:00 UTC (GET /v1/trade/risk-settings)');
+  const leverage = Math.min(input.leverage, trading.risk.settingsOf(agentId).maxLeverage);
+  const command = { agentId, symbol: input.market.symbol, side: input.side === 'long' ? 'buy' as const : 'sell' as const, type: input.limitPrice === null ? 'market' as const : 'limit' as const, amountMicro: input.sizeMicro, leverage, limitPrice: input.limitPrice };
   const placed = trading.place(command, context.nowMs);
   return placed.ok ? placed : tradeRefusal(placed);
 }
