@@ -14,8 +14,8 @@
  * a record's id is a hash of its domain id, type, host and content, so it is stable and needs no
  * state. Unknown body fields are ignored, as the deployment does; bad known fields → 400, nothing
  * changed. No renew, no priced transfer, no rate limit (§7).
- * Non-goals: search, bulk-check, suggest, expiring, portfolio-value, auctions, deposits (§7 lists
- * them; afp's live side uses none).
+ * Search, bulk-check, expiring, suggest and portfolio-value are in domains-discovery.ts.
+ * Non-goals: auctions (§7 shows no shape), deposits (afp funds through its admin deposit).
  */
 import { createHash } from 'node:crypto';
 import { isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
@@ -179,7 +179,7 @@ const check = defineRoute<readonly string[], readonly JsonObject[]>({
   render: (results) => ({ results: [...results], count: results.length, available_count: results.filter((one) => one['available'] === true).length }),
 });
 
-function valuationBody(valuation: Valuation): JsonObject {
+export function valuationBody(valuation: Valuation): JsonObject {
   const dot = valuation.domain.lastIndexOf('.');
   const floor = valuation.floorMicro;
   return {

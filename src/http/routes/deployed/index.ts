@@ -11,6 +11,7 @@ import { deployedFairnessRoutes } from './casino-fairness.ts';
 import { deployedGameRoutes } from './casino-games.ts';
 import { deployedStatsRoutes } from './casino-stats.ts';
 import { deployedTournamentRoutes } from './casino-tournaments.ts';
+import { deployedDomainsDiscoveryRoutes } from './domains-discovery.ts';
 import { deployedDomainsRoutes } from './domains.ts';
 import { deployedEscrowRoutes } from './escrow.ts';
 import { deployedFaucetRoutes } from './faucet.ts';
@@ -32,4 +33,5 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedTradingOrderRoutes,
   ...deployedTradingRiskRoutes,
   ...deployedDomainsRoutes,
+  ...deployedDomainsDiscoveryRoutes,
 ];
