@@ -88,7 +88,7 @@ export const TRADING_DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   }),
 };
 
-const TRADE_ERRORS = { 400: ['invalid_coin', 'invalid_side', 'invalid_size', 'position_too_large', 'invalid_leverage', 'insufficient_balance', 'trade_failed'], 403: ['forbidden'], 404: ['not_found'] };
+const TRADE_ERRORS = { 400: ['invalid_coin', 'invalid_side', 'invalid_size', 'position_too_large', 'invalid_leverage', 'insufficient_balance', 'trade_failed'], 403: ['forbidden', 'daily_loss_limit_reached'], 404: ['not_found'] };
 
 export const TRADING_DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly string[]>>>> = {
   'trading.deployed.register': { 400: ['invalid_request'] },

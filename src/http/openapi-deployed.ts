@@ -22,6 +22,7 @@ import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { HISTORY_SINCE_PATTERN } from './routes/deployed/casino-stats.ts';
 import { DOMAINS_DEPLOYED_ERRORS, DOMAINS_DEPLOYED_REQUESTS, DOMAINS_DEPLOYED_RESPONSES } from './openapi-deployed-domains.ts';
+import { EXTRAS_DEPLOYED_ERRORS, EXTRAS_DEPLOYED_REQUESTS, EXTRAS_DEPLOYED_RESPONSES } from './openapi-deployed-extras.ts';
 import type { RequestContract } from './openapi-fields.ts';
 import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo } from './openapi-fields.ts';
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
@@ -172,7 +173,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
 };
 
-export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS };
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS, ...EXTRAS_DEPLOYED_REQUESTS };
 
 const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
 const escrowView = {
@@ -247,6 +248,7 @@ const verifyAnswers = z.union([
 
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   ...DOMAINS_DEPLOYED_RESPONSES,
+  ...EXTRAS_DEPLOYED_RESPONSES,
   'casino.deployed.batch': withInfo({
     results: z.array(z.union([z.strictObject(deployedBetFields), elementRefusal])),
     summary: z.strictObject({ total: z.int().min(1), won: z.int().min(0), lost: z.int().min(0), errors: z.int().min(0), total_wagered: usdc(), total_won: usdc(), net_pnl: usdc(), win_rate_pct: z.number().min(0).max(100) }),
@@ -422,4 +424,5 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
   'escrow.deployed.get': { 404: ['not_found'] },
   ...TRADING_DEPLOYED_ERRORS,
   ...DOMAINS_DEPLOYED_ERRORS,
+  ...EXTRAS_DEPLOYED_ERRORS,
 };

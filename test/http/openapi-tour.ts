@@ -306,6 +306,29 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: position } });
   send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: 'pos_0000000000000000' } });
   send('trading', 'GET', '/v1/trade/history', { key: traderKey, query: { limit: '10' } });
+  // The stand-in's trading risk and domains discovery rows (trading-risk.ts, domains-discovery.ts), after every other row so their examples keep their ids and instants.
+  send('trading', 'GET', '/v1/markets/BTC/orderbook', { query: { depth: '3' } });
+  send('trading', 'GET', '/v1/markets/BTC/orderbook', { query: { depth: '0' } });
+  const guarded = send('trading', 'POST', '/v1/trade/open', { key: traderKey, body: { coin: 'BTC', side: 'long', size_usd: 20, leverage: 2 } });
+  const guardedId = guarded['position_id'] as string;
+  const mark = guarded['current_price'] as number;
+  send('trading', 'POST', '/v1/trade/stop-loss', { key: traderKey, body: { position_id: guardedId, trigger_price: Math.floor(mark * 0.8) } });
+  send('trading', 'POST', '/v1/trade/take-profit', { key: traderKey, body: { position_id: guardedId, trigger_price: Math.ceil(mark * 1.2) } });
+  send('trading', 'POST', '/v1/trade/stop-loss', { key: traderKey, body: { position_id: guardedId, trigger_price: Math.ceil(mark * 1.2) } });
+  send('trading', 'POST', '/v1/trade/take-profit', { key: traderKey, body: { position_id: 'pos_0000000000000000', trigger_price: 1 } });
+  send('trading', 'POST', '/v1/trade/check-limits', { key: traderKey });
+  send('trading', 'GET', '/v1/trade/risk-settings', { key: traderKey });
+  send('trading', 'POST', '/v1/trade/risk-settings', { key: traderKey, body: { max_leverage: 20, daily_loss_limit_usd: 50 } });
+  send('trading', 'POST', '/v1/trade/risk-settings', { key: traderKey, body: { max_leverage: 51 } });
+  send('domains', 'GET', '/v1/domains/search', { key: carol.key, query: { q: 'tour-name' } });
+  send('domains', 'GET', '/v1/domains/search', { key: carol.key, query: { q: 'tour-name.zzz' } });
+  send('domains', 'POST', '/v1/domains/bulk-check', { key: carol.key, body: { domains: ['tour-name.com', 'tour-free.xyz'] } });
+  send('domains', 'POST', '/v1/domains/bulk-check', { key: carol.key, body: { domains: [] } });
+  send('domains', 'GET', '/v1/domains/expiring', { query: { days: '365' } });
+  send('domains', 'GET', '/v1/domains/expiring', { query: { days: '0' } });
+  send('domains', 'GET', '/v1/domains/suggest', { query: { q: 'agent' } });
+  send('domains', 'GET', '/v1/domains/portfolio-value', { query: { names: 'crypto.ai,tour-name.com' } });
+  send('domains', 'GET', '/v1/domains/portfolio-value', {});
   return { platform, byRow, all, routes: DEPLOYED_ROUTES };
 }
 

@@ -112,12 +112,13 @@ describe('deployed trading: risk settings', () => {
     const key = await trader(served, '1000');
     const url = `${served.trading}/v1/trade/risk-settings`;
     expect(await call('GET', url, { key })).toMatchObject({ status: 200, body: { max_leverage: 10, daily_loss_limit_usd: null, realized_pnl_today: 0, daily_loss_limit_reached: false } });
-    for (const body of [{ max_leverage: 51 }, { max_leverage: 0 }, { max_leverage: 2.5 }, { daily_loss_limit_usd: -1 }, { daily_loss_limit_usd: 'ten' }, {}]) {
+    for (const body of [{ max_leverage: 51 }, { max_leverage: 0 }, { max_leverage: 2.5 }, { daily_loss_limit_usd: -1 }, { daily_loss_limit_usd: 'ten' }, []]) {
       const refused = await call('POST', url, { key, body });
       expect(refused.status).toBe(400);
       expect(['invalid_leverage', 'invalid_limit', 'invalid_request']).toContain(refused.body['error']);
     }
     expect((await call('GET', url, { key })).body).toMatchObject({ max_leverage: 10, daily_loss_limit_usd: null });
+    expect(await call('POST', url, { key, body: {} })).toMatchObject({ status: 200, body: { max_leverage: 10, daily_loss_limit_usd: null } });
     expect(await call('POST', url, { key, body: { max_leverage: 3 } })).toMatchObject({ status: 200, body: { max_leverage: 3, daily_loss_limit_usd: null } });
     expect((await openLong(served, key, { size_usd: 600, leverage: 8 })).body).toMatchObject({ leverage: 3, margin_used: 200 });
   });

@@ -52,8 +52,7 @@ function rowsOf(context: RouteContext, names: readonly string[]): JsonObject[] |
 }
 
 /** `q` as a label and the TLD it named, if any: `agent` → (agent, null), `agent.ai` → (agent, ai). */
-function parseQuery(input: RouteInput): { label: string; tld: string | null } | Failure {
-  const raw = input.query['q'];
+export function parseSearchText(raw: string | undefined): { label: string; tld: string | null } | Failure {
   if (raw === undefined || raw.trim() === '') return deployedFailure(400, 'missing_query', 'q is required: ?q=agent or ?q=agent.ai');
   const text = raw.trim().toLowerCase();
   const dot = text.indexOf('.');
@@ -62,6 +61,22 @@ function parseQuery(input: RouteInput): { label: string; tld: string | null } | 
   if (label.length > LABEL_LENGTH_MAX || !LABEL.test(label)) return deployedFailure(400, 'invalid_query', `q must be a label of 1 to ${LABEL_LENGTH_MAX} letters, digits and inner hyphens, with an optional sold TLD`);
   if (tld !== null && !SUPPORTED_TLDS.includes(tld)) return deployedFailure(400, 'invalid_query', `.${tld.slice(0, 24)} is not sold here: ${SUPPORTED_TLDS.map((one) => `.${one}`).join(', ')}`);
   return { label, tld };
+}
+
+const parseQuery = (input: RouteInput): { label: string; tld: string | null } | Failure => parseSearchText(input.query['q']);
+
+/** `names=a.com,b.ai`: 1 to CHECK_NAMES_MAX syntactically valid names of any TLD. */
+export function parseValueNames(raw: string | undefined): readonly string[] | Failure {
+  const list = raw === undefined ? [] : raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (list.length === 0) return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.ai');
+  if (list.length > CHECK_NAMES_MAX) return deployedFailure(400, 'too_many_names', `at most ${CHECK_NAMES_MAX} names per call`);
+  const names: string[] = [];
+  for (const entry of list) {
+    const name = parseAnyName(entry, 'names');
+    if (isFailure(name)) return name;
+    names.push(name);
+  }
+  return names;
 }
 
 const search = defineRoute<{ label: string; tld: string | null }, { query: string; rows: readonly JsonObject[] }>({
@@ -152,19 +167,7 @@ const suggest = defineRoute<string, { keyword: string; rows: readonly JsonObject
 const portfolioValue = defineRoute<readonly string[], readonly Valuation[]>({
   id: 'domains.deployed.portfolio-value', service: 'domains', style: 'deployed', mount: 'domains', method: 'GET', path: '/v1/domains/portfolio-value', auth: 'none',
   summary: `The NOTES.md valuation of 1 to ${CHECK_NAMES_MAX} names (?names=a.com,b.ai) and their sum (public).`,
-  parse: (input) => {
-    const raw = input.query['names'];
-    const list = raw === undefined ? [] : raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
-    if (list.length === 0) return deployedFailure(400, 'missing_names', 'names is required: ?names=example.com,example.ai');
-    if (list.length > CHECK_NAMES_MAX) return deployedFailure(400, 'too_many_names', `at most ${CHECK_NAMES_MAX} names per call`);
-    const names: string[] = [];
-    for (const entry of list) {
-      const name = parseAnyName(entry, 'names');
-      if (isFailure(name)) return name;
-      names.push(name);
-    }
-    return names;
-  },
+  parse: (input) => parseValueNames(input.query['names']),
   run: (context, names) => {
     const valuations: Valuation[] = [];
     for (const name of names) {

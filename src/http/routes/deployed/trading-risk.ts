@@ -167,13 +167,12 @@ function parseSettings(input: RouteInput): SettingsInput | Failure {
     if (isFailure(parsed) || parsed > DAILY_LOSS_LIMIT_MAX_MICRO) return deployedFailure(400, 'invalid_limit', 'daily_loss_limit_usd must be a positive number of at most 6 decimals up to 1,000,000, or null to clear it');
     limitMicro = parsed;
   }
-  if (leverage === undefined && limit === undefined) return deployedFailure(400, 'invalid_request', 'send max_leverage and/or daily_loss_limit_usd');
   return { maxLeverage: leverage as number | undefined, dailyLossLimitMicro: limitMicro };
 }
 
 const writeSettings = defineRoute<SettingsInput, RiskSettings>({
   id: 'trading.deployed.risk-settings.set', service: 'trading', style: 'deployed', mount: 'trading', method: 'POST', path: '/v1/trade/risk-settings', auth: 'bearer',
-  summary: 'Change your risk settings ({ max_leverage?: 1–50, daily_loss_limit_usd?: number | null }); the fields not sent are kept.',
+  summary: 'Change your risk settings ({ max_leverage?: 1–50, daily_loss_limit_usd?: number | null }); the fields not sent are kept (none sent: nothing changes).',
   parse: parseSettings,
   run: (context, input) => {
     const agentId = callerId(context);
@@ -206,18 +205,19 @@ function bookSide(quote: Quote, depth: number, side: 'bid' | 'ask'): JsonObject[
   return levels;
 }
 
-const orderbook = defineRoute<BookInput, BookInput>({
+const orderbook = defineRoute<{ coin: string; depth: number }, BookInput>({
   id: 'trading.deployed.orderbook', service: 'trading', style: 'deployed', mount: 'trading', method: 'GET', path: '/v1/markets/:coin/orderbook', auth: 'none',
   summary: `A market's order book derived from its quote (public; ?depth=1–${ORDERBOOK_DEPTH_MAX}, default ${ORDERBOOK_DEPTH_DEFAULT}).`,
   parse: (input) => {
     const text = input.query['depth'];
     const depth = text === undefined ? ORDERBOOK_DEPTH_DEFAULT : /^\d{1,3}$/.test(text) ? Number(text) : -1;
     if (depth < 1 || depth > ORDERBOOK_DEPTH_MAX) return deployedFailure(400, 'invalid_depth', `depth must be a whole number from 1 to ${ORDERBOOK_DEPTH_MAX}`);
-    const coin = input.params['coin'] ?? '';
-    const market = marketOfCoin(coin);
-    return market === undefined ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`) : { market, depth };
+    return { coin: input.params['coin'] ?? '', depth };
   },
-  run: (_context, input) => succeed(input),
+  run: (_context, { coin, depth }) => {
+    const market = marketOfCoin(coin);
+    return market === undefined ? deployedFailure(404, 'market_not_found', `Market ${coin.slice(0, 64)} not found`) : succeed({ market, depth });
+  },
   successStatus: 200,
   render: ({ market, depth }, context) => {
     const quote = context.platform.trading.quote(market, context.nowMs);
