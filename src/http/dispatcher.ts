@@ -103,6 +103,9 @@ export class Dispatcher {
   private readonly routeContext: RouteContextSlot;
   /** How far the last `dispatch` went (the header); valid until the next one. */
   lastReach: DispatchReach = REACH_NOTHING;
+  /** The row the last `dispatch` matched (null: none) and its success value (undefined: refused): the command log's `logBody`. */
+  lastRoute: Route | null = null;
+  lastValue: unknown = undefined;
 
   constructor(platform: Platform, routes: readonly Route[]) {
     this.platform = platform;
@@ -135,9 +138,12 @@ export class Dispatcher {
    */
   dispatch(request: DispatchRequest, nowMs: number, ip: string): ApiResponse {
     const platform = this.platform;
+    this.lastRoute = null;
+    this.lastValue = undefined;
     platform.advanceTo(nowMs);
     const match = this.router.match(request.mount, request.method, request.path);
     const route = match.kind === 'found' ? match.route : null;
+    this.lastRoute = route;
     const service: ServiceName | null = route !== null ? route.service : request.mount === 'api' ? null : request.mount;
     const identified = request.credential === undefined ? platform.identify(request.headers?.['authorization']) : platform.identifyCredential(request.credential);
     const authenticated = typeof identified === 'object' ? identified : null;
@@ -187,6 +193,7 @@ export class Dispatcher {
     if (isFailure(command)) return failure(headers, info, routeId, command);
     const outcome = matched.run(context, command);
     if (!outcome.ok) return failure(headers, info, routeId, outcome);
+    this.lastValue = outcome.value;
     return respond(headers, info, routeId, matched.successStatus, matched.render(outcome.value, context));
   }
 }

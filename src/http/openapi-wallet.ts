@@ -8,12 +8,14 @@
 import * as z from 'zod';
 import type { ErrorCode } from '../core/errors.ts';
 import { HISTORY_CHAINS, WALLET_CHAIN_NAMES } from '../services/wallet/wallet-assets.ts';
-import { DEFAULT_WALLET_CONFIG } from '../services/wallet/wallet-config.ts';
+import { DEFAULT_WALLET_CONFIG, SIM_CHAIN_NAMES } from '../services/wallet/wallet-config.ts';
 import { instant, limitQuery, optional, text, withInfo, type RequestContract } from './openapi-fields.ts';
 import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, MEMO_TEXT_MAX } from './routes/wallet/wallet-parse.ts';
 
 const chains = (values: readonly string[]): z.ZodEnum => z.enum(values as [string, ...string[]]);
 const chain = (): z.ZodEnum => chains(WALLET_CHAIN_NAMES);
+/** A transaction's chain: style B's polygon and arbitrum too. */
+const simChain = (): z.ZodEnum => chains(SIM_CHAIN_NAMES);
 const address = (what: string): z.ZodString => text(ADDRESS_TEXT_MAX).describe(`${what}: a valid address of the chain (checksums checked; 400 otherwise)`);
 const token = (what: string): z.ZodString => text(ADDRESS_TEXT_MAX).describe(`${what}: a token contract address of the chain, or its native asset address (GET /v1/wallet/chains); a symbol is 400`);
 const AMOUNT_TEXT = '^(?!0+(\\.0+)?$)(0|[1-9][0-9]*)(\\.[0-9]+)?$';
@@ -70,7 +72,7 @@ export const WALLET_REQUESTS: Readonly<Record<string, RequestContract>> = {
     body: z.strictObject({
       to: text(ADDRESS_TEXT_MAX).describe('An EVM address or an agent id (its latest wallet)'),
       amount: z.number().positive().max(1e12).describe('USDC, at most 6 decimals'),
-      chain: optional(chains(['ethereum', 'polygon', 'arbitrum', 'base']).describe('Default ethereum; polygon and arbitrum are not simulated (400)')),
+      chain: optional(chains(['ethereum', 'polygon', 'arbitrum', 'base']).describe('Default ethereum')),
       memo: optional(text(MEMO_TEXT_MAX)),
       private_key: key('The sender\'s EVM private key (afp: the wallet is non-custodial)'),
     }),
@@ -84,7 +86,7 @@ const nullable = <T extends z.ZodType>(schema: T): z.ZodNullable<T> => schema.nu
 const units = (): z.ZodString => z.string().regex(/^\d+(\.\d+)?$/).describe('Whole units as a decimal string');
 const amountOut = z.strictObject({ symbol: z.string(), contract: nullable(z.string()), amount: units(), base_units: z.string().regex(/^\d+$/), decimals: z.int() });
 const txOut = z.strictObject({
-  tx_hash: z.string(), chain: chain(), type: z.enum(['send', 'mint', 'swap-payout', 'swap-refund']), status: z.enum(['pending', 'confirmed', 'failed']),
+  tx_hash: z.string(), chain: simChain(), type: z.enum(['send', 'mint', 'swap-payout', 'swap-refund']), status: z.enum(['pending', 'confirmed', 'failed']),
   from: nullable(z.string()), to: z.string(), symbol: z.string(), token: nullable(z.string()), amount: units(), fee: units(), fee_symbol: z.string(), memo: nullable(z.string()),
   sent_at: instant(), block_at: instant(), block_height: z.int(), failure: nullable(z.string()), explorer: z.string(),
 });
@@ -153,8 +155,8 @@ export const WALLET_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   'wallet.A.send': txBody(),
   'wallet.A.swap': withInfo({ ...orderShape, received_usdc: z.number() }),
   'wallet.A.transactions': historyBody(),
-  'wallet.B.balance': withInfo({ usdc: units(), chains: z.record(z.string(), z.strictObject({ usdc: units(), eth: units(), simulated: z.boolean() })) }),
-  'wallet.B.send': withInfo({ tx_hash: z.string(), status: z.enum(['pending', 'confirmed', 'failed']), amount: z.number(), fee: units(), fee_symbol: z.string(), chain: chain(), to: z.string(), memo: nullable(z.string()) }),
+  'wallet.B.balance': withInfo({ usdc: units(), chains: z.record(z.string(), z.strictObject({ usdc: units(), eth: units().describe('ETH on the chain: native, or bridged WETH on polygon'), native: units(), native_symbol: z.string() })) }),
+  'wallet.B.send': withInfo({ tx_hash: z.string(), status: z.enum(['pending', 'confirmed', 'failed']), amount: z.number(), fee: units(), fee_symbol: z.string(), chain: chains(['ethereum', 'polygon', 'arbitrum', 'base']), to: z.string(), memo: nullable(z.string()) }),
   'wallet.B.address': withInfo({ addresses: z.strictObject({ ethereum: z.string(), polygon: z.string(), arbitrum: z.string(), base: z.string() }) }),
   'wallet.B.transactions': historyBody(),
   'wallet.B.tx': txBody(),

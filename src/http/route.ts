@@ -84,6 +84,12 @@ export interface RouteSpec<C, O> {
   run(context: RouteContext, command: C): Outcome<O>;
   /** The success body, a fresh object per call (the dispatcher adds `_info` to it in place). */
   render(value: O, context: RouteContext): JsonObject;
+  /**
+   * What the command log of afp serve --data keeps of a request's body (src/server/recovery.ts);
+   * absent: the body as sent. Rows whose bodies carry secrets replace them here (the wallet's
+   * sends: no key at rest). `value` is the row's success value, undefined when it refused.
+   */
+  logBody?(body: unknown, value: O | undefined): unknown;
 }
 
 /** A row with its types erased, as stored in tables. */

@@ -203,7 +203,8 @@ function recordedPlatform(input: RecorderHeaderInput): RecordedPlatform {
 function recordRequest(request: TransportRequest): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-  const base = { mount: request.mount, method: request.method, path: request.path, query: { ...request.query }, headers };
+  // A monero balance's view_key travels in the query: redacted as a body's secrets are.
+  const base = { mount: request.mount, method: request.method, path: request.path, query: redactSecretsDeep({ ...request.query }) as Record<string, string>, headers };
   if (request.rawBody !== undefined) return { ...base, raw_body: { text: request.rawBody.text, content_type: request.rawBody.contentType } };
   // No key at rest: a wallet send's keys (and any other secret field) are redacted (wallet-parse.ts).
   return request.body === undefined ? base : { ...base, body: redactSecretsDeep(request.body) as JsonValue };

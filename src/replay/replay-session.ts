@@ -8,6 +8,10 @@
  * `tierCallAfter`/`observeTier` drive the tier calls, `depositCallAfter`/`observeDeposit` the
  * casino starting deposits. Set-up calls are counted apart from
  * exchanges, their differences are of kind `setup`, and notes say what could not be set up.
+ * Wallet sends: the record keeps no key; the wallets replay creates on the target are learnt in
+ * memory only (replay-keyring.ts) and each recorded send is signed with its live sender's key.
+ * Live answers are redacted as the record is before they are kept or compared, so no mnemonic
+ * or key reaches a difference or a report.
  * No I/O, no clock: the caller sends, paces and syncs (src/cli/replay.ts).
  *
  * Limits: at most `differencesMax` differences are kept in full (default 100,000); all are
@@ -19,8 +23,10 @@ import { Bindings } from './bindings.ts';
 import { DIFFERENCE_KINDS, type Difference, type DifferenceKind, type Finding } from './difference.ts';
 import { endpointName } from './endpoint-name.ts';
 import { valueAt } from './json-pointer.ts';
+import type { JsonValue } from '../core/errors.ts';
 import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
+import { redactedAnswer, ReplayKeyring } from './replay-keyring.ts';
 import { diffResponse, type LiveAnswer } from './response-diff.ts';
 import { DEPOSIT_ENDPOINT, DepositPlan, TierPlan, TIER_ENDPOINT, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from './replay-setup.ts';
 import type { RecordedDeposit, RecordedTier } from './record-format.ts';
@@ -79,7 +85,9 @@ export class ReplaySession {
   private readonly notes: string[] = [];
   private readonly tierPlan: TierPlan;
   private readonly depositPlan: DepositPlan;
-  private pending: { seq: number; endpoint: string } | null = null;
+  private pending: { seq: number; endpoint: string; authorization: string | undefined } | null = null;
+  /** The target's wallets created by this replay, in memory only (never written anywhere). */
+  private readonly keyring = new ReplayKeyring();
   private sent = 0;
   private total = 0;
 
@@ -100,17 +108,23 @@ export class ReplaySession {
   prepare(exchange: RecordedExchange): TransportRequest {
     assert(this.pending === null, 'one exchange is prepared at a time (replay is sequential)');
     const endpoint = endpointName(exchange.request);
-    this.pending = { seq: exchange.seq, endpoint };
     const live: LiveValues = { get: (seq, pointer) => this.liveValues.get(`${seq} ${pointer}`) };
     const rebound = rebindRequest(exchange, live, this.bindings);
+    const authorization = rebound.request.headers['authorization'];
+    this.pending = { seq: exchange.seq, endpoint, authorization };
     this.file(exchange.seq, endpoint, rebound.findings);
-    return toTransportRequest(rebound.request);
+    const body = this.keyring.sign(exchange, rebound.request.body, authorization, this.bindings);
+    const query = this.keyring.signQuery(rebound.request.path, rebound.request.query);
+    const signed = body === rebound.request.body && query === rebound.request.query ? rebound.request : { ...rebound.request, query, body: body as JsonValue };
+    return toTransportRequest(signed);
   }
 
-  observe(exchange: RecordedExchange, answer: LiveAnswer): void {
+  observe(exchange: RecordedExchange, liveAnswer: LiveAnswer): void {
     assert(this.pending?.seq === exchange.seq, 'observe answers the exchange just prepared');
-    const { endpoint } = this.pending;
+    const { endpoint, authorization } = this.pending;
     this.pending = null;
+    this.keyring.learn(authorization, liveAnswer.body);
+    const answer = redactedAnswer(liveAnswer);
     this.sent++;
     this.sentByEndpoint.set(endpoint, (this.sentByEndpoint.get(endpoint) ?? 0) + 1);
     for (const pointer of this.references.pointersOf(exchange.seq) ?? []) {

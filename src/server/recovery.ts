@@ -34,7 +34,6 @@
  * Checkpoints (src/server/checkpoints.ts): when the log holds a usable one, the platform and the
  * time-travel snapshots are loaded from it and only the commands after it are replayed.
  */
-import { redactSecrets, senderOfFields } from '../http/routes/wallet/wallet-parse.ts';
 import { assert } from '../core/assert.ts';
 import { fail } from '../core/errors.ts';
 import { Dispatcher, REACH_NOTHING, REACH_ROW, type ApiRequest, type ApiResponse, type DispatchRequest } from '../http/dispatcher.ts';
@@ -97,8 +96,9 @@ export class LoggedDispatcher extends Dispatcher {
   }
 
   private append(request: DispatchRequest, credential: Credential, nowMs: number, ip: string, whole: boolean): void {
-    // No key at rest: a wallet send's keys are replaced by its verified sender (wallet-parse.ts).
-    const body = redactSecrets(request.body, senderOfFields);
+    // What the row says to keep of its body (RouteSpec.logBody: a wallet send keeps no key).
+    const row = this.lastRoute;
+    const body = row === null || row.logBody === undefined || request.body === undefined ? request.body : row.logBody(request.body, this.lastValue);
     const redacted = body === request.body ? request : { ...request, body, bodyText: undefined };
     const logged: RequestToLog = { ...redacted, query: request.query ?? NO_HEADERS, headers: request.headers ?? NO_HEADERS, ip };
     this.commandLog.appendRequest(logged, credential, nowMs, whole ? 'whole' : 'charge');

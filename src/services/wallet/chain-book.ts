@@ -1,5 +1,5 @@
 /**
- * ChainBook: the state of the six simulated chains — balances per (chain, asset, address) in base
+ * ChainBook: the state of the simulated chains (wallet-config.ts) — balances per (chain, asset, address) in base
  * units, what is minted, what is in flight, transactions by hash, each address's history, and the
  * blocks that have pending work.
  *
@@ -16,8 +16,7 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Asset } from './wallet-assets.ts';
-import { chainRow, type WalletConfig } from './wallet-config.ts';
-import type { WalletChain } from './keys/wallet-keys.ts';
+import { chainRow, isEvmChain, type SimChain, type WalletConfig } from './wallet-config.ts';
 
 export type TxStatus = 'pending' | 'confirmed' | 'failed';
 export type TxKind = 'send' | 'mint' | 'swap-payout' | 'swap-refund';
@@ -25,7 +24,7 @@ export type TxKind = 'send' | 'mint' | 'swap-payout' | 'swap-refund';
 export interface WalletTx {
   readonly hash: string;
   readonly kind: TxKind;
-  readonly chain: WalletChain;
+  readonly chain: SimChain;
   /** The asset address (native sentinel or token contract). */
   readonly asset: string;
   readonly symbol: string;
@@ -49,11 +48,11 @@ export interface WalletTx {
 export const FEE_ACCOUNT = 'fee-account';
 export const AGGREGATOR_POOL = 'aggregator-pool';
 
-export function addressKey(chain: WalletChain, address: string): string {
-  return chain === 'ethereum' || chain === 'base' ? address.toLowerCase() : address;
+export function addressKey(chain: SimChain, address: string): string {
+  return isEvmChain(chain) ? address.toLowerCase() : address;
 }
 
-function assetKey(chain: WalletChain, asset: string): string {
+function assetKey(chain: SimChain, asset: string): string {
   return `${chain}|${addressKey(chain, asset)}`;
 }
 
@@ -75,11 +74,11 @@ export class ChainBook {
     this.config = config;
   }
 
-  balanceOf(chain: WalletChain, asset: string, address: string): bigint {
+  balanceOf(chain: SimChain, asset: string, address: string): bigint {
     return this.balances.get(assetKey(chain, asset))?.get(addressKey(chain, address)) ?? 0n;
   }
 
-  nonceOf(chain: WalletChain, address: string): number {
+  nonceOf(chain: SimChain, address: string): number {
     return this.nonces.get(`${chain}|${addressKey(chain, address)}`) ?? 0;
   }
 
@@ -92,7 +91,7 @@ export class ChainBook {
   }
 
   /** The newest `limit` transactions touching `address` on `chain`, newest first. */
-  historyOf(chain: WalletChain, address: string, limit: number): WalletTx[] {
+  historyOf(chain: SimChain, address: string, limit: number): WalletTx[] {
     const hashes = this.history.get(`${chain}|${addressKey(chain, address)}`) ?? [];
     const out: WalletTx[] = [];
     for (let index = hashes.length - 1; index >= 0 && out.length < limit; index--) {
@@ -102,8 +101,21 @@ export class ChainBook {
     return out;
   }
 
+  /**
+   * Whether `address` has an account for `asset` on `chain`: it has held it once (a balance entry,
+   * even at 0, is never removed). Solana's token accounts are these (wallet.ts, the rent rule).
+   */
+  hasAccount(chain: SimChain, asset: string, address: string): boolean {
+    return this.balances.get(assetKey(chain, asset))?.has(addressKey(chain, address)) ?? false;
+  }
+
+  /** Opens `address`'s account for `asset` at 0 when it has none (a solana token send creates it). */
+  openAccount(chain: SimChain, asset: string, address: string): void {
+    if (!this.hasAccount(chain, asset, address)) this.add(chain, asset, address, 0n);
+  }
+
   /** Whether a new address may receive on `chain` (the per-chain bound). */
-  canHold(chain: WalletChain, asset: string, address: string): boolean {
+  canHold(chain: SimChain, asset: string, address: string): boolean {
     const holders = this.balances.get(assetKey(chain, asset));
     return holders === undefined || holders.has(addressKey(chain, address)) || holders.size < this.config.addressesPerChainMax;
   }
@@ -117,7 +129,7 @@ export class ChainBook {
   }
 
   /** Moves units at once between holders (the aggregator takes a confirmed deposit into its pool). */
-  move(chain: WalletChain, asset: string, from: string, to: string, amount: bigint): void {
+  move(chain: SimChain, asset: string, from: string, to: string, amount: bigint): void {
     this.add(chain, asset, from, -amount);
     this.add(chain, asset, to, amount);
   }
@@ -150,12 +162,12 @@ export class ChainBook {
   }
 
   /** Whether a block of `chain` at `atMs` already has work (its timer is scheduled). */
-  hasBlock(chain: WalletChain, atMs: number): boolean {
+  hasBlock(chain: SimChain, atMs: number): boolean {
     return this.blocks.has(`${chain}|${atMs}`);
   }
 
   /** Takes the pending transactions of one block, in the order they were sent. */
-  takeBlock(chain: WalletChain, atMs: number): WalletTx[] {
+  takeBlock(chain: SimChain, atMs: number): WalletTx[] {
     const key = `${chain}|${atMs}`;
     const hashes = this.blocks.get(key) ?? [];
     this.blocks.delete(key);
@@ -205,7 +217,7 @@ export class ChainBook {
     });
   }
 
-  private add(chain: WalletChain, asset: string, address: string, delta: bigint): void {
+  private add(chain: SimChain, asset: string, address: string, delta: bigint): void {
     const key = assetKey(chain, asset);
     let holders = this.balances.get(key);
     if (holders === undefined) {
@@ -218,12 +230,12 @@ export class ChainBook {
     holders.set(holder, next);
   }
 
-  private shiftInFlight(chain: WalletChain, asset: string, delta: bigint): void {
+  private shiftInFlight(chain: SimChain, asset: string, delta: bigint): void {
     const key = assetKey(chain, asset);
     this.inFlight.set(key, (this.inFlight.get(key) ?? 0n) + delta);
   }
 
-  private note(chain: WalletChain, address: string, hash: string): void {
+  private note(chain: SimChain, address: string, hash: string): void {
     const key = `${chain}|${addressKey(chain, address)}`;
     const hashes = this.history.get(key);
     if (hashes === undefined) {

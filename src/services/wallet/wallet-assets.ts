@@ -5,11 +5,11 @@
  * float. Failures are returned (400), never thrown: these read request fields.
  */
 import { fail, type Failure } from '../../core/errors.ts';
-import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, TOKEN_ROWS, type TokenRow } from './wallet-config.ts';
-import type { WalletChain } from './keys/wallet-keys.ts';
+import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, isEvmChain, TOKEN_ROWS, type SimChain, type TokenRow } from './wallet-config.ts';
+import { WALLET_CHAINS, type WalletChain } from './keys/wallet-keys.ts';
 
 export interface Asset {
-  readonly chain: WalletChain;
+  readonly chain: SimChain;
   /** The native coin's asset address (wallet-config.ts), or the token's contract. */
   readonly address: string;
   readonly symbol: string;
@@ -18,23 +18,24 @@ export interface Asset {
   readonly token: TokenRow | null;
 }
 
-export const WALLET_CHAIN_NAMES: readonly WalletChain[] = CHAIN_ROWS.map((row) => row.chain);
+/** The /v1 interface's chains (wallet.md "Chain values"); polygon and arbitrum are style B's only. */
+export const WALLET_CHAIN_NAMES: readonly WalletChain[] = WALLET_CHAINS;
 /** wallet.md "Chain values": transaction history. */
 export const HISTORY_CHAINS: readonly WalletChain[] = ['bitcoin', 'solana', 'base', 'ethereum'];
 /** Symbols of every asset, lowercased: a symbol sent where an address is needed is named as such. */
-const SYMBOLS = new Set([...CHAIN_ROWS.map((row) => row.symbol.toLowerCase()), ...TOKEN_ROWS.map((row) => row.symbol.toLowerCase()), 'eth', 'weth', 'wbtc', 'sol', 'dai']);
+const SYMBOLS = new Set([...CHAIN_ROWS.map((row) => row.symbol.toLowerCase()), ...TOKEN_ROWS.map((row) => row.symbol.toLowerCase()), 'eth', 'weth', 'wbtc', 'sol', 'dai', 'matic', 'pol']);
 
 export function isWalletChain(value: unknown): value is WalletChain {
   return typeof value === 'string' && (WALLET_CHAIN_NAMES as readonly string[]).includes(value);
 }
 
 /** The chain named by `value` among `allowed`; 400 naming the allowed values otherwise. */
-export function parseChain(value: unknown, name: string, allowed: readonly WalletChain[] = WALLET_CHAIN_NAMES): WalletChain | Failure {
+export function parseChain<C extends SimChain = WalletChain>(value: unknown, name: string, allowed: readonly C[] = WALLET_CHAIN_NAMES as readonly C[]): C | Failure {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) return fail('BAD_REQUEST', `${name} must be one of ${allowed.join(', ')}`, { field: name });
-  return value as WalletChain;
+  return value as C;
 }
 
-export function nativeAsset(chain: WalletChain): Asset {
+export function nativeAsset(chain: SimChain): Asset {
   const row = chainRow(chain);
   return { chain, address: row.nativeAsset, symbol: row.symbol, decimals: row.decimals, token: null };
 }
@@ -44,17 +45,17 @@ export function tokenAsset(token: TokenRow): Asset {
 }
 
 /** Every asset of a chain, native first. */
-export function assetsOf(chain: WalletChain): Asset[] {
+export function assetsOf(chain: SimChain): Asset[] {
   return [nativeAsset(chain), ...TOKEN_ROWS.filter((token) => token.chain === chain).map(tokenAsset)];
 }
 
 /**
- * The asset at `address` on `chain`: its native asset address or a token contract (EVM addresses
- * compare without case; tron and solana exactly). A symbol → 400 saying an address is needed; an
+ * The asset at `address` on `chain`: its native asset address or a token contract or SPL mint (EVM
+ * addresses compare without case; tron and solana exactly). A symbol → 400 saying an address is needed; an
  * unknown address → 400 naming the chain.
  */
-export function assetByAddress(chain: WalletChain, address: string, name: string): Asset | Failure {
-  const evm = chain === 'ethereum' || chain === 'base';
+export function assetByAddress(chain: SimChain, address: string, name: string): Asset | Failure {
+  const evm = isEvmChain(chain);
   const same = (one: string): boolean => (evm ? one.toLowerCase() === address.toLowerCase() : one === address);
   if (same(chainRow(chain).nativeAsset)) return nativeAsset(chain);
   const token = TOKEN_ROWS.find((row) => row.chain === chain && same(row.contract));

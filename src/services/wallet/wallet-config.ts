@@ -7,8 +7,11 @@
  * use, wrapped SOL's mint on solana, tron's zero address, and the word `native` on bitcoin and
  * monero, which have no contracts (docs/decisions.md "Wallet").
  *
+ * Chains: the six of the wallet's keys (WalletChain, the /v1 interface's chain lists) and the two
+ * further EVM chains style B names, polygon and arbitrum (SimChain): they use the ethereum key and
+ * address (`keyChainOf`) and are reachable only through style B (docs/decisions.md "Wallet").
  * Block pace (real chains: ethereum 12 s, base 2 s, solana 0.4 s, bitcoin 10 min, tron 3 s, monero
- * 2 min): only blocks that include a pending transaction are simulated — one timer per (chain,
+ * 2 min, polygon 2 s, arbitrum 0.25 s): only blocks that include a pending transaction are simulated — one timer per (chain,
  * block instant) with work in it, batching every transaction of that block; empty blocks cost
  * nothing. Block height = floor(instant / blockMs). A transaction is confirmed in the first block
  * after it was sent (one confirmation).
@@ -17,20 +20,40 @@
 import { assert } from '../../core/assert.ts';
 import type { WalletChain } from './keys/wallet-keys.ts';
 
+/** Every simulated chain: the wallet's six and style B's further EVM chains. */
+export type SimChain = WalletChain | 'polygon' | 'arbitrum';
+
+/** EVM chains: addresses keyed without case, hashes 0x-prefixed, the ethereum key signs. */
+const EVM_CHAINS: readonly SimChain[] = ['ethereum', 'base', 'polygon', 'arbitrum'];
+
+export function isEvmChain(chain: SimChain): boolean {
+  return EVM_CHAINS.includes(chain);
+}
+
+/** The chain whose keys and addresses `chain` uses: polygon and arbitrum are ethereum's. */
+export function keyChainOf(chain: SimChain): WalletChain {
+  return chain === 'polygon' || chain === 'arbitrum' ? 'ethereum' : chain;
+}
+
 export interface ChainRow {
-  readonly chain: WalletChain;
+  readonly chain: SimChain;
   readonly symbol: string;
   /** Decimals of the base unit: wei 18, lamports 9, sats 8, sun 6, piconero 12. */
   readonly decimals: number;
   readonly blockMs: number;
   /** Fee of a native transfer, in base units of the native coin. */
   readonly feeNative: bigint;
-  /** Fee of a token transfer (ERC-20/TRC-20), in base units of the native coin; null: no tokens. */
+  /** Fee of a token transfer (ERC-20/TRC-20/SPL), in base units of the native coin; null: no tokens. */
   readonly feeToken: bigint | null;
   /** The native coin's asset address (swaps name assets by address). */
   readonly nativeAsset: string;
   /** Solana: an account created by a transfer must hold at least this (rent exemption); else 0. */
   readonly rentExemptMin: bigint;
+  /**
+   * Solana: the rent of a token account (165 bytes), paid by a token send whose recipient has no
+   * account for that mint yet (the associated token account is created with the transfer); else 0.
+   */
+  readonly tokenAccountRent: bigint;
   /** Explorer base of a transaction. */
   readonly explorerTx: string;
   /** The aggregator's liquidity per asset at genesis, in whole coins. */
@@ -38,8 +61,8 @@ export interface ChainRow {
 }
 
 export interface TokenRow {
-  readonly chain: WalletChain;
-  /** The contract address, exactly as the chain writes it (EIP-55 on EVM, base58 on tron). */
+  readonly chain: SimChain;
+  /** The contract (solana: mint) address, exactly as the chain writes it (EIP-55 on EVM, base58 on tron and solana). */
   readonly contract: string;
   readonly symbol: string;
   readonly decimals: number;
@@ -51,12 +74,16 @@ export interface TokenRow {
 export const EVM_NATIVE_ASSET = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
 export const CHAIN_ROWS: readonly ChainRow[] = [
-  { chain: 'ethereum', symbol: 'ETH', decimals: 18, blockMs: 12_000, feeNative: 21_000n * 20_000_000_000n, feeToken: 65_000n * 20_000_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, explorerTx: 'https://etherscan.io/tx/', liquidityWhole: 10_000n },
-  { chain: 'base', symbol: 'ETH', decimals: 18, blockMs: 2_000, feeNative: 21_000n * 10_000_000n, feeToken: 65_000n * 10_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, explorerTx: 'https://basescan.org/tx/', liquidityWhole: 10_000n },
-  { chain: 'solana', symbol: 'SOL', decimals: 9, blockMs: 400, feeNative: 5_000n, feeToken: null, nativeAsset: 'So11111111111111111111111111111111111111112', rentExemptMin: 890_880n, explorerTx: 'https://solscan.io/tx/', liquidityWhole: 100_000n },
-  { chain: 'bitcoin', symbol: 'BTC', decimals: 8, blockMs: 600_000, feeNative: 141n * 10n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, explorerTx: 'https://mempool.space/tx/', liquidityWhole: 500n },
-  { chain: 'tron', symbol: 'TRX', decimals: 6, blockMs: 3_000, feeNative: 268_000n, feeToken: 13_000_000n, nativeAsset: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', rentExemptMin: 0n, explorerTx: 'https://tronscan.org/#/transaction/', liquidityWhole: 100_000_000n },
-  { chain: 'monero', symbol: 'XMR', decimals: 12, blockMs: 120_000, feeNative: 30_000_000n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, explorerTx: 'https://xmrchain.net/tx/', liquidityWhole: 100_000n },
+  { chain: 'ethereum', symbol: 'ETH', decimals: 18, blockMs: 12_000, feeNative: 21_000n * 20_000_000_000n, feeToken: 65_000n * 20_000_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://etherscan.io/tx/', liquidityWhole: 10_000n },
+  { chain: 'base', symbol: 'ETH', decimals: 18, blockMs: 2_000, feeNative: 21_000n * 10_000_000n, feeToken: 65_000n * 10_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://basescan.org/tx/', liquidityWhole: 10_000n },
+  { chain: 'solana', symbol: 'SOL', decimals: 9, blockMs: 400, feeNative: 5_000n, feeToken: 5_000n, nativeAsset: 'So11111111111111111111111111111111111111112', rentExemptMin: 890_880n, tokenAccountRent: 2_039_280n, explorerTx: 'https://solscan.io/tx/', liquidityWhole: 100_000n },
+  { chain: 'bitcoin', symbol: 'BTC', decimals: 8, blockMs: 600_000, feeNative: 141n * 10n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://mempool.space/tx/', liquidityWhole: 500n },
+  { chain: 'tron', symbol: 'TRX', decimals: 6, blockMs: 3_000, feeNative: 268_000n, feeToken: 13_000_000n, nativeAsset: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://tronscan.org/#/transaction/', liquidityWhole: 100_000_000n },
+  { chain: 'monero', symbol: 'XMR', decimals: 12, blockMs: 120_000, feeNative: 30_000_000n, feeToken: null, nativeAsset: 'native', rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://xmrchain.net/tx/', liquidityWhole: 100_000n },
+  // Style B's further EVM chains (keys and addresses of ethereum): polygon's native coin is POL
+  // (MATIC until 2024), 30 gwei; arbitrum's is ETH at 0.01 gwei.
+  { chain: 'polygon', symbol: 'POL', decimals: 18, blockMs: 2_000, feeNative: 21_000n * 30_000_000_000n, feeToken: 65_000n * 30_000_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://polygonscan.com/tx/', liquidityWhole: 10_000_000n },
+  { chain: 'arbitrum', symbol: 'ETH', decimals: 18, blockMs: 250, feeNative: 21_000n * 10_000_000n, feeToken: 65_000n * 10_000_000n, nativeAsset: EVM_NATIVE_ASSET, rentExemptMin: 0n, tokenAccountRent: 0n, explorerTx: 'https://arbiscan.io/tx/', liquidityWhole: 10_000n },
 ];
 
 export const TOKEN_ROWS: readonly TokenRow[] = [
@@ -64,6 +91,13 @@ export const TOKEN_ROWS: readonly TokenRow[] = [
   { chain: 'ethereum', contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', symbol: 'USDT', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
   { chain: 'base', contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
   { chain: 'tron', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', symbol: 'USDT', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  // SPL tokens by mint address (Circle's USDC, Tether's USDT on solana).
+  { chain: 'solana', contract: 'EPjFWdd5AufqSSQh9ZsfHW2q4bYW3eFbFpyG7aiuqa7w', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  { chain: 'solana', contract: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', symbol: 'USDT', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  // Native USDC (Circle) on polygon and arbitrum; polygon's bridged WETH is style B's `eth` there.
+  { chain: 'polygon', contract: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
+  { chain: 'polygon', contract: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619', symbol: 'WETH', decimals: 18, priceBase: 'ETH', liquidityWhole: 10_000n },
+  { chain: 'arbitrum', contract: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', symbol: 'USDC', decimals: 6, priceBase: null, liquidityWhole: 50_000_000n },
 ];
 
 export interface WalletConfig {
@@ -106,9 +140,12 @@ export const DEFAULT_WALLET_CONFIG: WalletConfig = {
   amountTextMax: 64,
 };
 
+/** Every simulated chain, in the rows' order (the six of the keys first). */
+export const SIM_CHAIN_NAMES: readonly SimChain[] = CHAIN_ROWS.map((row) => row.chain);
+
 const CHAIN_BY_NAME = new Map(CHAIN_ROWS.map((row) => [row.chain, row] as const));
 
-export function chainRow(chain: WalletChain): ChainRow {
+export function chainRow(chain: SimChain): ChainRow {
   const row = CHAIN_BY_NAME.get(chain);
   assert(row !== undefined, `every wallet chain has a row (${chain})`);
   return row;

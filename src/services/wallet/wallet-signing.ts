@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import { fail, succeed, type Outcome } from '../../core/errors.ts';
 import { addressKey } from './chain-book.ts';
-import { addressOfKey, signMessage, verifySignature, type WalletChain } from './keys/wallet-keys.ts';
+import { addressOfKey, signMessage, verifySignature } from './keys/wallet-keys.ts';
+import { isEvmChain, keyChainOf, type SimChain } from './wallet-config.ts';
 
 export type SenderKey =
   | { readonly kind: 'key'; readonly key: string }
@@ -23,7 +24,7 @@ export type SenderKey =
   | { readonly kind: 'verified'; readonly from: string };
 
 export interface TxFields {
-  readonly chain: WalletChain;
+  readonly chain: SimChain;
   readonly to: string;
   readonly asset: string;
   readonly amount: bigint;
@@ -38,22 +39,22 @@ export function transferBytes(fields: TxFields, from: string, nonce: number): Ui
 }
 
 /** The transaction hash of signed bytes: `0x` + 64 hex on EVM chains, 64 hex elsewhere. */
-export function transferHash(chain: WalletChain, bytes: Uint8Array): string {
+export function transferHash(chain: SimChain, bytes: Uint8Array): string {
   const hex = createHash('sha256').update(bytes).digest('hex');
-  return chain === 'ethereum' || chain === 'base' ? `0x${hex}` : hex;
+  return isEvmChain(chain) ? `0x${hex}` : hex;
 }
 
 /** The address `key` controls on `chain`; 400 when the key is ill-formed. */
-export function senderOf(chain: WalletChain, key: SenderKey): Outcome<string> {
+export function senderOf(chain: SimChain, key: SenderKey): Outcome<string> {
   if (key.kind === 'verified') return succeed(key.from);
-  const answer = key.kind === 'key' ? addressOfKey(chain, key.key) : chain === 'monero' ? addressOfKey(chain, { viewKey: key.viewKey, spendKey: key.spendKey }) : null;
+  const answer = key.kind === 'key' ? addressOfKey(keyChainOf(chain), key.key) : chain === 'monero' ? addressOfKey(chain, { viewKey: key.viewKey, spendKey: key.spendKey }) : null;
   if (answer === null) return fail('BAD_REQUEST', `${chain} sends take private_key`, { field: 'private_key' });
   if (!answer.ok) return fail('BAD_REQUEST', chain === 'monero' ? `view_key and spend_key are not a valid monero key pair (${answer.reason})` : `private_key is not a valid ${chain} private key (${answer.reason})`, { field: chain === 'monero' ? 'spend_key' : 'private_key' });
   return succeed(answer.address);
 }
 
 /** The sender, checked against the `from` the caller named (if any); 403 when the key does not control it. */
-export function authorizedSender(chain: WalletChain, key: SenderKey, claimedFrom: string | null): Outcome<string> {
+export function authorizedSender(chain: SimChain, key: SenderKey, claimedFrom: string | null): Outcome<string> {
   const sender = senderOf(chain, key);
   if (!sender.ok) return sender;
   if (claimedFrom !== null && addressKey(chain, claimedFrom) !== addressKey(chain, sender.value)) {
@@ -66,10 +67,10 @@ export function authorizedSender(chain: WalletChain, key: SenderKey, claimedFrom
  * Signs the transfer's bytes with the key and verifies the signature against `from`: a real
  * signature, so a key for another address fails here. `verified` (replay) signs nothing.
  */
-export function signTransfer(chain: WalletChain, key: SenderKey, from: string, bytes: Uint8Array): Outcome<null> {
+export function signTransfer(chain: SimChain, key: SenderKey, from: string, bytes: Uint8Array): Outcome<null> {
   if (key.kind === 'verified') return succeed(null);
   const signingKey = key.kind === 'key' ? key.key : { viewKey: key.viewKey, spendKey: key.spendKey };
-  const signature = signMessage(chain, signingKey, bytes);
-  if (!verifySignature(chain, from, bytes, signature)) return fail('FORBIDDEN', `the signature made with the key supplied does not verify for ${from} on ${chain}`, { field: 'private_key' });
+  const signature = signMessage(keyChainOf(chain), signingKey, bytes);
+  if (!verifySignature(keyChainOf(chain), from, bytes, signature)) return fail('FORBIDDEN', `the signature made with the key supplied does not verify for ${from} on ${chain}`, { field: 'private_key' });
   return succeed(null);
 }

@@ -1,6 +1,7 @@
 /**
  * WalletService: the non-custodial multi-chain wallet (spec/wallet.md, NOTES.md "Wallet") over
- * six simulated chains (ChainBook) and a simulated swap aggregator (SwapDesk).
+ * the simulated chains (ChainBook: the six of the keys, and polygon and arbitrum for style B) and a
+ * simulated swap aggregator (SwapDesk).
  *
  * - create: a 24-word mnemonic from the seeded rng, its six addresses, monero keys and paths —
  *   returned to the caller once and never kept (nothing of it enters the state).
@@ -8,7 +9,9 @@
  *   the native coin) checked; the transfer is pending until its chain's next block instant, where
  *   it is confirmed, or failed by the chain's rule (the amount returns, the fee is kept):
  *   a token sent to its own contract reverts (EVM, tron); a solana transfer that opens an account
- *   below the rent-exempt minimum fails.
+ *   below the rent-exempt minimum fails. A solana token (SPL) send to an address without an account
+ *   for that mint creates it: the sender pays its rent in the fee, and the account exists from then
+ *   on (held at 0 while the transfer is pending, kept if it fails: the fee is kept too).
  * - mint: new coins or tokens at an address (the admin door POST /_afp/wallet/mint; the only way
  *   money enters a chain besides the aggregator's genesis liquidity).
  * - swaps: quote, order, status (swap-desk.ts), moving on the clock.
@@ -23,10 +26,11 @@ import type { Rng } from '../../core/rng.ts';
 import type { PlatformTimer, ServiceContext } from '../shared/context.ts';
 import type { PriceBook } from '../trading/price-book.ts';
 import { addressKey, AGGREGATOR_POOL, ChainBook, type TxKind, type WalletTx } from './chain-book.ts';
+import { DepositKeyring } from './keys/deposit-keyring.ts';
 import { deriveWallet, generateMnemonic, isValidAddress, type DerivedWallet, type WalletChain } from './keys/wallet-keys.ts';
 import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote, type SwapStatus } from './swap-desk.ts';
 import { assetsOf, nativeAsset, type Asset } from './wallet-assets.ts';
-import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, type WalletConfig } from './wallet-config.ts';
+import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, isEvmChain, keyChainOf, type SimChain, type WalletConfig } from './wallet-config.ts';
 import { authorizedSender, signTransfer, transferBytes, transferHash, type SenderKey } from './wallet-signing.ts';
 
 export type WalletTimer = Extract<PlatformTimer, { kind: 'wallet.block' | 'wallet.swap' }>;
@@ -42,7 +46,7 @@ export interface SendCommand {
 }
 
 export interface BalanceView {
-  readonly chain: WalletChain;
+  readonly chain: SimChain;
   readonly address: string;
   readonly native: { readonly asset: Asset; readonly amount: bigint };
   readonly tokens: readonly { readonly asset: Asset; readonly amount: bigint }[];
@@ -62,6 +66,10 @@ export class WalletService {
   private readonly context: ServiceContext;
   private readonly prices: PriceBook;
   private readonly rng: Rng;
+  /** The aggregator's own stream: its master key does not shift the mnemonics wallets are created with. */
+  private readonly aggregatorRng: Rng;
+  /** The aggregator's deposit keys, drawn at the first swap (one PBKDF2 per platform, not per order). */
+  private depositKeys: DepositKeyring | null = null;
   /** Wallets created. Of a wallet only its public addresses are kept (below), never a key. */
   private created = 0;
   /** Agent → the public addresses of its latest wallet: style A and B answer per agent, not per address. */
@@ -72,6 +80,7 @@ export class WalletService {
     this.prices = prices;
     this.config = config;
     this.rng = context.rng.fork('wallet');
+    this.aggregatorRng = context.rng.fork('wallet-aggregator');
     this.chains = new ChainBook(config);
     for (const row of CHAIN_ROWS) {
       for (const asset of assetsOf(row.chain)) {
@@ -104,8 +113,8 @@ export class WalletService {
     return (amount * assetPrice(this.prices, asset, nowMs)) / 10n ** BigInt(asset.decimals);
   }
 
-  balance(chain: WalletChain, address: string): Outcome<BalanceView> {
-    if (!isValidAddress(chain, address)) return badAddress(chain, address, 'address');
+  balance(chain: SimChain, address: string): Outcome<BalanceView> {
+    if (!isValidAddress(keyChainOf(chain), address)) return badAddress(chain, address, 'address');
     const [native, ...tokens] = assetsOf(chain).map((asset) => ({ asset, amount: this.chains.balanceOf(chain, asset.address, address) }));
     assert(native !== undefined, 'every chain has a native asset');
     return succeed({ chain, address, native, tokens });
@@ -113,10 +122,10 @@ export class WalletService {
 
   /** New units at `address` (the admin mint), recorded as a confirmed transaction without sender. */
   mint(asset: Asset, address: string, amount: bigint, nowMs: number): Outcome<WalletTx> {
-    if (!isValidAddress(asset.chain, address)) return badAddress(asset.chain, address, 'address');
+    if (!isValidAddress(keyChainOf(asset.chain), address)) return badAddress(asset.chain, address, 'address');
     if (!this.chains.canHold(asset.chain, asset.address, address)) return fail('CONFLICT', `${asset.chain} holds its maximum number of addresses`);
     const hash = this.context.ids.txHash();
-    const tx: WalletTx = { hash: asset.chain === 'ethereum' || asset.chain === 'base' ? hash : hash.slice(2), kind: 'mint', chain: asset.chain, asset: asset.address, symbol: asset.symbol, decimals: asset.decimals, from: null, to: address, amount, fee: 0n, memo: null, sentAtMs: nowMs, blockAtMs: nowMs, status: 'confirmed', failure: null };
+    const tx: WalletTx = { hash: isEvmChain(asset.chain) ? hash : hash.slice(2), kind: 'mint', chain: asset.chain, asset: asset.address, symbol: asset.symbol, decimals: asset.decimals, from: null, to: address, amount, fee: 0n, memo: null, sentAtMs: nowMs, blockAtMs: nowMs, status: 'confirmed', failure: null };
     this.chains.mint(asset, address, amount);
     this.chains.record(tx);
     this.context.emit({ type: 'wallet.minted', atMs: nowMs, chain: asset.chain, asset: asset.address, to: address, amount });
@@ -127,13 +136,12 @@ export class WalletService {
   send(command: SendCommand, nowMs: number): Outcome<WalletTx> {
     const { asset } = command;
     const chain = asset.chain;
-    if (!isValidAddress(chain, command.to)) return badAddress(chain, command.to, 'to');
-    if (command.from !== null && !isValidAddress(chain, command.from)) return badAddress(chain, command.from, 'from');
+    if (!isValidAddress(keyChainOf(chain), command.to)) return badAddress(chain, command.to, 'to');
+    if (command.from !== null && !isValidAddress(keyChainOf(chain), command.from)) return badAddress(chain, command.from, 'from');
     const sender = authorizedSender(chain, command.key, command.from);
     if (!sender.ok) return sender;
     const from = sender.value;
-    const row = chainRow(chain);
-    const fee = asset.token === null ? row.feeNative : (row.feeToken ?? 0n);
+    const fee = this.feeOf(asset, command.to);
     const bytes = transferBytes({ chain, to: command.to, asset: asset.address, amount: command.amount, fee, memo: command.memo }, from, this.chains.nonceOf(chain, from));
     const signed = signTransfer(chain, command.key, from, bytes);
     if (!signed.ok) return signed;
@@ -143,8 +151,8 @@ export class WalletService {
     return succeed(this.broadcast({ kind: 'send', asset, from, to: command.to, amount: command.amount, fee, memo: command.memo, hash: transferHash(chain, bytes) }, nowMs));
   }
 
-  transactions(chain: WalletChain, address: string, limit: number): Outcome<WalletTx[]> {
-    if (!isValidAddress(chain, address)) return badAddress(chain, address, 'address');
+  transactions(chain: SimChain, address: string, limit: number): Outcome<WalletTx[]> {
+    if (!isValidAddress(keyChainOf(chain), address)) return badAddress(chain, address, 'address');
     return succeed(this.chains.historyOf(chain, address, limit));
   }
 
@@ -160,13 +168,14 @@ export class WalletService {
     return succeed(quote);
   }
 
-  /** An order waiting for its deposit at a fresh address on the input chain. */
+  /** An order waiting for its deposit at its own address on the input chain (the aggregator's child key number = order number). */
   swap(command: SwapCommand, nowMs: number): Outcome<SwapOrder> {
-    if (!isValidAddress(command.to.chain, command.toAddress)) return badAddress(command.to.chain, command.toAddress, 'to_address');
+    if (!isValidAddress(keyChainOf(command.to.chain), command.toAddress)) return badAddress(command.to.chain, command.toAddress, 'to_address');
     const quote = this.quote(command.from, command.to, command.amount, nowMs);
     if (!quote.ok) return quote;
     if (this.swaps.openCount >= this.config.openSwapsMax) return fail('CONFLICT', 'the aggregator holds its maximum number of open orders');
-    const depositAddress = deriveWallet(generateMnemonic(this.rng)).addresses[command.from.chain];
+    this.depositKeys ??= DepositKeyring.fromRng(this.aggregatorRng);
+    const depositAddress = this.depositKeys.address(keyChainOf(command.from.chain), this.swaps.size);
     const id = this.context.ids.next('swp_', 16);
     const order: SwapOrder = { id, quote: quote.value, toAddress: command.toAddress, depositAddress, createdAtMs: nowMs, expiresAtMs: nowMs + this.config.swapDepositWindowMs, status: 'waiting', updatedAtMs: nowMs, depositTx: null, depositFrom: null, depositAmount: null, payoutTx: null, refundTx: null, reason: null };
     this.swaps.add(order, depositKeyOf(order));
@@ -202,6 +211,14 @@ export class WalletService {
     }
   }
 
+  /** A transfer's fee in the native coin: the chain's, plus a solana token account's rent when `to` has none for the mint. */
+  private feeOf(asset: Asset, to: string): bigint {
+    const row = chainRow(asset.chain);
+    if (asset.token === null) return row.feeNative;
+    const opens = row.tokenAccountRent > 0n && !this.chains.hasAccount(asset.chain, asset.address, to);
+    return (row.feeToken ?? 0n) + (opens ? row.tokenAccountRent : 0n);
+  }
+
   private checkFunds(asset: Asset, from: string, amount: bigint, fee: bigint): ReturnType<typeof fail> | null {
     const chain = asset.chain;
     const native = nativeAsset(chain);
@@ -223,12 +240,13 @@ export class WalletService {
     const tx: WalletTx = { hash: parts.hash, kind: parts.kind, chain, asset: parts.asset.address, symbol: parts.asset.symbol, decimals: parts.asset.decimals, from: parts.from, to: parts.to, amount: parts.amount, fee: parts.fee, memo: parts.memo, sentAtMs: nowMs, blockAtMs, status: 'pending', failure: null };
     const scheduled = this.chains.hasBlock(chain, blockAtMs);
     this.chains.record(tx);
+    if (parts.asset.token !== null && chainRow(chain).tokenAccountRent > 0n) this.chains.openAccount(chain, parts.asset.address, parts.to);
     if (!scheduled) this.context.timers.schedule(blockAtMs, { kind: 'wallet.block', chain, atMs: blockAtMs });
     this.context.emit({ type: 'wallet.sent', atMs: nowMs, hash: tx.hash, kind: tx.kind, chain, asset: tx.asset, from: tx.from ?? '', to: tx.to, amount: tx.amount, fee: tx.fee, blockAtMs });
     return tx;
   }
 
-  private settleBlock(chain: WalletChain, atMs: number): void {
+  private settleBlock(chain: SimChain, atMs: number): void {
     for (const tx of this.chains.takeBlock(chain, atMs)) {
       const failure = this.chainRule(tx);
       this.chains.settle(tx, failure);
@@ -290,11 +308,10 @@ export class WalletService {
   }
 
   /** A transfer from the aggregator's pool (fee paid by the pool); null when the pool cannot pay. */
-  private payFromPool(chain: WalletChain, asset: string, to: string, amount: bigint, kind: TxKind, atMs: number): WalletTx | null {
+  private payFromPool(chain: SimChain, asset: string, to: string, amount: bigint, kind: TxKind, atMs: number): WalletTx | null {
     const assetRow = assetsOf(chain).find((one) => one.address === asset);
     assert(assetRow !== undefined, 'a pool pays an asset of its chain');
-    const row = chainRow(chain);
-    const fee = assetRow.token === null ? row.feeNative : (row.feeToken ?? 0n);
+    const fee = this.feeOf(assetRow, to);
     if (this.checkFunds(assetRow, AGGREGATOR_POOL, amount, fee) !== null) return null;
     const hash = transferHash(chain, transferBytes({ chain, to, asset, amount, fee, memo: kind }, AGGREGATOR_POOL, this.chains.nonceOf(chain, AGGREGATOR_POOL)));
     return this.broadcast({ kind, asset: assetRow, from: AGGREGATOR_POOL, to, amount, fee, memo: null, hash }, atMs);
@@ -316,6 +333,6 @@ function depositKeyOf(order: SwapOrder): string {
   return `${chain}|${addressKey(chain, order.depositAddress)}`;
 }
 
-function badAddress(chain: WalletChain, address: string, field: string): ReturnType<typeof fail> {
+function badAddress(chain: SimChain, address: string, field: string): ReturnType<typeof fail> {
   return fail('BAD_REQUEST', `${field} is not a valid ${chain} address: ${address.slice(0, 120)}`, { field });
 }

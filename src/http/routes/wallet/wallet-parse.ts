@@ -5,15 +5,17 @@
  * runs, so bad input moves nothing.
  *
  * Replay of the command log: the log keeps a send's body with its keys replaced by the marker
- * `redacted:<sender address>` (src/server/recovery.ts, `redactWalletSecrets`). Only a dispatcher
+ * `redacted:<sender address>` (the send rows' `logBody`, `logSendBody` here). Only a dispatcher
  * replaying its own log (`context.replaying`) accepts that marker, as the sender it verified when
  * it served the request; a live request carrying it is an ill-formed key (400).
  */
 import { fail, isFailure, type Failure } from '../../../core/errors.ts';
-import { addressOfKey, type WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
+import { addressOfKey } from '../../../services/wallet/keys/wallet-keys.ts';
 import { assetByAddress, nativeAsset, parseAmount, parseChain, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
+import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import type { SendCommand } from '../../../services/wallet/wallet.ts';
 import type { SenderKey } from '../../../services/wallet/wallet-signing.ts';
+import { keyChainOf, SIM_CHAIN_NAMES, type SimChain } from '../../../services/wallet/wallet-config.ts';
 import type { RouteContext } from '../../route.ts';
 import { objectBody, optionalString, requiredString, type Fields } from '../../validate.ts';
 
@@ -28,7 +30,7 @@ export const SECRET_FIELDS: readonly string[] = ['private_key', 'view_key', 'spe
 export const SEND_FIELDS: readonly string[] = ['chain', 'to', 'amount', 'private_key', 'token', 'from', 'view_key', 'spend_key', 'memo'];
 
 /** The asset a send moves: the chain's native coin, or the token at `token` (a contract address). */
-function sendAsset(chain: WalletChain, token: string | undefined): Asset | Failure {
+function sendAsset(chain: SimChain, token: string | undefined): Asset | Failure {
   if (token === undefined) return nativeAsset(chain);
   const asset = assetByAddress(chain, token, 'token');
   if (isFailure(asset)) return asset;
@@ -37,7 +39,7 @@ function sendAsset(chain: WalletChain, token: string | undefined): Asset | Failu
 }
 
 /** The key a send signs with: private_key, or monero's view_key + spend_key (+ from). */
-function senderKey(chain: WalletChain, fields: Fields, context: RouteContext): { key: SenderKey; from: string | null } | Failure {
+function senderKey(chain: SimChain, fields: Fields, context: RouteContext): { key: SenderKey; from: string | null } | Failure {
   const from = optionalString(fields['from'], 'from', ADDRESS_TEXT_MAX);
   if (isFailure(from)) return from;
   if (chain === 'monero') {
@@ -68,7 +70,7 @@ function replayed(text: string, context: RouteContext, field: string): { key: Se
 }
 
 /** A send body (primary and style A): chain, to, amount, keys, token?, memo?. */
-export function parseSend(body: unknown, context: RouteContext, allowed: readonly WalletChain[] = WALLET_CHAIN_NAMES, defaultChain: WalletChain | null = null): SendCommand | Failure {
+export function parseSend(body: unknown, context: RouteContext, allowed: readonly SimChain[] = WALLET_CHAIN_NAMES, defaultChain: SimChain | null = null): SendCommand | Failure {
   const fields = objectBody(body, SEND_FIELDS);
   if (isFailure(fields)) return fields;
   const chain = fields['chain'] === undefined && defaultChain !== null ? defaultChain : parseChain(fields['chain'], 'chain', allowed);
@@ -94,24 +96,33 @@ export function parseSend(body: unknown, context: RouteContext, allowed: readonl
  * private key by `redacted:<the address it controls>` (so a replay sends from the same sender);
  * anything else untouched. Bodies without secrets are returned as they are (the same object).
  */
-export function redactSecrets(body: unknown, senderOf: (chain: WalletChain, fields: Fields) => string | null): unknown {
+export function redactSecrets(body: unknown, senderOf: (chain: SimChain, fields: Fields) => string | null): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const fields = body as Fields;
   if (!SECRET_FIELDS.some((name) => fields[name] !== undefined)) return body;
   // Style B's send has no chain field: ethereum by default.
-  const chain = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : (WALLET_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null);
+  const chain = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : (SIM_CHAIN_NAMES.find((one) => one === fields['chain']) ?? null);
   const sender = chain === null ? null : senderOf(chain, fields);
   const out: Record<string, unknown> = { ...fields };
   for (const name of SECRET_FIELDS) if (out[name] !== undefined) out[name] = `${REDACTED_PREFIX}${sender ?? ''}`;
   return out;
 }
 
+/**
+ * The send rows' `logBody` (RouteSpec): the body with its keys replaced by `redacted:<sender>`. The
+ * sender is the sent transaction's, derived once when the send was served; a refused send's is
+ * derived from its key here (its replay must refuse the same way).
+ */
+export function logSendBody(body: unknown, sent: WalletTx | undefined): unknown {
+  return redactSecrets(body, (chain, fields) => sent?.from ?? senderOfFields(chain, fields));
+}
+
 /** The sender a send body's keys control: monero's `from`, else the private key's address; null when ill-formed. */
-export function senderOfFields(chain: WalletChain, fields: Fields): string | null {
+export function senderOfFields(chain: SimChain, fields: Fields): string | null {
   if (chain === 'monero') return typeof fields['from'] === 'string' ? fields['from'] : null;
   const key = fields['private_key'];
   if (typeof key !== 'string' || key.startsWith(REDACTED_PREFIX)) return null;
-  const answer = addressOfKey(chain, key);
+  const answer = addressOfKey(keyChainOf(chain), key);
   return answer.ok ? answer.address : null;
 }
 

@@ -20,7 +20,7 @@ import type { BalanceView, SendCommand, SwapCommand } from '../../../services/wa
 import { isoTime } from '../../render.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryLimit, requiredString } from '../../validate.ts';
-import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, parseSend } from './wallet-parse.ts';
+import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, parseSend } from './wallet-parse.ts';
 import { amountBody, orderBody, quoteBody, txBody } from './wallet-render.ts';
 
 const BALANCE_QUERY = ['chain', 'view_key'];
@@ -133,7 +133,7 @@ const DEPOSIT_METHODS: Readonly<Record<WalletChain, string>> = {
 
 function chainsBody(): JsonObject {
   return {
-    wallet_chains: CHAIN_ROWS.map((row) => ({ chain: row.chain, symbol: row.symbol, decimals: row.decimals, block_time_ms: row.blockMs, native_token: row.nativeAsset, tokens: TOKEN_ROWS.filter((token) => token.chain === row.chain).map((token) => ({ symbol: token.symbol, contract: token.contract, decimals: token.decimals })) })),
+    wallet_chains: CHAIN_ROWS.filter((row) => (WALLET_CHAIN_NAMES as readonly string[]).includes(row.chain)).map((row) => ({ chain: row.chain, symbol: row.symbol, decimals: row.decimals, block_time_ms: row.blockMs, native_token: row.nativeAsset, tokens: TOKEN_ROWS.filter((token) => token.chain === row.chain).map((token) => ({ symbol: token.symbol, contract: token.contract, decimals: token.decimals })) })),
     swap_chains: [...WALLET_CHAIN_NAMES],
     transaction_history_chains: [...HISTORY_CHAINS],
   };
@@ -176,6 +176,7 @@ const rows: readonly Route[] = [
     summary: 'Sign with the private key supplied (monero: from, view_key, spend_key) and broadcast; pending until the next block.',
     parse: (input, context) => parseSend(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
+    logBody: logSendBody,
     successStatus: 200,
     render: txBody,
   }),

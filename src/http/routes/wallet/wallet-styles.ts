@@ -8,8 +8,9 @@
  *   caller's own address on the output chain; received_usdc is the quoted output's USD value;
  *   slippage (percent, 0 to 50) must be at least the quote's allowance (1%), else 400.
  * - B moves USDC (the chain's USDC contract): its amounts are USDC numbers, its balance is per chain
- *   `usdc` and `eth`. polygon and arbitrum are in B's vocabulary but not simulated: their balance is
- *   0 (`simulated: false`) and a send there is 400. B's `to` may be an agent id (its latest wallet).
+ *   `usdc` and `eth` (polygon: bridged WETH) beside the native coin. Its four chains are simulated:
+ *   ethereum, base, and polygon and arbitrum, which only B reaches (the same EVM address and key
+ *   as ethereum). B's `to` may be an agent id (its latest wallet).
  */
 import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
@@ -17,19 +18,19 @@ import { parseNumber } from '../../../core/money.ts';
 import type { WalletTx } from '../../../services/wallet/chain-book.ts';
 import type { WalletChain } from '../../../services/wallet/keys/wallet-keys.ts';
 import type { SwapOrder } from '../../../services/wallet/swap-desk.ts';
+import { chainRow, keyChainOf, type SimChain } from '../../../services/wallet/wallet-config.ts';
 import { assetByAddress, assetsOf, formatUnits, HISTORY_CHAINS, parseAmount, WALLET_CHAIN_NAMES, type Asset } from '../../../services/wallet/wallet-assets.ts';
 import type { SendCommand, SwapCommand } from '../../../services/wallet/wallet.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { emptyBody, knownQuery, NO_KEYS, objectBody, optionalString, queryEnum, queryLimit, requiredString } from '../../validate.ts';
-import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, MEMO_TEXT_MAX, parseSend } from './wallet-parse.ts';
+import { ADDRESS_TEXT_MAX, KEY_TEXT_MAX, logSendBody, MEMO_TEXT_MAX, parseSend } from './wallet-parse.ts';
 import { walletCaller } from './wallet-primary.ts';
 import { orderBody, txBody, usdNumber } from './wallet-render.ts';
 
 type Addresses = Readonly<Record<WalletChain, string>>;
 const B_CHAINS = ['ethereum', 'polygon', 'arbitrum', 'base'] as const;
 type ChainB = (typeof B_CHAINS)[number];
-const SIMULATED_B: readonly ChainB[] = ['ethereum', 'base'];
 const SWAP_A_FIELDS = ['from', 'to', 'amount', 'slippage'];
 const SEND_B_FIELDS = ['to', 'amount', 'chain', 'memo', 'private_key'];
 const HISTORY_A_QUERY = ['limit'];
@@ -45,7 +46,12 @@ function walletOf(context: RouteContext): Addresses | Failure {
   return addresses ?? fail('NOT_FOUND', 'no wallet yet: create one with POST /v1/wallet/create');
 }
 
-function usdcOf(chain: WalletChain): Asset {
+/** The agent's address on a simulated chain (polygon and arbitrum: its ethereum address). */
+function addressOn(addresses: Addresses, chain: SimChain): string {
+  return addresses[keyChainOf(chain)];
+}
+
+function usdcOf(chain: SimChain): Asset {
   const token = assetsOf(chain).find((asset) => asset.symbol === 'USDC');
   assert(token !== undefined, `style B's chains hold USDC (${chain})`);
   return token;
@@ -98,12 +104,12 @@ function parseSwapA(body: unknown): { from: Asset; to: Asset; amount: bigint } |
 }
 
 /** Newest first across the caller's addresses on the history chains. */
-function historyOf(platform: Platform, addresses: Addresses, chains: readonly WalletChain[], limit: number, type: 'send' | 'receive' | 'all'): WalletTx[] {
+function historyOf(platform: Platform, addresses: Addresses, chains: readonly SimChain[], limit: number, type: 'send' | 'receive' | 'all'): WalletTx[] {
   const all: WalletTx[] = [];
-  for (const chain of chains) all.push(...platform.wallet.chains.historyOf(chain, addresses[chain], platform.wallet.config.historyPerAddressMax));
+  for (const chain of chains) all.push(...platform.wallet.chains.historyOf(chain, addresses[keyChainOf(chain)], platform.wallet.config.historyPerAddressMax));
   const mine = (tx: WalletTx, address: string): boolean => tx.from !== null && tx.from.toLowerCase() === address.toLowerCase();
   return all
-    .filter((tx) => type === 'all' || (type === 'send') === mine(tx, addresses[tx.chain]))
+    .filter((tx) => type === 'all' || (type === 'send') === mine(tx, addressOn(addresses, tx.chain)))
     .sort((one, two) => two.sentAtMs - one.sentAtMs || (one.hash < two.hash ? -1 : 1))
     .slice(0, limit);
 }
@@ -137,6 +143,7 @@ const rowsA: readonly Route[] = [
     summary: 'Send a coin or token on any chain, signed with the private key supplied (as POST /v1/wallet/send).',
     parse: (input, context) => parseSend(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
+    logBody: logSendBody,
     successStatus: 200,
     render: txBody,
   }),
@@ -148,7 +155,7 @@ const rowsA: readonly Route[] = [
     run: (context, command) => {
       const wallet = walletOf(context);
       if (isFailure(wallet)) return wallet;
-      const swap: SwapCommand = { ...command, toAddress: wallet[command.to.chain] };
+      const swap: SwapCommand = { ...command, toAddress: addressOn(wallet, command.to.chain) };
       return context.platform.wallet.swap(swap, context.nowMs);
     },
     successStatus: 200,
@@ -170,17 +177,15 @@ const rowsA: readonly Route[] = [
 function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure {
   const fields = objectBody(body, SEND_B_FIELDS);
   if (isFailure(fields)) return fields;
-  const chain = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
-  if (isFailure(chain)) return chain;
-  if (!(SIMULATED_B as readonly string[]).includes(chain)) return fail('BAD_REQUEST', `afp simulates ${SIMULATED_B.join(' and ')} of style B's chains; ${chain} is not simulated`, { field: 'chain' });
-  const evm = chain as WalletChain;
+  const evm = queryEnum({ chain: typeof fields['chain'] === 'string' ? fields['chain'] : fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : '' }, 'chain', B_CHAINS, 'ethereum');
+  if (isFailure(evm)) return evm;
   let to = requiredString(fields['to'], 'to', ADDRESS_TEXT_MAX);
   if (isFailure(to)) return to;
   if (!to.startsWith('0x')) {
     const agent = context.platform.agents.resolve(to);
     const addresses = agent === undefined ? null : context.platform.wallet.addressesOf(agent.id);
     if (addresses === null) return fail('NOT_FOUND', `recipient ${to} is not an agent with a wallet`, { field: 'to' });
-    to = addresses[evm];
+    to = addressOn(addresses, evm);
   }
   if (typeof fields['amount'] !== 'number' || isFailure(parseNumberChecked(fields['amount']))) return fail('BAD_REQUEST', 'amount must be a positive number of USDC with at most 6 decimals', { field: 'amount' });
   const memo = optionalString(fields['memo'], 'memo', MEMO_TEXT_MAX);
@@ -188,7 +193,7 @@ function parseSendB(body: unknown, context: RouteContext): SendCommand | Failure
   const key = optionalString(fields['private_key'], 'private_key', KEY_TEXT_MAX);
   if (isFailure(key)) return key;
   const usdc = usdcOf(evm);
-  return parseSend({ chain: evm, to, amount: fields['amount'], token: usdc.address, private_key: key, ...(memo === undefined ? {} : { memo }) }, context);
+  return parseSend({ chain: evm, to, amount: fields['amount'], token: usdc.address, private_key: key, ...(memo === undefined ? {} : { memo }) }, context, B_CHAINS);
 }
 
 function parseNumberChecked(value: number): bigint | Failure {
@@ -196,20 +201,29 @@ function parseNumberChecked(value: number): bigint | Failure {
   return typeof parsed === 'bigint' && parsed > 0n ? parsed : fail('BAD_REQUEST', 'amount');
 }
 
+/** ETH on a B chain: its native coin, or on polygon (native POL) the bridged WETH token. */
+function ethOf(chain: ChainB): Asset {
+  const eth = assetsOf(chain).find((asset) => asset.symbol === 'ETH' || asset.symbol === 'WETH');
+  assert(eth !== undefined, `style B's chains hold ETH or WETH (${chain})`);
+  return eth;
+}
+
 function balanceB(platform: Platform, addresses: Addresses, chain: ChainB | 'all'): JsonObject {
   const chains: JsonObject = {};
   let total = 0n;
   for (const one of B_CHAINS) {
     if (chain !== 'all' && one !== chain) continue;
-    if (!(SIMULATED_B as readonly string[]).includes(one)) {
-      chains[one] = { usdc: '0', eth: '0', simulated: false };
-      continue;
-    }
-    const evm = one as WalletChain;
-    const usdc = platform.wallet.chains.balanceOf(evm, usdcOf(evm).address, addresses[evm]);
-    const eth = platform.wallet.chains.balanceOf(evm, assetsOf(evm)[0]?.address ?? '', addresses[evm]);
+    const address = addressOn(addresses, one);
+    const usdc = platform.wallet.chains.balanceOf(one, usdcOf(one).address, address);
+    const eth = ethOf(one);
+    const row = chainRow(one);
     total += usdc;
-    chains[one] = { usdc: formatUnits(usdc, 6), eth: formatUnits(eth, 18), simulated: true };
+    chains[one] = {
+      usdc: formatUnits(usdc, 6),
+      eth: formatUnits(platform.wallet.chains.balanceOf(one, eth.address, address), eth.decimals),
+      native: formatUnits(platform.wallet.chains.balanceOf(one, row.nativeAsset, address), row.decimals),
+      native_symbol: row.symbol,
+    };
   }
   return { usdc: formatUnits(total, 6), chains };
 }
@@ -233,8 +247,9 @@ const rowsB: readonly Route[] = [
     summary: 'Send USDC to an EVM address or an agent id (chain default ethereum; memo optional; private_key signs).',
     parse: (input, context) => knownQuery(input.query, NO_KEYS) ?? parseSendB(input.body, context),
     run: (context, command) => context.platform.wallet.send(command, context.nowMs),
+    logBody: logSendBody,
     successStatus: 200,
-    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnits(tx.amount, tx.decimals)), fee: formatUnits(tx.fee, 18), fee_symbol: 'ETH', chain: tx.chain, to: tx.to, memo: tx.memo }),
+    render: (tx) => ({ tx_hash: tx.hash, status: tx.status, amount: Number(formatUnits(tx.amount, tx.decimals)), fee: formatUnits(tx.fee, chainRow(tx.chain).decimals), fee_symbol: chainRow(tx.chain).symbol, chain: tx.chain, to: tx.to, memo: tx.memo }),
   }),
   defineRoute<null, Addresses>({
     id: 'wallet.B.address', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/address', auth: 'bearer',
@@ -248,10 +263,10 @@ const rowsB: readonly Route[] = [
     successStatus: 200,
     render: (addresses) => ({ addresses: Object.fromEntries(B_CHAINS.map((chain) => [chain, addresses.ethereum])) }),
   }),
-  defineRoute<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly WalletChain[] }, WalletTx[]>({
+  defineRoute<{ limit: number; type: 'send' | 'receive' | 'all'; chains: readonly SimChain[] }, WalletTx[]>({
     id: 'wallet.B.transactions', service: 'wallet', style: 'B', mount: 'api', method: 'GET', path: '/wallet-api/transactions', auth: 'bearer',
     limits: { serviceRowB: true },
-    summary: 'Your history (limit 20, max 50; type send, receive or all; chain ethereum or base, default both).',
+    summary: 'Your history (limit 20, max 50; type send, receive or all; chain ethereum, polygon, arbitrum or base, default all).',
     parse: (input, context) => {
       const unknown = knownQuery(input.query, HISTORY_B_QUERY);
       if (unknown !== null) return unknown;
@@ -261,7 +276,7 @@ const rowsB: readonly Route[] = [
       if (isFailure(type)) return type;
       const chain = queryEnum(input.query, 'chain', [...B_CHAINS, 'all'] as const, 'all');
       if (isFailure(chain)) return chain;
-      const chains = chain === 'all' ? (SIMULATED_B as readonly WalletChain[]) : (SIMULATED_B as readonly string[]).includes(chain) ? [chain as WalletChain] : [];
+      const chains = chain === 'all' ? B_CHAINS : [chain];
       return { limit, type, chains };
     },
     run: (context, command) => {

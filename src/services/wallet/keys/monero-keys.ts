@@ -9,7 +9,8 @@
  * is 64 hex digits of a canonical scalar in [1, ℓ). Monero base58 (8-byte blocks → 11 characters)
  * is @scure/base's `base58xmr`. Valid addresses: mainnet primary (0x12) and subaddress (0x2a),
  * 69 bytes, and integrated (0x13, with an 8-byte payment id), 77 bytes; checksum and both public
- * keys (valid curve points) are checked. Non-goals: subaddress derivation, testnet prefixes.
+ * keys (valid curve points) are checked. Subaddresses are derived in monero-subaddress.ts.
+ * Non-goals: testnet prefixes.
  */
 import { base58xmr } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -24,7 +25,7 @@ import { parseHexBytes, sameBytes, toHex } from './key-text.ts';
 export const ED25519_ORDER = ed25519.Point.Fn.ORDER;
 const PRIMARY_PREFIX = 0x12;
 const INTEGRATED_PREFIX = 0x13;
-const SUBADDRESS_PREFIX = 0x2a;
+export const SUBADDRESS_PREFIX = 0x2a;
 const STANDARD_BYTES = 69;
 const INTEGRATED_BYTES = 77;
 const MONERO_SEED_KEY = utf8ToBytes('monero seed');
@@ -62,9 +63,10 @@ export function publicKeyOfScalar(scalar: bigint): Uint8Array {
   return ed25519.Point.BASE.multiply(scalar).toBytes();
 }
 
-export function moneroAddress(publicSpend: Uint8Array, publicView: Uint8Array): string {
+/** A standard address: primary (0x12) by default, or a subaddress (0x2a) of its two public keys. */
+export function moneroAddress(publicSpend: Uint8Array, publicView: Uint8Array, prefix: number = PRIMARY_PREFIX): string {
   const body = new Uint8Array(STANDARD_BYTES);
-  body[0] = PRIMARY_PREFIX;
+  body[0] = prefix;
   body.set(publicSpend, 1);
   body.set(publicView, 33);
   body.set(keccak_256(body.subarray(0, 65)).subarray(0, 4), 65);
