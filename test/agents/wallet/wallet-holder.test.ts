@@ -4,6 +4,8 @@
 // appear in no report and no event (they live in its memory only); same seed, same digest. From
 // stubbed answers: a transaction still pending after its block, or listed with another status in
 // the sender's history, is reported. Its params are validated strictly.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENTS } from '../../../agents/index.ts';
 import type { HeldWallet } from '../../../agents/wallet/wallet-kit.ts';
@@ -117,5 +119,14 @@ describe('wallet-holder', () => {
     expect(() => scenarioFromText(funds("{ chain: bitcoin, amount: '0.000000001' }"))).toThrow(/at most 8 decimals/);
     expect(() => scenarioFromText(funds("{ chain: dogecoin, amount: '1' }"))).toThrow(/chain/);
     expect(scenarioFromText(funds("{ chain: tron, token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }")).wallet.startingFunds).toEqual([{ chain: 'tron', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '2.5' }]);
+  });
+
+  test('scenarios/wallet-swaps.yaml loads with its funds, holders and swappers', () => {
+    const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'wallet-swaps.yaml'), 'utf8');
+    const scenario = scenarioFromText(text);
+    expect(scenario.populations.map((population) => population.agent)).toEqual(['wallet-holder', 'wallet-swapper']);
+    expect(scenario.wallet.startingFunds.length).toBeGreaterThan(5);
+    expect(scenario.reports).toContain('wallet');
+    expect(scenario.invariants).toEqual(expect.arrayContaining(['wallet-conservation', 'referral-levels', 'conservation']));
   });
 });
