@@ -2,7 +2,7 @@
  * The agent archetype table: one file per archetype, registered here by the name scenario
  * populations use (`agent: escrow-buyer`). A new archetype is a new file and a new row.
  * Layout (docs/layout.md): an archetype of one service lives in that service's folder (casino/,
- * escrow/, faucet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/.
+ * escrow/, faucet/, wallet/); archetypes that cross services (bad input, rate-limit abuse) live in shared/.
  */
 import type { AnyAgentDefinition } from '../src/sim/agent.ts';
 import { batchBettor } from './casino/batch-bettor.ts';
@@ -25,6 +25,8 @@ import { fundingHarvester } from './trading/funding-harvester.ts';
 import { leveragedGambler } from './trading/leveraged-gambler.ts';
 import { marketMaker } from './trading/market-maker.ts';
 import { momentumTrader } from './trading/momentum-trader.ts';
+import { walletHolder } from './wallet/wallet-holder.ts';
+import { walletSwapper } from './wallet/wallet-swapper.ts';
 
 export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freeze(
   Object.fromEntries(
@@ -34,6 +36,7 @@ export const AGENTS: Readonly<Record<string, AnyAgentDefinition>> = Object.freez
       momentumTrader, marketMaker, leveragedGambler, fundingHarvester,
       domainSquatter, domainFlipper, dnsManager,
       referralRecruiter,
+      walletHolder, walletSwapper,
     ].map((definition) => [definition.name, definition]),
   ),
 );

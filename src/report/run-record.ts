@@ -5,6 +5,7 @@
  */
 import type { DomainRow } from './domains-csv.ts';
 import type { ReferralRow } from './referrals-csv.ts';
+import type { WalletChainRow } from './wallet-csv.ts';
 import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
@@ -231,6 +232,8 @@ export interface RunRecord {
   readonly domains?: readonly DomainRow[];
   /** Absent when nobody earned a referral share (referrals-csv.ts). */
   readonly referrals?: readonly ReferralRow[];
+  /** Absent when nothing was sent or swapped on a chain (wallet-csv.ts). */
+  readonly wallet?: readonly WalletChainRow[];
   /** The last requests, for timeline.html; absent in records made without a simulation. */
   readonly trace?: RequestTraceData;
   /** The scenario's fault windows, for timeline.html. */

@@ -8,7 +8,8 @@
  * every byte written, summary included.
  * casino.csv and report.html are written only for runs that placed casino bets, orders.csv and
  * positions.csv only for runs that placed trading orders, domains.csv only for runs that
- * registered a domain, referrals.csv only for runs where a referrer earned (`applies`), so a run without them writes, and digests, exactly the files it
+ * registered a domain, referrals.csv only for runs where a referrer earned, wallet.csv only for runs that sent or
+ * swapped on a chain (`applies`), so a run without them writes, and digests, exactly the files it
  * always did. timeline.html is written for every run that failed an invariant, whether `reports:`
  * names it or not (`unasked`).
  * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
@@ -24,6 +25,7 @@ import { renderCasinoHtml } from './casino-html.ts';
 import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
 import { renderDomainsCsv } from './domains-csv.ts';
 import { renderReferralsCsv } from './referrals-csv.ts';
+import { renderWalletCsv } from './wallet-csv.ts';
 import { eventChunks } from './events-jsonl.ts';
 import { renderOrdersCsv, renderPositionsCsv } from './trading-csv.ts';
 import type { RunRecord } from './run-record.ts';
@@ -55,6 +57,7 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'positions', file: 'positions.csv', applies: placedTradingOrders, chunks: (record) => [renderPositionsCsv(record)] },
   { name: 'domains', file: 'domains.csv', applies: (record) => record.domains !== undefined, chunks: (record) => [renderDomainsCsv(record.domains ?? [])] },
   { name: 'referrals', file: 'referrals.csv', applies: (record) => record.referrals !== undefined, chunks: (record) => [renderReferralsCsv(record.referrals ?? [])] },
+  { name: 'wallet', file: 'wallet.csv', applies: (record) => record.wallet !== undefined, chunks: (record) => [renderWalletCsv(record.wallet ?? [])] },
   // Every run that fails an invariant gets its time-line: the file to open first when one fails.
   { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), chunks: (record) => [renderTimelineHtml(record)] },
 ];

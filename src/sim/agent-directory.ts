@@ -3,7 +3,10 @@
  * counterparty (a buyer finds a seller). Agents are listed in the order they registered, which
  * the scheduler makes deterministic; picks draw from the caller's own rng.
  *
- * Limits: at most `maxAgents` entries (a run's population bound); listing is O(1), picking O(1).
+ * Wallet agents also publish their wallets' public addresses here, so another agent can pay them:
+ * the out-of-band exchange of an address a real payee makes (never a key).
+ * Limits: at most `maxAgents` entries (a run's population bound); listing is O(1), picking O(1);
+ * one address set per listed agent.
  */
 import { assert } from '../core/assert.ts';
 import type { Rng } from '../core/rng.ts';
@@ -11,6 +14,7 @@ import type { Rng } from '../core/rng.ts';
 export class AgentDirectory {
   private readonly byArchetype = new Map<string, string[]>();
   private readonly known = new Set<string>();
+  private readonly addresses = new Map<string, Readonly<Record<string, string>>>();
   private readonly maxAgents: number;
 
   constructor(options: { maxAgents?: number } = {}) {
@@ -33,6 +37,17 @@ export class AgentDirectory {
 
   has(agentId: string): boolean {
     return this.known.has(agentId);
+  }
+
+  /** Publishes a listed agent's public wallet addresses by chain (its latest wallet's). */
+  publishAddresses(agentId: string, addresses: Readonly<Record<string, string>>): void {
+    assert(this.known.has(agentId), `agent ${agentId} is listed before it publishes addresses`);
+    this.addresses.set(agentId, { ...addresses });
+  }
+
+  /** The addresses `agentId` published; null before it published any. */
+  addressesOf(agentId: string): Readonly<Record<string, string>> | null {
+    return this.addresses.get(agentId) ?? null;
   }
 
   /** Registered agents of one archetype, in registration order. */

@@ -7,6 +7,7 @@
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
 import { domainRowsFromEvents } from '../report/domains-csv.ts';
 import { referralRowsOf } from '../report/referrals-csv.ts';
+import { walletRowsFromEvents } from '../report/wallet-csv.ts';
 import type { AgentRow, EscrowRow, RunRecord, TradingRunData } from '../report/run-record.ts';
 import type { Platform } from '../platform/platform.ts';
 import { moneyHolders } from './money-holders.ts';
@@ -43,6 +44,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
   const casino = sim.casinoLog.data(options.endMs);
   const domains = domainRowsFromEvents(sim.events);
   const referrals = referralRowsOf(sim.platform.referrals);
+  const wallet = walletRowsFromEvents(sim.events);
   return {
     scenario: sim.scenario.name,
     seed: sim.seed,
@@ -69,6 +71,7 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
     ...tradingPart(sim.platform),
     ...(domains === undefined ? {} : { domains }),
     ...(referrals === undefined ? {} : { referrals }),
+    ...(wallet === undefined ? {} : { wallet }),
     trace: { requests: sim.trace.rows(), dropped: sim.trace.dropped },
     probes: sim.probes.counts(),
     faults: sim.scenario.faults.map((fault) => ({ service: fault.service, fromMs: sim.scenario.startMs + fault.fromMs, untilMs: sim.scenario.startMs + fault.fromMs + fault.forMs, answer: fault.answer })),

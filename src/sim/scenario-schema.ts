@@ -42,7 +42,7 @@ export const INVARIANT_NAMES = [
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
 /** `casino` (casino.csv) and `html` (report.html) are written only when the run placed casino bets. */
-export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains', 'referrals'] as const;
+export const REPORT_NAMES = ['summary', 'agents', 'endpoints', 'escrows', 'events', 'casino', 'html', 'orders', 'positions', 'domains', 'referrals', 'wallet'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Kept here as a value (platform.ts is not loaded at run time by the schema); typed against it. */
@@ -58,6 +58,8 @@ export const SCENARIO_LIMITS = {
   countPerPopulation: 100_000,
   faults: 100,
   closures: 100,
+  /** Entries of wallet.starting_funds (one per asset is plenty: six chains, four tokens). */
+  walletFunds: 20,
   /** A starting deposit is at most this many USDC (a bound, far above any sensible bankroll). */
   startingDepositUsdcMax: 1_000_000,
   maxAgents: { default: 100_000, max: 1_000_000 },
@@ -138,6 +140,19 @@ const tradingSchema = z.strictObject({
   closures: z.array(tradingClosureSchema).max(TRADING_LIMITS.closuresMax).optional().describe('windows in which a market answers 409 MARKET_CLOSED'),
 });
 
+/** A wallet amount in whole units: up to 12 integer digits and 18 decimals (checked per asset in scenario.ts). */
+const WALLET_AMOUNT_PATTERN = /^\d{1,12}(\.\d{1,18})?$/;
+
+const walletFundSchema = z.strictObject({
+  chain: z.enum(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']).describe('the chain the funds are minted on'),
+  token: z.string().min(1).max(64).optional().describe("a token's contract address on that chain (default: the chain's native coin)"),
+  amount: z.string().regex(WALLET_AMOUNT_PATTERN, "an amount in whole units such as '0.5' (at most the asset's decimals)").describe('minted at the wallet\'s address on that chain'),
+});
+
+const walletSchema = z.strictObject({
+  starting_funds: z.array(walletFundSchema).max(SCENARIO_LIMITS.walletFunds).optional().describe("coins and tokens minted on the simulated chains at every wallet an agent creates (POST /v1/wallet/create), right after the answer; default none"),
+});
+
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'name is 1 to 64 characters of a-z, 0-9 and -'),
   seed: z
@@ -152,6 +167,7 @@ export const scenarioFileSchema = z.strictObject({
   reports: z.array(z.enum(REPORT_NAMES)).max(REPORT_NAMES.length).optional().describe('reports to write (default all)'),
   casino: casinoSchema.optional().describe('casino settings of the run: starting deposits, game closures'),
   trading: tradingSchema.optional().describe('trading settings of the run: price shocks, market closures'),
+  wallet: walletSchema.optional().describe("wallet settings of the run: the funds minted at every agent's new wallet"),
   platform: z
     .strictObject({
       dispute_outcome: z.enum(['refund', 'release']).optional().describe('what the end of a dispute window does (default refund)'),

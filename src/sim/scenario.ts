@@ -14,6 +14,9 @@ import type * as z from 'zod';
 import { assert } from '../core/assert.ts';
 import { parseDecimal, parseNumber, usdc, type Micro } from '../core/money.ts';
 import type { GameId } from '../services/casino/games/game.ts';
+import { isFailure } from '../core/errors.ts';
+import type { WalletChain } from '../services/wallet/keys/wallet-keys.ts';
+import { assetByAddress, isWalletChain, nativeAsset, parseAmount } from '../services/wallet/wallet-assets.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 import {
   DEFAULT_START,
@@ -63,6 +66,11 @@ export interface ScenarioCasino {
   readonly closures: readonly ScenarioClosure[];
 }
 
+/** Funds minted at every wallet an agent creates (the harness does it: src/sim/simulation.ts). */
+export interface ScenarioWallet {
+  readonly startingFunds: readonly { readonly chain: WalletChain; readonly token: string | null; readonly amount: string }[];
+}
+
 /** A scenario's trading events, offsets from the start: price shocks and market closures. */
 export interface ScenarioTrading {
   readonly shocks: readonly { readonly base: string; readonly atMs: number; readonly moveBps: number }[];
@@ -81,6 +89,7 @@ export interface Scenario {
   readonly platform: { readonly disputeOutcome?: 'refund' | 'release'; readonly domainYearMs?: number; readonly domainGraceMs?: number };
   readonly casino: ScenarioCasino;
   readonly trading: ScenarioTrading;
+  readonly wallet: ScenarioWallet;
   readonly limits: { readonly maxAgents: number; readonly maxRequests: number; readonly maxEvents: number };
   /** The `load:` section as written (src/load/load-schema.ts), for `afp load` and `afp export k6`; null when absent. */
   readonly load: LoadSection | null;
@@ -242,6 +251,7 @@ function checkSemantics(source: ScenarioSource, params: readonly Record<string, 
 function checkAcrossFields(source: ScenarioSource, errors: ScenarioError[]): void {
   checkFaultWindows(source, errors);
   checkCasino(source, errors);
+  checkWallet(source, errors);
   checkTotalAgents(source, errors);
   for (const list of ['invariants', 'reports']) {
     const items = childOf(source.value, list);
@@ -306,6 +316,26 @@ function checkCasino(source: ScenarioSource, errors: ScenarioError[]): void {
   });
 }
 
+/** Each starting fund names an asset of its chain (a contract address, not a symbol) and an amount it can hold. */
+function checkWallet(source: ScenarioSource, errors: ScenarioError[]): void {
+  const funds = childOf(childOf(source.value, 'wallet'), 'starting_funds');
+  if (!Array.isArray(funds)) return;
+  funds.forEach((fund: unknown, position) => {
+    const chain = childOf(fund, 'chain');
+    const token = childOf(fund, 'token');
+    if (typeof chain !== 'string' || !isWalletChain(chain) || (token !== undefined && typeof token !== 'string')) return;
+    const asset = token === undefined ? nativeAsset(chain) : assetByAddress(chain, token, 'token');
+    if (isFailure(asset)) {
+      errors.push(errorAt(source, ['wallet', 'starting_funds', position, 'token'], asset.message));
+      return;
+    }
+    const amount = childOf(fund, 'amount');
+    if (typeof amount === 'string' && isFailure(parseAmount(amount, asset.decimals, 'amount'))) {
+      errors.push(errorAt(source, ['wallet', 'starting_funds', position, 'amount'], `amount must be above 0 with at most ${asset.decimals} decimals (${asset.symbol} on ${chain})`));
+    }
+  });
+}
+
 function checkTotalAgents(source: ScenarioSource, errors: ScenarioError[]): void {
   const populations = childOf(source.value, 'populations');
   if (!Array.isArray(populations)) return;
@@ -354,6 +384,7 @@ function buildScenario(file: ScenarioFile, params: readonly Record<string, unkno
       shocks: (file.trading?.shocks ?? []).map((shock) => ({ base: shock.market, atMs: shock.at, moveBps: shock.move_bps })),
       closures: (file.trading?.closures ?? []).map((closure) => ({ symbol: closure.market, fromMs: closure.from, forMs: closure.for })),
     },
+    wallet: { startingFunds: (file.wallet?.starting_funds ?? []).map((fund) => ({ chain: fund.chain, token: fund.token ?? null, amount: fund.amount })) },
     load: file.load ?? null,
     livenessMs: file.liveness ?? null,
     limits: {

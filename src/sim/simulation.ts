@@ -13,6 +13,8 @@
  * never move the clock or count as checks.
  * Casino: with `casino.starting_deposit`, every agent gets a simulated Base deposit when it learns
  * its key (`onKey`), credited on the clock by the platform's deposit timer.
+ * Wallet: with `wallet.starting_funds`, every wallet an agent creates gets those coins and tokens
+ * minted at its addresses right after the create answer (the admin mint's function, in-process).
  * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -29,6 +31,7 @@ import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
+import { mintOnChain } from '../services/wallet/wallet-mint.ts';
 import { AgentDirectory } from './agent-directory.ts';
 import { AgentFakers } from './agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
@@ -217,6 +220,17 @@ export class Simulation implements AgentHost {
     this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
     if (this.monitor.failure !== null) this.stop ??= { kind: 'invariant' };
+    if (routeId === 'wallet.primary.create' && response.status === 200) this.fundWallet(captured.response.body['addresses']);
+  }
+
+  /** The scenario's wallet.starting_funds, minted at the new wallet's addresses right after its answer. */
+  private fundWallet(addresses: unknown): void {
+    for (const fund of this.scenario.wallet.startingFunds) {
+      const address = typeof addresses === 'object' && addresses !== null ? (addresses as Record<string, unknown>)[fund.chain] : undefined;
+      assert(typeof address === 'string', `a created wallet has a ${fund.chain} address`);
+      const minted = mintOnChain(this.platform.wallet, { chain: fund.chain, address, amount: fund.amount, token: fund.token }, this.clock.nowMs());
+      assert(minted.ok, `the scenario's starting funds on ${fund.chain} are minted (the scenario parser checked them)`);
+    }
   }
 
   private onDomainEvent(event: DomainEvent): void {

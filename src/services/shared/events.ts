@@ -39,7 +39,8 @@ export type DomainEvent =
   | { type: 'wallet.minted'; atMs: number; chain: string; asset: string; to: string; amount: bigint }
   | { type: 'wallet.sent'; atMs: number; hash: string; kind: string; chain: string; asset: string; from: string; to: string; amount: bigint; fee: bigint; blockAtMs: number }
   | { type: 'wallet.settled'; atMs: number; hash: string; chain: string; status: string; failure: string | null }
-  | { type: 'wallet.swap'; atMs: number; orderId: string; status: string; fromChain: string; toChain: string; amount: bigint };
+  | { type: 'wallet.swap'; atMs: number; orderId: string; status: string; fromChain: string; toChain: string; amount: bigint }
+  | { type: 'wallet.fee'; atMs: number; orderId: string; agentId: string; feeMicro: bigint };
 
 export type DomainEventType = DomainEvent['type'];
 

@@ -40,6 +40,8 @@ export interface SwapQuote {
 export interface SwapOrder {
   readonly id: string;
   readonly quote: SwapQuote;
+  /** The agent that opened the order: its fee's referral shares go up this agent's chain. */
+  readonly payerId: string;
   readonly toAddress: string;
   readonly depositAddress: string;
   readonly createdAtMs: number;

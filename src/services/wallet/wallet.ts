@@ -14,7 +14,8 @@
  *   on (held at 0 while the transfer is pending, kept if it fails: the fee is kept too).
  * - mint: new coins or tokens at an address (the admin door POST /_afp/wallet/mint; the only way
  *   money enters a chain besides the aggregator's genesis liquidity).
- * - swaps: quote, order, status (swap-desk.ts), moving on the clock.
+ * - swaps: quote, order, status (swap-desk.ts), moving on the clock; a finished order's 0.5 % fee
+ *   is wallet revenue whose referral shares are paid (wallet-referral-fee.ts).
  * Failures in precedence order: 400 bad input, 403 a key that does not control `from`, 404 unknown,
  * 422 INSUFFICIENT_BALANCE. Every check runs before the first write: a refused call moves nothing.
  * Timers: 'wallet.block' (chain, atMs) for each block with pending work; 'wallet.swap' per order step.
@@ -29,6 +30,7 @@ import { addressKey, AGGREGATOR_POOL, ChainBook, type TxKind, type WalletTx } fr
 import { DepositKeyring } from './keys/deposit-keyring.ts';
 import { deriveWallet, generateMnemonic, isValidAddress, type DerivedWallet, type WalletChain } from './keys/wallet-keys.ts';
 import { assetPrice, quoteSwap, SwapDesk, type SwapOrder, type SwapQuote, type SwapStatus } from './swap-desk.ts';
+import { accrueSwapFee } from './wallet-referral-fee.ts';
 import { assetsOf, nativeAsset, type Asset } from './wallet-assets.ts';
 import { CHAIN_ROWS, chainRow, DEFAULT_WALLET_CONFIG, isEvmChain, keyChainOf, type SimChain, type WalletConfig } from './wallet-config.ts';
 import { authorizedSender, signTransfer, transferBytes, transferHash, type SenderKey } from './wallet-signing.ts';
@@ -168,8 +170,8 @@ export class WalletService {
     return succeed(quote);
   }
 
-  /** An order waiting for its deposit at its own address on the input chain (the aggregator's child key number = order number). */
-  swap(command: SwapCommand, nowMs: number): Outcome<SwapOrder> {
+  /** An order of `payerId` waiting for its deposit at its own address on the input chain (the aggregator's child key number = order number). */
+  swap(command: SwapCommand, nowMs: number, payerId: string): Outcome<SwapOrder> {
     if (!isValidAddress(keyChainOf(command.to.chain), command.toAddress)) return badAddress(command.to.chain, command.toAddress, 'to_address');
     const quote = this.quote(command.from, command.to, command.amount, nowMs);
     if (!quote.ok) return quote;
@@ -177,7 +179,7 @@ export class WalletService {
     this.depositKeys ??= DepositKeyring.fromRng(this.aggregatorRng);
     const depositAddress = this.depositKeys.address(keyChainOf(command.from.chain), this.swaps.size);
     const id = this.context.ids.next('swp_', 16);
-    const order: SwapOrder = { id, quote: quote.value, toAddress: command.toAddress, depositAddress, createdAtMs: nowMs, expiresAtMs: nowMs + this.config.swapDepositWindowMs, status: 'waiting', updatedAtMs: nowMs, depositTx: null, depositFrom: null, depositAmount: null, payoutTx: null, refundTx: null, reason: null };
+    const order: SwapOrder = { id, quote: quote.value, payerId, toAddress: command.toAddress, depositAddress, createdAtMs: nowMs, expiresAtMs: nowMs + this.config.swapDepositWindowMs, status: 'waiting', updatedAtMs: nowMs, depositTx: null, depositFrom: null, depositAmount: null, payoutTx: null, refundTx: null, reason: null };
     this.swaps.add(order, depositKeyOf(order));
     this.context.timers.schedule(order.expiresAtMs, { kind: 'wallet.swap', orderId: id, step: 'expire' });
     this.emitSwap(order, nowMs);
@@ -270,7 +272,9 @@ export class WalletService {
   private onConfirmed(tx: WalletTx, atMs: number): void {
     if (tx.kind === 'swap-payout') {
       const order = this.swaps.all().find((one) => one.payoutTx === tx.hash);
-      if (order !== undefined && order.status === 'sending') this.moveSwap(order, 'finished', atMs, null);
+      if (order === undefined || order.status !== 'sending') return;
+      accrueSwapFee(this.context, this.config, order, atMs);
+      this.moveSwap(order, 'finished', atMs, null);
       return;
     }
     const order = this.swaps.waitingAt(`${tx.chain}|${addressKey(tx.chain, tx.to)}`);

@@ -4,7 +4,8 @@
  *
  * How: the checker keeps its own expected earnings per (referrer, service, level) from the fee
  * events (trading.order / trading.filled fees, domains registrations and renewals, first escrow
- * releases) with the documents' shares — trading 20 %, escrow and domains 15 % at level 1, half
+ * releases, the wallet's finished swaps' `wallet.fee`) with the documents' shares — trading 20 %,
+ * escrow and domains 15 %, wallet 10 % at level 1, half
  * and a quarter of it at levels 2 and 3, each floor(fee × bps / 10,000) — and the chain of
  * registration referrers (an escrow's level 1 is its own referrer; parties never earn). The
  * shares are the documents', not the platform's config, so a misconfigured or defective level is
@@ -52,7 +53,7 @@ function levelOf(reason: string): number | null {
 
 export const referralLevels: InvariantDefinition = {
   name: 'referral-levels',
-  description: "each referrer's earnings equal the declared share of its descendants' fees at each level (trading 20 %, escrow and domains 15 %, halved per level)",
+  description: "each referrer's earnings equal the declared share of its descendants' fees at each level (trading 20 %, escrow and domains 15 %, wallet 10 %, halved per level)",
   create({ platform }) {
     const parties = new Map<string, readonly string[]>();
     const released = new Set<string>();
@@ -65,6 +66,9 @@ export const referralLevels: InvariantDefinition = {
       }
       if (event.type === 'domains.registered' || event.type === 'domains.renewed') {
         return event.costMicro > 0n ? { service: 'domains', payerId: event.ownerId, feeMicro: event.costMicro, chain: uplineOf(platform.agents, event.ownerId), excluded: [] } : null;
+      }
+      if (event.type === 'wallet.fee') {
+        return { service: 'wallet', payerId: event.agentId, feeMicro: event.feeMicro, chain: uplineOf(platform.agents, event.agentId), excluded: [] };
       }
       if (event.type !== 'escrow.released') return null;
       const escrowParties = parties.get(event.escrowId);

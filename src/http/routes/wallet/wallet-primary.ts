@@ -193,7 +193,7 @@ const rows: readonly Route[] = [
     limits: { serviceRowB: true, row: 'wallet-swap' },
     summary: 'Open a swap order to to_address: send the input to its deposit address; 120 per minute.',
     parse: (input) => knownQuery(input.query, NO_KEYS) ?? parseSwap(input.body),
-    run: (context, command) => context.platform.wallet.swap(command, context.nowMs),
+    run: (context, command) => context.platform.wallet.swap(command, context.nowMs, walletCaller(context)),
     successStatus: 200,
     render: orderBody,
   }),

@@ -156,7 +156,7 @@ const rowsA: readonly Route[] = [
       const wallet = walletOf(context);
       if (isFailure(wallet)) return wallet;
       const swap: SwapCommand = { ...command, toAddress: addressOn(wallet, command.to.chain) };
-      return context.platform.wallet.swap(swap, context.nowMs);
+      return context.platform.wallet.swap(swap, context.nowMs, walletCaller(context));
     },
     successStatus: 200,
     render: (order, context) => ({ ...orderBody(order), received_usdc: usdNumber(context.platform.wallet.usdValue(order.quote.to, order.quote.toAmount, context.nowMs)) }),

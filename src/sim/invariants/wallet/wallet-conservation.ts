@@ -56,6 +56,7 @@ export const walletConservation: InvariantDefinition = {
           }
           case 'wallet.minted':
           case 'wallet.created':
+          case 'wallet.fee':
             return conserved(event);
         }
       },

@@ -64,7 +64,7 @@ describe('deposit keyring', () => {
     if (usdc === undefined) throw new Error('base USDC');
     const swapping = new Platform({ seed: 'deposit-keyring', startMs: START });
     const quiet = new Platform({ seed: 'deposit-keyring', startMs: START });
-    const orders = [0, 1, 2].map((index) => swapping.wallet.swap({ from: tokenAsset(usdc), to: nativeAsset('ethereum'), amount: 50_000_000n, toAddress: HARDHAT_ACCOUNTS[0] as string }, START + index));
+    const orders = [0, 1, 2].map((index) => swapping.wallet.swap({ from: tokenAsset(usdc), to: nativeAsset('ethereum'), amount: 50_000_000n, toAddress: HARDHAT_ACCOUNTS[0] as string }, START + index, 'ag_test'));
     const deposits = orders.map((order) => (order.ok ? order.value.depositAddress : order.message));
     const master = DepositKeyring.fromRng(new Rng('deposit-keyring').fork('platform').fork('services').fork('wallet-aggregator'));
     expect(deposits).toEqual([0, 1, 2].map((index) => master.address('base', index)));

@@ -48,7 +48,7 @@ describe('wallet-conservation', () => {
     expect(wallet.send({ asset: tokenAsset(usdc), from: null, to: usdc.contract, amount: 5_000_000n, key, memo: null }, START + 100).ok).toBe(true);
     // Swaps: base USDC → solana SOL. One paid in full (finished), one short (refunded), one never paid (expired).
     const order = (amount: bigint) => {
-      const placed = wallet.swap({ from: tokenAsset(usdc), to: nativeAsset('solana'), amount, toAddress: bob.addresses.solana }, START + 200);
+      const placed = wallet.swap({ from: tokenAsset(usdc), to: nativeAsset('solana'), amount, toAddress: bob.addresses.solana }, START + 200, 'ag_unregistered');
       if (!placed.ok) throw new Error(placed.message);
       return placed.value;
     };
