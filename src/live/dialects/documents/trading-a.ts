@@ -10,7 +10,7 @@ export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
       service: 'trading', method: 'POST', path: '/api/v1/orders', auth: true,
-      body: { symbol: input.symbol, side: input.side, size: toNumber(input.sizeMicro), leverage: input.leverage },
+      body: { symbol: input.symbol, side: input.side, size: toNumber(input.sizeMicro), ...(input.leverage === null ? {} : { leverage: input.leverage }) },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');
