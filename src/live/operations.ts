@@ -175,7 +175,7 @@ export interface Operations {
   /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC; `leverage` null: not sent, the target's default). */
   'trading.order': {
     input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number | null };
-    result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null; entryPrice?: number | null; leverage?: number | null };
+    result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null; entryPrice?: number | null; leverage?: number | null; openedAtMs?: number | null };
   };
   /** A trading account of its own (the deployment's trading keeps its own agents, keys and balances). */
   'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };

@@ -3,9 +3,10 @@
  * holds those): the price, an order that names no leverage, limit orders (one left resting and
  * cancelled, one that crosses at once) and the positions list, each predicted from the same
  * trading model (dialect-model-services.ts) and compared.
- *   - price: a positive number; read just before and just after an open, at the same instant (a
- *     manual clock, nothing moved it) the open's entry is judged against it (documented-rules.ts
- *     `trading.entry.price`: the documents fill at the taker quote, the deployment at its price);
+ *   - price: a positive number; read just after an open, and when its timestamp is the open's own
+ *     instant (a manual clock nothing moved since) the open's entry is judged against it
+ *     (documented-rules.ts `trading.entry.price`: the documents fill at the taker quote, the
+ *     deployment at its price); on a moving clock the two instants differ and nothing is judged;
  *   - leverage default: the leverage the answer shows is judged (`trading.leverage.default`), and
  *     the margin must be size / that leverage;
  *   - a resting limit (a long at half the price, a short at twice it) is listed with its limit,
@@ -78,7 +79,6 @@ const openDefaultCommand = fc.record({ market: fc.constantFrom(...MARKETS), side
   const label = `tradeOpenDefaultLeverage(${market} ${sideOf} ${text(sizeMicro)})`;
   return new Command(label, (model) => model.trading !== null && free(model.trading, market) && model.trading.account.balanceMicro >= sizeMicro + sizeMicro / FEE_ROOM_DIVISOR, async (model, system) => {
     const trading = tradingOf(model);
-    const before = await priceOf(system, label, market);
     const { value, request } = await accepted(system, label, 'trading.order', { symbol: market, side: sideOf, sizeMicro, leverage: null }, trading.account.apiKey);
     const after = await priceOf(system, label, market);
     if (value.positionId === null || value.positionId === undefined) throw new CheckMismatch(`${label}: the answer names no position to close`);
@@ -88,9 +88,9 @@ const openDefaultCommand = fc.record({ market: fc.constantFrom(...MARKETS), side
     const marginMicro = sizeMicro / BigInt(leverage);
     if (value.marginMicro !== null && value.marginMicro !== undefined && value.marginMicro !== marginMicro) throw new CheckMismatch(`${label}: margin ${text(value.marginMicro)}, expected size / leverage ${leverage} = ${text(marginMicro)}`);
     const entry = value.entryPrice ?? null;
-    // Only when nothing moved the price between the two reads is the entry's instant the price's.
-    if (entry !== null && before.price === after.price && before.timestampMs !== null && before.timestampMs === after.timestampMs) {
-      judged(system, label, 'trading.entry.price', 'trading.order', entryText(entry, before.price, sideOf), request);
+    // Only a price read at the open's own instant (a manual clock nothing moved since) is the one the entry met.
+    if (entry !== null && after.timestampMs !== null && after.timestampMs === (value.openedAtMs ?? null)) {
+      judged(system, label, 'trading.entry.price', 'trading.order', entryText(entry, after.price, sideOf), request);
     }
     if (value.feeMicro === null) trading.account.unsure = true;
     trading.account.balanceMicro -= marginMicro + (value.feeMicro ?? 0n);

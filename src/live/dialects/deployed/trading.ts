@@ -80,9 +80,11 @@ export const TRADING_DEPLOYED: DialectTable = {
       const marginMicro = reader.money('margin_used', { optional: true });
       const feeMicro = reader.money('fee', { optional: true });
       const leverage = reader.number('leverage', { optional: true });
+      const openedAt = reader.string('opened_at', { optional: true });
       reader.knows(...POSITION_FIELDS);
       const id = orderId ?? positionId;
-      return id === null ? null : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage };
+      const openedAtMs = openedAt === null || Number.isNaN(Date.parse(openedAt)) ? null : Date.parse(openedAt);
+      return id === null ? null : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
     },
   }),
   'trading.close': row('trading.close', {
