@@ -58,7 +58,7 @@ describe('afp check through the deployed trading and domains rows', () => {
     expect(byId.has('rule:trading.entry.price:deployed')).toBe(false);
     // Every new operation went over the wire (their renamed fields are read and reported).
     for (const endpoint of ['trading.price', 'trading.limit', 'trading.orders', 'trading.cancel', 'trading.positions', 'domains.check']) {
-      expect(findings.some((finding) => finding.endpoint.startsWith(`${endpoint} (`))).toBe(true);
+      expect(findings.some((finding) => (finding.endpoint ?? '').startsWith(`${endpoint} (`))).toBe(true);
     }
     // An invalid record and a TTL of 59 are refused in the deployment's error shape (no `code`).
     expect(byId.has('shape:domains.dns-add:error-shape:code')).toBe(true);

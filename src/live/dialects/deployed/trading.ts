@@ -41,7 +41,7 @@ function positionOf(reader: WireReader): PositionView | null {
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
     symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
-    marginMicro: reader.money('margin_used', { optional: true }), leverage: reader.number('leverage', { optional: true }), entryPrice: reader.number('entry_price', { optional: true }),
+    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }), leverage: reader.number('leverage', { optional: true }), entryPrice: reader.number('entry_price', { optional: true }),
   };
   return positionId === null ? null : { positionId, ...view };
 }
@@ -122,7 +122,9 @@ export const TRADING_DEPLOYED: DialectTable = {
     read: (reader) => {
       reader.knows('count');
       const list = reader.array('positions') ?? [];
-      return { positions: list.map((item, index) => positionOf(reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'))).filter((one): one is PositionView => one !== null) };
+      const positions = list.map((item, index) => positionOf(reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'))).filter((one): one is PositionView => one !== null);
+      // By market, as the documents' reader lists them: a replay compares two lists element by element.
+      return { positions: positions.sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
     },
   }),
   'trading.price': row('trading.price', {
