@@ -6,7 +6,9 @@
  * deployment has no field for is not sent: a priced transfer (an offer or a purchase: the
  * deployment has no sale) and a transfer without the domain's id are `unsupported`, with the
  * reason, so no probe can give a name away by accident. Renamed fields are read under the
- * deployment's names and recorded as documented deviations (§7's table).
+ * deployment's names and recorded as documented deviations (§7's table). Also the public
+ * `GET /v1/domains/check?names=` and the DNS records (`/v1/dns/records`: POST, GET ?domain_id=,
+ * PUT and DELETE /:recordId; a record's id may change with its content, the answer names the new one).
  */
 import type { DnsView, NameAvailability } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';

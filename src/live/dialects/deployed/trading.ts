@@ -5,6 +5,10 @@
  * Hyperliquid name (afp's `BTC-PERP` is `BTC`), the answer carries `entry_price` and a
  * `position_id`, closed by `POST /v1/trade/close`. Renamed fields are read under the deployment's
  * names and recorded as documented deviations; the trading balance is read from the portfolio.
+ * Also: `trading.limit` (`POST /v1/trade/limit`, 201 `pending`), `trading.orders` and
+ * `trading.cancel` (`GET`, `DELETE /v1/trade/limit-orders[/:id]`), `trading.positions`
+ * (`GET /v1/trade/positions`, listed by market) and `trading.price` (`GET /v1/markets/:coin/price`,
+ * public); an order without leverage sends none (the deployment's default applies).
  */
 import { toNumber } from '../../../core/money.ts';
 import type { LimitOrderView, PositionView } from '../../operations.ts';
