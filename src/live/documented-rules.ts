@@ -60,6 +60,22 @@ export const DOCUMENTED_RULES = {
     documents: '0.2%',
     dialects: { deployed: { value: '0.035% + builder fee', source: 'DEPLOYED.md §5 (fee 0.035% + builder 0.02/0.01/0%)' } },
   },
+  'trading.leverage.default': {
+    title: 'the leverage of a perpetual order that names none',
+    documents: '1',
+    dialects: { deployed: { value: '5', source: 'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions.md)' } },
+  },
+  'trading.entry.price': {
+    title: 'the entry of a market order against the price read at the same instant',
+    documents: 'the taker quote',
+    dialects: { deployed: { value: 'the price', source: 'DEPLOYED.md §5 (one `price` per market, `entry_price`; no bid or ask)' } },
+  },
+  'trading.limit.status': {
+    title: 'the status of a limit order resting below (a long) or above (a short) the price',
+    documents: 'open',
+    dialects: { deployed: { value: 'pending', source: 'DEPLOYED.md §5 (POST /v1/trade/limit → 201 status pending)' } },
+  },
+  'trading.cancel.status': { title: 'the status of a cancelled limit order', documents: 'cancelled', dialects: {} },
   'domains.transfer.priced': {
     title: 'a transfer with a price (an offer the buyer accepts)',
     documents: 'accepted',

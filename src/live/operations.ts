@@ -87,6 +87,53 @@ export interface EscrowView {
   readonly amountMicro: Micro | null;
 }
 
+/** A limit order as an answer shows it; status in the target's words (the deployment's `pending`). */
+export interface LimitOrderView {
+  readonly orderId: string;
+  readonly symbol: string | null;
+  readonly side: string | null;
+  readonly status: string | null;
+  readonly sizeMicro: Micro | null;
+  readonly limitPrice: number | null;
+  readonly fillPrice: number | null;
+  /** The fee a filled order paid (0 while pending); null when the answer does not say. */
+  readonly feeMicro: Micro | null;
+}
+
+/** An open position as a list shows it. */
+export interface PositionView {
+  readonly positionId: string;
+  readonly symbol: string | null;
+  readonly side: string | null;
+  readonly sizeMicro: Micro | null;
+  readonly marginMicro: Micro | null;
+  readonly leverage: number | null;
+  readonly entryPrice: number | null;
+}
+
+export interface NameAvailability {
+  readonly domain: string;
+  readonly available: boolean | null;
+  readonly priceMicro: Micro | null;
+}
+
+/** A DNS record to add (types and TTL as NOTES.md; `priority` for MX). */
+export interface DnsInput {
+  readonly type: string;
+  readonly name: string;
+  readonly content: string;
+  readonly ttl: number;
+  readonly priority: number | null;
+}
+
+export interface DnsView {
+  readonly recordId: string;
+  readonly type: string | null;
+  readonly name: string | null;
+  readonly content: string | null;
+  readonly ttl: number | null;
+}
+
 export interface Operations {
   'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
   'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
@@ -125,14 +172,27 @@ export interface Operations {
   'escrow.get': { input: { escrowId: string }; result: EscrowView };
   /** The caller's escrows, newest first (`role`: sender, receiver or all). */
   'escrow.list': { input: { role: string | null; status: string | null; limit: number | null }; result: { escrows: readonly EscrowView[] } };
-  /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC). */
-  'trading.order': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number }; result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null } };
+  /** A market order on a perpetual (`side` long/short, `sizeMicro` the notional in USDC; `leverage` null: not sent, the target's default). */
+  'trading.order': {
+    input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; leverage: number | null };
+    result: { orderId: string; status: string | null; feeMicro: Micro | null; positionId?: string | null; marginMicro?: Micro | null; entryPrice?: number | null; leverage?: number | null; openedAtMs?: number | null };
+  };
   /** A trading account of its own (the deployment's trading keeps its own agents, keys and balances). */
   'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** The trading account's free balance (not counting margin or held funds). */
   'trading.balance': { input: Record<string, never>; result: { balanceMicro: Micro; marginMicro: Micro | null } };
   /** Closes a whole position at the market. */
   'trading.close': { input: { positionId: string }; result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null } };
+  /** A limit order on a perpetual: pending until the price crosses `limitPrice` (a long fills at or below it, a short at or above). */
+  'trading.limit': { input: { symbol: string; side: 'long' | 'short'; sizeMicro: Micro; limitPrice: number; leverage: number }; result: LimitOrderView };
+  /** The caller's pending limit orders. */
+  'trading.orders': { input: Record<string, never>; result: { orders: readonly LimitOrderView[] } };
+  /** Cancels a pending limit order: the cancelled order. */
+  'trading.cancel': { input: { orderId: string }; result: LimitOrderView };
+  /** The caller's open positions. */
+  'trading.positions': { input: Record<string, never>; result: { positions: readonly PositionView[] } };
+  /** A perpetual's current price (the deployment's one `price`; the documents' mark or mid). */
+  'trading.price': { input: { symbol: string }; result: { price: number; timestampMs: number | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
   'domains.register': { input: { domain: string; years: number }; result: { domain: string | null; costMicro: Micro | null; domainId?: string | null } };
   /** A gift (no price), an offer (the owner, with a price) or its acceptance (the buyer: to = itself, the offered price). */
@@ -143,6 +203,15 @@ export interface Operations {
   'domains.account': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** That account's balance. */
   'domains.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
+  /** Availability and yearly price of a few names. */
+  'domains.check': { input: { names: readonly string[] }; result: { results: readonly NameAvailability[] } };
+  /** Adds a DNS record to one of the caller's domains (by its id). */
+  'domains.dns-add': { input: { domainId: string; record: DnsInput }; result: DnsView };
+  /** The DNS records of one of the caller's domains. */
+  'domains.dns-list': { input: { domainId: string }; result: { records: readonly DnsView[] } };
+  /** Changes a record's content and TTL (the other fields kept). */
+  'domains.dns-update': { input: { recordId: string; content: string; ttl: number }; result: DnsView };
+  'domains.dns-delete': { input: { recordId: string }; result: { deleted: boolean | null } };
 }
 
 export type OperationName = keyof Operations;
@@ -174,11 +243,21 @@ export const OPERATION_NAMES = [
   'trading.register',
   'trading.balance',
   'trading.close',
+  'trading.limit',
+  'trading.orders',
+  'trading.cancel',
+  'trading.positions',
+  'trading.price',
   'domains.register',
   'domains.transfer',
   'domains.lookup',
   'domains.account',
   'domains.balance',
+  'domains.check',
+  'domains.dns-add',
+  'domains.dns-list',
+  'domains.dns-update',
+  'domains.dns-delete',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

@@ -32,6 +32,11 @@ export class Bindings {
     return this.toLive.get(recorded);
   }
 
+  /** The recorded value a live one is bound to. */
+  recorded(live: string): string | undefined {
+    return this.toRecorded.get(live);
+  }
+
   bind(recorded: string, live: string): BindResult {
     const known = this.toLive.get(recorded);
     if (known !== undefined) {

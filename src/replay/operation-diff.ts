@@ -124,20 +124,29 @@ interface Walk {
  * List elements paired for comparison: elements that carry an identifier field are paired through
  * the bindings (a live list may hold the same escrows in another order, or others besides);
  * an element whose id is not bound yet, or whose live partner is absent, is paired with nothing
- * (the length check says the lists differ). Other lists pair by position.
+ * (the length check says the lists differ). Other lists pair by position. Positions are the one
+ * exception: netted one per market and listed by market on both sides (the dialects sort them), a
+ * position never seen before (no answer showed its id) is paired with the one at the same place
+ * whose id is unbound too, and the comparison binds them.
  */
 function pairById(expected: readonly unknown[], seen: readonly unknown[], bindings: Bindings): Array<[unknown, unknown]> {
-  const idOf = (item: unknown): string | null => {
+  const idOf = (item: unknown): { name: string; value: string } | null => {
     if (typeof item !== 'object' || item === null) return null;
     for (const name of IDENTIFIER_FIELDS) {
       const value = (item as Record<string, unknown>)[name];
-      if (typeof value === 'string') return value;
+      if (typeof value === 'string') return { name, value };
     }
     return null;
   };
   if (!expected.every((item) => idOf(item) !== null)) return expected.map((item, index) => [item, seen[index]]);
-  const byId = new Map(seen.map((item) => [idOf(item), item] as const));
-  return expected.map((item) => [item, byId.get(bindings.live(idOf(item) as string) ?? '') ?? null]);
+  const byId = new Map(seen.map((item) => [idOf(item)?.value, item] as const));
+  return expected.map((item, index) => {
+    const id = idOf(item) as { name: string; value: string };
+    const bound = bindings.live(id.value);
+    if (bound !== undefined || id.name !== 'positionId') return [item, byId.get(bound ?? '') ?? null];
+    const there = idOf(seen[index]);
+    return [item, there !== null && there.name === 'positionId' && bindings.recorded(there.value) === undefined ? seen[index] : null];
+  });
 }
 
 function show(value: unknown): JsonValue {

@@ -42,6 +42,7 @@ import { Bindings } from './bindings.ts';
 import { compareOutcomes, DIALECT_CREDITS, type ResultDifference } from './operation-diff.ts';
 import type { RecordedExchange } from './record-format.ts';
 import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
+import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
 
 const BEARER = 'Bearer ';
@@ -135,6 +136,8 @@ export class OperationReplay {
     domain: (name) => this.serviceAccounts.domainId(name),
   };
   private readonly serviceAccounts: ReplayServiceAccounts;
+  /** The recorded agents' positions, to replay the documents' closing order as a close (replay-positions.ts). */
+  private readonly positions = new ReplayPositions();
 
   constructor(options: OperationReplayOptions) {
     this.options = options;
@@ -228,6 +231,8 @@ export class OperationReplay {
     }
     const serviceAccount = own === null || call.callerId === null ? null : this.serviceAccounts.account(own, call.callerId);
     const liveKey = serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
+    const closing = row.op === 'trading.order' && this.options.session.offers('trading.close') === null ? this.positions.closing(call.callerId, input as OperationInput<'trading.order'>, exchange.response.body) : null;
+    if (closing !== null) return this.replayClose(exchange, routeId, closing, recorded, liveKey, { bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings, recordingDialect: dialect.name, liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name });
     const outcome = await this.send(row.op, input, liveKey, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
@@ -239,6 +244,7 @@ export class OperationReplay {
     const live = liveOutcomeOf(outcome);
     if (live === null) return null;
     this.learnLive(row.op, input, live);
+    if (row.op === 'trading.order') this.positions.ordered(call.callerId, input as OperationInput<'trading.order'>, { outcome: recorded, body: exchange.response.body }, live as ReadOutcome<OperationResult<'trading.order'>>);
     const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
     const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
@@ -248,6 +254,26 @@ export class OperationReplay {
     if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+    return null;
+  }
+
+  /**
+   * A recorded order that closes the agent's position the documents' way, sent as the target's
+   * close of the live position. Only acceptance is compared: the recorded answer is an order's,
+   * and its PnL is of the quantity it closed at its own fill, the close's of the whole position.
+   */
+  private async replayClose(exchange: RecordedExchange, routeId: string, held: HeldPosition, recorded: ReadOutcome<unknown>, liveKey: string | null, compare: Parameters<typeof compareOutcomes>[3]): Promise<string | null> {
+    const outcome = await this.send('trading.close', { positionId: held.livePositionId ?? '' }, liveKey, exchange);
+    if (outcome.kind === 'unreachable') return outcome.message;
+    if (outcome.kind === 'deadline') return 'trading.close was rate limited past the time budget';
+    const live = liveOutcomeOf(outcome);
+    if (live === null) return null;
+    if (live.kind === 'ok') this.positions.closed(held);
+    this.info(exchange, { id: 'replay:trading.close:opposite-order', kind: 'shape', title: `an order on the other side of the agent's whole position (the documents' close) is replayed as the target's close of the live position (${this.options.session.target.name} refuses an open against a held position)`, evidence: `${routeId}: the ${held.symbol} ${held.side} position closed as ${held.livePositionId ?? ''}` });
+    const recordedClose: ReadOutcome<OperationResult<'trading.close'>> = recorded.kind === 'ok' ? { kind: 'ok', value: { status: null, pnlMicro: null, feeMicro: null } } : (recorded as ReadOutcome<OperationResult<'trading.close'>>);
+    const differences = compareOutcomes('trading.close', recordedClose, live, compare);
+    this.file(exchange, routeId, 'trading.close', this.consequences(differences, liveKey), 'request' in outcome ? outcome.request : null);
+    this.follow(exchange, recorded, live, liveKey, differences);
     return null;
   }
 

@@ -13,11 +13,13 @@
  * Trading and domains (issue 20): market orders on perpetuals (both styles) are `trading.order`,
  * registrations `domains.register`, style B's lookup and transfer `domains.lookup` and
  * `domains.transfer` (the transfer names its domain's live id, `ids.domain`, and its receiver,
- * `agents`, who must hold an account on the service first). What no operation expresses (a limit or
- * spot order, availability checks, lists, DNS, renewals) has no row, or `notReplayed` says why.
+ * `agents`, who must hold an account on the service first), style A's positions list
+ * `trading.positions`. What no operation expresses (a limit or spot order, availability checks,
+ * DNS, renewals) has no row, or `notReplayed` says why. A market order that closes the agent's
+ * position the documents' way (the other side, its whole quantity) is told apart by the replay
+ * (replay-positions.ts), which sends `trading.close` where the target offers it.
  * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
- * row and are skipped by name; closing a position by an opposite order (the documents' way) is not
- * told apart from opening one.
+ * row and are skipped by name.
  */
 import type { Micro } from '../core/money.ts';
 import { parseDecimal, parseNumber } from '../core/money.ts';
@@ -196,6 +198,7 @@ const ROWS: readonly AnyRouteOperation[] = [
   }, {
     notReplayed: (call) => orderNotReplayed(call.body, (isObject(call.body) ? call.body['market_type'] ?? 'spot' : 'spot') !== 'perp'),
   }),
+  routeOperation('trading.A.positions', 'trading.positions', () => ({})),
   routeOperation('domains.A.register', 'domains.register', domainYears),
   routeOperation('domains.B.register', 'domains.register', domainYears),
   routeOperation('domains.B.lookup', 'domains.lookup', (call) => {

@@ -9,8 +9,8 @@
  * Rows need the check's own accounts on the service (`service`); where the check cannot open and
  * fund them (a deployment's trading and domains take chain deposits afp cannot make) the rows are
  * left out with that reason. Amounts are small: positions of 2 to 5 USDC, .xyz names for a year.
- * Non-goals (no afp operation for them yet): limit orders and their cancel, the positions list, the
- * price, the leverage default (every order names its leverage), the domains check, DNS records.
+ * Limit orders, the positions list, the price and the leverage default are dialect-commands-trading.ts's;
+ * the domains check, DNS records and the registration race dialect-commands-domains.ts's.
  */
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -154,7 +154,7 @@ const registerCommand = fc.nat({ max: NAMES_PER_RUN - 1 }).map((index) => {
     if (value.costMicro === null) account.unsure = true;
     else if (value.costMicro <= 0n) throw new CheckMismatch(`${label}: a registration that costs ${text(value.costMicro)}`);
     account.balanceMicro -= value.costMicro ?? 0n;
-    domains.held.set(name, { holder: 0, domainId: value.domainId ?? null });
+    domains.held.set(name, { holder: 0, domainId: value.domainId ?? null, costMicro: value.costMicro });
   });
 });
 

@@ -37,6 +37,8 @@ export interface HeldName {
   /** 0: the funded account; 1: the second (gift) account. */
   holder: 0 | 1;
   readonly domainId: string | null;
+  /** What its registration cost, where the answer said (the check's price must match it). */
+  readonly costMicro?: Micro | null;
 }
 
 export interface DomainsModel {

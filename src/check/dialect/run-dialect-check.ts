@@ -28,7 +28,9 @@ import { CheckMismatch } from '../model-command.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
 import { DIALECT_COMMANDS, OPERATIONS_LEFT_OUT, type DialectCommand, type DialectCommandRow } from './dialect-commands.ts';
 import { createDialectModel, type DialectModel, type DialectSystem } from './dialect-model.ts';
+import { DOMAINS_EXTRA_COMMANDS } from './dialect-commands-domains.ts';
 import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
+import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
 import { serviceAccount, type DomainsModel, type TradingModel } from './dialect-model-services.ts';
 import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
 
@@ -72,7 +74,7 @@ interface Plan {
 /** The rows the target can take, the accounts they need, and a note per row or operation left out. */
 async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, deadline: Deadline): Promise<Plan | string> {
   const notes: string[] = [];
-  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS].filter((row) => {
+  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS, ...TRADING_ORDER_COMMANDS, ...DOMAINS_EXTRA_COMMANDS].filter((row) => {
     const missing = row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ?? row.applies?.(session.target) ?? null;
     if (missing !== null) notes.push(`command ${row.name} left out of the sequences: ${missing}`);
     return missing === null;

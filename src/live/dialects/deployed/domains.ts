@@ -6,9 +6,20 @@
  * deployment has no field for is not sent: a priced transfer (an offer or a purchase: the
  * deployment has no sale) and a transfer without the domain's id are `unsupported`, with the
  * reason, so no probe can give a name away by accident. Renamed fields are read under the
- * deployment's names and recorded as documented deviations (§7's table).
+ * deployment's names and recorded as documented deviations (§7's table). Also the public
+ * `GET /v1/domains/check?names=` and the DNS records (`/v1/dns/records`: POST, GET ?domain_id=,
+ * PUT and DELETE /:recordId; a record's id may change with its content, the answer names the new one).
  */
+import type { DnsView, NameAvailability } from '../../operations.ts';
+import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
+
+function dnsRecordOf(reader: WireReader): DnsView | null {
+  reader.knows('domain_id', 'priority');
+  const recordId = reader.string('id');
+  const view = { type: reader.string('type', { optional: true }), name: reader.string('name', { optional: true }), content: reader.string('content', { optional: true }), ttl: reader.number('ttl', { optional: true }) };
+  return recordId === null ? null : { recordId, ...view };
+}
 
 export const DOMAINS_DEPLOYED: DialectTable = {
   'domains.account': row('domains.account', {
@@ -61,6 +72,54 @@ export const DOMAINS_DEPLOYED: DialectTable = {
       // A free name is `registered: false` with no holder fields: nobody holds it.
       if (reader.boolean('registered', { optional: true }) === false) return { owner: null, status: null };
       return { owner: reader.string('registrant', { optional: true, documents: 'owner' }), status: reader.string('status', { optional: true }) };
+    },
+  }),
+  'domains.check': row('domains.check', {
+    request: (input) => ({ service: 'domains', method: 'GET', path: '/v1/domains/check', query: { names: input.names.join(',') }, auth: false }),
+    read: (reader) => {
+      reader.knows('count', 'available_count');
+      const list = reader.array('results') ?? [];
+      const results = list.map((item, index): NameAvailability | null => {
+        const element = reader.nested(item, `results[${index}]`).knows('tld', 'currency');
+        const domain = element.string('domain');
+        const view = { available: element.boolean('available'), priceMicro: element.money('price_usd', { documents: 'price_usdc' }) };
+        return domain === null ? null : { domain, ...view };
+      });
+      return { results: results.filter((one): one is NameAvailability => one !== null) };
+    },
+  }),
+  'domains.dns-add': row('domains.dns-add', {
+    request: (input) => ({
+      service: 'domains', method: 'POST', path: '/v1/dns/records', auth: true,
+      body: { domain_id: input.domainId, type: input.record.type, name: input.record.name, content: input.record.content, ttl: input.record.ttl, ...(input.record.priority === null ? {} : { priority: input.record.priority }) },
+    }),
+    read: (reader) => {
+      reader.knows('message');
+      const record = reader.object('record');
+      return record === null ? null : dnsRecordOf(reader.nested(record, 'record'));
+    },
+  }),
+  'domains.dns-list': row('domains.dns-list', {
+    request: (input) => ({ service: 'domains', method: 'GET', path: '/v1/dns/records', query: { domain_id: input.domainId }, auth: true }),
+    read: (reader) => {
+      reader.knows('domain_id', 'domain', 'count');
+      const list = reader.array('records') ?? [];
+      return { records: list.map((item, index) => dnsRecordOf(reader.nested(item, `records[${index}]`))).filter((one): one is DnsView => one !== null) };
+    },
+  }),
+  'domains.dns-update': row('domains.dns-update', {
+    request: (input) => ({ service: 'domains', method: 'PUT', path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`, body: { content: input.content, ttl: input.ttl }, auth: true }),
+    read: (reader) => {
+      reader.knows('message');
+      const record = reader.object('record');
+      return record === null ? null : dnsRecordOf(reader.nested(record, 'record'));
+    },
+  }),
+  'domains.dns-delete': row('domains.dns-delete', {
+    request: (input) => ({ service: 'domains', method: 'DELETE', path: `/v1/dns/records/${encodeURIComponent(input.recordId)}`, auth: true }),
+    read: (reader) => {
+      reader.knows('id', 'message');
+      return { deleted: reader.boolean('deleted', { optional: true }) };
     },
   }),
 };

@@ -5,13 +5,49 @@
  * Hyperliquid name (afp's `BTC-PERP` is `BTC`), the answer carries `entry_price` and a
  * `position_id`, closed by `POST /v1/trade/close`. Renamed fields are read under the deployment's
  * names and recorded as documented deviations; the trading balance is read from the portfolio.
+ * Also: `trading.limit` (`POST /v1/trade/limit`, 201 `pending`), `trading.orders` and
+ * `trading.cancel` (`GET`, `DELETE /v1/trade/limit-orders[/:id]`), `trading.positions`
+ * (`GET /v1/trade/positions`, listed by market) and `trading.price` (`GET /v1/markets/:coin/price`,
+ * public); an order without leverage sends none (the deployment's default applies).
  */
 import { toNumber } from '../../../core/money.ts';
+import type { LimitOrderView, PositionView } from '../../operations.ts';
+import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
 
 /** The deployment's coin for one of afp's perpetual symbols (`BTC-PERP` → `BTC`); other names pass as they are. */
 export function coinOfSymbol(symbol: string): string {
   return symbol.endsWith('-PERP') ? symbol.slice(0, -'-PERP'.length) : symbol;
+}
+
+/** afp's perpetual symbol of a deployed coin (`BTC` → `BTC-PERP`, `xyz:TSLA` → `TSLA-PERP`). */
+export function symbolOfCoin(coin: string): string {
+  return `${coin.startsWith('xyz:') ? coin.slice('xyz:'.length) : coin}-PERP`;
+}
+
+const LIMIT_FIELDS = ['coin', 'side', 'size_usd', 'limit_price', 'leverage', 'status', 'fill_price', 'fee', 'created_at', 'filled_at', 'message'];
+
+function limitOrderOf(reader: WireReader): LimitOrderView | null {
+  reader.knows(...LIMIT_FIELDS);
+  const orderId = reader.string('order_id');
+  const coin = reader.string('coin', { optional: true, documents: 'symbol' });
+  const view = {
+    symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), status: reader.string('status', { optional: true }),
+    sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }), limitPrice: reader.number('limit_price', { optional: true, documents: 'price' }),
+    fillPrice: reader.any('fill_price', { optional: true }) === null ? null : reader.number('fill_price', { optional: true }),
+    feeMicro: reader.money('fee', { optional: true }),
+  };
+  return orderId === null ? null : { orderId, ...view };
+}
+
+function positionOf(reader: WireReader): PositionView | null {
+  const positionId = reader.string('position_id');
+  const coin = reader.string('coin', { optional: true, documents: 'symbol' });
+  const view = {
+    symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
+    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }), leverage: reader.number('leverage', { optional: true }), entryPrice: reader.number('entry_price', { optional: true }),
+  };
+  return positionId === null ? null : { positionId, ...view };
 }
 
 const POSITION_FIELDS = ['coin', 'side', 'size_usd', 'entry_price', 'current_price', 'leverage', 'liquidation_price', 'unrealized_pnl', 'unrealized_pnl_percent', 'opened_at', 'position_size_usd', 'order_id', 'position_id'];
@@ -38,18 +74,21 @@ export const TRADING_DEPLOYED: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
       service: 'trading', method: 'POST', path: '/v1/trade/open', auth: true,
-      body: { coin: coinOfSymbol(input.symbol), side: input.side, size_usd: toNumber(input.sizeMicro), leverage: input.leverage },
+      body: { coin: coinOfSymbol(input.symbol), side: input.side, size_usd: toNumber(input.sizeMicro), ...(input.leverage === null ? {} : { leverage: input.leverage }) },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id', { optional: true });
       const positionId = reader.string('position_id');
       const status = reader.string('status', { optional: true });
-      reader.number('entry_price', { documents: 'fill_price' });
+      const entryPrice = reader.number('entry_price', { documents: 'fill_price' });
       const marginMicro = reader.money('margin_used', { optional: true });
       const feeMicro = reader.money('fee', { optional: true });
+      const leverage = reader.number('leverage', { optional: true });
+      const openedAt = reader.string('opened_at', { optional: true });
       reader.knows(...POSITION_FIELDS);
       const id = orderId ?? positionId;
-      return id === null ? null : { orderId: id, status, feeMicro, positionId, marginMicro };
+      const openedAtMs = openedAt === null || Number.isNaN(Date.parse(openedAt)) ? null : Date.parse(openedAt);
+      return id === null ? null : { orderId: id, status, feeMicro, positionId, marginMicro, entryPrice, leverage, openedAtMs };
     },
   }),
   'trading.close': row('trading.close', {
@@ -61,6 +100,45 @@ export const TRADING_DEPLOYED: DialectTable = {
       const feeMicro = reader.money('fee', { optional: true });
       reader.knows(...POSITION_FIELDS, 'pnl_percent', 'closed_at', 'balance_usd', 'liquidated');
       return { status, pnlMicro, feeMicro };
+    },
+  }),
+  'trading.limit': row('trading.limit', {
+    request: (input) => ({
+      service: 'trading', method: 'POST', path: '/v1/trade/limit', auth: true,
+      body: { coin: coinOfSymbol(input.symbol), side: input.side, size_usd: toNumber(input.sizeMicro), limit_price: input.limitPrice, leverage: input.leverage },
+    }),
+    read: (reader) => limitOrderOf(reader),
+  }),
+  'trading.orders': row('trading.orders', {
+    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/limit-orders', auth: true }),
+    read: (reader) => {
+      reader.knows('count');
+      const list = reader.array('orders') ?? [];
+      return { orders: list.map((item, index) => limitOrderOf(reader.nested(item, `orders[${index}]`))).filter((order): order is LimitOrderView => order !== null) };
+    },
+  }),
+  'trading.cancel': row('trading.cancel', {
+    request: (input) => ({ service: 'trading', method: 'DELETE', path: `/v1/trade/limit-orders/${encodeURIComponent(input.orderId)}`, auth: true }),
+    read: (reader) => limitOrderOf(reader),
+  }),
+  'trading.positions': row('trading.positions', {
+    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/positions', auth: true }),
+    read: (reader) => {
+      reader.knows('count');
+      const list = reader.array('positions') ?? [];
+      const positions = list.map((item, index) => positionOf(reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS, 'margin_used', 'fee', 'status'))).filter((one): one is PositionView => one !== null);
+      // By market, as the documents' reader lists them: a replay compares two lists element by element.
+      return { positions: positions.sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
+    },
+  }),
+  'trading.price': row('trading.price', {
+    request: (input) => ({ service: 'trading', method: 'GET', path: `/v1/markets/${encodeURIComponent(coinOfSymbol(input.symbol))}/price`, auth: false }),
+    read: (reader) => {
+      reader.knows('coin', 'ticker');
+      const price = reader.number('price', { documents: 'mark_price' });
+      const timestamp = reader.any('timestamp', { optional: true });
+      const timestampMs = typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && !Number.isNaN(Date.parse(timestamp)) ? Date.parse(timestamp) : null;
+      return price === null ? null : { price, timestampMs };
     },
   }),
 };

@@ -1,22 +1,45 @@
 /**
  * The documents' style A trading service (platform.md), as afp serves it: its own address under
- * /api/v1, bearer keys, `symbol`, `side` long/short, `size` in USDC as a JSON number. Only the
- * order row: the money audit places one order larger than the balance, which must be refused.
+ * /api/v1, bearer keys, `symbol`, `side` long/short, `size` in USDC as a JSON number. The order
+ * row (the money audit places one order larger than the balance, which must be refused) and the
+ * positions list (a replay compares it by market, side, margin and leverage; `size`, the notional at
+ * the current quantity, a deployment rounds otherwise, and the entry is the price of the instant the
+ * replay reached, which its own funding of a service account may have moved on a manual serve).
  */
 import { toNumber } from '../../../core/money.ts';
+import type { PositionView } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
+
+const POSITION_KNOWN = ['size', 'qty', 'entry_price', 'mark_price', 'unrealized_pnl', 'liquidation_price', 'funding_paid', 'opened_at'];
 
 export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
       service: 'trading', method: 'POST', path: '/api/v1/orders', auth: true,
-      body: { symbol: input.symbol, side: input.side, size: toNumber(input.sizeMicro), leverage: input.leverage },
+      body: { symbol: input.symbol, side: input.side, size: toNumber(input.sizeMicro), ...(input.leverage === null ? {} : { leverage: input.leverage }) },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');
       const status = reader.string('status', { optional: true });
       reader.knows('symbol', 'side', 'type', 'size', 'leverage', 'price', 'entry_price', 'fill_qty', 'realized_pnl', 'created_at', 'filled_at', 'cancelled_at');
       return orderId === null ? null : { orderId, status, feeMicro: reader.money('fee', { optional: true }) };
+    },
+  }),
+  'trading.positions': row('trading.positions', {
+    request: () => ({ service: 'trading', method: 'GET', path: '/api/v1/positions', auth: true }),
+    read: (reader) => {
+      reader.knows('count');
+      const list = reader.array('positions') ?? [];
+      const positions = list.map((item, index): PositionView | null => {
+        const element = reader.nested(item, `positions[${index}]`).knows(...POSITION_KNOWN);
+        const positionId = element.string('position_id');
+        const view = {
+          symbol: element.string('symbol', { optional: true }), side: element.string('side', { optional: true }), sizeMicro: null,
+          marginMicro: element.money('margin', { optional: true }), leverage: element.number('leverage', { optional: true }), entryPrice: null,
+        };
+        return positionId === null ? null : { positionId, ...view };
+      });
+      return { positions: positions.filter((one): one is PositionView => one !== null).sort((a, b) => (a.symbol ?? '').localeCompare(b.symbol ?? '')) };
     },
   }),
 };

@@ -16,7 +16,7 @@ export const TRADING_B: DialectTable = {
   'trading.order': row('trading.order', {
     request: (input) => ({
       service: 'trading', method: 'POST', path: '/trading-api/order', auth: true,
-      body: { pair: pairOfSymbol(input.symbol), side: input.side === 'long' ? 'buy' : 'sell', amount: formatDecimal(input.sizeMicro), market_type: 'perp', type: 'market', leverage: input.leverage },
+      body: { pair: pairOfSymbol(input.symbol), side: input.side === 'long' ? 'buy' : 'sell', amount: formatDecimal(input.sizeMicro), market_type: 'perp', type: 'market', ...(input.leverage === null ? {} : { leverage: input.leverage }) },
     }),
     read: (reader) => {
       const orderId = reader.string('order_id');

@@ -1,0 +1,76 @@
+/**
+ * The positions a replay's recorded agents hold, as far as their market orders say, to tell the
+ * documents' way of closing a position apart from opening one. The documents have no close: an
+ * agent closes by an order on the other side (afp nets positions per agent and market). A
+ * deployment refuses that order (an open on the other side of a held coin, DEPLOYED.md §5: close
+ * it first) and closes by `POST /v1/trade/close {position_id}`. So where the target offers
+ * `trading.close`, a recorded order on the other side that filled exactly the agent's recorded
+ * quantity on that market (the sum of its same-side fills: the agents close by quantity,
+ * sim/trading-kit.ts `closingAmount`) is replayed as the close of the live position the replay
+ * opened for it. Quantities are the recorded answers' `fill_qty` (both styles), in 1e-8 units.
+ * Followed: accepted recorded orders only (a refused one moved nothing); an opposite fill of
+ * another quantity (a reduce or a flip in the documents) ends the following of that market.
+ * Limits: at most HELD_MAX (agent, market) pairs followed; beyond, an order is not followed.
+ */
+import type { OperationInput, OperationResult } from '../live/operations.ts';
+import type { ReadOutcome } from '../live/read-answer.ts';
+
+export const HELD_MAX = 100_000;
+
+export interface HeldPosition {
+  readonly agent: string;
+  readonly symbol: string;
+  readonly side: 'long' | 'short';
+  /** The recorded quantity, in units of 1e-8 (QTY_DECIMALS). */
+  readonly qty: bigint;
+  /** The position the replay opened on the target (its order's answer named it); null when none did. */
+  readonly livePositionId: string | null;
+}
+
+type Order = OperationInput<'trading.order'>;
+
+const QTY_DECIMALS = 8;
+
+/** A recorded answer's `fill_qty` (a JSON number in style A, a decimal string in B) in 1e-8 units; null when absent or not a quantity. */
+export function fillQtyOf(body: unknown): bigint | null {
+  const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['fill_qty'] : undefined;
+  const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value.toFixed(QTY_DECIMALS) : typeof value === 'string' ? value : null;
+  const match = text === null ? null : /^(\d{1,20})(?:\.(\d{1,8}))?$/.exec(text);
+  if (match === null) return null;
+  return BigInt(match[1] as string) * 10n ** BigInt(QTY_DECIMALS) + BigInt((match[2] ?? '').padEnd(QTY_DECIMALS, '0'));
+}
+
+export class ReplayPositions {
+  private readonly held = new Map<string, HeldPosition>();
+
+  private static key(agent: string, symbol: string): string {
+    return `${agent}\n${symbol}`;
+  }
+
+  /** The held position `order` closes (the other side, a recorded fill of its whole quantity, a live position to close), or null. */
+  closing(agent: string | null, order: Order, recordedBody: unknown): HeldPosition | null {
+    if (agent === null) return null;
+    const held = this.held.get(ReplayPositions.key(agent, order.symbol));
+    return held !== undefined && held.side !== order.side && held.qty === fillQtyOf(recordedBody) && held.livePositionId !== null ? held : null;
+  }
+
+  /** A replayed market order: the recording's position grows on its side, or is no longer followed. */
+  ordered(agent: string | null, order: Order, recorded: { outcome: ReadOutcome<unknown>; body: unknown }, live: ReadOutcome<OperationResult<'trading.order'>>): void {
+    const qty = fillQtyOf(recorded.body);
+    if (agent === null || recorded.outcome.kind !== 'ok' || qty === null) return;
+    const key = ReplayPositions.key(agent, order.symbol);
+    const held = this.held.get(key);
+    if (held !== undefined && held.side !== order.side) {
+      this.held.delete(key);
+      return;
+    }
+    if (held === undefined && this.held.size >= HELD_MAX) return;
+    const liveId = live.kind === 'ok' ? (live.value.positionId ?? null) : null;
+    this.held.set(key, { agent, symbol: order.symbol, side: order.side, qty: (held?.qty ?? 0n) + qty, livePositionId: liveId ?? held?.livePositionId ?? null });
+  }
+
+  /** A replayed close: the market is flat for the agent again. */
+  closed(position: HeldPosition): void {
+    this.held.delete(ReplayPositions.key(position.agent, position.symbol));
+  }
+}
