@@ -103,14 +103,14 @@ const destination: fc.Arbitrary<Destination> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), index: fc.integer({ min: 0, max: 3 }) }) },
 );
 
-/** The wallet rows of the command table (command-table.ts adds them to its own): weight 14 in all. */
+/** The wallet rows of the command table (command-table.ts adds them to its own): weight 26 in all. */
 export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
-  { weight: 2, arbitrary: slot.map(createWalletCommand) },
-  { weight: 2, arbitrary: fc.record({ wallet: walletIndex, chain: sendChain, token, size: fc.constantFrom<MintSize>('large', 'large', 'small') }).map(mintCommand) },
+  { weight: 3, arbitrary: slot.map(createWalletCommand) },
+  { weight: 6, arbitrary: fc.record({ wallet: walletIndex, chain: sendChain, token, size: fc.constantFrom<MintSize>('large', 'large', 'small') }).map(mintCommand) },
   {
-    weight: 3,
+    weight: 10,
     arbitrary: fc
-      .record({ wallet: walletIndex, chain: sendChain, token, to: destination, amount: fc.constantFrom<SendAmount>('part', 'part', 'all', 'above', 'dust'), key: fc.constantFrom<SendKey>('right', 'right', 'right-from', 'wrong'), memo: fc.boolean() })
+      .record({ wallet: walletIndex, chain: sendChain, funded: fc.constantFrom(true, true, true, false), token, to: destination, amount: fc.constantFrom<SendAmount>('part', 'part', 'all', 'above', 'dust'), key: fc.constantFrom<SendKey>('right', 'right', 'right-from', 'wrong'), memo: fc.boolean() })
       .map(sendCommand),
   },
   { weight: 1, arbitrary: fc.record({ wallet: walletIndex, chain, viewKey: fc.constantFrom<ViewKeyKind>('own', 'own', 'none', 'other') }).map(balanceCommand) },

@@ -5,7 +5,8 @@
  * balances per chain and token in base units (monero with its own view key, none: 400, another's:
  * 403), sends of the native coin and of tokens signed with the right key (with or without `from`)
  * or another wallet's key naming `from` (403), amounts of part, all, above the balance and a dust
- * amount; history (limit and order) and the lookup by hash.
+ * amount (a send drawn `funded` moves to a chain where the wallet holds coin, so sends meet
+ * balances in random runs); history (limit and order) and the lookup by hash.
  * After every wallet command (wallet-frame.ts): the model's own conservation and, in-process, each
  * chain's fee account read back against the fees the model predicted.
  */
@@ -189,6 +190,8 @@ export type SendKey = 'right' | 'right-from' | 'wrong';
 export interface SendInput {
   readonly wallet: number;
   readonly chain: WalletChain;
+  /** The first wallet from `wallet` on holding native coin, and on it the first chain from `chain` on where it holds some (if any). */
+  readonly funded: boolean;
   readonly token: number | null;
   readonly to: Destination;
   readonly amount: SendAmount;
@@ -198,6 +201,7 @@ export interface SendInput {
 
 interface ResolvedSend {
   readonly wallet: ModelWallet;
+  readonly chain: WalletChain;
   readonly asset: WalletAsset;
   readonly from: string;
   readonly to: string;
@@ -210,11 +214,37 @@ function depositOrder(model: Readonly<CheckModel>, chain: WalletChain, index: nu
   return order === undefined || waitingOrderAt(model.wallet, chain, order.depositAddress) !== order ? undefined : { address: order.depositAddress, asset: order.from, amount: order.fromAmount };
 }
 
-function resolveSend(model: Readonly<CheckModel>, input: SendInput): ResolvedSend | undefined {
-  const wallet = walletAt(model, input.wallet);
+/** The drawn chain, or with `funded` the first chain from it on (cyclically) where the wallet holds native coin. */
+function sendChain(model: Readonly<CheckModel>, wallet: ModelWallet, input: SendInput): WalletChain {
+  if (!input.funded) return input.chain;
+  const start = WALLET_CHAINS.indexOf(input.chain);
+  for (let step = 0; step < WALLET_CHAINS.length; step++) {
+    const chain = WALLET_CHAINS[(start + step) % WALLET_CHAINS.length] as WalletChain;
+    if (balanceOf(model.wallet, nativeOf(chain), wallet.addresses[chain]) > 0n) return chain;
+  }
+  return input.chain;
+}
+
+/** The drawn wallet, or with `funded` the first wallet from it on (cyclically) that holds native coin somewhere. */
+function sendWallet(model: Readonly<CheckModel>, input: SendInput): ModelWallet | undefined {
+  const wallets = model.wallet.wallets;
+  if (!input.funded) return walletAt(model, input.wallet);
+  for (let step = 0; step < wallets.length; step++) {
+    const wallet = wallets[(input.wallet + step) % wallets.length] as ModelWallet;
+    if (WALLET_CHAINS.some((chain) => balanceOf(model.wallet, nativeOf(chain), wallet.addresses[chain]) > 0n)) return wallet;
+  }
+  // No wallet holds anything yet: a funded send waits (unfunded draws cover the empty wallets' 422).
+  return undefined;
+}
+
+function resolveSend(model: Readonly<CheckModel>, drawn: SendInput): ResolvedSend | undefined {
+  const wallet = sendWallet(model, drawn);
   if (wallet === undefined) return undefined;
+  const input = { ...drawn, chain: sendChain(model, wallet, drawn) };
   const from = wallet.addresses[input.chain];
   let asset = assetOf(input.chain, input.token);
+  // `funded`: a token the wallet does not hold gives way to the native coin.
+  if (input.funded && !asset.native && balanceOf(model.wallet, asset, from) === 0n) asset = nativeOf(input.chain);
   let to: string;
   let depositAmount: bigint | null = null;
   switch (input.to.kind) {
@@ -242,7 +272,7 @@ function resolveSend(model: Readonly<CheckModel>, input: SendInput): ResolvedSen
   else if (input.amount === 'all') amount = spendable;
   else if (input.amount === 'above') amount = spendable + 1n;
   else amount = 1n;
-  return { wallet, asset, from, to, amount: amount > 0n ? amount : 1n };
+  return { wallet, chain: input.chain, asset, from, to, amount: amount > 0n ? amount : 1n };
 }
 
 export function predictSend(model: Readonly<CheckModel>, send: ResolvedSend, key: SendKey, memo: string | null): { prediction: Prediction; draft: ModelWalletTx | null } {
@@ -260,11 +290,11 @@ export function predictSend(model: Readonly<CheckModel>, send: ResolvedSend, key
 function sendBody(model: Readonly<CheckModel>, input: SendInput, send: ResolvedSend, memo: string | null): Record<string, unknown> {
   const own = secretsOf(model.wallet, send.wallet.index);
   const keys = input.key === 'wrong' ? otherSecrets(model, send.wallet) : own;
-  const body: Record<string, unknown> = { chain: input.chain, to: send.to, amount: unitsText(send.amount, send.asset.decimals) };
+  const body: Record<string, unknown> = { chain: send.chain, to: send.to, amount: unitsText(send.amount, send.asset.decimals) };
   if (!send.asset.native) body['token'] = send.asset.address;
   if (memo !== null) body['memo'] = memo;
-  if (input.chain === 'monero') return { ...body, from: send.from, view_key: keys.monero.viewKey, spend_key: keys.monero.spendKey };
-  body['private_key'] = keys.privateKeys[input.chain];
+  if (send.chain === 'monero') return { ...body, from: send.from, view_key: keys.monero.viewKey, spend_key: keys.monero.spendKey };
+  body['private_key'] = keys.privateKeys[send.chain];
   if (input.key !== 'right') body['from'] = send.from;
   return body;
 }
@@ -275,19 +305,19 @@ function describeDestination(to: Destination): string {
 
 export function sendCommand(input: SendInput): WalletCommandSpec {
   const asset = assetOf(input.chain, input.token);
-  const label = `walletSend(w${input.wallet}, ${input.chain} ${input.to.kind === 'deposit' && input.token !== null ? 'order asset' : asset.symbol}, to ${describeDestination(input.to)}, ${input.amount}, key ${input.key}${input.memo ? ', memo' : ''})`;
+  const label = `walletSend(w${input.wallet}${input.funded ? '+' : ''}, ${input.chain}${input.funded ? '+' : ''} ${input.to.kind === 'deposit' && input.token !== null ? 'order asset' : asset.symbol}, to ${describeDestination(input.to)}, ${input.amount}, key ${input.key}${input.memo ? ', memo' : ''})`;
   return walletSpec({
     label,
     applicable: (model) => resolveSend(model, input) !== undefined,
-    charges: (model) => [{ slot: walletAt(model, input.wallet)?.slot ?? 0, scopes: SCOPES.walletSend }],
-    parties: (model) => [walletAt(model, input.wallet)?.slot ?? 0],
+    charges: (model) => [{ slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletSend }],
+    parties: (model) => [sendWallet(model, input)?.slot ?? 0],
     execute: async (model, system) => {
       const send = resolveSend(model, input);
       if (send === undefined) throw new Error(`${label}: precondition broken`);
       const memo = input.memo ? 'afp check' : null;
       const { prediction, draft } = predictSend(model, send, input.key, memo);
       const answer = await ownerClient(model, system, send.wallet).wallet.send(sendBody(model, input, send, memo) as unknown as Parameters<AfpClient['wallet']['send']>[0]);
-      expectAnswer(`${label} (amount ${unitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`, model, answer, {
+      expectAnswer(`${label} (w${send.wallet.index} ${send.chain}, amount ${unitsText(send.amount, send.asset.decimals)} ${send.asset.symbol})`, model, answer, {
         expected: prediction.expected,
         commit: (body) => {
           if (draft !== null) recordSend(model.wallet, { kind: 'send', asset: draft.asset, from: draft.from ?? '', to: draft.to, amount: draft.amount, memo: draft.memo, hash: String(body['tx_hash']) }, draft.sentAtMs);

@@ -54,4 +54,15 @@ describe('the wallet check', () => {
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
   }, 30_000);
+
+  it('random runs of the whole table hold in-process (several seeds) and against serve', async () => {
+    for (const seed of [41, 42, 43]) {
+      const result = await runCheck({ seed, runs: 25 });
+      expect(result.failure?.error, `seed ${seed}`).toBeUndefined();
+    }
+    const result = await runCheck({ target: await served(), seed: 44, runs: 10, session: '3a11e7c1' });
+    expect(result.failure?.error).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.notes.some((note) => note.startsWith('wallet'))).toBe(false);
+  }, 180_000);
 });

@@ -13,7 +13,7 @@ import { WALLET_BAD_INPUTS, walletBadInputCommand } from '../../../src/check/wal
 const MINUTE_MS = 60_000;
 
 function send(input: Partial<SendInput> & Pick<SendInput, 'chain'>): CommandSpec {
-  return sendCommand({ wallet: 0, token: null, to: { kind: 'wallet', index: 1 }, amount: 'part', key: 'right', memo: false, ...input });
+  return sendCommand({ wallet: 0, funded: false, token: null, to: { kind: 'wallet', index: 1 }, amount: 'part', key: 'right', memo: false, ...input });
 }
 
 const by = (ms: number): CommandSpec => advanceTimeCommand({ kind: 'by', ms });
@@ -38,6 +38,7 @@ export function walletJourney(): CommandSpec[] {
     send({ chain: 'ethereum', key: 'wrong' }),
     send({ chain: 'ethereum', token: 0, amount: 'above' }),
     send({ chain: 'ethereum', token: 0, to: { kind: 'contract' } }),
+    send({ chain: 'base', to: { kind: 'wallet', index: 0 } }),
     send({ chain: 'base', amount: 'all' }),
     send({ chain: 'solana', amount: 'dust' }),
     send({ chain: 'solana' }),
@@ -45,8 +46,9 @@ export function walletJourney(): CommandSpec[] {
     send({ chain: 'monero' }),
     send({ chain: 'monero', key: 'wrong' }),
     send({ chain: 'tron', token: 0, amount: 'all' }),
-    sendCommand({ wallet: 1, chain: 'tron', token: 0, to: { kind: 'wallet', index: 0 }, amount: 'part', key: 'right', memo: false }),
+    sendCommand({ wallet: 1, chain: 'tron', funded: false, token: 0, to: { kind: 'wallet', index: 0 }, amount: 'part', key: 'right', memo: false }),
     historyCommand({ wallet: 0, chain: 'ethereum', limit: 2 }),
+    historyCommand({ wallet: 0, chain: 'base', limit: 50 }),
     historyCommand({ wallet: 0, chain: 'tron', limit: null }),
     txLookupCommand({ slot: 1, tx: 9 }),
     txLookupCommand({ slot: 1, tx: 'unknown' }),
