@@ -142,8 +142,8 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: urls.trading !== undefined && manual, wallet: urls.wallet !== undefined && manual };
   const notes = liveNotes(probe, styleA, casino);
   if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
-  if (urls.wallet === undefined || !manual) notes.push('wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)');
   if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
+  if (urls.wallet === undefined || !manual) notes.push('wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)');
   const closures = capabilities.trading ? await readMarketClosures(client) : [];
   if ('reason' in closures) notes.push(closures.reason);
   const marketClosures = 'reason' in closures ? [] : closures;

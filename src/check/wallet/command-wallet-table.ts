@@ -103,9 +103,9 @@ const destination: fc.Arbitrary<Destination> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), index: fc.integer({ min: 0, max: 3 }) }) },
 );
 
-/** The wallet rows of the command table (command-table.ts adds them to its own): weight 26 in all. */
+/** The wallet rows of the command table (command-table.ts adds them to its own): weight 25 in all. */
 export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
-  { weight: 3, arbitrary: slot.map(createWalletCommand) },
+  { weight: 2, arbitrary: slot.map(createWalletCommand) },
   { weight: 6, arbitrary: fc.record({ wallet: walletIndex, chain: sendChain, token, size: fc.constantFrom<MintSize>('large', 'large', 'small') }).map(mintCommand) },
   {
     weight: 10,

@@ -36,8 +36,8 @@ import { waitingOrderAt } from './model-wallet-swaps.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets, keepSecrets, secretsOf, type WalletSecrets } from './wallet-keyring.ts';
 
-/** Wallets a run creates at most (commands then meet the same few). */
-export const WALLETS_MAX = 4;
+/** Wallets a run creates at most: commands then meet the same few, and each creation derives the six chains' keys twice (service and model, ~0.1 s). */
+export const WALLETS_MAX = 3;
 
 export function walletAt(model: Readonly<CheckModel>, index: number): ModelWallet | undefined {
   const wallets = model.wallet.wallets;
@@ -309,7 +309,8 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
   return walletSpec({
     label,
     applicable: (model) => resolveSend(model, input) !== undefined,
-    charges: (model) => [{ slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletSend }],
+    // The send, and a balance read after a refused one.
+    charges: (model) => [{ slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletSend }, { slot: sendWallet(model, input)?.slot ?? 0, scopes: SCOPES.walletPrimary }],
     parties: (model) => [sendWallet(model, input)?.slot ?? 0],
     execute: async (model, system) => {
       const send = resolveSend(model, input);
@@ -323,6 +324,11 @@ export function sendCommand(input: SendInput): WalletCommandSpec {
           if (draft !== null) recordSend(model.wallet, { kind: 'send', asset: draft.asset, from: draft.from ?? '', to: draft.to, amount: draft.amount, memo: draft.memo, hash: String(body['tx_hash']) }, draft.sentAtMs);
         },
       });
+      if (draft !== null) return;
+      // Refused: nothing moved on the sender's chain.
+      const viewKey = send.chain === 'monero' ? { view_key: secretsOf(model.wallet, send.wallet.index).monero.viewKey } : {};
+      const balance = await ownerClient(model, system, send.wallet).wallet.balance(send.from, { chain: send.chain as WalletChainName, ...viewKey });
+      expectAnswer(`${label}, then the balance of w${send.wallet.index} on ${send.chain}`, model, balance, predictBalance(model, send.chain, send.from, 'own'));
     },
   });
 }
