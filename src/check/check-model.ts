@@ -19,6 +19,7 @@ import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
 import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
 import { RateBudget } from './model-limits.ts';
 import { createTradingModel, type ModelClosure, type TradingModel } from './trading/model-trading.ts';
+import { createWalletModel, type WalletModel } from './wallet/model-wallet.ts';
 
 /**
  * Agent slots per run: few, so that commands drawn independently often meet the same agents.
@@ -47,6 +48,10 @@ export interface ModelAgent {
   nextClaimBAtMs: number | null;
   /** Referral shares accrued and not yet swept into the balance. */
   pendingReferralMicro: bigint;
+  /** Referral shares earned, per level (index 0 = level 1), every service together. */
+  readonly referralEarnedMicro: bigint[];
+  /** Referral shares moved into the balance (sweeps and withdrawals). */
+  referralWithdrawnMicro: bigint;
 }
 
 export interface ModelDispute {
@@ -95,6 +100,8 @@ export interface CheckCapabilities {
   readonly domains: boolean;
   /** The trading rows are reachable and time is exact (in-process always; live with a trading mount and a manual clock). */
   readonly trading: boolean;
+  /** The wallet rows are reachable, time is exact and chains can be funded (in-process always; live with a wallet mount, a manual clock and POST /_afp/wallet/mint). */
+  readonly wallet: boolean;
 }
 
 /** Names that keep runs apart on a shared live server: agent ids and originating IPs. */
@@ -122,6 +129,8 @@ export interface CheckModel {
   readonly domains: DomainsModel;
   /** Orders and netted positions (trading/model-trading.ts). */
   readonly trading: TradingModel;
+  /** Wallets, chain balances, transactions and swap orders (wallet/model-wallet.ts). */
+  readonly wallet: WalletModel;
 }
 
 export interface ModelOptions {
@@ -150,6 +159,7 @@ export function createModel(options: ModelOptions): CheckModel {
     casino: createCasinoModel(),
     domains: createDomainsModel(),
     trading: createTradingModel(options.marketClosures ?? []),
+    wallet: createWalletModel(),
   };
 }
 

@@ -12,6 +12,8 @@
  * faucet pool is shared with every client of the server: its balance is never asserted.
  * Casino: in-process runs fund agents with simulated chain deposits (the platform's own door,
  * as the clock is); a live target has no such door, so its agents live on faucet grants.
+ * Wallet: chains are funded through the wallet's mint door (POST /_afp/wallet/mint on afp serve,
+ * the same mint in-process); in-process runs also read the chains' fee accounts.
  * Every capability switched off is reported as a note with its reason.
  */
 import { AfpClient } from '../client/client.ts';
@@ -22,6 +24,9 @@ import { VirtualClock, type Clock } from '../core/clock.ts';
 import { Dispatcher } from '../http/dispatcher.ts';
 import { ALL_ROUTES } from '../http/routes/index.ts';
 import { Platform } from '../platform/platform.ts';
+import { FEE_ACCOUNT } from '../services/wallet/chain-book.ts';
+import { CHAIN_ROWS } from '../services/wallet/wallet-config.ts';
+import { mintBody, mintOnChain } from '../services/wallet/wallet-mint.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
@@ -75,7 +80,7 @@ export function runNames(session: string, runIndex: number): RunNames {
 }
 
 export function inProcessTarget(options: { seed: number; defects?: readonly DefectName[] }): CheckTarget {
-  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true };
+  const capabilities: CheckCapabilities = { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true };
   const defects = options.defects ?? [];
   let runIndex = 0;
   return {
@@ -101,6 +106,15 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
           const outcome = platform.casino.account.simulateDeposit({ agentId, chain: 'base', amountMicro }, clock.nowMs());
           return Promise.resolve(outcome.ok ? { status: outcome.value.status, confirmAtMs: outcome.value.confirmAtMs } : { status: `${outcome.code}: ${outcome.message}`, confirmAtMs: null });
         },
+        walletMint: (body) => {
+          platform.advanceTo(clock.nowMs());
+          const minted = mintOnChain(platform.wallet, { chain: body.chain, address: body.address, amount: body.amount, token: body.token ?? null }, clock.nowMs());
+          return Promise.resolve(minted.ok ? { status: 200, body: mintBody(minted.value) } : { status: 400, body: { code: minted.code, error: minted.message } });
+        },
+        walletFeeAccount: (chain) => {
+          platform.advanceTo(clock.nowMs());
+          return platform.wallet.chains.balanceOf(chain, CHAIN_ROWS.find((row) => row.chain === chain)?.nativeAsset ?? '', FEE_ACCOUNT);
+        },
       };
       return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex), marketClosures }), real });
     },
@@ -125,10 +139,11 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: urls.trading !== undefined && manual };
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: urls.trading !== undefined && manual, wallet: urls.wallet !== undefined && manual };
   const notes = liveNotes(probe, styleA, casino);
   if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
+  if (urls.wallet === undefined || !manual) notes.push('wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)');
   const closures = capabilities.trading ? await readMarketClosures(client) : [];
   if ('reason' in closures) notes.push(closures.reason);
   const marketClosures = 'reason' in closures ? [] : closures;
@@ -148,6 +163,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
           await moveLiveClock(client, toMs);
           currentMs = toMs;
         },
+        walletMint: async (body) => await client.raw({ mount: 'api', method: 'POST', path: '/_afp/wallet/mint', body }),
       };
       const names = runNames(options.session, runIndex);
       return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS, marketClosures }), real };

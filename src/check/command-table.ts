@@ -5,7 +5,7 @@
  * escrow indexes (so commands meet the same agents and escrows), amounts around the minimum, the
  * fee's rounding and the balances a run can have, expiries from 1 s to the maximum, time steps
  * that land on boundaries. The casino's rows (bets, batch, fairness, tournaments, challenges,
- * withdrawals) come from casino/command-casino-table.ts. Bounded: at most MAX_COMMANDS commands per run, prelude included.
+ * withdrawals) come from casino/command-casino-table.ts; the wallet's from wallet/command-wallet-table.ts. Bounded: at most MAX_COMMANDS commands per run, prelude included.
  * Layout (docs/layout.md): each service's commands and model parts live in its own folder
  * (casino/, escrow/, faucet/); the frame, the shared commands and the model's core stay here.
  */
@@ -15,6 +15,7 @@ import { BAD_INPUTS, badInputCommand } from './command-bad-input.ts';
 import { CASINO_SPECS } from './casino/command-casino-table.ts';
 import { DOMAINS_SPECS } from './domains/command-domains.ts';
 import { TRADING_SPECS } from './trading/command-trading.ts';
+import { WALLET_SPECS } from './wallet/command-wallet-table.ts';
 import {
   createEscrowCommand,
   disputeCommand,
@@ -35,9 +36,10 @@ import type { ClaimBMode } from './faucet/model-faucet.ts';
  * Faucet and escrow rows and the casino's rows weigh about the same, so a run holds twice the
  * commands it held before the casino joined (40): each family keeps its share of a run. The
  * domains rows (weight 14 of 132) add their share on top: 80 × 132 / 118 ≈ 90; the trading rows
- * (weight 13 of 145) theirs: 90 × 145 / 132 ≈ 99.
+ * (weight 13 of 145) theirs: 90 × 145 / 132 ≈ 99; the wallet rows (weight 25 of 170) theirs:
+ * 99 × 170 / 145 ≈ 116.
  */
-export const MAX_COMMANDS = 99;
+export const MAX_COMMANDS = 116;
 
 const HOUR_MS = 3_600_000;
 
@@ -132,6 +134,7 @@ const specs: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[]
   ...CASINO_SPECS,
   ...DOMAINS_SPECS,
   ...TRADING_SPECS,
+  ...WALLET_SPECS,
 ];
 
 export interface CommandsOptions {

@@ -15,6 +15,7 @@ import { registeredSlots, SLOT_COUNT, type CheckModel } from './check-model.ts';
 import { compareAnswer, money, type Prediction } from './expectation.ts';
 import { SCOPES, type Charge } from './model-limits.ts';
 import { advanceModel } from './model-time.ts';
+import type { WalletChain } from '../services/wallet/keys/wallet-keys.ts';
 
 /** The system under test as the commands see it. */
 export interface CheckSystem {
@@ -26,6 +27,10 @@ export interface CheckSystem {
   moveClock(toMs: number): Promise<void>;
   /** In-process only: a simulated Base chain deposit to the agent (what the casino answered). */
   deposit?(agentId: string, amountMicro: bigint): Promise<{ status: string; confirmAtMs: number | null }>;
+  /** The wallet's funding door (POST /_afp/wallet/mint on afp serve; the same mint in-process): its answer. */
+  walletMint?(body: { chain: string; address: string; amount: string; token?: string }): Promise<{ status: number; body: unknown }>;
+  /** In-process only: what the chain's fee account holds, in base units of its native coin. */
+  walletFeeAccount?(chain: WalletChain): bigint;
 }
 
 /** Differences listed in one failure message (a list answer can differ in hundreds of fields). */

@@ -12,7 +12,7 @@
  */
 import type { PlatformConfig } from '../services/shared/config.ts';
 
-export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register' | 'trading' | 'trading-order' | 'trading-positions';
+export type BudgetScope = 'tier' | 'tier-daily' | 'faucet' | 'faucet-daily' | 'escrow' | 'escrow-daily' | 'escrow-create' | 'domains' | 'domains-daily' | 'domains-register' | 'trading' | 'trading-order' | 'trading-positions' | 'wallet' | 'wallet-daily' | 'wallet-send' | 'wallet-swap';
 
 /** Which buckets one request with an agent's key charges. */
 export const SCOPES = {
@@ -30,6 +30,11 @@ export const SCOPES = {
   tradingOrderB: ['tier', 'tier-daily', 'trading', 'trading-order'],
   /** A's /positions: 300 per minute on top of the tier. */
   tradingPositionsA: ['tier', 'tier-daily', 'trading-positions'],
+  /** Wallet rows: the tier; sends (every style) 20 per minute, swaps 120 per minute; style B's other rows 60 per minute, 5,000 a day. */
+  walletPrimary: ['tier', 'tier-daily'],
+  walletSend: ['tier', 'tier-daily', 'wallet-send'],
+  walletSwap: ['tier', 'tier-daily', 'wallet-swap'],
+  walletB: ['tier', 'tier-daily', 'wallet', 'wallet-daily'],
 } as const satisfies Record<string, readonly BudgetScope[]>;
 
 export interface Charge {
@@ -58,6 +63,9 @@ export class RateBudget {
     const domains = limits.serviceB['domains'];
     const trading = limits.serviceB['trading'];
     const positions = limits.serviceB['trading-positions'];
+    const wallet = limits.serviceB['wallet'];
+    const walletSend = limits.serviceB['wallet-send'];
+    const walletSwap = limits.serviceB['wallet-swap'];
     const unlimited = Number.MAX_SAFE_INTEGER;
     this.shapes = {
       tier: free.perMinute === null ? { capacity: unlimited, perMinute: null } : { capacity: free.perMinute * limits.burstMultiplier, perMinute: free.perMinute },
@@ -73,6 +81,10 @@ export class RateBudget {
       trading: trading === undefined ? { capacity: unlimited, perMinute: null } : { capacity: trading.burst, perMinute: trading.perMinute },
       'trading-order': { capacity: limits.endpointDailyB['trading.order'] ?? unlimited, perMinute: null },
       'trading-positions': positions === undefined ? { capacity: unlimited, perMinute: null } : { capacity: positions.burst, perMinute: positions.perMinute },
+      wallet: wallet === undefined ? { capacity: unlimited, perMinute: null } : { capacity: wallet.burst, perMinute: wallet.perMinute },
+      'wallet-daily': { capacity: wallet?.perDay ?? unlimited, perMinute: null },
+      'wallet-send': walletSend === undefined ? { capacity: unlimited, perMinute: null } : { capacity: walletSend.burst, perMinute: walletSend.perMinute },
+      'wallet-swap': walletSwap === undefined ? { capacity: unlimited, perMinute: null } : { capacity: walletSwap.burst, perMinute: walletSwap.perMinute },
     };
   }
 

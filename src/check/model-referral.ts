@@ -29,13 +29,14 @@ export interface FeeShares {
 export function payFeeShares(model: CheckModel, fee: FeeShares): void {
   if (fee.feeMicro <= 0n) return;
   let referrerSlot = fee.firstReferrerSlot === undefined ? (model.agents[fee.payerSlot]?.referrerSlot ?? null) : fee.firstReferrerSlot;
-  for (const divisor of REFERRAL_LEVEL_DIVISORS) {
+  for (const [level, divisor] of REFERRAL_LEVEL_DIVISORS.entries()) {
     if (referrerSlot === null) return;
     const referrer = model.agents[referrerSlot];
     assert(referrer !== undefined, 'a referrer is a registered agent');
     if (referrerSlot !== fee.payerSlot && !(fee.excludedSlots ?? []).includes(referrerSlot)) {
       const shareMicro = basisPoints(fee.feeMicro, fee.levelOneBps / divisor, 'down');
       referrer.pendingReferralMicro += shareMicro;
+      referrer.referralEarnedMicro[level] = (referrer.referralEarnedMicro[level] ?? 0n) + shareMicro;
       model.feeIncomeMicro -= shareMicro;
     }
     referrerSlot = referrer.referrerSlot;

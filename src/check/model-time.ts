@@ -7,7 +7,8 @@
  * referral payables are paid into the referrers' balances at every UTC-aligned sweep instant
  * (config.referralSweepMs after the epoch and its multiples). A request at instant t sees every
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
- * Domain expiry and release (domains/model-domains.ts) move no money, so they commute with everything.
+ * Domain expiry and release (domains/model-domains.ts) move no money, so they commute with everything;
+ * so do the wallet's blocks and swap steps (wallet/model-wallet-swaps.ts: chain money only).
  * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
  * casino/model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
@@ -20,6 +21,7 @@ import { payFeeShares } from './model-referral.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
 import { tradingBoundaries } from './trading/model-trading.ts';
+import { advanceWallet, walletBoundaries } from './wallet/model-wallet-swaps.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);
@@ -30,6 +32,7 @@ export function advanceModel(model: CheckModel, toMs: number): void {
   for (const escrow of model.escrows) settleDue(model, escrow, toMs);
   advanceCasino(model, toMs);
   advanceDomains(model, toMs);
+  advanceWallet(model, toMs);
   model.budget.elapse(fromMs, toMs);
   model.nowMs = toMs;
 }
@@ -79,6 +82,7 @@ function sweepReferrals(model: CheckModel): void {
     const agent = model.agents[slot];
     if (agent === undefined || agent.pendingReferralMicro === 0n) continue;
     agent.balanceMicro += agent.pendingReferralMicro;
+    agent.referralWithdrawnMicro += agent.pendingReferralMicro;
     agent.pendingReferralMicro = 0n;
   }
 }
@@ -103,6 +107,7 @@ export function timeBoundaries(model: Readonly<CheckModel>): number[] {
   for (const ms of casinoBoundaries(model)) found.add(ms);
   for (const ms of domainsBoundaries(model)) found.add(ms);
   for (const ms of tradingBoundaries(model)) found.add(ms);
+  for (const ms of walletBoundaries(model)) found.add(ms);
   found.add(firstSweepAfter(model, now));
   return [...found].sort((a, b) => a - b);
 }

@@ -117,6 +117,7 @@ describe('runCheck against a target that is not an afp server', () => {
       'casino style-A commands skipped: the target announces no casino mount (GET /_afp/mounts); only style-B bets and verifications (/casino-api) run',
       'domains commands skipped: the target announces no domains mount (GET /_afp/mounts)',
       'trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)',
+      'wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)',
     ]);
     expect(result.ok).toBe(false);
     // fundBuyer (a domains row made of escrow commands) creates its escrows by createEscrowB too.

@@ -15,7 +15,7 @@ const START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const HOUR_MS = 3_600_000;
 
 function newModel(): CheckModel {
-  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true }, names: runNames('', 1) });
+  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true }, names: runNames('', 1) });
 }
 
 /** Registers slot `slot` in style `style` as an accepted answer would. */

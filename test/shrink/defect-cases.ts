@@ -53,6 +53,9 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   // Seen by the referral-levels invariant, which no shipped scenario of this table runs (the
   // referral tree scenario is not shrunk here): the invariant's own test drives the defect.
   'referral-level2-full-share': 'test/sim/invariants/referral-levels.test.ts',
+  // A check-only defect: an uncharged wallet fee moves no chain money wrongly (conservation holds);
+  // the wallet check predicts the send's fee (and, in-process, the fee accounts) and sees it.
+  'wallet-fee-uncharged': 'test/check/wallet/wallet-defect.test.ts',
 };
 
 /** Candidate runs per shrink: enough to reach one or two agents from these scenarios. */

@@ -201,6 +201,7 @@ export function accrueCommissions(model: CheckModel, slot: number, stakeMicro: b
     const dueMicro = owedMicro - (state.paidMicro[level] as bigint);
     if (dueMicro > 0n) {
       referrer.pendingReferralMicro += dueMicro;
+      referrer.referralEarnedMicro[level] = (referrer.referralEarnedMicro[level] ?? 0n) + dueMicro;
       state.paidMicro[level] = owedMicro;
     }
     referrerSlot = referrer.referrerSlot;

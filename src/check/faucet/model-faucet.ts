@@ -50,6 +50,8 @@ export function predictRegister(model: Readonly<CheckModel>, input: RegisterInpu
         claimsB: 0,
         nextClaimBAtMs,
         pendingReferralMicro: 0n,
+        referralEarnedMicro: [0n, 0n, 0n],
+        referralWithdrawnMicro: 0n,
       };
       mutable.poolMicro -= grantMicro;
     },

@@ -140,7 +140,8 @@ export class ChainBook {
     this.txs.set(tx.hash, tx);
     this.note(tx.chain, tx.to, tx.hash);
     if (tx.from !== null) {
-      this.note(tx.chain, tx.from, tx.hash);
+      // A send to oneself is one entry of its address's history, not two.
+      if (addressKey(tx.chain, tx.from) !== addressKey(tx.chain, tx.to)) this.note(tx.chain, tx.from, tx.hash);
       const nonceKey = `${tx.chain}|${addressKey(tx.chain, tx.from)}`;
       this.nonces.set(nonceKey, (this.nonces.get(nonceKey) ?? 0) + 1);
     }

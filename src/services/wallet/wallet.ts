@@ -143,7 +143,7 @@ export class WalletService {
     const sender = authorizedSender(chain, command.key, command.from);
     if (!sender.ok) return sender;
     const from = sender.value;
-    const fee = this.feeOf(asset, command.to);
+    const fee = this.context.defects.has('wallet-fee-uncharged') ? 0n : this.feeOf(asset, command.to);
     const bytes = transferBytes({ chain, to: command.to, asset: asset.address, amount: command.amount, fee, memo: command.memo }, from, this.chains.nonceOf(chain, from));
     const signed = signTransfer(chain, command.key, from, bytes);
     if (!signed.ok) return signed;

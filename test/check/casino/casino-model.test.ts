@@ -25,7 +25,7 @@ const START_MS = Date.parse('2025-03-01T09:30:00.000Z');
 const USDC = 1_000_000n;
 
 function newModel(): CheckModel {
-  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true }, names: runNames('', 1) });
+  return createModel({ nowMs: START_MS, capabilities: { styleA: true, exactTime: true, advance: true, pool: true, casino: true, deposits: true, domains: true, trading: true, wallet: true }, names: runNames('', 1) });
 }
 
 function register(model: CheckModel, slot: number, referrerSlot: number | null = null): void {

@@ -1,0 +1,68 @@
+// The wallet check: the scripted journey (wallet-journey.ts) in-process and over HTTP against
+// `afp serve --clock manual`, every answer compared with the model and the model's books after
+// each command; random runs of the whole table hold in-process and against serve.
+import { describe, expect, it } from 'vitest';
+import { inProcessTarget, liveTarget, type CheckRun } from '../../../src/check/check-target.ts';
+import { ModelCommand } from '../../../src/check/model-command.ts';
+import { runCheck } from '../../../src/check/run-check.ts';
+import { SystemClock } from '../../../src/core/clock.ts';
+import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
+import { manualServes } from '../../fixtures/manual-serves.ts';
+import { walletJourney } from './wallet-journey.ts';
+
+async function runJourney(run: CheckRun): Promise<string[]> {
+  const skipped: string[] = [];
+  for (const spec of walletJourney()) {
+    const command = new ModelCommand(spec);
+    if (!command.check(run.model)) skipped.push(spec.label);
+    else await command.run(run.model, run.real);
+  }
+  return skipped;
+}
+
+function expectJourneyState(run: CheckRun): void {
+  const wallet = run.model.wallet;
+  expect(wallet.wallets.length).toBe(2);
+  expect(wallet.orders.map((order) => order.status)).toEqual(['finished', 'refunded', 'expired']);
+  const sends = wallet.txs.filter((tx) => tx.kind === 'send');
+  expect(sends.every((tx) => tx.status !== 'pending')).toBe(true);
+  // The token sent to its own contract reverted and the dust of SOL to an empty account failed.
+  expect(sends.filter((tx) => tx.status === 'failed').map((tx) => `${tx.asset.chain} ${tx.asset.symbol}`)).toEqual(['ethereum USDC', 'solana SOL']);
+  expect(wallet.txs.filter((tx) => tx.kind === 'swap-payout' || tx.kind === 'swap-refund').map((tx) => `${tx.kind} ${tx.status}`)).toEqual(['swap-payout confirmed', 'swap-refund confirmed']);
+}
+
+const SERVE_START_MS = Date.parse('2025-03-01T09:30:00.000Z');
+const serve = manualServes({ routes: ALL_ROUTES, seed: '5', startMs: SERVE_START_MS });
+
+async function served(): Promise<string> {
+  const handle = await serve();
+  if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
+  return handle.urls.api;
+}
+
+describe('the wallet check', () => {
+  it('holds through the scripted journey in-process: every answer and every fee account as modelled', async () => {
+    const run = await inProcessTarget({ seed: 4 }).newRun();
+    expect(await runJourney(run)).toEqual([]);
+    expectJourneyState(run);
+  }, 30_000);
+
+  it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
+    const target = await liveTarget({ url: await served(), session: '3a11e7c0', wallClock: new SystemClock(), timeoutMs: 5_000 });
+    expect(target.capabilities).toMatchObject({ wallet: true, exactTime: true });
+    const run = await target.newRun();
+    expect(await runJourney(run)).toEqual([]);
+    expectJourneyState(run);
+  }, 30_000);
+
+  it('random runs of the whole table hold in-process (several seeds) and against serve', async () => {
+    for (const seed of [41, 42, 43]) {
+      const result = await runCheck({ seed, runs: 25 });
+      expect(result.failure?.error, `seed ${seed}`).toBeUndefined();
+    }
+    const result = await runCheck({ target: await served(), seed: 44, runs: 10, session: '3a11e7c1' });
+    expect(result.failure?.error).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.notes.some((note) => note.startsWith('wallet'))).toBe(false);
+  }, 180_000);
+});
