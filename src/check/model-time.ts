@@ -8,6 +8,9 @@
  * (config.referralSweepMs after the epoch and its multiples). A request at instant t sees every
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
  * Domain expiry and release (domains/model-domains.ts) move no money, so they commute with everything.
+ * Trading's ticks (trading/model-trading-time.ts: funding, liquidation, limit fills) run after the
+ * escrow and casino timers of the same move. Simplification: they commute except where a limit
+ * fill's funds check or capped fee meets an escrow refund or casino credit inside one move.
  * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
  * casino/model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
@@ -19,7 +22,7 @@ import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts'
 import { payFeeShares } from './model-referral.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
-import { tradingBoundaries } from './trading/model-trading.ts';
+import { advanceTrading, tradingBoundaries } from './trading/model-trading-time.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
   assert(Number.isSafeInteger(toMs) && toMs >= model.nowMs, `model time runs forward (${toMs} < ${model.nowMs})`);
@@ -30,6 +33,10 @@ export function advanceModel(model: CheckModel, toMs: number): void {
   for (const escrow of model.escrows) settleDue(model, escrow, toMs);
   advanceCasino(model, toMs);
   advanceDomains(model, toMs);
+  // A limit fill's fee accrues referral shares at its tick: the first sweep after it pays them.
+  advanceTrading(model, toMs, (atMs) => {
+    if (firstSweepAfter(model, atMs) <= toMs) sweepReferrals(model);
+  });
   model.budget.elapse(fromMs, toMs);
   model.nowMs = toMs;
 }
