@@ -37,7 +37,7 @@ export function advanceTimeCommand(step: TimeStep): CommandSpec {
       const tradingParties = tradingSlots(model);
       await system.moveClock(target);
       advanceModel(model, target);
-      await syncTradingAfterAdvance(model, system, tradingParties);
+      await syncTradingAfterAdvance(model, system, { label, slots: tradingParties });
     },
   };
 }

@@ -224,13 +224,13 @@ export function tradingSyncCharges(model: Readonly<CheckModel>): Charge[] {
  * exactly with the model's, valued at the oracle's marks of the new instant: balances, margins
  * after funding, positions liquidated or not, resting orders filled or not, holds and holdings.
  */
-export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSystem, slots: readonly number[]): Promise<void> {
+export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSystem, step: { label: string; slots: readonly number[] }): Promise<void> {
   const prices = model.trading.prices;
   if (!model.capabilities.trading || prices === null) return;
-  for (const slot of slots) {
+  for (const slot of step.slots) {
     const agent = model.agents[slot];
     if (agent === undefined) continue;
-    const label = `advanceTime, then the portfolio of a${slot} (${agent.id}) (${model.trading.liquidations} liquidation(s) so far)`;
+    const label = `${step.label}, then the portfolio of a${slot} (${agent.id}) (${model.trading.liquidations} liquidation(s) so far)`;
     const marks = new Map(viewMarkets(model, slot, true).map((market) => [market, prices.mid(market, model.nowMs)]));
     expectAnswer(label, model, await keyed(model, system, slot).trading.portfolioB(), predictPortfolio(model, slot, marks));
   }
