@@ -87,6 +87,17 @@ export interface EscrowView {
   readonly amountMicro: Micro | null;
 }
 
+/** One open perpetual position: prices and quantities in 8-decimal units, money in micro-USDC. */
+export interface LivePosition {
+  readonly symbol: string;
+  readonly side: string;
+  readonly entryPrice: bigint;
+  readonly markPrice: bigint | null;
+  readonly marginMicro: Micro | null;
+  readonly leverage: number | null;
+  readonly liquidationPrice: bigint | null;
+}
+
 export interface Operations {
   'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
   'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
@@ -131,6 +142,8 @@ export interface Operations {
   'trading.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
   /** The trading account's free balance (not counting margin or held funds). */
   'trading.balance': { input: Record<string, never>; result: { balanceMicro: Micro; marginMicro: Micro | null } };
+  /** The caller's open perpetual positions as the target shows them (prices with 8 decimals). */
+  'trading.positions': { input: Record<string, never>; result: { positions: readonly LivePosition[] } };
   /** Closes a whole position at the market. */
   'trading.close': { input: { positionId: string }; result: { status: string | null; pnlMicro: Micro | null; feeMicro: Micro | null } };
   /** Registers a domain for the caller; `costMicro` where the answer says it. */
@@ -174,6 +187,7 @@ export const OPERATION_NAMES = [
   'trading.register',
   'trading.balance',
   'trading.close',
+  'trading.positions',
   'domains.register',
   'domains.transfer',
   'domains.lookup',
