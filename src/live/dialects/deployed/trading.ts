@@ -4,10 +4,13 @@
  * perpetual) is `POST /v1/trade/open { coin, side, size_usd, leverage }`: the coin is the
  * Hyperliquid name (afp's `BTC-PERP` is `BTC`), the answer carries `entry_price` and a
  * `position_id`, closed by `POST /v1/trade/close`. Renamed fields are read under the deployment's
- * names and recorded as documented deviations; the trading balance is read from the portfolio.
+ * names and recorded as documented deviations; the trading balance is read from the portfolio;
+ * open positions from GET /v1/trade/positions (`coin` back to afp's `<coin>-PERP`).
  */
 import { toNumber } from '../../../core/money.ts';
+import type { LivePosition } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { priceUnits } from '../price-units.ts';
 
 /** The deployment's coin for one of afp's perpetual symbols (`BTC-PERP` → `BTC`); other names pass as they are. */
 export function coinOfSymbol(symbol: string): string {
@@ -61,6 +64,23 @@ export const TRADING_DEPLOYED: DialectTable = {
       const feeMicro = reader.money('fee', { optional: true });
       reader.knows(...POSITION_FIELDS, 'pnl_percent', 'closed_at', 'balance_usd', 'liquidated');
       return { status, pnlMicro, feeMicro };
+    },
+  }),
+  'trading.positions': row('trading.positions', {
+    request: () => ({ service: 'trading', method: 'GET', path: '/v1/trade/positions', auth: true }),
+    read: (reader) => {
+      const list = reader.array('positions');
+      reader.knows('count');
+      if (list === null) return null;
+      const positions = list.flatMap((item, index): LivePosition[] => {
+        const element = reader.nested(item, `positions[${index}]`).knows(...POSITION_FIELDS);
+        const coin = element.string('coin');
+        const side = element.string('side');
+        const entryPrice = priceUnits(element.number('entry_price'));
+        if (coin === null || side === null || entryPrice === null) return [];
+        return [{ symbol: `${coin}-PERP`, side, entryPrice, markPrice: priceUnits(element.number('current_price', { optional: true })), marginMicro: element.money('margin_used', { optional: true }), leverage: element.number('leverage', { optional: true }), liquidationPrice: priceUnits(element.number('liquidation_price', { optional: true })) }];
+      });
+      return { positions };
     },
   }),
 };

@@ -8,15 +8,7 @@
 import { toNumber } from '../../../core/money.ts';
 import type { LivePosition } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
-
-const PRICE_DECIMALS = 8;
-
-/** A JSON number price in 8-decimal units; null when it is not a plain decimal of at most 8 places. */
-function priceUnits(value: number | null): bigint | null {
-  if (value === null) return null;
-  const match = /^(\d{1,15})(?:\.(\d{1,8}))?$/.exec(String(value));
-  return match === null ? null : BigInt(match[1] ?? '0') * 10n ** BigInt(PRICE_DECIMALS) + BigInt((match[2] ?? '').padEnd(PRICE_DECIMALS, '0'));
-}
+import { priceUnits } from '../price-units.ts';
 
 export const TRADING_A: DialectTable = {
   'trading.order': row('trading.order', {
