@@ -60,7 +60,6 @@ export function orderBody(style: Style, input: PlaceInput, fields: { status: str
   return { ...common, pair: eq(market.pair), market_type: eq(market.kind), side: eq(input.side), amount: money('B', input.amountMicro), fill_price: scaledMatcher('B', fields.fillPrice), fee: money('B', fields.feeMicro), realized_pnl: money('B', fields.pnlMicro) };
 }
 
-
 /** POST /api/v1/orders (A) or /trading-api/order (B), predicted from the quote read at the same instant. */
 export function predictPlace(model: CheckModel, input: PlaceInput, quote: Quote | null): Prediction {
   const rules = model.config.trading;
