@@ -18,8 +18,10 @@ import { DEFAULT_CONFIG, type PlatformConfig } from '../services/shared/config.t
 import { createCasinoModel, type CasinoModel } from './casino/model-casino.ts';
 import { createDomainsModel, type DomainsModel } from './domains/model-domains.ts';
 import { RateBudget } from './model-limits.ts';
+import { priceOracle } from './trading/model-prices.ts';
 import { createTradingModel, type ModelClosure, type TradingModel } from './trading/model-trading.ts';
 import { createWalletModel, type WalletModel } from './wallet/model-wallet.ts';
+import type { PriceShock } from '../services/trading/trading-record.ts';
 
 /**
  * Agent slots per run: few, so that commands drawn independently often meet the same agents.
@@ -141,6 +143,8 @@ export interface ModelOptions {
   readonly config?: PlatformConfig;
   /** The target's trading market closures (absolute instants). */
   readonly marketClosures?: readonly ModelClosure[];
+  /** The target's trading seed and price shocks: the model prices the ticks time moves through with them (trading/model-prices.ts). */
+  readonly tradingPrices?: { readonly seed: string; readonly shocks: readonly PriceShock[] };
 }
 
 export function createModel(options: ModelOptions): CheckModel {
@@ -158,7 +162,7 @@ export function createModel(options: ModelOptions): CheckModel {
     budget: new RateBudget(config.limits),
     casino: createCasinoModel(),
     domains: createDomainsModel(),
-    trading: createTradingModel(options.marketClosures ?? []),
+    trading: createTradingModel(options.marketClosures ?? [], options.tradingPrices === undefined ? null : priceOracle({ ...options.tradingPrices, config: config.trading })),
     wallet: createWalletModel(),
   };
 }

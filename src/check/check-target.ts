@@ -30,6 +30,7 @@ import { mintBody, mintOnChain } from '../services/wallet/wallet-mint.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { createModel, type CheckCapabilities, type CheckModel, type RunNames } from './check-model.ts';
 import type { CheckSystem } from './model-command.ts';
+import type { PriceShock } from '../services/trading/trading-record.ts';
 import type { ModelClosure } from './trading/model-trading.ts';
 
 /** In-process runs start here: a fixed instant, so the same seed gives the same answers. */
@@ -116,7 +117,7 @@ export function inProcessTarget(options: { seed: number; defects?: readonly Defe
           return platform.wallet.chains.balanceOf(chain, CHAIN_ROWS.find((row) => row.chain === chain)?.nativeAsset ?? '', FEE_ACCOUNT);
         },
       };
-      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex), marketClosures }), real });
+      return Promise.resolve({ model: createModel({ nowMs: CHECK_START_MS, capabilities, names: runNames('', runIndex), marketClosures, tradingPrices: { seed: String(options.seed), shocks: [] } }), real });
     },
   };
 }
@@ -139,14 +140,17 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
   const styleA = urls.faucet !== undefined && urls.escrow !== undefined;
   const manual = 'mode' in probe && probe.mode === 'manual';
   const casino = urls.casino !== undefined;
-  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: urls.trading !== undefined && manual, wallet: urls.wallet !== undefined && manual };
+  const settings = urls.trading !== undefined && manual ? await readTradingSettings(client) : null;
+  const priced = settings !== null && settings.seed !== null;
+  const capabilities: CheckCapabilities = { styleA, exactTime: manual, advance: manual, pool: false, casino, deposits: false, domains: urls.domains !== undefined, trading: priced, wallet: urls.wallet !== undefined && manual };
   const notes = liveNotes(probe, styleA, casino);
   if (urls.domains === undefined) notes.push('domains commands skipped: the target announces no domains mount (GET /_afp/mounts)');
   if (urls.trading === undefined || !manual) notes.push('trading commands skipped: they need the trading mount (GET /_afp/mounts) and a manual clock (a quote and the order must meet the same price tick)');
+  else if (!priced) notes.push('trading commands skipped: GET /_afp/platform gives no trading `seed`, so the model cannot price the ticks time moves through (funding, liquidation, limit fills)');
   if (urls.wallet === undefined || !manual) notes.push('wallet commands skipped: they need the wallet mount (GET /_afp/mounts), a manual clock (block instants) and POST /_afp/wallet/mint (afp serve)');
-  const closures = capabilities.trading ? await readMarketClosures(client) : [];
-  if ('reason' in closures) notes.push(closures.reason);
-  const marketClosures = 'reason' in closures ? [] : closures;
+  if (settings !== null && settings.closuresNote !== null) notes.push(settings.closuresNote);
+  const marketClosures = settings?.closures ?? [];
+  const tradingPrices = settings?.seed === null || settings === null ? undefined : { seed: settings.seed, shocks: settings.shocks };
   const offsetMs = 'mode' in probe ? probe.nowMs - options.wallClock.nowMs() : (probe.dateMs ?? options.wallClock.nowMs()) - options.wallClock.nowMs();
   let runIndex = 0;
   return {
@@ -166,7 +170,7 @@ export async function liveTarget(options: LiveTargetOptions): Promise<CheckTarge
         walletMint: async (body) => await client.raw({ mount: 'api', method: 'POST', path: '/_afp/wallet/mint', body }),
       };
       const names = runNames(options.session, runIndex);
-      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS, marketClosures }), real };
+      return { model: createModel({ nowMs: currentMs, capabilities, names, timeToleranceMs: manual ? 0 : LOOSE_TIME_TOLERANCE_MS, marketClosures, ...(tradingPrices === undefined ? {} : { tradingPrices }) }), real };
     },
   };
 }
@@ -192,18 +196,42 @@ async function probeClock(client: AfpClient): Promise<ClockProbe> {
   return { reason: `the target has no GET /_afp/clock (answered ${answer.status})`, dateMs: Number.isFinite(dateMs) ? dateMs : null };
 }
 
-/** The target's trading market closures (GET /_afp/platform `market_closures`), or why they are unknown. */
-async function readMarketClosures(client: AfpClient): Promise<ModelClosure[] | { reason: string }> {
+interface TradingSettings {
+  readonly closures: ModelClosure[];
+  /** Why the closures are assumed none, or null when the target listed them. */
+  readonly closuresNote: string | null;
+  readonly seed: string | null;
+  readonly shocks: PriceShock[];
+}
+
+/** The target's trading settings (GET /_afp/platform `market_closures`, `seed`, `trading_shocks`). */
+async function readTradingSettings(client: AfpClient): Promise<TradingSettings> {
   const answer = await client.raw({ mount: 'api', method: 'GET', path: '/_afp/platform' });
-  const listed = (answer.body as { market_closures?: unknown } | null)?.market_closures;
-  if (answer.status !== 200 || !Array.isArray(listed)) return { reason: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures` };
+  const body = (answer.status === 200 ? answer.body : null) as { market_closures?: unknown; seed?: unknown; trading_shocks?: unknown } | null;
+  const seed = typeof body?.seed === 'string' ? body.seed : null;
+  const shocks = readShocks(body?.trading_shocks);
+  const listed = body?.market_closures;
+  if (!Array.isArray(listed)) return { closures: [], closuresNote: `market closures assumed none: GET /_afp/platform answered ${answer.status} without market_closures`, seed, shocks: shocks ?? [] };
   const closures: ModelClosure[] = [];
   for (const item of listed.slice(0, MARKET_CLOSURES_MAX) as unknown[]) {
     const { symbol, from_ms: fromMs, until_ms: untilMs } = (item ?? {}) as { symbol?: unknown; from_ms?: unknown; until_ms?: unknown };
-    if (typeof symbol !== 'string' || typeof fromMs !== 'number' || typeof untilMs !== 'number') return { reason: `market closures assumed none: GET /_afp/platform lists a malformed one: ${JSON.stringify(item).slice(0, 120)}` };
+    if (typeof symbol !== 'string' || typeof fromMs !== 'number' || typeof untilMs !== 'number') return { closures: [], closuresNote: `market closures assumed none: GET /_afp/platform lists a malformed one: ${JSON.stringify(item).slice(0, 120)}`, seed, shocks: shocks ?? [] };
     closures.push({ symbol, fromMs, untilMs });
   }
-  return closures;
+  // Shocks that do not parse leave the prices unknown: trading is then skipped as without a seed.
+  return { closures, closuresNote: null, seed: shocks === null ? null : seed, shocks: shocks ?? [] };
+}
+
+function readShocks(listed: unknown): PriceShock[] | null {
+  if (listed === undefined) return [];
+  if (!Array.isArray(listed)) return null;
+  const shocks: PriceShock[] = [];
+  for (const item of listed.slice(0, MARKET_CLOSURES_MAX) as unknown[]) {
+    const { base, at_ms: atMs, move_bps: moveBps } = (item ?? {}) as { base?: unknown; at_ms?: unknown; move_bps?: unknown };
+    if (typeof base !== 'string' || !Number.isSafeInteger(atMs) || !Number.isSafeInteger(moveBps)) return null;
+    shocks.push({ base, atMs: atMs as number, moveBps: moveBps as number });
+  }
+  return shocks;
 }
 const MARKET_CLOSURES_MAX = 1_000;
 

@@ -10,6 +10,7 @@ import { SLOT_COUNT, type CheckModel } from './check-model.ts';
 import type { CommandSpec } from './model-command.ts';
 import { advanceModel, timeBoundaries } from './model-time.ts';
 import { syncTradingAfterAdvance, tradingSyncCharges } from './trading/command-trading.ts';
+import { tradingSlots } from './trading/model-trading.ts';
 
 export type TimeStep = { readonly kind: 'by'; readonly ms: number } | { readonly kind: 'boundary'; readonly pick: number; readonly offsetMs: -1 | 0 | 1 };
 
@@ -33,10 +34,10 @@ export function advanceTimeCommand(step: TimeStep): CommandSpec {
     execute: async (model, system) => {
       const target = stepTargetMs(model, step);
       if (target === null) throw new Error(`${label}: precondition broken, no instant ahead`);
-      const fromMs = model.nowMs;
+      const tradingParties = tradingSlots(model);
       await system.moveClock(target);
       advanceModel(model, target);
-      await syncTradingAfterAdvance(model, system, fromMs);
+      await syncTradingAfterAdvance(model, system, { label, slots: tradingParties });
     },
   };
 }

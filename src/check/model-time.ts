@@ -9,6 +9,9 @@
  * timer due at or before t as already run, so a share accrued at t waits for the next sweep after t.
  * Domain expiry and release (domains/model-domains.ts) move no money, so they commute with everything;
  * so do the wallet's blocks and swap steps (wallet/model-wallet-swaps.ts: chain money only).
+ * Trading's ticks (trading/model-trading-time.ts: funding, liquidation, limit fills) run after the
+ * escrow and casino timers of the same move. Simplification: they commute except where a limit
+ * fill's funds check or capped fee meets an escrow refund or casino credit inside one move.
  * Casino timers (tournaments, challenge expiry, withdrawal review, deposits) run in
  * casino/model-casino-time.ts; they accrue no referral shares, so they commute with the sweep.
  * Simplification: a dispute window ending in a release at exactly a sweep instant is treated as
@@ -20,7 +23,7 @@ import { SLOT_COUNT, type CheckModel, type ModelEscrow } from './check-model.ts'
 import { payFeeShares } from './model-referral.ts';
 import { advanceCasino, casinoBoundaries } from './casino/model-casino-time.ts';
 import { advanceDomains, domainsBoundaries } from './domains/model-domains.ts';
-import { tradingBoundaries } from './trading/model-trading.ts';
+import { advanceTrading, tradingBoundaries } from './trading/model-trading-time.ts';
 import { advanceWallet, walletBoundaries } from './wallet/model-wallet-swaps.ts';
 
 export function advanceModel(model: CheckModel, toMs: number): void {
@@ -33,6 +36,10 @@ export function advanceModel(model: CheckModel, toMs: number): void {
   advanceCasino(model, toMs);
   advanceDomains(model, toMs);
   advanceWallet(model, toMs);
+  // A limit fill's fee accrues referral shares at its tick: the first sweep after it pays them.
+  advanceTrading(model, toMs, (atMs) => {
+    if (firstSweepAfter(model, atMs) <= toMs) sweepReferrals(model);
+  });
   model.budget.elapse(fromMs, toMs);
   model.nowMs = toMs;
 }

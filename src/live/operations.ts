@@ -100,7 +100,7 @@ export interface LimitOrderView {
   readonly feeMicro: Micro | null;
 }
 
-/** An open position as a list shows it. */
+/** An open position as a list shows it: money in micro-USDC, prices in 8-decimal units; null where the answer does not say. */
 export interface PositionView {
   readonly positionId: string;
   readonly symbol: string | null;
@@ -108,7 +108,9 @@ export interface PositionView {
   readonly sizeMicro: Micro | null;
   readonly marginMicro: Micro | null;
   readonly leverage: number | null;
-  readonly entryPrice: number | null;
+  readonly entryPrice: bigint | null;
+  readonly markPrice: bigint | null;
+  readonly liquidationPrice: bigint | null;
 }
 
 export interface NameAvailability {
@@ -189,7 +191,7 @@ export interface Operations {
   'trading.orders': { input: Record<string, never>; result: { orders: readonly LimitOrderView[] } };
   /** Cancels a pending limit order: the cancelled order. */
   'trading.cancel': { input: { orderId: string }; result: LimitOrderView };
-  /** The caller's open positions. */
+  /** The caller's open positions, listed by market. */
   'trading.positions': { input: Record<string, never>; result: { positions: readonly PositionView[] } };
   /** A perpetual's current price (the deployment's one `price`; the documents' mark or mid). */
   'trading.price': { input: { symbol: string }; result: { price: number; timestampMs: number | null } };

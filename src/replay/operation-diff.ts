@@ -65,6 +65,14 @@ export const DIALECT_DIFFERENCES: Readonly<Partial<Record<OperationName, readonl
   'domains.lookup': [{ field: 'accepted', applies: (expected, seen) => typeof expected === 'string' && expected.startsWith('404 ') && seen === 'accepted', source: 'the documents answer the lookup of a name nobody holds 404; a deployment\'s public whois answers it `registered: false` (DEPLOYED.md §7)' }],
 };
 const CREDIT_FIELD = 'creditedMicro';
+/**
+ * Fields a replay cannot reproduce, never compared: a position's prices are those of the instant the
+ * replay reached (its own funding of an account may move a manual serve's clock), and its size the
+ * notional at them.
+ */
+const INSTANT_FIELDS: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
+  'trading.positions': ['entryPrice', 'markPrice', 'liquidationPrice', 'sizeMicro'],
+};
 const DEPTH_MAX = 8;
 const LIST_ELEMENTS_MAX = 1_000;
 
@@ -109,13 +117,15 @@ export function compareOutcomes<R>(op: OperationName, recorded: ReadOutcome<R>, 
   if (recorded.kind !== 'ok' || live.kind !== 'ok') return [];
   const differences: ResultDifference[] = [];
   const states = { recorded: ESCROW_STATES[options.recordingDialect] ?? {}, live: ESCROW_STATES[options.liveDialect] ?? {} };
-  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), states, differences }, 0);
+  compareValues(recorded.value, live.value, '', { bindings: options.bindings, skipped: new Set(documented === undefined ? [] : [CREDIT_FIELD]), skippedNames: new Set(INSTANT_FIELDS[op] ?? []), states, differences }, 0);
   return known.length === 0 ? differences : differences.map((difference) => (difference.documented === undefined ? (knownRule(difference) ?? difference) : difference));
 }
 
 interface Walk {
   readonly bindings: Bindings;
   readonly skipped: ReadonlySet<string>;
+  /** Field names not compared wherever they appear (INSTANT_FIELDS). */
+  readonly skippedNames: ReadonlySet<string>;
   readonly states: { readonly recorded: Readonly<Record<string, string>>; readonly live: Readonly<Record<string, string>> };
   readonly differences: ResultDifference[];
 }
@@ -157,7 +167,7 @@ function show(value: unknown): JsonValue {
 function compareValues(expected: unknown, seen: unknown, path: string, walk: Walk, depth: number): void {
   if (expected === null || seen === null || expected === undefined || seen === undefined || depth > DEPTH_MAX) return;
   const name = path.slice(path.lastIndexOf('.') + 1).replace(/\[\d+\]$/, '');
-  if (walk.skipped.has(path)) return;
+  if (walk.skipped.has(path) || walk.skippedNames.has(name)) return;
   if (IDENTIFIER_FIELDS.has(name) && typeof expected === 'string' && typeof seen === 'string') {
     const bound = walk.bindings.bind(expected, seen);
     if (!bound.ok) walk.differences.push({ kind: 'rule', field: path, expected: bound.expected, seen, note: bound.conflict });

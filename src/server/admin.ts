@@ -15,7 +15,7 @@
  *                          and `checkpoints` (every, newest written, log entry, in flight) with --data
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
  *                          casino_closures, trading_shocks, market_closures, domain_year_ms,
- *                          domain_grace_ms }
+ *                          domain_grace_ms, seed } (seed: afp check prices trading's ticks with it)
  *                          (the settings `afp serve --scenario` applied; afp replay compares them
  *                          with the record's header)
  *   POST /_afp/tier       { agent_id, tier } → { agent_id, tier }: sets an agent's rate-limit tier
@@ -259,6 +259,7 @@ function platformView(platform: Platform): JsonObject {
     market_closures: platform.tradingSchedule.closures.map((closure) => ({ symbol: closure.symbol, from_ms: closure.fromMs, until_ms: closure.untilMs })),
     domain_year_ms: platform.config.domains.yearMs,
     domain_grace_ms: platform.config.domains.graceMs,
+    seed: platform.seed,
   };
 }
 

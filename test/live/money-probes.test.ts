@@ -4,7 +4,9 @@
 // answers and the balance agree with each other), which shows the probe measures the money path,
 // not the payout rule (the edge audit catches that one). The domain probes: a registration race
 // has one winner charged once (with `domains-registration-race` both win and both are charged);
-// with `domains-sale-unpaid` a buyer that cannot pay gets the name.
+// with `domains-sale-unpaid` a buyer that cannot pay gets the name. The liquidation probe checks
+// margin and liquidation price against the formulas, moves the manual clock until a position is
+// liquidated and sees `trading-liquidation-as-close` hand the margin back; elsewhere it does not measure.
 import { afterEach, describe, expect, test } from 'vitest';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -25,7 +27,7 @@ afterEach(async () => {
 
 const clock: LiveClock = { nowMs: () => 0, sleep: async () => undefined };
 
-async function probe(defects: readonly DefectName[]): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
+async function probe(defects: readonly DefectName[], options: { afpServe: boolean } = { afpServe: true }): Promise<{ findings: FindingsCollector; results: Awaited<ReturnType<typeof runMoneyProbes>> }> {
   const handle = await startServe({ routes: ALL_ROUTES, seed: '11', port: 0, clockMode: 'manual', startMs: START_MS, defects, log: () => undefined });
   handles.push(handle);
   const urls = handle.urls;
@@ -39,7 +41,9 @@ async function probe(defects: readonly DefectName[]): Promise<{ findings: Findin
   const main = await openLiveAccount({ session, key: null, fundMicro: 50_000_000n, clock, deadline: new Deadline(clock, 60) });
   const second = await openLiveAccount({ session, key: null, fundMicro: 1_000_000n, clock, deadline: new Deadline(clock, 60) });
   if (!main.ok || !second.ok) throw new Error('accounts');
-  const results = await runMoneyProbes({ session, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf });
+  // The accounts are funded through afp serve's admin door; the probes may then see the target as any other.
+  const probing = options.afpServe ? session : new LiveSession({ target: { ...target, afpServe: false }, clock, deadline: new Deadline(clock, 60) });
+  const results = await runMoneyProbes({ session: probing, apiKey: main.value.apiKey, agentId: main.value.agentId, second: second.value, withdrawAddress: null, findings, curlOf });
   return { findings, results };
 }
 
@@ -48,8 +52,10 @@ describe('money probes', () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
       ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'], ['trading-margin', 'ran'],
-      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'],
+      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'], ['trading-liquidation', 'ran'],
     ]);
+    // Both legs' margins and liquidation prices match the formulas; time moved until one was liquidated, the balance untouched across that step.
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/^the main account: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);
     expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(/: refused \(422 INSUFFICIENT_BALANCE\)$/);
     expect(results.find((result) => result.name === 'trading-margin')?.note).toMatch(/^the main account: order of \d+\.00 at leverage 10 on \d+\.\d+: refused \(422 INSUFFICIENT_BALANCE\)$/);
     expect(results.find((result) => result.name === 'domain-double-registration')?.note).toMatch(/: accepted \(201\), refused 409 CONFLICT; charged 14\.40$|: refused 409 CONFLICT, accepted \(201\); charged 14\.40$/);
@@ -76,5 +82,17 @@ describe('money probes', () => {
     const unpaid = findings.list().find((finding) => finding.id === 'money:domains:unpaid-transfer');
     expect(unpaid?.severity).toBe('critical');
     expect(unpaid?.reproduce).toMatch(/^curl .*domains-api\/transfer/);
+  });
+
+  test('trading-liquidation-as-close: the liquidation hands the rest of the margin back, a major rule finding', async () => {
+    const { findings, results } = await probe(['trading-liquidation-as-close']);
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after (?!\1$)[\d.]+$/);
+    expect(findings.list().map((finding) => [finding.id, finding.severity])).toEqual([['rule:trading:liquidation-returned-margin', 'major']]);
+  });
+
+  test('a target whose clock afp does not control: the formulas checked, the liquidation not measured, with the reason', async () => {
+    const { findings, results } = await probe([], { afpServe: false });
+    expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/\(formula [\d.]+\); liquidation not measured: a live price cannot be moved and the target is not an afp serve whose clock afp controls$/);
+    expect(findings.list().filter((finding) => finding.id.includes('liquidation'))).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ describe('set-up admin rows', () => {
     expect((await call(`${api}/register`, { method: 'POST', body: { agent_id: 'in-the-window' } })).status).toBe(500);
     const plain = await startServe({ routes: ALL_ROUTES, seed: '1', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
     handles.push(plain);
-    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [], casino_closures: [], trading_shocks: [], market_closures: [], domain_year_ms: 365 * 24 * HOUR_MS, domain_grace_ms: 30 * 24 * HOUR_MS });
+    expect((await call(`${plain.urls.api as string}/_afp/platform`)).body).toEqual({ dispute_outcome: 'refund', faults: [], casino_closures: [], trading_shocks: [], market_closures: [], domain_year_ms: 365 * 24 * HOUR_MS, domain_grace_ms: 30 * 24 * HOUR_MS, seed: '1' });
   });
 
   test('--scenario scenarios/trading-crash.yaml serves its shocks and market closure at the served start; domain-rush its domain year and grace', async () => {

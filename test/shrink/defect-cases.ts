@@ -46,6 +46,11 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   // A check-only defect: an unpaid taker fee moves no money wrongly (conservation holds, no balance
   // goes negative), so no scenario invariant sees it; the trading check predicts the fee and sees it.
   'trading-fee-unpaid': 'test/check/trading/trading-check.test.ts',
+  // Check-only defects of time: funding a tick late, a liquidation settled as a close, a limit
+  // filled at the quote move no money wrongly in sum; the check predicts each tick exactly.
+  'trading-funding-late': 'test/check/trading/trading-time-check.test.ts',
+  'trading-liquidation-as-close': 'test/check/trading/trading-time-check.test.ts',
+  'trading-limit-at-quote': 'test/check/trading/trading-time-check.test.ts',
   // A race needs two registrations of one name in one millisecond: the simulator sends one request
   // at a time and its agents never register one name twice in one instant, so no run meets it;
   // the money probe sends two at once to afp serve, which serves both at the same instant.

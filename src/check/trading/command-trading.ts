@@ -1,56 +1,28 @@
 /**
  * Trading commands of `afp check` and their rows of the command table: orders (A and B; market,
- * limit far from the quote so it rests, limit through the quote so it fills, limit without price;
- * leverage 1, 5, 10 and the refused 0 and 11; an unknown market; sizes around the balance and one
- * that closes the agent's position), cancels (A and B; by the owner, another agent, an unknown id,
- * a closed order), and the views (A positions, B portfolio, B orders with limit 1..100 and 101).
+ * limit far from the quote so it rests, near it so it fills at a later tick, through the quote so
+ * it fills at once, limit without price; leverage 1, 5, 10 and the refused 0 and 11; an unknown
+ * market; sizes around the balance and one that closes the agent's position), cancels (A and B;
+ * by the owner, another agent, an unknown id, a closed order), and the views (A positions, B
+ * portfolio, B orders with limit 1..100 and 101).
  * Spot (BTC-USDC): buys, sells, resting orders; 'close' sells the free holding. Closures: every
  * quote read checks `open` against the model's closures; orders inside a window are 409.
  * An order first reads the quote (A ticker, B price) with the same key at the same instant and
- * predicts from it: the model never prices a market itself; a view (A positions, B portfolio)
- * first reads the quote of every market it values and predicts mark, unrealized PnL, liquidation
- * price, spot value and equity from those mids.
- * Time: funding (00/08/16 UTC) and liquidation run at ticks the model cannot price, so after the
- * shared advance-time row moves the clock, `syncTradingAfterAdvance` re-reads every trading
- * agent's portfolio and checks what the wire lets it check exactly: holds and open orders
- * unchanged (resting orders rest far from any reachable price), positions unchanged in side,
- * quantity and entry or gone (liquidated), margins unchanged unless a funding instant passed (then
- * within the funding bound), balances never negative (and exactly as modelled: neither funding nor
- * liquidation touches a balance); then it adopts the wire's margins. Runs need an exact clock.
+ * predicts from it; a view (A positions, B portfolio) first reads the quote of every market it
+ * values and predicts mark, unrealized PnL, liquidation price, spot value and equity from those
+ * mids. Time: after the shared advance-time row moves the clock, the model has run every tick in
+ * between exactly (model-trading-time.ts, priced by the oracle of model-prices.ts) and
+ * `syncTradingAfterAdvance` compares every trading agent's portfolio with it, field for field.
+ * Runs need an exact clock and the target's seed.
  */
 import fc from 'fast-check';
-import type { ApiResult } from '../../client/client.ts';
-import { parseDecimal, type Micro } from '../../core/money.ts';
+import type { Micro } from '../../core/money.ts';
 import type { CheckModel, Style } from '../check-model.ts';
 import { SCOPES, type Charge } from '../model-limits.ts';
 import { CheckMismatch, expectAnswer, keyed, type CheckSystem, type CommandSpec } from '../model-command.ts';
-import {
-  fundingInstants,
-  holdingOf,
-  marketAt,
-  marketOpen,
-  viewMarkets,
-  type Marks,
-  limitPriceOf,
-  parseScaled,
-  positionOf,
-  predictCancel,
-  predictListOrders,
-  predictPlace,
-  predictPortfolio,
-  predictPositions,
-  qtyFor,
-  scaledText,
-  tradingMoney,
-  tradingSlots,
-  TRADING_MARKETS,
-  UNKNOWN_ORDER_ID,
-  type LimitKind,
-  type ModelOrder,
-  type OrderSide,
-  type PlaceInput,
-  type Quote,
-} from './model-trading.ts';
+import { limitPriceOf, predictCancel, predictListOrders, predictPlace, UNKNOWN_ORDER_ID, type LimitKind, type PlaceInput } from './model-orders.ts';
+import { predictPortfolio, predictPositions, viewMarkets, type Marks } from './model-views.ts';
+import { holdingOf, marketAt, marketOpen, parseScaled, positionOf, qtyFor, scaledText, tradingSlots, type ModelOrder, type OrderSide, type Quote } from './model-trading.ts';
 
 function ready(model: Readonly<CheckModel>, style: Style, slot: number): boolean {
   return model.capabilities.trading && model.capabilities.exactTime && (style === 'B' || model.capabilities.styleA) && model.agents[slot] !== undefined;
@@ -246,77 +218,21 @@ export function tradingSyncCharges(model: Readonly<CheckModel>): Charge[] {
   return tradingSlots(model).map((slot) => ({ slot, scopes: SCOPES.tradingB }));
 }
 
-function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-}
-
-function moneyOf(value: unknown): Micro | null {
-  if (typeof value !== 'string' || !/^-?\d+\.\d{2,6}$/.test(value)) return null;
-  const parsed = parseDecimal(value);
-  return typeof parsed === 'bigint' ? parsed : null;
-}
-
-/** Funding moves a margin by at most the rate's bound (0.05% of the notional) per instant; twice that for the mark's moves. */
-const FUNDING_BOUND_BPS = 10n;
-
 /**
- * After the clock moved from `fromMs`: re-reads every trading agent's portfolio, checks it against
- * the model (exactly where funding and liquidation cannot reach, loosely where they can) and adopts
- * the wire's margins and liquidations.
+ * After the clock moved (the model has run the ticks: model-trading-time.ts): reads the B
+ * portfolio of every agent that had anything open in trading before the move and compares it
+ * exactly with the model's, valued at the oracle's marks of the new instant: balances, margins
+ * after funding, positions liquidated or not, resting orders filled or not, holds and holdings.
  */
-export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSystem, fromMs: number): Promise<void> {
-  if (!model.capabilities.trading) return;
-  const instants = fundingInstants(model, fromMs, model.nowMs);
-  for (const slot of tradingSlots(model)) {
+export async function syncTradingAfterAdvance(model: CheckModel, system: CheckSystem, step: { label: string; slots: readonly number[] }): Promise<void> {
+  const prices = model.trading.prices;
+  if (!model.capabilities.trading || prices === null) return;
+  for (const slot of step.slots) {
     const agent = model.agents[slot];
     if (agent === undefined) continue;
-    const label = `advanceTime, then the portfolio of a${slot} (${agent.id}) at ${new Date(model.nowMs).toISOString()}`;
-    const answer: ApiResult<unknown> = await keyed(model, system, slot).trading.portfolioB();
-    const problems: string[] = [];
-    const balance = moneyOf(field(answer.body, 'balance'));
-    const held = moneyOf(field(answer.body, 'held_for_orders'));
-    const positions = field(answer.body, 'positions');
-    if (answer.status !== 200 || balance === null || held === null || !Array.isArray(positions)) throw new CheckMismatch(`${label}: not a portfolio: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
-    if (balance < 0n) problems.push(`balance ${scaledText(balance * 100n)} is negative`);
-    const expected = tradingMoney(model, slot);
-    if (held !== expected.heldMicro) problems.push(`held_for_orders: expected ${scaledText(expected.heldMicro * 100n)}, got ${scaledText(held * 100n)} (resting orders rest far from any reachable price)`);
-    const openOrders = field(answer.body, 'open_orders');
-    const modelOpen = model.trading.orders.filter((order) => order.slot === slot && order.status === 'open').length;
-    if (openOrders !== modelOpen) problems.push(`open_orders: expected ${modelOpen}, got ${JSON.stringify(openOrders)}`);
-    const mine = model.trading.positions.filter((position) => position.slot === slot);
-    let next = 0;
-    const survivors = new Set<unknown>();
-    for (const wire of positions) {
-      const pair = field(wire, 'pair');
-      const side = field(wire, 'side');
-      const qty = parseScaled(field(wire, 'qty'));
-      const entry = parseScaled(field(wire, 'entry_price'));
-      const margin = moneyOf(field(wire, 'margin'));
-      const mark = parseScaled(field(wire, 'current_price'));
-      // Wire positions are the model's in order, some possibly gone (liquidated): skip those.
-      while (next < mine.length) {
-        const candidate = mine[next];
-        if (candidate !== undefined && TRADING_MARKETS[candidate.market]?.pair === pair && candidate.side === side && candidate.qty === qty && candidate.entry === entry) break;
-        next += 1;
-      }
-      const position = mine[next];
-      if (position === undefined || margin === null || mark === null) {
-        problems.push(`position ${JSON.stringify(wire).slice(0, 160)} is not one the model holds (no position opens while time moves)`);
-        continue;
-      }
-      next += 1;
-      survivors.add(position);
-      if (margin < 0n) problems.push(`${String(pair)} margin ${scaledText(margin * 100n)} is negative`);
-      if (instants === 0 && margin !== position.marginMicro) problems.push(`${String(pair)} margin: expected ${scaledText(position.marginMicro * 100n)} (no funding instant passed), got ${scaledText(margin * 100n)}`);
-      const bound = BigInt(instants) * (((position.qty * mark) / 10_000_000_000n) * FUNDING_BOUND_BPS / 10_000n + 1n);
-      const moved = margin - position.marginMicro;
-      if (moved > bound || -moved > bound) problems.push(`${String(pair)} margin moved by ${scaledText(moved * 100n)}, more than ${instants} funding instant(s) allow (${scaledText(bound * 100n)})`);
-      position.marginMicro = margin;
-    }
-    if (problems.length > 0) throw new CheckMismatch(`${label}: ${problems.join('; ')}`);
-    const gone = mine.filter((position) => !survivors.has(position));
-    model.trading.liquidations += gone.length;
-    model.trading.positions = model.trading.positions.filter((position) => position.slot !== slot || survivors.has(position));
+    const label = `${step.label}, then the portfolio of a${slot} (${agent.id}) (${model.trading.liquidations} liquidation(s) so far)`;
+    const marks = new Map(viewMarkets(model, slot, true).map((market) => [market, prices.mid(market, model.nowMs)]));
+    expectAnswer(label, model, await keyed(model, system, slot).trading.portfolioB(), predictPortfolio(model, slot, marks));
   }
 }
 
@@ -332,7 +248,7 @@ const orderKind = fc.constantFrom<{ type: 'market' | 'limit'; limit: LimitKind }
   { type: 'market', limit: 'far' },
   { type: 'market', limit: 'far' },
   { type: 'limit', limit: 'far' },
-  { type: 'limit', limit: 'far' },
+  { type: 'limit', limit: 'near' },
   { type: 'limit', limit: 'through' },
   { type: 'limit', limit: 'missing' },
 );

@@ -18,6 +18,9 @@
  *     it was (skipped where the target names no trading service).
  *   - domains (domain-probes.ts): two registrations of one name racing, exactly one wins and is
  *     charged; a priced transfer the buyer has not paid for never moves the name.
+ *   - liquidation (liquidation-probe.ts): a long at leverage 10, its margin and liquidation price
+ *     against the documented formulas; on a manual afp serve, time moved until it is liquidated,
+ *     and the balance must not move (not measured elsewhere, with the reason).
  * A probe that cannot run (the dialect offers no such operation, no second account) says why and
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
@@ -29,6 +32,7 @@ import type { CallOutcome, LiveSession, SentRequest } from '../live-session.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
+import { tradingLiquidation } from './liquidation-probe.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
@@ -216,6 +220,8 @@ export const MONEY_PROBES: readonly Probe[] = [
   { name: 'trading-margin', run: tradingMargin },
   { name: 'domain-double-registration', run: doubleRegistration },
   { name: 'domain-unpaid-transfer', run: unpaidTransfer },
+  // Last: on a manual afp serve it moves the clock (up to 60 days) until its position is liquidated.
+  { name: 'trading-liquidation', run: tradingLiquidation },
 ];
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {

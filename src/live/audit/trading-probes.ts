@@ -12,7 +12,7 @@
  * one platform). The refusal status expected is the dialect's documented one: 422 where errors
  * carry a `code` (the documents), 400 where they carry a snake_case `error` (the deployment,
  * DEPLOYED.md §1.2); another status is a minor rule finding, never a money finding.
- * Non-goals: liquidation (a live probe cannot move a live price; afp's own invariants cover it).
+ * Liquidation: liquidation-probe.ts.
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
@@ -28,14 +28,14 @@ const USDC = 1_000_000n;
 type Raise = (finding: FindingInput) => void;
 type ProbeOutcome = { status: 'ran' | 'skipped'; note: string };
 
-interface TradingAccount {
+export interface TradingAccount {
   readonly apiKey: string;
   /** How the account was found, for the note. */
   readonly label: string;
   balance(): Promise<Micro | null>;
 }
 
-async function tradingAccount(context: ProbeContext): Promise<TradingAccount | string> {
+export async function tradingAccount(context: ProbeContext): Promise<TradingAccount | string> {
   const { session } = context;
   if (session.offers('trading.register') === null && session.offers('trading.balance') === null) {
     const registered = await session.call('trading.register', {}, null);
@@ -59,7 +59,7 @@ async function tradingAccount(context: ProbeContext): Promise<TradingAccount | s
 }
 
 /** The refusal status the trading service's dialect documents for a short balance. */
-function documentedStatus(context: ProbeContext): number {
+export function documentedStatus(context: ProbeContext): number {
   const entry = context.session.target.services.trading;
   return entry !== undefined && dialectByName(entry.dialect).errorName === 'error' ? 400 : 422;
 }

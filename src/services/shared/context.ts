@@ -53,6 +53,16 @@ export const DEFECT_NAMES = [
   // A taker fill (a market order, or a limit marketable when placed) charges no fee: no money is
   // created or lost (conservation holds), the trading check sees the fee answered and the balance.
   'trading-fee-unpaid',
+  // Funding one tick late (00:01, 08:01, 16:01 UTC, at that tick's mark): no money is created or
+  // lost; the trading check predicts funding at its exact instant and sees the margins.
+  'trading-funding-late',
+  // A liquidation settled as a voluntary close: what is left of the margin goes back to the agent
+  // (not to insurance) and a loss beyond it is taken from the balance; conservation holds, the
+  // trading check's balance read-back after the tick sees it.
+  'trading-liquidation-as-close',
+  // A resting limit order fills at the crossing tick's quote instead of its limit: the trading
+  // check predicts the fill at the limit and sees the entry, quantity and margin.
+  'trading-limit-at-quote',
   // A registration in the same millisecond as an earlier one of the same name does not see it (a
   // check-then-act race): both are charged and answered 201, the later one takes the name. The
   // money probe `domain-double-registration` must see it against afp serve (two concurrent requests

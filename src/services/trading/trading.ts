@@ -67,6 +67,8 @@ export class TradingService {
   private readonly context: ServiceContext;
   private tickArmed = false;
   private fundingArmed = false;
+  /** The last funding instant applied (the tick and the funding timer of one instant share it). */
+  private fundedAtMs = -1;
 
   constructor(context: ServiceContext, options: { seed: string; shocks?: readonly PriceShock[]; closures?: readonly MarketClosure[] }) {
     const config = context.config.trading;
@@ -228,18 +230,37 @@ export class TradingService {
       case 'trading.tick':
         assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
         this.tickArmed = false;
+        // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
+        if (atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
         this.fireTriggers(atMs);
         this.liquidateCrossed(atMs);
         this.fillCrossed(atMs);
         this.armTick(atMs);
         return;
       case 'trading.funding':
-        assert(atMs % this.config.fundingPeriodMs === 0, 'funding runs at 00, 08 and 16 UTC');
+        assert(atMs % this.config.fundingPeriodMs === this.fundingLateMs(), 'funding runs at 00, 08 and 16 UTC');
         this.fundingArmed = false;
-        this.applyFunding(atMs);
+        this.fundOnce(atMs);
         this.armTick(atMs);
         return;
     }
+  }
+
+  /**
+   * The funding of instant `atMs`, once: the tick and the funding timer of one instant both ask
+   * for it and the scheduler runs them in the order they were armed, so funding always comes
+   * before the tick's liquidations and limit fills (a position a limit opens at the instant was
+   * not open during the period and pays from the next one).
+   */
+  private fundOnce(atMs: number): void {
+    if (this.fundedAtMs === atMs) return;
+    this.fundedAtMs = atMs;
+    this.applyFunding(atMs);
+  }
+
+  /** 0, or one tick under the defect `trading-funding-late` (funding at 00:01, 08:01, 16:01). */
+  private fundingLateMs(): number {
+    return this.context.defects.has('trading-funding-late') ? this.config.tickMs : 0;
   }
 
   private checkPlace(command: PlaceOrderCommand, market: Market): Failure | null {
@@ -482,9 +503,11 @@ export class TradingService {
       const crossed = order.side === 'buy' ? quote.ask <= order.limitPrice : quote.bid >= order.limitPrice;
       if (!crossed) continue;
       this.release(order);
-      const refused = this.fill(order, market, order.limitPrice, 'maker', atMs);
+      const atQuote = this.context.defects.has('trading-limit-at-quote');
+      const price = atQuote ? (order.side === 'buy' ? quote.ask : quote.bid) : order.limitPrice;
+      const refused = this.fill(order, market, price, 'maker', atMs);
       if (refused === null) {
-        this.context.emit({ type: 'trading.filled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, fillPrice: formatPrice(order.limitPrice), feeMicro: order.feeMicro });
+        this.context.emit({ type: 'trading.filled', atMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, fillPrice: formatPrice(price), feeMicro: order.feeMicro });
         continue;
       }
       // The position changed since the order was placed and the flip no longer fits: cancelled.
@@ -541,6 +564,14 @@ export class TradingService {
     const held = position.marginMicro;
     const reference = position.id;
     let shortfall = 0n;
+    if (this.context.defects.has('trading-liquidation-as-close')) {
+      // The defect: settled as a voluntary close (what is left of the margin back to the agent, a loss beyond it from the balance).
+      this.settleClose(position, { closeQty: position.qty, released: held, pnl, price: mark, reference, nowMs: atMs });
+      position.status = 'liquidated';
+      position.liquidationMark = mark;
+      this.context.emit({ type: 'trading.liquidated', atMs, positionId: position.id, agentId: position.agentId, symbol: position.symbol, markPrice: formatPrice(mark), marginMicro: held, shortfallMicro: 0n });
+      return;
+    }
     if (pnl > 0n) {
       if (held > 0n) ledger.transfer({ from: margin, to: TRADING_INSURANCE, amountMicro: held, reason: 'trading.liquidation.penalty', reference });
       ledger.transfer({ from: TRADING_HOUSE, to: TRADING_INSURANCE, amountMicro: pnl, reason: 'trading.liquidation.penalty', reference });
@@ -610,7 +641,8 @@ export class TradingService {
 
   private armFunding(nowMs: number): void {
     if (this.fundingArmed || this.book.openPositionCount === 0) return;
-    this.context.timers.schedule(nextBoundary(nowMs, this.config.fundingPeriodMs), { kind: 'trading.funding' });
+    const lateMs = this.fundingLateMs();
+    this.context.timers.schedule(nextBoundary(nowMs - lateMs, this.config.fundingPeriodMs) + lateMs, { kind: 'trading.funding' });
     this.fundingArmed = true;
   }
 }

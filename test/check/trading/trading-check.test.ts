@@ -131,14 +131,14 @@ describe('the trading check', () => {
     await new ModelCommand(tradingViewCommand('positionsA', 1, 0)).run(run.model, run.real);
   });
 
-  it('the re-read after time moves sees a margin the wire does not hold (no funding instant passed)', async () => {
+  it('the portfolio read after time moves sees a margin the wire does not hold', async () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
     await new ModelCommand(registerCommand({ style: 'B', again: null, referrer: null })).run(run.model, run.real);
     await new ModelCommand(order({ style: 'A', slot: 0, size: 5_000_000n, leverage: 5 })).run(run.model, run.real);
     const position = run.model.trading.positions[0];
     if (position === undefined) throw new Error('the order opened a position');
     position.marginMicro += 1n;
-    await expect(new ModelCommand(advanceTimeCommand({ kind: 'by', ms: 60_000 })).run(run.model, run.real)).rejects.toThrow(/BTC-USDC margin: expected 1\.000001 \(no funding instant passed\), got 1\.00/);
+    await expect(new ModelCommand(advanceTimeCommand({ kind: 'by', ms: 60_000 })).run(run.model, run.real)).rejects.toThrow(/body\.positions\[0\]\.margin: expected "1\.000001", got "1\.00"/);
   });
 
   it('finds trading-fee-unpaid in the journey: the first market fill answers fee 0', async () => {

@@ -7,13 +7,14 @@
  * names and recorded as documented deviations; the trading balance is read from the portfolio.
  * Also: `trading.limit` (`POST /v1/trade/limit`, 201 `pending`), `trading.orders` and
  * `trading.cancel` (`GET`, `DELETE /v1/trade/limit-orders[/:id]`), `trading.positions`
- * (`GET /v1/trade/positions`, listed by market) and `trading.price` (`GET /v1/markets/:coin/price`,
+ * (`GET /v1/trade/positions`, listed by market; `coin` back to afp's `<coin>-PERP`, prices in 8-decimal units) and `trading.price` (`GET /v1/markets/:coin/price`,
  * public); an order without leverage sends none (the deployment's default applies).
  */
 import { toNumber } from '../../../core/money.ts';
 import type { LimitOrderView, PositionView } from '../../operations.ts';
 import type { WireReader } from '../../wire-reader.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { priceUnits } from '../price-units.ts';
 
 /** The deployment's coin for one of afp's perpetual symbols (`BTC-PERP` → `BTC`); other names pass as they are. */
 export function coinOfSymbol(symbol: string): string {
@@ -45,7 +46,8 @@ function positionOf(reader: WireReader): PositionView | null {
   const coin = reader.string('coin', { optional: true, documents: 'symbol' });
   const view = {
     symbol: coin === null ? null : symbolOfCoin(coin), side: reader.string('side', { optional: true }), sizeMicro: reader.money('size_usd', { optional: true, documents: 'size' }),
-    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }), leverage: reader.number('leverage', { optional: true }), entryPrice: reader.number('entry_price', { optional: true }),
+    marginMicro: reader.money('margin_used', { optional: true, documents: 'margin' }), leverage: reader.number('leverage', { optional: true }),
+    entryPrice: priceUnits(reader.number('entry_price', { optional: true })), markPrice: priceUnits(reader.number('current_price', { optional: true })), liquidationPrice: priceUnits(reader.number('liquidation_price', { optional: true })),
   };
   return positionId === null ? null : { positionId, ...view };
 }

@@ -1,14 +1,16 @@
 /**
  * The documents' style A trading service (platform.md), as afp serves it: its own address under
  * /api/v1, bearer keys, `symbol`, `side` long/short, `size` in USDC as a JSON number. The order
- * row (the money audit places one order larger than the balance, which must be refused) and the
- * positions list (a replay compares it by market, side, margin and leverage; `size`, the notional at
+ * row (the money audit places orders larger than the balance, which must be refused, and one at
+ * the highest leverage for the liquidation probe) and the positions list (a replay compares it by market, side, margin and leverage; `size`, the notional at
  * the current quantity, a deployment rounds otherwise, and the entry is the price of the instant the
- * replay reached, which its own funding of a service account may have moved on a manual serve).
+ * replay reached, which its own funding of a service account may have moved on a manual serve);
+ * prices (entry, mark, liquidation) read into 8-decimal units for the liquidation probe, and not compared by a replay.
  */
 import { toNumber } from '../../../core/money.ts';
 import type { PositionView } from '../../operations.ts';
 import { row, type DialectTable } from '../dialect.ts';
+import { priceUnits } from '../price-units.ts';
 
 const POSITION_KNOWN = ['size', 'qty', 'entry_price', 'mark_price', 'unrealized_pnl', 'liquidation_price', 'funding_paid', 'opened_at'];
 
@@ -35,7 +37,8 @@ export const TRADING_A: DialectTable = {
         const positionId = element.string('position_id');
         const view = {
           symbol: element.string('symbol', { optional: true }), side: element.string('side', { optional: true }), sizeMicro: null,
-          marginMicro: element.money('margin', { optional: true }), leverage: element.number('leverage', { optional: true }), entryPrice: null,
+          marginMicro: element.money('margin', { optional: true }), leverage: element.number('leverage', { optional: true }),
+          entryPrice: priceUnits(element.number('entry_price', { optional: true })), markPrice: priceUnits(element.number('mark_price', { optional: true })), liquidationPrice: priceUnits(element.number('liquidation_price', { optional: true })),
         };
         return positionId === null ? null : { positionId, ...view };
       });

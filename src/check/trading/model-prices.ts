@@ -1,0 +1,47 @@
+/**
+ * The check's price oracle: the mid, bid, ask and funding rate the target's seeded price process
+ * gives a market at an instant. It is the service's own price code (PriceBook over price-path.ts),
+ * the one piece of the trading service the model reads, and for prices only: fills, funding and
+ * liquidation are the model's own arithmetic (model-positions.ts, model-funding.ts,
+ * model-liquidation.ts, model-limit-book.ts). Why reuse it: a price is a pure function of
+ * (seed, asset, tick, shocks) by design (docs/decisions.md "Trading"), so a copy of its 13 octaves
+ * would only repeat the code it checks against; what the check verifies is what the service does
+ * with a price, not the price. The seed and shocks come from the in-process platform or from
+ * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`.
+ */
+import { assert } from '../../core/assert.ts';
+import { marketBySymbol, type Market } from '../../services/trading/market-catalogue.ts';
+import { PriceBook } from '../../services/trading/price-book.ts';
+import type { TradingConfig } from '../../services/trading/trading-config.ts';
+import type { PriceShock } from '../../services/trading/trading-record.ts';
+import { TRADING_MARKETS, type Quote } from './model-trading.ts';
+
+export interface PriceOracle {
+  /** The mid (the mark) of a check market at the tick containing `atMs`. */
+  mid(market: number, atMs: number): bigint;
+  quote(market: number, atMs: number): Quote;
+  /** The funding rate quoted during the 8-hour period containing `atMs`, in parts per million. */
+  fundingRatePpm(market: number, atMs: number): number;
+}
+
+export function priceOracle(options: { seed: string; config: TradingConfig; shocks: readonly PriceShock[] }): PriceOracle {
+  const book = new PriceBook({ seed: options.seed, config: options.config, shocks: options.shocks });
+  const markets: Market[] = TRADING_MARKETS.map((market) => {
+    const listed = marketBySymbol(market.symbol);
+    assert(listed !== undefined, `the check trades listed markets (${market.symbol})`);
+    return listed;
+  });
+  const marketOf = (index: number): Market => {
+    const market = markets[index];
+    assert(market !== undefined, `market index ${index} is a check market`);
+    return market;
+  };
+  return {
+    mid: (market, atMs) => book.mid(marketOf(market), atMs),
+    quote: (market, atMs) => {
+      const quote = book.quote(marketOf(market), atMs);
+      return { bid: quote.bid, ask: quote.ask, mid: quote.mid };
+    },
+    fundingRatePpm: (market, atMs) => book.fundingRatePpm(marketOf(market), atMs),
+  };
+}
