@@ -16,6 +16,7 @@ import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
 import { walletTour } from './wallet/wallet-tour.ts';
 import { tradingTour } from './trading/trading-tour.ts';
+import { deployedWalletTour } from './wallet/deployed-wallet-tour.ts';
 
 export const TOUR_START_MS = Date.UTC(2026, 0, 1);
 
@@ -306,6 +307,7 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: position } });
   send('trading', 'POST', '/v1/trade/close', { key: traderKey, body: { position_id: 'pos_0000000000000000' } });
   send('trading', 'GET', '/v1/trade/history', { key: traderKey, query: { limit: '10' } });
+  deployedWalletTour(send, platform);
   return { platform, byRow, all, routes: DEPLOYED_ROUTES };
 }
 

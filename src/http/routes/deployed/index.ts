@@ -16,6 +16,8 @@ import { deployedEscrowRoutes } from './escrow.ts';
 import { deployedFaucetRoutes } from './faucet.ts';
 import { deployedTradingMarketRoutes } from './trading-markets.ts';
 import { deployedTradingOrderRoutes } from './trading-orders.ts';
+import { deployedWalletMoveRoutes } from './wallet-moves.ts';
+import { deployedWalletRoutes } from './wallet.ts';
 
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
@@ -30,4 +32,6 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedTradingMarketRoutes,
   ...deployedTradingOrderRoutes,
   ...deployedDomainsRoutes,
+  ...deployedWalletRoutes,
+  ...deployedWalletMoveRoutes,
 ];
