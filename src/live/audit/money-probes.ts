@@ -18,6 +18,8 @@
  *     it was (skipped where the target names no trading service).
  *   - domains (domain-probes.ts): two registrations of one name racing, exactly one wins and is
  *     charged; a priced transfer the buyer has not paid for never moves the name.
+ *   - wallet (wallet-probes.ts): a send signed by an empty address's key is refused and moves
+ *     nothing; DEPLOYED.md §6's disagreements with the documents measured and judged as rules.
  * A probe that cannot run (the dialect offers no such operation, no second account) says why and
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
@@ -30,6 +32,7 @@ import { isRefusal, type BetInput, type LiveBet } from '../operations.ts';
 import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
+import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -216,6 +219,8 @@ export const MONEY_PROBES: readonly Probe[] = [
   { name: 'trading-margin', run: tradingMargin },
   { name: 'domain-double-registration', run: doubleRegistration },
   { name: 'domain-unpaid-transfer', run: unpaidTransfer },
+  { name: 'wallet-wrong-key', run: walletWrongKey },
+  { name: 'wallet-documented', run: walletDocumented },
 ];
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {
