@@ -137,6 +137,6 @@ describe('afp check against afp serve --dialect deployed', () => {
     const urls = (await deployedServe()).urls;
     const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
     expect(code).toBe(0);
-    expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed$/m);
+    expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m);
   }, 60_000);
 });

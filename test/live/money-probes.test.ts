@@ -31,7 +31,7 @@ async function probe(defects: readonly DefectName[]): Promise<{ findings: Findin
   const urls = handle.urls;
   const target: Target = {
     name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' } },
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' }, wallet: { url: urls.wallet as string, dialect: 'A' } },
     register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
   };
   const findings = new FindingsCollector();
@@ -48,7 +48,7 @@ describe('money probes', () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
       ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'], ['trading-margin', 'ran'],
-      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'],
+      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'], ['wallet-wrong-key', 'ran'], ['wallet-documented', 'ran'],
     ]);
     expect(results.find((result) => result.name === 'trading-overdraw')?.note).toMatch(/: refused \(422 INSUFFICIENT_BALANCE\)$/);
     expect(results.find((result) => result.name === 'trading-margin')?.note).toMatch(/^the main account: order of \d+\.00 at leverage 10 on \d+\.\d+: refused \(422 INSUFFICIENT_BALANCE\)$/);

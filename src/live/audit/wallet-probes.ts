@@ -126,6 +126,10 @@ export async function walletDocumented(context: ProbeContext, raise: Raise): Pro
   notes.push(judged(context, raise, 'wallet.swap.symbols', outcomeText(quote), 'GET /v1/wallet/swap/quote', requestOf(quote), `quote ETH → USDC on base by symbol: ${outcomeText(quote)}`));
   for (const style of ['A', 'B'] as const) {
     const call = await session.call('wallet.style-balance', { style }, agent.apiKey);
+    if (call.kind === 'unsupported') {
+      notes.push(`style ${style} not asked (${call.reason})`);
+      continue;
+    }
     const seen = call.kind === 'ok' ? 'served' : call.kind === 'refused' && call.refusal.status === 404 ? 'not served' : outcomeText(call);
     notes.push(judged(context, raise, style === 'A' ? 'wallet.style-a.served' : 'wallet.style-b.served', seen, style === 'A' ? 'GET /api/v1/balance' : 'GET /wallet-api/balance', requestOf(call), `style ${style} balance on the wallet's address: ${outcomeText(call)}`));
   }

@@ -50,6 +50,14 @@ export const WALLET_DEPLOYED: DialectTable = {
       return txHash === null ? null : { txHash, amount };
     },
   }),
+  // No gateway serves /wallet-api on a deployment (§1.1): both styles are asked on the wallet's own address.
+  'wallet.style-balance': row('wallet.style-balance', {
+    request: WALLET_REQUESTS.styleBalance,
+    read: (reader) => {
+      reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
+      return { served: true };
+    },
+  }),
   'wallet.swap': row('wallet.swap', {
     request: WALLET_REQUESTS.swap,
     read: (reader) => {

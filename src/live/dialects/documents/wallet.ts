@@ -95,6 +95,8 @@ export const WALLET_DOCUMENTS: DialectTable = {
   }),
   'wallet.style-balance': row('wallet.style-balance', {
     request: WALLET_REQUESTS.styleBalance,
+    // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
+    unsupported: (input) => (input.style === 'B' ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address" : null),
     read: (reader) => {
       reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
       return { served: true };
