@@ -18,6 +18,7 @@ import type { LiveAccount } from '../live/live-account.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
 import { TRADING_OPERATION_CASES } from './trading-operation-cases.ts';
+import { WALLET_OPERATION_CASES } from './wallet/wallet-operation-cases.ts';
 
 const MIN_BET_MICRO = 10_000n;
 const ESCROW_MICRO = 100_000n;
@@ -214,4 +215,5 @@ export const OPERATION_CASES: readonly OperationCase[] = [
     },
   },
   ...TRADING_OPERATION_CASES,
+  ...WALLET_OPERATION_CASES,
 ];

@@ -15,7 +15,7 @@
  * rotate and seeds, video poker's deal and draw, tournaments list, get and enter; the batch,
  * Kelly simulate, bets history, fairness verify, tournaments create and play. Every deployed row
  * has its definition (test/http/openapi-contract.test.ts checks that none is missing); the domains
- * rows' are in openapi-deployed-domains.ts.
+ * rows' are in openapi-deployed-domains.ts, the wallet's in openapi-deployed-wallet.ts.
  */
 import * as z from 'zod';
 import { BET_ID_PATTERN } from '../services/casino/bet-record.ts';
@@ -28,6 +28,7 @@ import { amountNumber, instant, named, oneOf, text, usdcNumber as usdc, withInfo
 import { clientSeed, GAME_PARAMS } from './openapi-game-params.ts';
 import { REQUESTS } from './openapi-requests.ts';
 import { TRADING_DEPLOYED_ERRORS, TRADING_DEPLOYED_REQUESTS, TRADING_DEPLOYED_RESPONSES } from './openapi-deployed-trading.ts';
+import { WALLET_DEPLOYED_ERRORS, WALLET_DEPLOYED_REQUESTS, WALLET_DEPLOYED_RESPONSES } from './openapi-deployed-wallet.ts';
 import { betFields, CASINO_RESPONSES } from './openapi-responses-casino.ts';
 
 /** validate.ts `optionalString`: absent or null, else a non-blank string of at most `max` characters. */
@@ -173,7 +174,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
   },
 };
 
-export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS, ...EXTRAS_DEPLOYED_REQUESTS };
+export const DEPLOYED_REQUESTS: Readonly<Record<string, RequestContract>> = { ...FAUCET_REQUESTS, ...ESCROW_REQUESTS, ...CASINO_REQUESTS, ...TRADING_DEPLOYED_REQUESTS, ...DOMAINS_DEPLOYED_REQUESTS, ...EXTRAS_DEPLOYED_REQUESTS, ...WALLET_DEPLOYED_REQUESTS };
 
 const deployedStatus = z.enum(['funded', 'completed', 'released', 'refunded', 'disputed']);
 const escrowView = {
@@ -383,6 +384,7 @@ export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
     disputed_at: instant().nullable(),
   }),
   ...TRADING_DEPLOYED_RESPONSES,
+  ...WALLET_DEPLOYED_RESPONSES,
 };
 
 /**
@@ -425,4 +427,5 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
   ...TRADING_DEPLOYED_ERRORS,
   ...DOMAINS_DEPLOYED_ERRORS,
   ...EXTRAS_DEPLOYED_ERRORS,
+  ...WALLET_DEPLOYED_ERRORS,
 };

@@ -112,6 +112,36 @@ export const DOCUMENTED_RULES = {
     documents: '0.00',
     dialects: { deployed: { value: '1.00', source: 'DEPLOYED.md §2.2 (registration also posts a faucet claim for the agent)' } },
   },
+  'wallet.create.status': {
+    title: 'the status of a wallet creation',
+    documents: '200',
+    dialects: { deployed: { value: '201', source: 'DEPLOYED.md §6 (create → 201)' } },
+  },
+  'wallet.balance.chain-default': {
+    title: 'a wallet balance read without chain',
+    documents: 'refused 400',
+    dialects: { deployed: { value: 'answered base', source: 'DEPLOYED.md §6 (chain default base)' } },
+  },
+  'wallet.swap.symbols': {
+    title: 'a swap quote naming its tokens by symbol',
+    documents: 'refused 400',
+    dialects: { deployed: { value: 'answered', source: 'DEPLOYED.md §6 (symbols or addresses)' } },
+  },
+  'wallet.swap.window': {
+    title: 'swap requests one address may send in a minute',
+    documents: 'over 30',
+    dialects: { deployed: { value: '30', source: 'DEPLOYED.md §6 (swap 30 per IP per 60 s; the documents 120 a minute)' } },
+  },
+  'wallet.style-a.served': {
+    title: "the wallet's style A balance call (GET /api/v1/balance)",
+    documents: 'served',
+    dialects: { deployed: { value: 'not served', source: 'DEPLOYED.md §6 (style A/B calls not served)' } },
+  },
+  'wallet.style-b.served': {
+    title: "the wallet's style B balance call (GET /wallet-api/balance)",
+    documents: 'served',
+    dialects: { deployed: { value: 'not served', source: 'DEPLOYED.md §6 (style A/B calls not served)' } },
+  },
 } as const satisfies Readonly<Record<string, DocumentedRule>>;
 
 export type RuleName = keyof typeof DOCUMENTED_RULES;

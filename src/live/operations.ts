@@ -214,6 +214,20 @@ export interface Operations {
   /** Changes a record's content and TTL (the other fields kept). */
   'domains.dns-update': { input: { recordId: string; content: string; ttl: number }; result: DnsView };
   'domains.dns-delete': { input: { recordId: string }; result: { deleted: boolean | null } };
+  /** A wallet account (the wallet registers its own agents and keys). */
+  'wallet.register': { input: Record<string, never>; result: { agentId: string; apiKey: string } };
+  /** A fresh HD wallet: the six addresses and the mnemonic, shown once (the caller derives its keys from it). */
+  'wallet.create': { input: Record<string, never>; result: { addresses: Readonly<Record<string, string>>; mnemonic: string | null } };
+  /** The native balance of an address as a decimal text of whole units; `chain` null: the call names none. */
+  'wallet.balance': { input: { address: string; chain: string | null }; result: { chain: string | null; symbol: string | null; amount: string | null } };
+  /** A native send signed with `privateKey` (amount a decimal text of whole units). */
+  'wallet.send': { input: { chain: string; to: string; amount: string; privateKey: string }; result: { txHash: string; amount: string | null } };
+  /** A swap quote; tokens as the caller names them (contract addresses, or symbols where a target takes them). */
+  'wallet.quote': { input: { fromChain: string; toChain: string; fromToken: string; toToken: string; amount: string }; result: { fromAmount: string | null; toAmount: string | null; integratorFee: string | null } };
+  /** A swap order to `toAddress`. */
+  'wallet.swap': { input: { fromChain: string; toChain: string; fromToken: string; toToken: string; amount: string; toAddress: string }; result: { orderId: string; status: string | null } };
+  /** The balance call of the documents' style A (`/api/v1/balance`) or B (`/wallet-api/balance`) on the wallet's address: served or not. */
+  'wallet.style-balance': { input: { style: 'A' | 'B' }; result: { served: true } };
 }
 
 export type OperationName = keyof Operations;
@@ -260,6 +274,13 @@ export const OPERATION_NAMES = [
   'domains.dns-list',
   'domains.dns-update',
   'domains.dns-delete',
+  'wallet.register',
+  'wallet.create',
+  'wallet.balance',
+  'wallet.send',
+  'wallet.quote',
+  'wallet.swap',
+  'wallet.style-balance',
 ] as const satisfies readonly OperationName[];
 type MissingOperation = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
 const everyOperationListed: [MissingOperation] extends [never] ? true : false = true;

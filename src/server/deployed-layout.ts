@@ -1,7 +1,7 @@
 /**
  * How `afp serve --dialect deployed` listens (spec/DEPLOYED.md §1.1): the casino on --port P (base
  * path /api/v1, also the address of `/_afp/*`), the faucet on P + 6 and escrow on P + 7 (root
- * paths), trading on P + 3 and domains on P + 4 (base path /v1 each), mirroring the deployment's 3000 / 3006 / 3007 / 3003 / 3004; port 0 makes each ephemeral. One Platform,
+ * paths), trading on P + 3, domains on P + 4 and the wallet on P + 5 (base path /v1 each), mirroring the deployment's 3000 / 3006 / 3007 / 3003 / 3004 / 3005; port 0 makes each ephemeral. One Platform,
  * answered through the deployed dispatcher over the deployed rows only. No MCP (the deployment
  * serves it on other ports, behind nginx). A shed request (overload) answers in the deployment's
  * error shape.
@@ -10,16 +10,17 @@ import { DeployedDispatcher } from '../http/deployed/deployed-dispatcher.ts';
 import { deployedInfo } from '../http/deployed/deployed-info.ts';
 import type { ServeLayout } from './listeners.ts';
 
-export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, faucet: 6, escrow: 7 } as const;
+export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, wallet: 5, faucet: 6, escrow: 7 } as const;
 
 export const DEPLOYED_LAYOUT: ServeLayout = {
   dialect: 'deployed',
   mounts: () => [
     ['casino', DEPLOYED_PORT_OFFSETS.casino], ['faucet', DEPLOYED_PORT_OFFSETS.faucet], ['escrow', DEPLOYED_PORT_OFFSETS.escrow],
     ['trading', DEPLOYED_PORT_OFFSETS.trading], ['domains', DEPLOYED_PORT_OFFSETS.domains],
+    ['wallet', DEPLOYED_PORT_OFFSETS.wallet],
   ],
   adminMount: 'casino',
-  basePaths: { casino: '/api/v1', faucet: '', escrow: '', trading: '/v1', domains: '/v1' },
+  basePaths: { casino: '/api/v1', faucet: '', escrow: '', trading: '/v1', domains: '/v1', wallet: '/v1' },
   mcp: false,
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
   // The deployment's error shape (spec/DEPLOYED.md §1.2): `{ error: snake_case, message }`, no code.

@@ -48,10 +48,10 @@ describe('afp check through the documents style A dialect', () => {
     expect(result.ok).toBe(true);
     expect(result.runs).toBe(8);
     expect(result.commands).toEqual(['balance', 'bet', 'batch', 'betAboveBalance', 'rotate', 'seeds', 'balanceWithUnknownKey', 'escrowCreate', 'escrowAboveBalance', 'escrowGet', 'escrowRelease', 'withdrawAboveBalance']);
-    // The trading and domains rows need those services, which this target does not name: left out, each with the reason.
+    // The trading, domains and wallet rows need those services, which this target does not name: left out, each with the reason.
     const leftOut = result.notes.filter((note) => note.startsWith('command'));
-    expect(leftOut).toHaveLength(18);
-    for (const note of leftOut) expect(note).toMatch(/^command (trad|domain|dns)\w+ left out of the sequences: the target file names no (trading|domains) service$/);
+    expect(leftOut).toHaveLength(22);
+    for (const note of leftOut) expect(note).toMatch(/^command (trad|domain|dns|wallet)\w+ left out of the sequences: the target file names no (trading|domains|wallet) service$/);
     expect(result.findings.list()).toEqual([]);
   }, 60_000);
 
@@ -137,6 +137,6 @@ describe('afp check against afp serve --dialect deployed', () => {
     const urls = (await deployedServe()).urls;
     const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
     expect(code).toBe(0);
-    expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed$/m);
+    expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m);
   }, 60_000);
 });

@@ -47,7 +47,8 @@ async function stand(name: string, defects: readonly DefectName[] = [], adminFun
   handles.push(handle);
   const casino = handle.urls.casino as string;
   const text = SHIPPED.replace('url: http://127.0.0.1:3000,', `url: ${casino},`).replace('url: http://127.0.0.1:3006,', `url: ${handle.urls.faucet as string},`).replace('url: http://127.0.0.1:3007,', `url: ${handle.urls.escrow as string},`)
-    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`);
+    .replace('url: http://127.0.0.1:3003,', `url: ${handle.urls.trading as string},`).replace('url: http://127.0.0.1:3004,', `url: ${handle.urls.domains as string},`)
+    .replace('url: http://127.0.0.1:3005,', `url: ${handle.urls.wallet as string},`);
   expect(text).not.toBe(SHIPPED);
   expect(text).not.toContain('url: http://127.0.0.1:300');
   // An afp serve may name its admin doors: then fresh accounts (the domains' own among them) are funded by admin deposits.

@@ -66,6 +66,14 @@ const EXPECTED_DEPLOYED_DISAGREEMENTS: ReadonlyMap<string, string> = new Map([
   ['casino.deployed.game.roulette body.bet_value', 'style A\'s roulette row decides it'],
   ['casino.deployed.kelly.simulate body.simulations', 'num_bets × simulations within the caller\'s tier budget'],
   ['casino.deployed.batch body.bets', 'a malformed element is answered in the batch\'s results, not with a 400 for the batch'],
+  ['wallet.deployed.send body.token', 'a token contract of the chain (a domain table, per chain)'],
+  ['wallet.deployed.send body.private_key', 'private_key on every chain but monero, never on monero'],
+  ['wallet.deployed.send body.view_key', 'view_key and spend_key on monero only'],
+  ['wallet.deployed.send body.spend_key', 'view_key and spend_key on monero only'],
+  ['wallet.deployed.swap-quote query.from_token', 'a symbol or token contract of from_chain (a domain table, per chain)'],
+  ['wallet.deployed.swap-quote query.to_token', 'a symbol or token contract of to_chain (a domain table, per chain)'],
+  ['wallet.deployed.swap body.from_token', 'a symbol or token contract of from_chain (a domain table, per chain)'],
+  ['wallet.deployed.swap body.to_token', 'a symbol or token contract of to_chain (a domain table, per chain)'],
 ]);
 
 interface Probe {

@@ -29,7 +29,7 @@ const MOUNTS: readonly Mount[] = ['api', 'faucet', 'escrow', 'casino', 'trading'
 const documents = new Map(MOUNTS.map((mount) => [mount, openApiDocument(ALL_ROUTES, { mount })]));
 const checkers = new Map(MOUNTS.map((mount) => [mount, schemaChecker(documents.get(mount) as JsonObject)]));
 
-const DEPLOYED_MOUNTS: readonly Mount[] = ['casino', 'faucet', 'escrow', 'trading', 'domains'];
+const DEPLOYED_MOUNTS: readonly Mount[] = ['casino', 'faucet', 'escrow', 'trading', 'domains', 'wallet'];
 const deployedDocuments = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, openApiDocument(DEPLOYED_ROUTES, { mount })]));
 const deployedCheckers = new Map(DEPLOYED_MOUNTS.map((mount) => [mount, schemaChecker(deployedDocuments.get(mount) as JsonObject)]));
 

@@ -16,6 +16,7 @@ import { casinoTour } from './casino/casino-world.ts';
 import { domainsTour } from './domains/domains-tour.ts';
 import { walletTour } from './wallet/wallet-tour.ts';
 import { tradingTour } from './trading/trading-tour.ts';
+import { deployedWalletTour } from './wallet/deployed-wallet-tour.ts';
 
 export const TOUR_START_MS = Date.UTC(2026, 0, 1);
 
@@ -329,6 +330,7 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   send('domains', 'GET', '/v1/domains/suggest', { query: { q: 'agent' } });
   send('domains', 'GET', '/v1/domains/portfolio-value', { query: { names: 'crypto.ai,tour-name.com' } });
   send('domains', 'GET', '/v1/domains/portfolio-value', {});
+  deployedWalletTour(send, platform);
   return { platform, byRow, all, routes: DEPLOYED_ROUTES };
 }
 

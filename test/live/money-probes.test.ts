@@ -33,7 +33,7 @@ async function probe(defects: readonly DefectName[], options: { afpServe: boolea
   const urls = handle.urls;
   const target: Target = {
     name: 'afp serve', source: urls.api as string, afpServe: true, adminUrl: urls.api as string,
-    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' } },
+    services: { casino: { url: urls.casino as string, dialect: 'A' }, faucet: { url: urls.faucet as string, dialect: 'A' }, escrow: { url: urls.escrow as string, dialect: 'A' }, trading: { url: urls.trading as string, dialect: 'A' }, domains: { url: urls.domains as string, dialect: 'A' }, wallet: { url: urls.wallet as string, dialect: 'A' } },
     register: { service: 'casino' }, funding: { method: 'admin-deposit' }, limits: {}, fairness: 'afp',
   };
   const findings = new FindingsCollector();
@@ -52,7 +52,7 @@ describe('money probes', () => {
     const { findings, results } = await probe([]);
     expect(results.map((result) => [result.name, result.status])).toEqual([
       ['overdraw-withdrawal', 'ran'], ['batch-summary', 'ran'], ['double-spend', 'ran'], ['bets-balance', 'ran'], ['bad-input', 'ran'], ['trading-overdraw', 'ran'], ['trading-margin', 'ran'],
-      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'], ['trading-liquidation', 'ran'],
+      ['domain-double-registration', 'ran'], ['domain-unpaid-transfer', 'ran'], ['trading-liquidation', 'ran'], ['wallet-wrong-key', 'ran'], ['wallet-documented', 'ran'],
     ]);
     // Both legs' margins and liquidation prices match the formulas; time moved until one was liquidated, the balance untouched across that step.
     expect(results.find((result) => result.name === 'trading-liquidation')?.note).toMatch(/^the main account: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);

@@ -56,7 +56,7 @@ describe('the shipped target files', () => {
     if (!loaded.ok) return;
     expect(loaded.value).toMatchObject({
       name: 'deployed',
-      services: { casino: { url: 'http://127.0.0.1:3000', dialect: 'deployed' }, faucet: { url: 'http://127.0.0.1:3006', dialect: 'deployed' }, escrow: { url: 'http://127.0.0.1:3007', dialect: 'deployed' }, trading: { url: 'http://127.0.0.1:3003', dialect: 'deployed' } },
+      services: { casino: { url: 'http://127.0.0.1:3000', dialect: 'deployed' }, faucet: { url: 'http://127.0.0.1:3006', dialect: 'deployed' }, escrow: { url: 'http://127.0.0.1:3007', dialect: 'deployed' }, trading: { url: 'http://127.0.0.1:3003', dialect: 'deployed' }, wallet: { url: 'http://127.0.0.1:3005', dialect: 'deployed' } },
       register: { service: 'casino' }, funding: { method: 'faucet' }, fairness: 'deployed', afpServe: false, adminUrl: null,
     });
     // The file and the table the probe writes from say the same limits (batch 10/min, games 60/min…).

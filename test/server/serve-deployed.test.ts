@@ -84,8 +84,8 @@ describe('afp serve --dialect deployed, the published example client', () => {
       const mounts = (await (await fetch(`${url('casino')}/_afp/mounts`)).json()) as Record<string, unknown>;
       expect(mounts).toEqual({
         dialect: 'deployed',
-        mounts: { casino: url('casino'), faucet: url('faucet'), escrow: url('escrow'), trading: url('trading'), domains: url('domains') },
-        base_urls: { casino: `${url('casino')}/api/v1`, faucet: url('faucet'), escrow: url('escrow'), trading: `${url('trading')}/v1`, domains: `${url('domains')}/v1` },
+        mounts: { casino: url('casino'), faucet: url('faucet'), escrow: url('escrow'), trading: url('trading'), domains: url('domains'), wallet: url('wallet') },
+        base_urls: { casino: `${url('casino')}/api/v1`, faucet: url('faucet'), escrow: url('escrow'), trading: `${url('trading')}/v1`, domains: `${url('domains')}/v1`, wallet: `${url('wallet')}/v1` },
       });
       const client = await runNode([CLIENT, url('casino'), url('faucet'), url('escrow')]);
       expect(client.stderr).toBe('');

@@ -29,8 +29,8 @@ export interface DialectCommandRow {
   readonly accounts: number;
   /** Why the command cannot be sent to `target` beyond its operations, or null. */
   readonly applies?: (target: Target) => string | null;
-  /** A service keeping accounts of its own (trading, domains): the row needs the check's accounts there. */
-  readonly service?: 'trading' | 'domains';
+  /** A service keeping accounts of its own (trading, domains, wallet): the row needs the check's accounts there. */
+  readonly service?: 'trading' | 'domains' | 'wallet';
   readonly weight: number;
   readonly arbitrary: fc.Arbitrary<DialectCommand>;
 }

@@ -20,6 +20,7 @@ import type { FindingInput } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
 import type { LiveSession, SentRequest } from '../../live/live-session.ts';
 import type { DomainsModel, TradingModel } from './dialect-model-services.ts';
+import type { WalletModel } from './wallet-commands.ts';
 
 export interface DialectAccount {
   readonly slot: number;
@@ -52,6 +53,8 @@ export interface DialectModel {
   /** The trading and domains accounts of a service keeping its own (dialect-model-services.ts); null when not opened. */
   readonly trading: TradingModel | null;
   readonly domains: DomainsModel | null;
+  /** The check's wallet agent and its two wallets (wallet-commands.ts); null when not opened. */
+  readonly wallet: WalletModel | null;
 }
 
 /** What the commands talk to: the session, and where findings go. */
@@ -64,12 +67,13 @@ export interface DialectSystem {
 /** Escrows a run may hold (commands index them modulo the count). */
 export const ESCROWS_MAX = 16;
 
-export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro, services: { trading: TradingModel | null; domains: DomainsModel | null } = { trading: null, domains: null }): DialectModel {
+export function createDialectModel(accounts: readonly LiveAccount[], balancesMicro: readonly Micro[], roundingMicro: Micro, services: { trading: TradingModel | null; domains: DomainsModel | null; wallet?: WalletModel | null } = { trading: null, domains: null }): DialectModel {
   assert(accounts.length === balancesMicro.length, 'one starting balance per account');
   return {
     accounts: accounts.map((account, slot) => ({ slot, agentId: account.agentId, apiKey: account.apiKey, balanceMicro: balancesMicro[slot] as Micro, slackMicro: 0n, seed: null, rotatedHash: null })),
     escrows: [],
     roundingMicro,
+    wallet: null,
     ...services,
   };
 }

@@ -31,6 +31,7 @@ import { createDialectModel, type DialectModel, type DialectSystem } from './dia
 import { DOMAINS_EXTRA_COMMANDS } from './dialect-commands-domains.ts';
 import { closeLeftPositions, SERVICE_COMMANDS } from './dialect-commands-services.ts';
 import { TRADING_ORDER_COMMANDS } from './dialect-commands-trading.ts';
+import { openWallet, WALLET_COMMANDS, walletModel, type OpenedWallet } from './wallet-commands.ts';
 import { serviceAccount, type DomainsModel, type TradingModel } from './dialect-model-services.ts';
 import { openDomainsAccounts, openTradingAccounts, type OpenedService } from './service-accounts.ts';
 
@@ -69,12 +70,14 @@ interface Plan {
   /** The check's own accounts on trading and domains (service-accounts.ts), where rows need them. */
   readonly trading: OpenedService | null;
   readonly domains: OpenedService | null;
+  /** The check's wallet agent and wallets (wallet-commands.ts), where wallet rows are offered. */
+  readonly wallet: OpenedWallet | null;
 }
 
 /** The rows the target can take, the accounts they need, and a note per row or operation left out. */
 async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, deadline: Deadline): Promise<Plan | string> {
   const notes: string[] = [];
-  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS, ...TRADING_ORDER_COMMANDS, ...DOMAINS_EXTRA_COMMANDS].filter((row) => {
+  const offered = [...DIALECT_COMMANDS, ...SERVICE_COMMANDS, ...TRADING_ORDER_COMMANDS, ...DOMAINS_EXTRA_COMMANDS, ...WALLET_COMMANDS].filter((row) => {
     const missing = row.operations.map((op) => session.offers(op)).find((reason) => reason !== null) ?? row.applies?.(session.target) ?? null;
     if (missing !== null) notes.push(`command ${row.name} left out of the sequences: ${missing}`);
     return missing === null;
@@ -100,9 +103,12 @@ async function plan(session: LiveSession, pool: AccountPool, clock: LiveClock, d
     }
     for (const row of offered) if (row.service === service) notes.push(`command ${row.name} left out of the sequences: ${outcome}`);
   });
+  const wallet = offered.some((row) => row.service === 'wallet') ? await openWallet(session) : null;
+  if (typeof wallet === 'string') for (const row of offered) if (row.service === 'wallet') notes.push(`command ${row.name} left out of the sequences: ${wallet}`);
+  const opens = { ...services, wallet: typeof wallet === 'string' ? null : wallet };
   for (const [op, why] of Object.entries(OPERATIONS_LEFT_OUT)) notes.push(`operation ${op} is sent by no command: ${why}`);
-  const rows = offered.filter((row) => row.accounts <= count && (row.service === undefined || services[row.service] !== null));
-  return { rows, notes, accounts, ...services };
+  const rows = offered.filter((row) => row.accounts <= count && (row.service === undefined || opens[row.service] !== null));
+  return { rows, notes, accounts, ...opens };
 }
 
 function splitPath(path: string): { path: string; replayPath: string } | null {
@@ -130,7 +136,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
       if (outcome.kind !== 'ok') throw new Error(`reading the balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
       balances.push(outcome.value.balanceMicro);
     }
-    return { model: createDialectModel(planned.accounts, balances, roundingMicro, { trading: await tradingModel(session, planned.trading), domains: await domainsModel(session, planned.domains, (runsStarted += 1)) }), real: system };
+    return { model: createDialectModel(planned.accounts, balances, roundingMicro, { trading: await tradingModel(session, planned.trading), domains: await domainsModel(session, planned.domains, (runsStarted += 1)), wallet: walletModel(planned.wallet) }), real: system };
   };
   const replay = options.path === undefined ? null : splitPath(options.path);
   const commands = fc.commands(planned.rows.map((row) => row.arbitrary), {

@@ -153,7 +153,7 @@ const CASINO_REFUSALS: ServiceRefusals = {
 /** Trading's and the domains' 401: how to authenticate, or `invalid_key` for an unknown key. */
 const OWN_KEY_UNAUTHORIZED = { unauthorized: { error: 'unauthorized', message: 'Provide Authorization: Bearer <api_key>' }, invalidKey: { error: 'invalid_key' } };
 
-/** Faucet and escrow say only `not_found`; escrow's 401 only `unauthorized`; trading's 404 is the casino's. Wallet is not mounted: the casino's row. */
+/** Faucet and escrow say only `not_found`; escrow's 401 only `unauthorized`; trading's and the wallet's 404 are the casino's; the wallet's 401 too (§1.2). */
 const REFUSALS_BY_SERVICE: Readonly<Record<ServiceName, ServiceRefusals>> = {
   casino: CASINO_REFUSALS,
   wallet: CASINO_REFUSALS,

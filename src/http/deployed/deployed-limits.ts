@@ -47,6 +47,10 @@ const LIMIT_TABLE: readonly LimitRow[] = [
   { service: 'trading', path: '/v1/auth/register', perIpPerMinute: 10 },
   { service: 'trading', path: '/v1/trade/open', perIpPerMinute: 30 },
   { service: 'trading', path: '/v1/trade/close', perIpPerMinute: 30 },
+  { service: 'wallet', path: '/v1/auth/register', perIpPerMinute: 10 },
+  { service: 'wallet', path: '/v1/referral/withdraw', perIpPerMinute: 5 },
+  { service: 'wallet', path: '/v1/wallet/swap', perIpPerMinute: 30 },
+  { service: 'wallet', path: '/v1/wallet/send', perIpPerMinute: 20 },
 ];
 
 function matches(row: LimitRow, route: Route): boolean {

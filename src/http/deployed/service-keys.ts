@@ -14,6 +14,7 @@ import type { ServiceName } from '../../platform/platform.ts';
 export const SERVICE_KEY_PREFIXES: Readonly<Partial<Record<ServiceName, string>>> = {
   trading: 'sk_trade_',
   domains: 'sk_domains_',
+  wallet: 'pk_live_',
 };
 
 /** The key an agent registered on `service` is shown: afp's key under the service's prefix (unchanged for a service without one). */

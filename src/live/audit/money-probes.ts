@@ -21,6 +21,8 @@
  *   - liquidation (liquidation-probe.ts): a long at leverage 10, its margin and liquidation price
  *     against the documented formulas; on a manual afp serve, time moved until it is liquidated,
  *     and the balance must not move (not measured elsewhere, with the reason).
+ *   - wallet (wallet-probes.ts): a send signed by an empty address's key is refused and moves
+ *     nothing; DEPLOYED.md §6's disagreements with the documents measured and judged as rules.
  * A probe that cannot run (the dialect offers no such operation, no second account) says why and
  * is reported as skipped, never as passed.
  * Amounts are tiny (minimum bets, a 1 USDC second account), so a probe costs cents.
@@ -34,6 +36,7 @@ import type { LiveOutcome } from '../live-account.ts';
 import { doubleRegistration, unpaidTransfer } from './domain-probes.ts';
 import { tradingLiquidation } from './liquidation-probe.ts';
 import { tradingMargin, tradingOverdraw } from './trading-probes.ts';
+import { walletDocumented, walletWrongKey } from './wallet-probes.ts';
 
 export const DOUBLE_SPEND_CALLS = 5;
 const PROBE_BETS = 10;
@@ -222,6 +225,8 @@ export const MONEY_PROBES: readonly Probe[] = [
   { name: 'domain-unpaid-transfer', run: unpaidTransfer },
   // Last: on a manual afp serve it moves the clock (up to 60 days) until its position is liquidated.
   { name: 'trading-liquidation', run: tradingLiquidation },
+  { name: 'wallet-wrong-key', run: walletWrongKey },
+  { name: 'wallet-documented', run: walletDocumented },
 ];
 
 export async function runMoneyProbes(context: ProbeContext): Promise<ProbeResult[]> {

@@ -18,6 +18,8 @@ import { deployedFaucetRoutes } from './faucet.ts';
 import { deployedTradingMarketRoutes } from './trading-markets.ts';
 import { deployedTradingOrderRoutes } from './trading-orders.ts';
 import { deployedTradingRiskRoutes } from './trading-risk.ts';
+import { deployedWalletMoveRoutes } from './wallet-moves.ts';
+import { deployedWalletRoutes } from './wallet.ts';
 
 export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedAccountRoutes,
@@ -34,4 +36,6 @@ export const DEPLOYED_ROUTES: readonly Route[] = [
   ...deployedTradingRiskRoutes,
   ...deployedDomainsRoutes,
   ...deployedDomainsDiscoveryRoutes,
+  ...deployedWalletRoutes,
+  ...deployedWalletMoveRoutes,
 ];

@@ -1,6 +1,6 @@
 /**
  * The deployed platform's rate limits as afp operations' paces (spec/DEPLOYED.md §1.3, §2.12, §3,
- * §4, §5): fixed 60-second windows, per IP per path or per agent, no bursts. `afp target probe` writes
+ * §4, §5, §6): fixed 60-second windows, per IP per path or per agent, no bursts. `afp target probe` writes
  * them into the target file of a deployment it recognizes; targets/deployed.yaml carries the same
  * rows (a test holds the two together). Operations without a row are not limited by the deployment.
  */
@@ -27,4 +27,6 @@ export const DEPLOYED_LIMITS: Readonly<Partial<Record<OperationName, DeployedLim
   'trading.register': { perMinute: 10, why: '/v1/auth/register: 10 per IP per 60 s' },
   'trading.order': { perMinute: 30, why: '/v1/trade/open: 30 per IP per 60 s' },
   'trading.close': { perMinute: 30, why: '/v1/trade/close: 30 per IP per 60 s' },
+  'wallet.register': { perMinute: 10, why: '/v1/auth/register: 10 per IP per 60 s' },
+  'wallet.send': { perMinute: 20, why: '/v1/wallet/send: 20 per IP per 60 s' },
 };

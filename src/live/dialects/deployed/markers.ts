@@ -38,6 +38,11 @@ export const DEPLOYED_MARKERS: readonly WireMarker[] = [
   { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/domains/value', answer: 'exists', source: 'DEPLOYED.md §7 (public; 400 without name)' },
   { service: 'domains', dialects: ['deployed'], method: 'GET', path: '/v1/whois/{name}', answer: 'exists', source: 'DEPLOYED.md §7 (public)' },
   { service: 'domains', dialects: ['deployed'], method: 'POST', path: '/v1/domains/register', answer: 'exists', source: 'DEPLOYED.md §7' },
+  // wallet (base /v1, §6): public chains and gossip, bearer deposit-address; create and send by name (openapi.json only)
+  { service: 'wallet', dialects: ['deployed'], method: 'GET', path: '/v1/wallet/chains', answer: 'ok', source: 'DEPLOYED.md §6 (public)' },
+  { service: 'wallet', dialects: ['deployed'], method: 'GET', path: '/v1/wallet/deposit-address', answer: 'needs-key', source: 'DEPLOYED.md §6' },
+  { service: 'wallet', dialects: ['deployed'], method: 'POST', path: '/v1/wallet/create', answer: 'exists', source: 'DEPLOYED.md §6' },
+  { service: 'wallet', dialects: ['deployed'], method: 'POST', path: '/v1/wallet/send', answer: 'exists', source: 'DEPLOYED.md §6' },
   // every deployed service alike (§1.3: casino, trading, wallet, domains; §3, §4: faucet, escrow)
   { service: null, dialects: ['deployed'], method: 'GET', path: '/ping', answer: 'ok', source: 'DEPLOYED.md §1.3' },
   { service: null, dialects: ['deployed'], method: 'GET', path: '/.well-known/purpleflea.json', answer: 'ok', source: 'DEPLOYED.md §1.3' },

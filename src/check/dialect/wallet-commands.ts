@@ -1,0 +1,138 @@
+/**
+ * The wallet part of `afp check --target` through a target's dialects (the documents' /v1 or the
+ * deployment's, DEPLOYED.md §6): the check's own wallet agent (`wallet.register`, its own `pk_live_`
+ * key on a deployment) and two wallets, w0 and w1, opened once per invocation (a creation must
+ * answer the six chains' addresses and a mnemonic, from which the check derives the base keys).
+ * Rows, each a command of the sequences:
+ *   - walletBalance(w0|w1): the base balance is what the model holds (exact, in whole units) for
+ *     an address no send has touched;
+ *   - walletSend(w0 → w1): signed with w0's own key, accepted, the amount echoed; the chain's fee
+ *     is not in the answer and the transfer lands at a block the check does not see, so both
+ *     addresses are no longer compared for the rest of the invocation (never guessed);
+ *   - walletWrongKey(w1 → w0): signed with w1's key while w1 is known empty, refused 4xx, and w0
+ *     (untouched) still holds what the model says at its next read;
+ *   - walletQuoteFee: a quote ETH → USDC on base by contract addresses states the 0.5% fee.
+ * Funds: w0 gets 0.05 ETH on base through an afp serve's `POST /_afp/wallet/mint`; a target that
+ * cannot fund (a deployment: real chains) leaves the rows that need funds out, with the reason.
+ */
+import fc from 'fast-check';
+import { deriveWallet } from '../../services/wallet/keys/wallet-keys.ts';
+import { EVM_NATIVE_ASSET, TOKEN_ROWS } from '../../services/wallet/wallet-config.ts';
+import type { LiveSession } from '../../live/live-session.ts';
+import type { Target } from '../../live/target.ts';
+import { CheckMismatch } from '../model-command.ts';
+import { accepted, Command, refused, type DialectCommandRow } from './dialect-commands.ts';
+import type { DialectModel } from './dialect-model.ts';
+
+/** What w0 is funded with on an afp serve, and what one send moves. */
+export const WALLET_FUND = '0.05';
+const SEND_AMOUNT = '0.001';
+const BASE_USDC = TOKEN_ROWS.find((row) => row.chain === 'base' && row.symbol === 'USDC')?.contract ?? '';
+const WALLET_CHAINS = ['base', 'bitcoin', 'ethereum', 'monero', 'solana', 'tron'];
+
+export interface WalletSlot {
+  readonly address: string;
+  readonly privateKey: string;
+  /** The base balance as the model holds it (a decimal text of whole ETH). */
+  balance: string;
+  /** A send touched the address: its balance moves at blocks the check does not see, so it is no longer compared. */
+  moved: boolean;
+}
+
+export interface OpenedWallet {
+  readonly apiKey: string;
+  readonly agentId: string;
+  readonly wallets: readonly [WalletSlot, WalletSlot];
+  /** Whether w0 was funded (the rows that need funds run only then). */
+  readonly funded: boolean;
+}
+
+export interface WalletModel {
+  readonly apiKey: string;
+  readonly wallets: readonly [WalletSlot, WalletSlot];
+  readonly funded: boolean;
+}
+
+/** Why the check cannot fund a wallet address on this target, or null. */
+export function walletUnfundable(target: Target): string | null {
+  if (target.funding.method === 'admin-deposit' && target.afpServe && target.adminUrl !== null) return null;
+  return `the wallet's chains are real on ${target.name}, which funds only by ${target.funding.method}: afp cannot fund an address there (only an afp serve's admin door, POST /_afp/wallet/mint, can)`;
+}
+
+/** The check's wallet agent and its two wallets, w0 funded where the target allows; a reason when it cannot be opened. */
+export async function openWallet(session: LiveSession): Promise<OpenedWallet | string> {
+  const missing = session.offers('wallet.register') ?? session.offers('wallet.create');
+  if (missing !== null) return `the target offers no wallet the check can open (${missing})`;
+  const registered = await session.call('wallet.register', {}, null);
+  if (registered.kind !== 'ok') return `a wallet agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
+  const slots: WalletSlot[] = [];
+  for (let index = 0; index < 2; index++) {
+    const created = await session.call('wallet.create', {}, registered.value.apiKey);
+    if (created.kind !== 'ok' || created.value.mnemonic === null) return `a wallet could not be created: ${created.kind === 'refused' ? `${created.refusal.status} ${created.refusal.name}` : created.kind === 'ok' ? 'no mnemonic in the answer' : created.kind}`;
+    const chains = Object.keys(created.value.addresses).sort();
+    if (chains.join(',') !== WALLET_CHAINS.join(',')) return `a created wallet answered the chains ${chains.join(', ')}, expected ${WALLET_CHAINS.join(', ')}`;
+    const address = created.value.addresses['base'] ?? '';
+    slots.push({ address, privateKey: deriveWallet(created.value.mnemonic).privateKeys.base, balance: '0', moved: false });
+  }
+  const [w0, w1] = slots as [WalletSlot, WalletSlot];
+  let funded = false;
+  if (walletUnfundable(session.target) === null) {
+    const answer = await fetch(`${session.target.adminUrl ?? ''}/_afp/wallet/mint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'base', address: w0.address, amount: WALLET_FUND }) });
+    if (answer.status !== 200) return `w0 could not be funded: POST /_afp/wallet/mint answered ${answer.status}`;
+    w0.balance = WALLET_FUND;
+    funded = true;
+  }
+  return { apiKey: registered.value.apiKey, agentId: registered.value.agentId, wallets: [w0, w1], funded };
+}
+
+/** A run's wallet model: the invocation's wallets (their balances and sends carry over from run to run). */
+export function walletModel(opened: OpenedWallet | null): WalletModel | null {
+  return opened === null ? null : { apiKey: opened.apiKey, wallets: opened.wallets, funded: opened.funded };
+}
+
+function walletOf(model: Readonly<DialectModel>): WalletModel {
+  if (model.wallet === null) throw new Error('a wallet command ran without the check\'s wallet');
+  return model.wallet;
+}
+
+const balanceCommand = fc.constantFrom<0 | 1>(0, 1).map((slot) => {
+  const label = `walletBalance(w${slot})`;
+  return new Command(label, (model) => model.wallet !== null, async (model, system) => {
+    const wallet = walletOf(model).wallets[slot];
+    const { value } = await accepted(system, label, 'wallet.balance', { address: wallet.address, chain: 'base' }, walletOf(model).apiKey);
+    if (!wallet.moved && value.amount !== wallet.balance) throw new CheckMismatch(`${label}: ${String(value.amount)} ETH, expected ${wallet.balance}`);
+  });
+});
+
+const sendCommand = fc.constant(new Command('walletSend(w0 → w1)', (model) => model.wallet !== null && model.wallet.funded, async (model, system) => {
+  const wallet = walletOf(model);
+  const [w0, w1] = wallet.wallets;
+  const { value } = await accepted(system, 'walletSend(w0 → w1)', 'wallet.send', { chain: 'base', to: w1.address, amount: SEND_AMOUNT, privateKey: w0.privateKey }, wallet.apiKey);
+  if (value.amount !== null && value.amount !== SEND_AMOUNT) throw new CheckMismatch(`walletSend(w0 → w1): the answer's amount ${value.amount}, sent ${SEND_AMOUNT}`);
+  // The fee and the block are the chain's: neither address is compared from now on.
+  w0.moved = true;
+  w1.moved = true;
+}));
+
+const wrongKeyCommand = fc.constant(new Command('walletWrongKey(w1 → w0)', (model) => model.wallet !== null && !model.wallet.wallets[1].moved, async (model, system) => {
+  const wallet = walletOf(model);
+  const [w0, w1] = wallet.wallets;
+  const refusal = await refused(system, 'walletWrongKey(w1 → w0)', 'wallet.send', { chain: 'base', to: w0.address, amount: SEND_AMOUNT, privateKey: w1.privateKey }, wallet.apiKey);
+  if (!refusal.text.startsWith('4')) throw new CheckMismatch(`walletWrongKey(w1 → w0): refused ${refusal.text}, expected a 4xx`);
+}));
+
+const quoteFeeCommand = fc.constant(new Command('walletQuoteFee()', (model) => model.wallet !== null, async (model, system) => {
+  const { value } = await accepted(system, 'walletQuoteFee()', 'wallet.quote', { fromChain: 'base', toChain: 'base', fromToken: EVM_NATIVE_ASSET, toToken: BASE_USDC, amount: '0.01' }, walletOf(model).apiKey);
+  if (value.integratorFee !== '0.5%') throw new CheckMismatch(`walletQuoteFee(): integrator fee ${String(value.integratorFee)}, expected 0.5% (NOTES.md, DEPLOYED.md §6)`);
+  if (value.fromAmount !== '0.01') throw new CheckMismatch(`walletQuoteFee(): the quote's input ${String(value.fromAmount)}, asked 0.01`);
+}));
+
+/** Why a row needing funds is left out on `target`, or null. */
+const needsFunds = (target: Target): string | null => walletUnfundable(target);
+
+export const WALLET_COMMANDS: readonly DialectCommandRow[] = [
+  { name: 'walletBalance', operations: ['wallet.balance'], accounts: 0, service: 'wallet', weight: 2, arbitrary: balanceCommand },
+  { name: 'walletSend', operations: ['wallet.send'], accounts: 0, service: 'wallet', weight: 2, applies: needsFunds, arbitrary: sendCommand },
+  { name: 'walletWrongKey', operations: ['wallet.send'], accounts: 0, service: 'wallet', weight: 1, arbitrary: wrongKeyCommand },
+  { name: 'walletQuoteFee', operations: ['wallet.quote'], accounts: 0, service: 'wallet', weight: 1, arbitrary: quoteFeeCommand },
+];

@@ -1,0 +1,105 @@
+/**
+ * The documents' wallet (spec/wallet.md, primary interface under /v1 on the wallet's address), as
+ * afp serves it on every documents style: register (the key field is not named by the documents;
+ * afp's is `api_key`), create (200), balance (`chain` required; the native amount under
+ * `balance.native.amount`), send (`tx_hash`), swap quote and swap (token contract addresses), and
+ * style A's `/api/v1/balance` / style B's `/wallet-api/balance`. The wallet's requests are built
+ * here once (`WALLET_REQUESTS`); the deployed dialect (../deployed/wallet.ts) sends the same
+ * paths and reads the deployment's answers.
+ */
+import type { WireRequest } from '../dialect.ts';
+import { row, type DialectTable } from '../dialect.ts';
+import type { OperationInput } from '../../operations.ts';
+import type { WireReader } from '../../wire-reader.ts';
+
+type Input<O extends 'wallet.balance' | 'wallet.send' | 'wallet.quote' | 'wallet.swap' | 'wallet.style-balance'> = OperationInput<O>;
+
+const swapFields = (input: Input<'wallet.quote'>): Record<string, string> => ({ from_chain: input.fromChain, to_chain: input.toChain, from_token: input.fromToken, to_token: input.toToken, amount: input.amount });
+
+/** The wallet's requests, the same paths on the documents' primary interface and on the deployment (§6). */
+export const WALLET_REQUESTS = {
+  register: (): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/auth/register', body: {}, auth: false }),
+  create: (): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/create', auth: true }),
+  balance: (input: Input<'wallet.balance'>): WireRequest => ({ service: 'wallet', method: 'GET', path: `/v1/wallet/balance/${encodeURIComponent(input.address)}`, ...(input.chain === null ? {} : { query: { chain: input.chain } }), auth: true }),
+  send: (input: Input<'wallet.send'>): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/send', body: { chain: input.chain, to: input.to, amount: input.amount, private_key: input.privateKey }, auth: true }),
+  quote: (input: Input<'wallet.quote'>): WireRequest => ({ service: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote', query: swapFields(input), auth: true }),
+  swap: (input: Input<'wallet.swap'>): WireRequest => ({ service: 'wallet', method: 'POST', path: '/v1/wallet/swap', body: { ...swapFields(input), to_address: input.toAddress }, auth: true }),
+  styleBalance: (input: Input<'wallet.style-balance'>): WireRequest => ({ service: 'wallet', method: 'GET', path: input.style === 'A' ? '/api/v1/balance' : '/wallet-api/balance', auth: true }),
+} as const;
+
+/** The addresses object of a create answer (six chains), or null. */
+export function readAddresses(reader: WireReader): Record<string, string> | null {
+  const addresses = reader.object('addresses');
+  if (addresses === null) return null;
+  const out: Record<string, string> = {};
+  for (const [chain, address] of Object.entries(addresses)) if (typeof address === 'string') out[chain] = address;
+  return out;
+}
+
+export const WALLET_DOCUMENTS: DialectTable = {
+  'wallet.register': row('wallet.register', {
+    request: WALLET_REQUESTS.register,
+    read: (reader) => {
+      const agentId = reader.string('agent_id');
+      const apiKey = reader.string('api_key');
+      reader.knows('referral_code', 'created_at', 'message');
+      return agentId === null || apiKey === null ? null : { agentId, apiKey };
+    },
+  }),
+  'wallet.create': row('wallet.create', {
+    request: WALLET_REQUESTS.create,
+    read: (reader) => {
+      const addresses = readAddresses(reader);
+      const mnemonic = reader.string('mnemonic');
+      reader.knows('addresses', 'monero_keys', 'derivation_paths', 'warning');
+      return addresses === null ? null : { addresses, mnemonic };
+    },
+  }),
+  'wallet.balance': row('wallet.balance', {
+    request: WALLET_REQUESTS.balance,
+    read: (reader) => {
+      const chain = reader.string('chain', { optional: true });
+      const symbol = reader.string('balance.native.symbol', { optional: true });
+      const amount = reader.string('balance.native.amount');
+      reader.knows('address', 'balance');
+      return { chain, symbol, amount };
+    },
+  }),
+  'wallet.send': row('wallet.send', {
+    request: WALLET_REQUESTS.send,
+    read: (reader) => {
+      const txHash = reader.string('tx_hash');
+      const amount = reader.string('amount', { optional: true });
+      reader.knows('chain', 'type', 'status', 'from', 'to', 'symbol', 'token', 'fee', 'fee_symbol', 'memo', 'sent_at', 'block_at', 'block_height', 'failure', 'explorer');
+      return txHash === null ? null : { txHash, amount };
+    },
+  }),
+  'wallet.quote': row('wallet.quote', {
+    request: WALLET_REQUESTS.quote,
+    read: (reader) => {
+      const fromAmount = reader.string('quote.fromAmount');
+      const toAmount = reader.string('quote.toAmount');
+      const integratorFee = reader.string('integrator_fee', { optional: true });
+      reader.knows('quote', 'next_step');
+      return { fromAmount, toAmount, integratorFee };
+    },
+  }),
+  'wallet.swap': row('wallet.swap', {
+    request: WALLET_REQUESTS.swap,
+    read: (reader) => {
+      const orderId = reader.string('order_id');
+      const status = reader.string('status', { optional: true });
+      reader.knows('swap_id', 'deposit', 'output', 'fee', 'created_at', 'updated_at', 'expires_at', 'deposit_tx', 'payout_tx', 'refund_tx', 'reason', 'check_status');
+      return orderId === null ? null : { orderId, status };
+    },
+  }),
+  'wallet.style-balance': row('wallet.style-balance', {
+    request: WALLET_REQUESTS.styleBalance,
+    // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
+    unsupported: (input) => (input.style === 'B' ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address" : null),
+    read: (reader) => {
+      reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
+      return { served: true };
+    },
+  }),
+};

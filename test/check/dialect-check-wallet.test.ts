@@ -1,0 +1,64 @@
+// `afp check --target` through the deployed wallet (src/check/dialect/wallet-commands.ts) against a
+// real `afp serve --dialect deployed --clock manual` on loopback: the check's own wallet agent and
+// wallets (w0 funded by the serve's POST /_afp/wallet/mint), the balance, send, wrong-key and
+// quote-fee rows drawn and held with info findings only; a target file that cannot fund a wallet
+// address leaves the send out with the reason and still runs the rest.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/check.ts';
+import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
+import { DEPLOYED_LAYOUT } from '../../src/server/deployed-layout.ts';
+import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
+
+const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
+const WALLET_ROWS = ['walletBalance', 'walletSend', 'walletWrongKey', 'walletQuoteFee'];
+const handles: ServeHandle[] = [];
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close({ forceAfterMs: 1_000 });
+});
+
+async function deployed(): Promise<Readonly<Record<string, string | undefined>>> {
+  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '5', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
+  handles.push(handle);
+  return handle.urls;
+}
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main([...argv, '--quiet'], { out: (text) => { out += text; }, err: (text) => { err += text; } });
+  return { code, out, err };
+}
+
+describe('afp check through the deployed wallet', () => {
+  test('every wallet row drawn and held on the stand-in (w0 funded by the mint); only info findings', async () => {
+    const urls = await deployed();
+    const { code, out, err } = await run(['--target', urls.casino as string, '--seed', '11', '--runs', '4', '--max-commands', '40', '--fail-on', 'minor']);
+    expect([code, err]).toEqual([0, '']);
+    const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
+    expect(commands).toEqual(expect.arrayContaining(WALLET_ROWS));
+    expect(out).not.toMatch(/^note: command wallet/m);
+    expect(out).toMatch(/^findings: (\d+) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
+    expect(out).toMatch(/^ok: 4 runs held \(at most 40 commands each\)$/m);
+  }, 90_000);
+
+  test('a target file that cannot fund a wallet address: the send left out with the reason, the other wallet rows run', async () => {
+    const urls = await deployed();
+    const directory = await mkdtemp(join(tmpdir(), 'afp-dialect-wallet-'));
+    try {
+      const file = join(directory, 'deployed.yaml');
+      const services = (['casino', 'faucet', 'escrow', 'wallet'] as const).map((service) => `  ${service}: { url: ${urls[service] as string}, dialect: deployed }`);
+      await writeFile(file, ['name: deployed-faucet', 'services:', ...services, 'register: { service: casino }', 'funding: { method: faucet }', 'fairness: deployed', ''].join('\n'));
+      const { code, out } = await run(['--target', file, '--seed', '3', '--runs', '2', '--max-commands', '20']);
+      expect(code).toBe(0);
+      expect(out).toMatch(/^note: command walletSend left out of the sequences: the wallet's chains are real on deployed-faucet/m);
+      const commands = /^commands: (.*)$/m.exec(out)?.[1]?.split(', ') ?? [];
+      expect(commands).toEqual(expect.arrayContaining(['walletBalance', 'walletWrongKey', 'walletQuoteFee']));
+      expect(commands).not.toContain('walletSend');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
