@@ -13,6 +13,9 @@
  * never move the clock or count as checks.
  * Casino: with `casino.starting_deposit`, every agent gets a simulated Base deposit when it learns
  * its key (`onKey`), credited on the clock by the platform's deposit timer.
+ * Events: kept in memory (KeptEvents), or with `streamEvents` written to disk as they happen
+ * (StreamedEvents: the CLI and the memory bench, so a large run keeps no event list); the domain
+ * rows are folded as they come either way.
  * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -29,6 +32,9 @@ import { Platform, type ServiceName } from '../platform/platform.ts';
 import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
+import { DomainRowsFold } from '../report/domains-csv.ts';
+import { KeptEvents } from '../report/run-events.ts';
+import { TIMELINE_EVENTS_MAX } from '../report/timeline-html.ts';
 import { AgentDirectory } from './agent-directory.ts';
 import { AgentFakers } from './agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
@@ -41,6 +47,7 @@ import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarioClosures, scenarioTrading, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
+import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from './simulated-ip.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
@@ -66,6 +73,8 @@ export interface SimulationOptions {
   readonly recorder?: ExchangeRecorder;
   /** The platform's rate-limiter memory bounds (tests make its sweeps happen at small populations). */
   readonly limiter?: RateLimiterOptions;
+  /** Write the events to disk as they happen instead of keeping them (default false). */
+  readonly streamEvents?: boolean;
 }
 
 export class Simulation implements AgentHost {
@@ -79,7 +88,8 @@ export class Simulation implements AgentHost {
   readonly endpoints = new EndpointCounts();
   readonly trace = new RequestTrace();
   readonly probes = new ProbeCounter();
-  readonly events: DomainEvent[] = [];
+  readonly events: KeptEvents | StreamedEvents;
+  readonly domainRows = new DomainRowsFold();
   readonly agents: SimAgent[] = [];
   readonly endMs: number;
   readonly casinoLog: CasinoRunLog;
@@ -99,6 +109,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
+    this.events = options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
     this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
@@ -213,6 +224,7 @@ export class Simulation implements AgentHost {
     agent.counts.count(response.status);
     this.endpoints.count(route, captured.request.mount, response.status);
     this.trace.push({ atMs, agentId: agent.agentId, endpoint: routeId ?? UNMATCHED, status: response.status });
+    if (this.events instanceof StreamedEvents && this.trace.dropped > 0) this.events.forgetBefore(this.trace.oldestAtMs());
     if (response.status >= 400) this.probes.onExchange(routeId, response.status, captured.response.body['code'], this.inFault(atMs));
     this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
@@ -220,10 +232,11 @@ export class Simulation implements AgentHost {
   }
 
   private onDomainEvent(event: DomainEvent): void {
-    if (this.events.length >= this.scenario.limits.maxEvents) {
+    if (this.events.count >= this.scenario.limits.maxEvents) {
       this.stop ??= { kind: 'limit', message: `max_events (${this.scenario.limits.maxEvents}) reached` };
     } else {
       this.events.push(event);
+      this.domainRows.add(event);
     }
     if (event.type === 'casino.bet') this.casinoLog.onBet(event.betId);
     this.probes.onEvent(event, event.type === 'escrow.disputed' && this.inFault(event.atMs));
