@@ -23,7 +23,7 @@ import type { EventWindow, RunEvents } from '../report/run-events.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 
 /** Characters buffered before a write. */
-const WRITE_CHARS = 1 << 20;
+const WRITE_CHARS = 1 << 16;
 /** Bytes per read when the file is copied out. */
 const READ_BYTES = 1 << 20;
 /** Forgotten instants at the head of `times` before the array is compacted. */
