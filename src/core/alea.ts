@@ -22,9 +22,9 @@ export interface AleaState {
 
 export class Alea implements AleaState {
   c = 1;
-  s0: number;
-  s1: number;
-  s2: number;
+  s0 = 0;
+  s1 = 0;
+  s2 = 0;
 
   constructor(seed: string, state?: AleaState) {
     const mash = new Mash();
