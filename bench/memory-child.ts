@@ -36,6 +36,7 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
   const startMs = clock.nowMs();
   const { record } = await runSimulation(scenario, {
     seed: quickstart.seed,
+    streamEvents: true,
     onProgress: (fraction) => {
       if (fraction < 1) return;
       collectGarbage();
@@ -43,13 +44,14 @@ async function main(argv: readonly string[]): Promise<MemorySize> {
     },
   });
   const wallMs = clock.nowMs() - startMs;
+  record.events.dispose();
   if (endBytes === null) throw new Error('the run never reported its end');
   return {
     agents,
     virtualMs: scenario.durationMs,
     wallMs,
     requests: record.totals.requests,
-    events: record.events.length,
+    events: record.events.count,
     liveBytes: endBytes - beforeBytes,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     outcome: record.outcome,

@@ -126,7 +126,7 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
   let result: SimulationResult;
   try {
-    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
+    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, streamEvents: true, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
   } catch (error) {
     progress.finish();
     io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -140,9 +140,10 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   // The drawn scenario, runnable without --swarm (not a report: the digest is the reports').
   if (swarm !== null) writeFileSync(join(out, 'swarm.yaml'), swarm.text);
   io.out(summaryTable(result.record));
+  result.record.events.dispose();
   const code = printOutcome(result, { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null }, io);
   const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };
-  record({ events: result.record.events.length, failure, limit: result.limit, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
+  record({ events: result.record.events.count, failure, limit: result.limit, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
   io.out(`digest: ${digest}\n`);
   return code;
 }

@@ -1,33 +1,29 @@
 /**
  * Rng: the only door through which chance enters afp.
  *
- * Built on seedrandom's Alea generator. Every stream is derived from a seed text; `fork(label)`
+ * Built on Alea (alea.ts: seedrandom's generator, the same draws, its state in one small object).
+ * Every stream is derived from a seed text; `fork(label)`
  * derives a child from the parent's seed and the label only, without consuming the parent's
  * state, so adding an agent (a new fork) never changes what any other stream draws.
  * Integers are drawn without modulo bias (rejection sampling over 32-bit draws).
  * No floats leave this file except `unit()`, which is for presentation-only uses (faker seeds).
  */
-import seedrandom from 'seedrandom';
+import { Alea, type AleaState } from './alea.ts';
 import { assert } from './assert.ts';
 
 const TWO_POW_32 = 0x1_0000_0000;
 
 /** An Alea stream's position (its three 32-bit fractions and carry), plain numbers. */
-export interface RngState {
-  c: number;
-  s0: number;
-  s1: number;
-  s2: number;
-}
+export type RngState = AleaState;
 
 export class Rng {
   readonly seed: string;
-  private readonly source: seedrandom.StatefulPRNG<RngState>;
+  private readonly source: Alea;
 
   /** `state`: resume a stream where `state()` left it (afp serve's snapshots); absent = its start. */
   constructor(seed: string | number, state?: RngState) {
     this.seed = String(seed);
-    this.source = seedrandom.alea(this.seed, { state: state === undefined ? true : { ...state } });
+    this.source = new Alea(this.seed, state);
   }
 
   /** The stream's position: with the seed, all a copy needs to draw exactly what this one would. */

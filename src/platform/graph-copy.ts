@@ -4,7 +4,7 @@
  *
  * Why generic, and why it is complete: the platform's state is data — plain objects, class
  * instances whose methods live on their prototypes, arrays, Maps, Sets, bigints — plus one kind of
- * hidden state, the rng streams (seedrandom keeps its position in a closure), copied through
+ * hidden state, the rng streams (their position is copied, not shared), copied through
  * `Rng.state()`. Completeness is checked, not hoped for: a function found as a value anywhere in
  * the graph (a closure may hide state the copy cannot see) throws, naming its path, unless the
  * caller declared that very object shared (immutable module tables). Everything else that is not

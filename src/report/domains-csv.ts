@@ -36,12 +36,23 @@ type MutableRow = { -readonly [K in keyof DomainRow]: DomainRow[K] };
 
 /** The rows of every registration in `events`, or undefined when there is none. */
 export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[] | undefined {
-  const rows = new Map<string, MutableRow>();
-  for (const event of events) {
-    if (!isDomainsEvent(event)) continue;
+  const fold = new DomainRowsFold();
+  for (const event of events) fold.add(event);
+  return fold.rows();
+}
+
+/**
+ * The same rows folded one event at a time, as a run emits them: a run that streams its events to
+ * disk keeps only this (one row per registered domain), not the events.
+ */
+export class DomainRowsFold {
+  private readonly byDomain = new Map<string, MutableRow>();
+
+  add(event: DomainEvent): void {
+    if (!isDomainsEvent(event)) return;
     switch (event.type) {
       case 'domains.registered':
-        rows.set(event.domainId, {
+        this.byDomain.set(event.domainId, {
           domainId: event.domainId,
           domain: event.domain,
           registrantId: event.ownerId,
@@ -58,7 +69,7 @@ export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[
         });
         break;
       case 'domains.renewed': {
-        const row = rows.get(event.domainId);
+        const row = this.byDomain.get(event.domainId);
         if (row === undefined) break;
         row.renewals++;
         row.years += event.years;
@@ -68,7 +79,7 @@ export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[
         break;
       }
       case 'domains.transferred': {
-        const row = rows.get(event.domainId);
+        const row = this.byDomain.get(event.domainId);
         if (row === undefined) break;
         row.ownerId = event.toId;
         row.transfers++;
@@ -80,7 +91,7 @@ export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[
       }
       case 'domains.expired':
       case 'domains.released': {
-        const row = rows.get(event.domainId);
+        const row = this.byDomain.get(event.domainId);
         if (row !== undefined) row.status = event.type === 'domains.expired' ? 'expired' : 'released';
         break;
       }
@@ -88,8 +99,12 @@ export function domainRowsFromEvents(events: readonly DomainEvent[]): DomainRow[
         break;
     }
   }
-  if (rows.size === 0) return undefined;
-  return [...rows.values()].sort((a, b) => a.registeredAtMs - b.registeredAtMs || (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : 0));
+
+  /** The rows by registration time, then id; undefined when nothing was registered. */
+  rows(): DomainRow[] | undefined {
+    if (this.byDomain.size === 0) return undefined;
+    return [...this.byDomain.values()].sort((a, b) => a.registeredAtMs - b.registeredAtMs || (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : 0));
+  }
 }
 
 const DOMAIN_COLUMNS = ['domain_id', 'domain', 'registrant', 'owner', 'status', 'registered_at', 'expires_at', 'years', 'renewals', 'transfers', 'sales', 'fees', 'sales_total'] as const;

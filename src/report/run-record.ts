@@ -9,7 +9,7 @@ import type { WalletChainRow } from './wallet-csv.ts';
 import type { EdgeTheory, TallyData } from '../audit/edge-statistics.ts';
 import type { Micro } from '../core/money.ts';
 import type { Ratio } from '../core/ratio.ts';
-import type { DomainEvent } from '../services/shared/events.ts';
+import type { RunEvents } from './run-events.ts';
 import type { ProbeCount } from '../sim/probes.ts';
 
 export interface AgentRow {
@@ -223,7 +223,8 @@ export interface RunRecord {
   readonly agents: readonly AgentRow[];
   readonly endpoints: readonly EndpointRow[];
   readonly escrows: readonly EscrowRow[];
-  readonly events: readonly DomainEvent[];
+  /** Kept in memory or streamed to disk as the run went (run-events.ts). */
+  readonly events: RunEvents;
   readonly invariants: readonly InvariantResult[];
   readonly totals: RunTotals;
   /** Absent when the run placed no casino bet (the report files then stay as they were). */

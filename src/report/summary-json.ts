@@ -96,7 +96,7 @@ export function renderSummaryJson(record: RunRecord, others: OtherFilesDigest): 
       agents: totals.agents,
       requests: totals.requests,
       escrows: totals.escrows,
-      events: record.events.length,
+      events: record.events.count,
       agent_balances: formatDecimal(totals.agentBalancesMicro),
       fee_income: formatDecimal(totals.feeIncomeMicro),
       faucet_pool: formatDecimal(totals.faucetPoolMicro),

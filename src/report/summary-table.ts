@@ -73,7 +73,7 @@ export function summaryTable(record: RunRecord): string {
   const countRows = [
     ['requests', String(totals.requests)],
     ['escrows', String(totals.escrows)],
-    ['events', String(record.events.length)],
+    ['events', String(record.events.count)],
   ];
   const moneyRows = [
     ['agent balances', usdcColumnText(totals.agentBalancesMicro)],

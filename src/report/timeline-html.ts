@@ -113,15 +113,14 @@ export function renderTimelineHtml(record: RunRecord): string {
   const x = (atMs: number): number => LABEL_WIDTH + (Math.min(Math.max(atMs, fromMs), untilMs) - fromMs) / spanMs * PLOT_WIDTH;
 
   const escrowSenders = new Map<string, string>();
-  for (const event of record.events) if (event.type === 'escrow.created') escrowSenders.set(event.escrowId, event.senderId);
+  for (const escrow of record.escrows) escrowSenders.set(escrow.escrowId, escrow.senderId);
   const failed = record.invariants.find((result) => result.first !== null && record.outcome === 'invariant-failed' && result.violations > 0) ?? null;
   const violation = failed?.first ?? null;
   const culprit = violation === null ? null : violationAgent(violation.event, violation.message, escrowSenders);
 
   const lanes: Lanes = { ids: [], index: new Map(), omitted: 0 };
   if (culprit !== null) addLane(lanes, culprit);
-  const windowEvents = record.events.filter((event) => event.atMs >= fromMs && event.atMs <= untilMs);
-  const drawnEvents = windowEvents.slice(-TIMELINE_EVENTS_MAX);
+  const { events: drawnEvents, count: windowEventCount } = record.events.window(fromMs, untilMs, TIMELINE_EVENTS_MAX);
   // Lanes in order of first appearance in the window, requests and events merged by time.
   const appearances: { atMs: number; agentId: string }[] = requests.map((request) => ({ atMs: request.atMs, agentId: request.agentId }));
   for (const event of drawnEvents) {
@@ -181,7 +180,7 @@ export function renderTimelineHtml(record: RunRecord): string {
   const notes: string[] = [];
   if (trace.dropped > 0) notes.push(`The time-line starts at the first of the run's last ${requests.length.toLocaleString('en-US')} requests; ${trace.dropped.toLocaleString('en-US')} earlier requests are not drawn.`);
   if (lanes.omitted > 0) notes.push(`${lanes.omitted.toLocaleString('en-US')} more agents acted in this window; a time-line shows at most ${TIMELINE_LANES_MAX} lanes (the violation's agent first, then in order of appearance).`);
-  if (windowEvents.length > drawnEvents.length) notes.push(`${(windowEvents.length - drawnEvents.length).toLocaleString('en-US')} earlier events of the window are not drawn (at most ${TIMELINE_EVENTS_MAX.toLocaleString('en-US')}).`);
+  if (windowEventCount > drawnEvents.length) notes.push(`${(windowEventCount - drawnEvents.length).toLocaleString('en-US')} earlier events of the window are not drawn (at most ${TIMELINE_EVENTS_MAX.toLocaleString('en-US')}).`);
 
   const last = requests.slice(-LAST_REQUESTS_ROWS);
   const rows = last.map((request) => `<tr><td>${isoTime(request.atMs)}</td><td>${escapeHtml(request.agentId)}</td><td>${escapeHtml(request.endpoint)}</td><td>${request.status}</td></tr>`).join('\n');

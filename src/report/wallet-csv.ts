@@ -1,7 +1,7 @@
 /**
  * wallet.csv: the wallet's activity per simulated chain — agents' sends and how they settled,
  * swap orders by the chain they sell from and how they ended, and the swap fees booked as wallet
- * revenue (wallet-referral-fee.ts) — folded from the run's wallet events, and its renderer.
+ * revenue (wallet-referral-fee.ts) — folded from the run's wallet events as they happen, and its renderer.
  * Written only when the run sent or swapped on a chain, so other runs keep exactly the reports
  * (and digests) they had.
  *
@@ -34,39 +34,55 @@ type MutableRow = { -readonly [K in keyof WalletChainRow]: WalletChainRow[K] };
 
 const END_COLUMN = { finished: 'finished', failed: 'swapsFailed', refunded: 'refunded', expired: 'expired' } as const satisfies Record<string, keyof MutableRow>;
 
-/** The per-chain rows of the run's wallet events, or undefined when nothing was sent or swapped. */
-export function walletRowsFromEvents(events: readonly DomainEvent[]): WalletChainRow[] | undefined {
-  const rows = new Map<string, MutableRow>();
-  const sends = new Set<string>();
-  const orderChains = new Map<string, string>();
-  const rowOf = (chain: string): MutableRow => {
-    let row = rows.get(chain);
-    if (row === undefined) {
-      row = { chain, sends: 0, confirmed: 0, failed: 0, swaps: 0, finished: 0, swapsFailed: 0, refunded: 0, expired: 0, feesMicro: 0n };
-      rows.set(chain, row);
-    }
-    return row;
-  };
-  for (const event of events) {
+/**
+ * The per-chain rows, folded event by event as the run emits them (a streamed run keeps no event
+ * list); a send is remembered until its block, an order's input chain until the run ends.
+ */
+export class WalletRowsFold {
+  private readonly byChain = new Map<string, MutableRow>();
+  private readonly sends = new Set<string>();
+  private readonly orderChains = new Map<string, string>();
+
+  add(event: DomainEvent): void {
     if (event.type === 'wallet.sent' && event.kind === 'send') {
-      sends.add(event.hash);
-      rowOf(event.chain).sends++;
-    } else if (event.type === 'wallet.settled' && sends.delete(event.hash)) {
-      rowOf(event.chain)[event.status === 'confirmed' ? 'confirmed' : 'failed']++;
+      this.sends.add(event.hash);
+      this.rowOf(event.chain).sends++;
+    } else if (event.type === 'wallet.settled' && this.sends.delete(event.hash)) {
+      this.rowOf(event.chain)[event.status === 'confirmed' ? 'confirmed' : 'failed']++;
     } else if (event.type === 'wallet.swap') {
       if (event.status === 'waiting') {
-        orderChains.set(event.orderId, event.fromChain);
-        rowOf(event.fromChain).swaps++;
+        this.orderChains.set(event.orderId, event.fromChain);
+        this.rowOf(event.fromChain).swaps++;
       } else if (event.status in END_COLUMN) {
-        rowOf(event.fromChain)[END_COLUMN[event.status as keyof typeof END_COLUMN]]++;
+        this.rowOf(event.fromChain)[END_COLUMN[event.status as keyof typeof END_COLUMN]]++;
       }
     } else if (event.type === 'wallet.fee') {
-      const chain = orderChains.get(event.orderId);
-      if (chain !== undefined) rowOf(chain).feesMicro += event.feeMicro;
+      const chain = this.orderChains.get(event.orderId);
+      if (chain !== undefined) this.rowOf(chain).feesMicro += event.feeMicro;
     }
   }
-  if (rows.size === 0) return undefined;
-  return WALLET_CHAINS.flatMap((chain) => rows.get(chain) ?? []);
+
+  /** The rows in the wallet's chain order, or undefined when nothing was sent or swapped. */
+  rows(): WalletChainRow[] | undefined {
+    if (this.byChain.size === 0) return undefined;
+    return WALLET_CHAINS.flatMap((chain) => this.byChain.get(chain) ?? []);
+  }
+
+  private rowOf(chain: string): MutableRow {
+    let row = this.byChain.get(chain);
+    if (row === undefined) {
+      row = { chain, sends: 0, confirmed: 0, failed: 0, swaps: 0, finished: 0, swapsFailed: 0, refunded: 0, expired: 0, feesMicro: 0n };
+      this.byChain.set(chain, row);
+    }
+    return row;
+  }
+}
+
+/** The per-chain rows of a list of wallet events, or undefined when nothing was sent or swapped. */
+export function walletRowsFromEvents(events: Iterable<DomainEvent>): WalletChainRow[] | undefined {
+  const fold = new WalletRowsFold();
+  for (const event of events) fold.add(event);
+  return fold.rows();
 }
 
 const WALLET_COLUMNS = ['chain', 'sends', 'sends_confirmed', 'sends_failed', 'swaps', 'swaps_finished', 'swaps_failed', 'swaps_refunded', 'swaps_expired', 'swap_fees_usdc'] as const;

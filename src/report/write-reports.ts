@@ -26,7 +26,6 @@ import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tab
 import { renderDomainsCsv } from './domains-csv.ts';
 import { renderReferralsCsv } from './referrals-csv.ts';
 import { renderWalletCsv } from './wallet-csv.ts';
-import { eventChunks } from './events-jsonl.ts';
 import { renderOrdersCsv, renderPositionsCsv } from './trading-csv.ts';
 import type { RunRecord } from './run-record.ts';
 import { renderSummaryJson } from './summary-json.ts';
@@ -50,7 +49,7 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'agents', file: 'agents.csv', chunks: (record) => [renderAgentsCsv(record)] },
   { name: 'endpoints', file: 'endpoints.csv', chunks: (record) => [renderEndpointsCsv(record)] },
   { name: 'escrows', file: 'escrows.csv', chunks: (record) => [renderEscrowsCsv(record)] },
-  { name: 'events', file: 'events.jsonl', chunks: (record) => eventChunks(record.events) },
+  { name: 'events', file: 'events.jsonl', chunks: (record) => record.events.jsonlChunks() },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
   { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
   { name: 'orders', file: 'orders.csv', applies: placedTradingOrders, chunks: (record) => [renderOrdersCsv(record)] },

@@ -257,7 +257,7 @@ class CheckpointEncoder {
     reverseFrom(this.stack, at);
   }
 
-  /** An rng is a leaf: its seed, then its position's fields (all numbers: seedrandom's Alea state). */
+  /** An rng is a leaf: its seed, then its position's fields (all numbers: the Alea state, src/core/alea.ts). */
   private writeRng(rng: Rng): void {
     const state = rng.state() as unknown as Record<string, unknown>;
     const keys = Object.keys(state);

@@ -66,7 +66,7 @@ function parse(text: string, fileName: string): Scenario | string {
 /** The scenario's size (its agents and virtual time, as written) and its run's until the failure. */
 function shapeOf(trial: Trial): RunShape {
   const agents = trial.scenario.populations.reduce((total, population) => total + population.count, 0);
-  return { requests: trial.result.record.totals.requests, agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.length };
+  return { requests: trial.result.record.totals.requests, agents, durationMs: trial.scenario.durationMs, events: trial.result.record.events.count };
 }
 
 function sequenceLength(document: Document, key: string): number {

@@ -71,7 +71,6 @@ interface ArchetypeAgents {
 export class CasinoRunLog implements TransferListener {
   private readonly platform: Platform;
   private readonly variants = new Map<string, VariantTally>();
-  private readonly archetypeOf = new Map<string, string>();
   private readonly archetypes: ArchetypeAgents[] = [];
   /** Each agent account's archetype, an index into `archetypes`. */
   private readonly archetypeIndexOf = new Map<AccountName, number>();
@@ -89,7 +88,6 @@ export class CasinoRunLog implements TransferListener {
     this.scenario = options.scenario;
     const indexOf = new Map<string, number>();
     for (const agent of options.agents) {
-      this.archetypeOf.set(agent.agentId, agent.archetype);
       let index = indexOf.get(agent.archetype);
       if (index === undefined) {
         index = this.archetypes.push({ archetype: agent.archetype, agents: 0, totalMicro: 0n }) - 1;
@@ -137,8 +135,9 @@ export class CasinoRunLog implements TransferListener {
     this.bets += 1;
     this.wageredMicro += bet.amountMicro;
     this.returnedMicro += bet.payoutMicro;
-    const archetype = this.archetypeOf.get(bet.agentId);
-    if (archetype !== undefined) this.bettingArchetypes.add(archetype);
+    // One map per agent, not two (issue 19): a bet builds the account name, a transfer already has it.
+    const archetype = this.archetypeIndexOf.get(agentAccount(bet.agentId));
+    if (archetype !== undefined) this.bettingArchetypes.add((this.archetypes[archetype] as ArchetypeAgents).archetype);
     const tally = this.tallyOf(bet);
     if (tally === null) {
       this.untracked += 1;

@@ -29,6 +29,12 @@ export class RequestTrace {
     return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
 
+  /** The instant of the oldest kept row (the time-line's window starts there once rows were let go); 0 when empty. */
+  oldestAtMs(): number {
+    const oldest = this.ring.length < TRACE_REQUESTS_MAX ? this.ring[0] : this.ring[this.next];
+    return oldest?.atMs ?? 0;
+  }
+
   /** Requests made before the first kept row. */
   get dropped(): number {
     return this.forgotten;

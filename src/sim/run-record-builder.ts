@@ -5,13 +5,12 @@
  * placed casino bets, so runs without them keep exactly the record (and reports) they had.
  */
 import { FAUCET_POOL, FEE_INCOME, agentAccount } from '../core/ledger.ts';
-import { domainRowsFromEvents } from '../report/domains-csv.ts';
 import { referralRowsOf } from '../report/referrals-csv.ts';
-import { walletRowsFromEvents } from '../report/wallet-csv.ts';
 import type { AgentRow, EscrowRow, RunRecord, TradingRunData } from '../report/run-record.ts';
 import type { Platform } from '../platform/platform.ts';
 import { moneyHolders } from './money-holders.ts';
 import type { Simulation } from './simulation.ts';
+import { StreamedEvents } from './streamed-events.ts';
 
 export function buildRunRecord(sim: Simulation, options: { endMs: number; outcome: RunRecord['outcome']; reproduce: string }): RunRecord {
   const ledger = sim.platform.ledger;
@@ -42,9 +41,10 @@ export function buildRunRecord(sim: Simulation, options: { endMs: number; outcom
   let agentBalancesMicro = 0n;
   for (const agent of sim.platform.agents.all()) agentBalancesMicro += ledger.balance(agentAccount(agent.id));
   const casino = sim.casinoLog.data(options.endMs);
-  const domains = domainRowsFromEvents(sim.events);
+  const domains = sim.domainRows.rows();
+  if (sim.events instanceof StreamedEvents) sim.events.finish();
   const referrals = referralRowsOf(sim.platform.referrals);
-  const wallet = walletRowsFromEvents(sim.events);
+  const wallet = sim.walletRows.rows();
   return {
     scenario: sim.scenario.name,
     seed: sim.seed,

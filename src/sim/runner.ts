@@ -38,6 +38,8 @@ export interface RunOptions {
   readonly agents?: Readonly<Record<string, AnyAgentDefinition>>;
   /** The platform's rate-limiter memory bounds; defaults in rate-limiter.ts (tests pass small ones). */
   readonly limiter?: RateLimiterOptions;
+  /** Write the events to disk as they happen (src/sim/streamed-events.ts) instead of keeping them. */
+  readonly streamEvents?: boolean;
 }
 
 export interface SimulationResult {
@@ -63,7 +65,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
 
 export async function runSimulation(scenario: Scenario, options: RunOptions): Promise<SimulationResult> {
   const seed = String(options.seed);
-  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }), ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
+  const sim = new Simulation(scenario, { seed, agents: options.agents ?? AGENTS, ...(options.defects === undefined ? {} : { defects: options.defects }), ...(options.recorder === undefined ? {} : { recorder: options.recorder }), ...(options.limiter === undefined ? {} : { limiter: options.limiter }), streamEvents: options.streamEvents === true });
   const wakes = new Scheduler<Wake>({ maxPending: sim.agents.length + 1 });
   for (const agent of sim.agents) wakes.schedule(scenario.startMs + agent.startOffsetMs, { agent, phase: 'setup' });
   const progress = progressReporter(scenario.startMs, sim.endMs, options.onProgress);

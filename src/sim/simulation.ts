@@ -15,6 +15,9 @@
  * its key (`onKey`), credited on the clock by the platform's deposit timer.
  * Wallet: with `wallet.starting_funds`, every wallet an agent creates gets those coins and tokens
  * minted at its addresses right after the create answer (the admin mint's function, in-process).
+ * Events: kept in memory (KeptEvents), or with `streamEvents` written to disk as they happen
+ * (StreamedEvents: the CLI and the memory bench, so a large run keeps no event list); the domain
+ * and wallet rows are folded as they come either way.
  * Limits: scenario `max_requests` and `max_events` (domain events), `REQUESTS_PER_STEP_MAX`.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../client/transport.ts';
@@ -32,6 +35,10 @@ import type { RateLimiterOptions } from '../platform/rate-limiter.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { DomainEvent } from '../services/shared/events.ts';
 import { mintOnChain } from '../services/wallet/wallet-mint.ts';
+import { DomainRowsFold } from '../report/domains-csv.ts';
+import { WalletRowsFold } from '../report/wallet-csv.ts';
+import { KeptEvents } from '../report/run-events.ts';
+import { TIMELINE_EVENTS_MAX } from '../report/timeline-html.ts';
 import { AgentDirectory } from './agent-directory.ts';
 import { AgentFakers } from './agent-fakers.ts';
 import { CasinoRunLog } from './casino-run-log.ts';
@@ -44,6 +51,7 @@ import { EndpointCounts, UNMATCHED } from './run-stats.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarioClosures, scenarioTrading, scenarioFaultWindows, scenarioPlatformConfig } from './scenario-platform.ts';
 import { SimAgent, type AgentHost } from './sim-agent.ts';
+import { StreamedEvents } from './streamed-events.ts';
 import { simulatedIp } from './simulated-ip.ts';
 import type { AnyAgentDefinition } from './agent.ts';
 
@@ -69,6 +77,8 @@ export interface SimulationOptions {
   readonly recorder?: ExchangeRecorder;
   /** The platform's rate-limiter memory bounds (tests make its sweeps happen at small populations). */
   readonly limiter?: RateLimiterOptions;
+  /** Write the events to disk as they happen instead of keeping them (default false). */
+  readonly streamEvents?: boolean;
 }
 
 export class Simulation implements AgentHost {
@@ -82,7 +92,9 @@ export class Simulation implements AgentHost {
   readonly endpoints = new EndpointCounts();
   readonly trace = new RequestTrace();
   readonly probes = new ProbeCounter();
-  readonly events: DomainEvent[] = [];
+  readonly events: KeptEvents | StreamedEvents;
+  readonly domainRows = new DomainRowsFold();
+  readonly walletRows = new WalletRowsFold();
   readonly agents: SimAgent[] = [];
   readonly endMs: number;
   readonly casinoLog: CasinoRunLog;
@@ -102,6 +114,7 @@ export class Simulation implements AgentHost {
     this.endMs = scenario.startMs + scenario.durationMs;
     this.nextAuditMs = scenario.startMs + HOUR_MS;
     this.recorder = options.recorder;
+    this.events = options.streamEvents === true ? new StreamedEvents({ tailMax: TIMELINE_EVENTS_MAX }) : new KeptEvents();
     this.platform = new Platform({ seed: options.seed, startMs: scenario.startMs, config: scenarioPlatformConfig(scenario), faults: scenarioFaultWindows(scenario), closures: scenarioClosures(scenario), trading: scenarioTrading(scenario), defects: options.defects ?? [], ...(options.limiter === undefined ? {} : { limiter: options.limiter }) });
     const dispatcher = new Dispatcher(this.platform, ALL_ROUTES);
     this.routesById = new Map(ALL_ROUTES.map((route) => [route.id, route]));
@@ -216,6 +229,7 @@ export class Simulation implements AgentHost {
     agent.counts.count(response.status);
     this.endpoints.count(route, captured.request.mount, response.status);
     this.trace.push({ atMs, agentId: agent.agentId, endpoint: routeId ?? UNMATCHED, status: response.status });
+    if (this.events instanceof StreamedEvents && this.trace.dropped > 0) this.events.forgetBefore(this.trace.oldestAtMs());
     if (response.status >= 400) this.probes.onExchange(routeId, response.status, captured.response.body['code'], this.inFault(atMs));
     this.monitor.onExchange({ atMs, agentId: agent.agentId, request: captured.request, response: captured.response, route });
     this.recorder?.onExchange({ atMs, agentId: agent.agentId, request, response });
@@ -234,10 +248,12 @@ export class Simulation implements AgentHost {
   }
 
   private onDomainEvent(event: DomainEvent): void {
-    if (this.events.length >= this.scenario.limits.maxEvents) {
+    if (this.events.count >= this.scenario.limits.maxEvents) {
       this.stop ??= { kind: 'limit', message: `max_events (${this.scenario.limits.maxEvents}) reached` };
     } else {
       this.events.push(event);
+      this.domainRows.add(event);
+      this.walletRows.add(event);
     }
     if (event.type === 'casino.bet') this.casinoLog.onBet(event.betId);
     this.probes.onEvent(event, event.type === 'escrow.disputed' && this.inFault(event.atMs));

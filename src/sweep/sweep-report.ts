@@ -57,7 +57,7 @@ export function seedFigures(record: RunRecord): SeedFigures {
     agents: BigInt(totals.agents),
     requests: BigInt(totals.requests),
     escrows: BigInt(totals.escrows),
-    events: BigInt(record.events.length),
+    events: BigInt(record.events.count),
     agent_balances: totals.agentBalancesMicro,
     fee_income: totals.feeIncomeMicro,
     faucet_pool: totals.faucetPoolMicro,

@@ -13,6 +13,7 @@ import { renderSummaryJson } from '../../src/report/summary-json.ts';
 import { summaryTable } from '../../src/report/summary-table.ts';
 import { renderReports, reportDigest, writeReports } from '../../src/report/write-reports.ts';
 import type { DomainEvent } from '../../src/services/shared/events.ts';
+import { KeptEvents } from '../../src/report/run-events.ts';
 
 const START = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
@@ -42,13 +43,13 @@ function makeRecord(): RunRecord {
       { escrowId: 'esc_a', senderId: 'bob', receiverId: 'alice', amountMicro: 100_000n, feeMicro: 1_000n, status: 'locked', createdAtMs: START + 2 * HOUR, expiresAtMs: START + 8 * HOUR, settledAtMs: null },
       { escrowId: 'esc_0', senderId: 'bob', receiverId: 'alice', amountMicro: 1_234_567n, feeMicro: 12_346n, status: 'expired', createdAtMs: START + HOUR, expiresAtMs: START + 7 * HOUR, settledAtMs: START + 7 * HOUR },
     ],
-    events: [
+    events: new KeptEvents([
       { type: 'agent.registered', atMs: START, agentId: 'alice', style: 'B', referrerId: null, grantMicro: 10_000_000n },
       { type: 'faucet.claimed', atMs: START + 60_000, agentId: 'alice', style: 'B', amountMicro: 2_000_000n, nextClaimAtMs: START + 24 * HOUR + 60_000 },
       { type: 'faucet.claimed', atMs: START + 120_000, agentId: 'bob', style: 'A', amountMicro: 1_000_000n, nextClaimAtMs: null },
       { type: 'escrow.created', atMs: START + 2 * HOUR, escrowId: 'esc_b', senderId: 'alice', receiverId: 'bob', amountMicro: 5_000_000n, feeMicro: 50_000n, expiresAtMs: START + 26 * HOUR },
       { type: 'escrow.released', atMs: START + 3 * HOUR, escrowId: 'esc_b', netMicro: 4_950_000n, feeMicro: 50_000n, referrerId: 'carol', referralMicro: 7_500n },
-    ],
+    ]),
     invariants: [
       { name: 'conservation', checks: 12, violations: 0, first: null },
       { name: 'faucet-cooldown', checks: 4, violations: 1, first: { atMs: START + 120_000, event: '{"type":"faucet.claimed","agentId":"bob"}', message: 'claimed twice within 24h' } },
@@ -194,7 +195,7 @@ describe('each file, exact bytes', () => {
   });
 
   test('events.jsonl: type, at, then fields in order; Micro as decimals, AtMs as ISO', () => {
-    expect(renderEventsJsonl(makeRecord().events)).toBe(EVENTS_JSONL);
+    expect(renderEventsJsonl(makeRecord().events.kept ?? [])).toBe(EVENTS_JSONL);
   });
 
   test('summary.json: fixed key order, per-file digests and their digest', () => {
@@ -257,7 +258,7 @@ describe('CSV quoting', () => {
   });
 
   test('an empty run still has header rows and an empty events file', () => {
-    const empty: RunRecord = { ...makeRecord(), agents: [], endpoints: [], escrows: [], events: [] };
+    const empty: RunRecord = { ...makeRecord(), agents: [], endpoints: [], escrows: [], events: new KeptEvents() };
     expect(renderAgentsCsv(empty)).toBe('agent_id,archetype,display_name,tier,balance,requests,errors,rate_limited\n');
     expect(renderEndpointsCsv(empty)).toBe(`${ENDPOINTS_CSV.split('\n')[0]}\n`);
     expect(renderEscrowsCsv(empty)).toBe('escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at\n');
@@ -308,7 +309,7 @@ describe('writing and the digest', () => {
 
   test('one changed event changes the digest', () => {
     const record = makeRecord();
-    const changed: RunRecord = { ...record, events: record.events.map((event, index) => (index === 2 ? { ...event, atMs: event.atMs + 1 } : event)) };
+    const changed: RunRecord = { ...record, events: new KeptEvents((record.events.kept ?? []).map((event, index) => (index === 2 ? { ...event, atMs: event.atMs + 1 } : event))) };
     expect(renderReports(changed, ALL).digest).not.toBe(renderReports(record, ALL).digest);
     expect(renderReports(changed, ['events']).digest).not.toBe(renderReports(record, ['events']).digest);
   });
@@ -322,11 +323,11 @@ describe('writing and the digest', () => {
   });
 
   test('events.jsonl streams in chunks with the same bytes as in memory', () => {
-    const base = makeRecord().events[1] as DomainEvent & { type: 'faucet.claimed' };
+    const base = makeRecord().events.kept?.[1] as DomainEvent & { type: 'faucet.claimed' };
     const events: DomainEvent[] = [];
     for (let index = 0; index < CHUNK_LINES * 2 + 3; index++) events.push({ ...base, atMs: base.atMs + index, agentId: `agent-${index}` });
     const outDir = scratch();
-    writeReports({ ...makeRecord(), events }, outDir, ['events']);
+    writeReports({ ...makeRecord(), events: new KeptEvents(events) }, outDir, ['events']);
     const text = readFileSync(join(outDir, 'events.jsonl'), 'utf8');
     expect(text).toBe(renderEventsJsonl(events));
     const lines = text.split('\n');

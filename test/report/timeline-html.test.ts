@@ -17,6 +17,7 @@ import { TRACE_REQUESTS_MAX, RequestTrace } from '../../src/sim/request-trace.ts
 import { runSimulation } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
 import { CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs, decodePng, requireChromium, runChromium, waitForNoProcessWith } from './chromium.ts';
+import { KeptEvents } from '../../src/report/run-events.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-timeline-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -80,7 +81,7 @@ describe('timeline.html', () => {
     const requests: TracedRequest[] = Array.from({ length: 100 }, (_, index) => ({ atMs: 1_000 + index, agentId: `agent-${index}-<b>`, endpoint: 'faucet.B.claim', status: index % 2 === 0 ? 200 : 429 }));
     const record: RunRecord = {
       scenario: 'bounds', seed: '1', startMs: 0, endMs: 2_000, reproduce: 'npx afp run bounds.yaml', outcome: 'completed',
-      agents: [], endpoints: [], escrows: [], events: [], invariants: [],
+      agents: [], endpoints: [], escrows: [], events: new KeptEvents(), invariants: [],
       totals: { requests: 5_100, agents: 100, escrows: 0, ledgerSumMicro: 0n, feeIncomeMicro: 0n, faucetPoolMicro: 0n, agentBalancesMicro: 0n },
       trace: { requests, dropped: 5_000 },
     };

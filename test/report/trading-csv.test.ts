@@ -5,11 +5,12 @@ import { describe, expect, test } from 'vitest';
 import type { RunRecord } from '../../src/report/run-record.ts';
 import { renderOrdersCsv, renderPositionsCsv } from '../../src/report/trading-csv.ts';
 import { renderReports } from '../../src/report/write-reports.ts';
+import { KeptEvents } from '../../src/report/run-events.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
 const BASE: RunRecord = {
-  scenario: 's', seed: '1', startMs: T0, endMs: T0 + 3_600_000, reproduce: 'afp run s.yaml --seed 1', outcome: 'completed', agents: [], endpoints: [], escrows: [], events: [], invariants: [],
+  scenario: 's', seed: '1', startMs: T0, endMs: T0 + 3_600_000, reproduce: 'afp run s.yaml --seed 1', outcome: 'completed', agents: [], endpoints: [], escrows: [], events: new KeptEvents(), invariants: [],
   totals: { requests: 0, agents: 0, escrows: 0, ledgerSumMicro: 0n, feeIncomeMicro: 0n, faucetPoolMicro: 0n, agentBalancesMicro: 0n },
 };
 

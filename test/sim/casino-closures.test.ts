@@ -6,6 +6,7 @@ import type { GameId } from '../../src/services/casino/games/game.ts';
 import { ClosureSchedule } from '../../src/services/casino/closure-schedule.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario } from '../../src/sim/runner.ts';
+import { keptEvents } from '../fixtures/kept-events.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 const MINUTE_MS = 60_000;
@@ -49,8 +50,8 @@ populations:
 casino: { starting_deposit: '10.00', closures: [{ game: crash, from: 1h, for: 45m }] }
 `), { seed: 5 });
     expect(record.outcome).toBe('completed');
-    const crash = record.events.filter((event) => event.type === 'casino.bet' && event.game === 'crash').map((event) => event.atMs - START_MS);
-    const coin = record.events.filter((event) => event.type === 'casino.bet' && event.game === 'coin_flip').map((event) => event.atMs - START_MS);
+    const crash = keptEvents(record).filter((event) => event.type === 'casino.bet' && event.game === 'crash').map((event) => event.atMs - START_MS);
+    const coin = keptEvents(record).filter((event) => event.type === 'casino.bet' && event.game === 'coin_flip').map((event) => event.atMs - START_MS);
     expect(crash.filter((atMs) => atMs >= 60 * MINUTE_MS && atMs < 105 * MINUTE_MS)).toEqual([]);
     expect(Math.max(...crash.filter((atMs) => atMs < 60 * MINUTE_MS))).toBeGreaterThan(58 * MINUTE_MS);
     expect(Math.min(...crash.filter((atMs) => atMs >= 105 * MINUTE_MS))).toBeLessThan(107 * MINUTE_MS);

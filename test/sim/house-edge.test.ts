@@ -13,6 +13,7 @@ import type { DefectName } from '../../src/services/shared/context.ts';
 import { CORE_GAME_IDS } from '../../src/services/casino/games/game.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
+import { keptEvents } from '../fixtures/kept-events.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const FILE = join(root, 'scenarios', 'house-edge.yaml');
@@ -36,7 +37,7 @@ describe('scenarios/house-edge.yaml, small override', () => {
     const casino = result.record.casino;
     expect(casino?.bets).toBeGreaterThan(10_000);
     for (const game of CORE_GAME_IDS) expect(casino?.variants.filter((row) => row.game === game).reduce((sum, row) => sum + row.bets, 0), game).toBeGreaterThan(500);
-    const dice = result.record.events.filter((event) => event.type === 'casino.bet' && event.game === 'dice');
+    const dice = keptEvents(result.record).filter((event) => event.type === 'casino.bet' && event.game === 'dice');
     expect(dice.some((event) => event.atMs >= START_MS + 30 * MINUTE_MS && event.atMs < START_MS + 60 * MINUTE_MS)).toBe(false);
     expect(dice.some((event) => event.atMs >= START_MS + 60 * MINUTE_MS)).toBe(true);
     expect(casino?.bankrolls.map((series) => series.archetype)).toEqual(['batch-bettor', 'fixed-bettor', 'martingale', 'kelly-bettor', 'tournament-player', 'fairness-checker']);

@@ -14,6 +14,7 @@ import { main as runMain } from '../../src/cli/run.ts';
 import { STUCK_LISTED, stuckItems, stuckMessage } from '../../src/sim/liveness.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
 import { parseScenario, type Scenario } from '../../src/sim/scenario.ts';
+import { keptEvents } from '../fixtures/kept-events.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'afp-liveness-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -46,7 +47,7 @@ describe('liveness phase', () => {
     expect(result.limit).toBeNull();
     expect(result.record.outcome).toBe('completed');
     expect(result.record.endMs).toBe(parsed.startMs + parsed.durationMs + 3 * 86_400_000);
-    expect(result.record.events.filter((event) => event.type === 'escrow.disputed').length).toBeGreaterThan(3);
+    expect(keptEvents(result.record).filter((event) => event.type === 'escrow.disputed').length).toBeGreaterThan(3);
     expect(result.record.escrows.every((escrow) => escrow.status !== 'disputed' && escrow.status !== 'locked')).toBe(true);
   });
 

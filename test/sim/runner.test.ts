@@ -9,6 +9,7 @@ import { defineAgent } from '../../src/sim/agent.ts';
 import { SimulationCrash } from '../../src/sim/run-stopped.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runScenario, runSimulation } from '../../src/sim/runner.ts';
+import { keptEvents } from '../fixtures/kept-events.ts';
 
 const SMALL = `
 name: small
@@ -66,7 +67,7 @@ populations:
 `);
     const record = await runScenario(scenario, { seed: 3 });
     expect(record.outcome).toBe('completed');
-    const expired = record.events.filter((event) => event.type === 'escrow.expired');
+    const expired = keptEvents(record).filter((event) => event.type === 'escrow.expired');
     expect(expired.length).toBeGreaterThan(20);
     for (const event of expired) expect(event.atMs).toBe(event.expiresAtMs);
     const open = record.escrows.filter((escrow) => escrow.status === 'locked');

@@ -12,7 +12,7 @@
  * mulberry32 stream seeded by the scenario seed and the iteration number: the same iteration
  * makes the same choices in every run, whichever VU runs it. Money is integer micro-USDC
  * (JavaScript numbers: amounts stay below 2^53). The text is constant: byte-stable.
- * Non-goals: afp's exact draws (afp's rng is seedrandom with named forks; the probabilities are
+ * Non-goals: afp's exact draws (afp's rng is Alea (seedrandom's generator) with named forks; the probabilities are
  * the same, the sequences are not).
  */
 

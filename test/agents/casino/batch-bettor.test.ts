@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('batch-bettor', () => {
   test('every amount of its mix is within the games\' bets', () => {
@@ -32,7 +33,7 @@ casino:
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const perAgentGame = new Map<string, number>();
-    for (const event of record.events) if (event.type === 'casino.bet') perAgentGame.set(`${event.agentId}|${event.game}`, (perAgentGame.get(`${event.agentId}|${event.game}`) ?? 0) + 1);
+    for (const event of keptEvents(record)) if (event.type === 'casino.bet') perAgentGame.set(`${event.agentId}|${event.game}`, (perAgentGame.get(`${event.agentId}|${event.game}`) ?? 0) + 1);
     const batch = record.endpoints.find((row) => row.endpoint === 'casino.A.batch');
     expect(batch?.statuses['200']).toBeGreaterThan(12 * 150);
     for (const agent of record.agents) {
@@ -43,7 +44,7 @@ casino:
       expect(Math.abs(coin - crash)).toBeLessThanOrEqual(4);
       expect(perAgentGame.get(`${agent.agentId}|slots`) ?? 0).toBeLessThan(coin);
     }
-    const referred = record.events.filter((event) => event.type === 'agent.registered' && event.referrerId !== null);
+    const referred = keptEvents(record).filter((event) => event.type === 'agent.registered' && event.referrerId !== null);
     expect(referred.length).toBeGreaterThan(4);
     expect(record.invariants.find((result) => result.name === 'casino-referral-levels')?.checks).toBeGreaterThan(10_000);
   });

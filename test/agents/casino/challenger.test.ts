@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('challenger', () => {
   test('challenges others, accepts and declines, never itself', async () => {
@@ -18,7 +19,7 @@ casino: { starting_deposit: '20.00' }
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const statuses = new Map<string, number>();
-    for (const event of record.events) if (event.type === 'casino.challenge') statuses.set(event.status, (statuses.get(event.status) ?? 0) + 1);
+    for (const event of keptEvents(record)) if (event.type === 'casino.challenge') statuses.set(event.status, (statuses.get(event.status) ?? 0) + 1);
     expect(statuses.get('pending')).toBeGreaterThan(100);
     expect(statuses.get('resolved')).toBeGreaterThan(30);
     expect(statuses.get('declined')).toBeGreaterThan(10);

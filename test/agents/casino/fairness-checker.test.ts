@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario, runSimulation } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 const SCENARIO = `
 name: fairness
@@ -19,7 +20,7 @@ describe('fairness-checker', () => {
     const record = await runScenario(scenarioFromText(SCENARIO), { seed: 61 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const rotations = record.events.filter((event) => event.type === 'casino.seed-rotated').length;
+    const rotations = keptEvents(record).filter((event) => event.type === 'casino.seed-rotated').length;
     expect(rotations).toBeGreaterThan(3 * 15);
     const audits = record.endpoints.find((row) => row.endpoint === 'casino.A.fairness.audit');
     const verifies = record.endpoints.find((row) => row.endpoint === 'casino.A.fairness.verify');

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 const HOUR_MS = 3_600_000;
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
@@ -22,7 +23,7 @@ casino:
 `), { seed: 31 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const bets = record.events.filter((event) => event.type === 'casino.bet');
+    const bets = keptEvents(record).filter((event) => event.type === 'casino.bet');
     const dice = bets.filter((bet) => bet.game === 'dice');
     expect(dice.length).toBeGreaterThan(6 * 50);
     for (const bet of dice) expect(bet.amountMicro).toBe(250_000n);
@@ -32,7 +33,7 @@ casino:
     expect(diceRow?.statuses['409']).toBeGreaterThanOrEqual(6);
     const coinRow = record.endpoints.find((row) => row.endpoint === 'casino.A.game.coin_flip');
     expect(coinRow?.statuses['422']).toBe(1);
-    expect(record.events.filter((event) => event.type === 'casino.deposit' && event.status === 'confirmed')).toHaveLength(7);
+    expect(keptEvents(record).filter((event) => event.type === 'casino.deposit' && event.status === 'confirmed')).toHaveLength(7);
   });
 
   test('its params are validated strictly, the game parameters by the game itself', () => {

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { DomainEvent } from '../../../src/services/shared/events.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 type Bet = Extract<DomainEvent, { type: 'casino.bet' }>;
 
@@ -19,7 +20,7 @@ casino: { starting_deposit: '40.00' }
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const byAgent = new Map<string, Bet[]>();
-    for (const event of record.events) if (event.type === 'casino.bet') byAgent.set(event.agentId, [...(byAgent.get(event.agentId) ?? []), event]);
+    for (const event of keptEvents(record)) if (event.type === 'casino.bet') byAgent.set(event.agentId, [...(byAgent.get(event.agentId) ?? []), event]);
     let doubled = 0;
     let resets = 0;
     for (const bets of byAgent.values()) {

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('tournament-player', () => {
   test('creates, enters, plays and completes tournaments', async () => {
@@ -16,10 +17,10 @@ casino: { starting_deposit: '30.00' }
 `), { seed: 53 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const tournaments = record.events.filter((event) => event.type === 'casino.tournament');
+    const tournaments = keptEvents(record).filter((event) => event.type === 'casino.tournament');
     const completed = new Set(tournaments.filter((event) => event.status === 'completed').map((event) => event.tournamentId));
     expect(completed.size).toBeGreaterThan(3);
-    const plays = record.events.filter((event) => event.type === 'casino.bet' && event.source === 'tournament');
+    const plays = keptEvents(record).filter((event) => event.type === 'casino.bet' && event.source === 'tournament');
     expect(plays.length).toBeGreaterThan(200);
     const entered = record.endpoints.find((row) => row.endpoint === 'casino.A.tournaments.enter');
     expect(entered?.statuses['200']).toBeGreaterThan(10);

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('escrow-buyer', () => {
   test('runs alone for a day (buyers as each other\'s counterparties) without a violation', async () => {
@@ -16,7 +17,7 @@ populations:
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
     const statuses = new Set(record.escrows.map((escrow) => escrow.status));
     for (const status of ['released', 'refunded', 'expired']) expect(statuses.has(status), status).toBe(true);
-    expect(record.events.some((event) => event.type === 'escrow.disputed')).toBe(true);
+    expect(keptEvents(record).some((event) => event.type === 'escrow.disputed')).toBe(true);
     const releases = [...record.endpoints.filter((row) => row.endpoint.endsWith('.release'))];
     expect(releases.reduce((sum, row) => sum + (row.statuses['409'] ?? 0), 0)).toBeGreaterThan(0);
   });
@@ -32,7 +33,7 @@ platform: { dispute_outcome: release }
 `), { seed: 22 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const disputed = record.events.filter((event) => event.type === 'escrow.disputed').length;
+    const disputed = keptEvents(record).filter((event) => event.type === 'escrow.disputed').length;
     expect(disputed).toBeGreaterThan(5);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('escrow-seller', () => {
   test('runs alone for a day without a violation', async () => {
@@ -28,9 +29,9 @@ populations:
 `), { seed: 32 });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect(result.violations, result.name).toBe(0);
-    const disputes = record.events.filter((event) => event.type === 'escrow.disputed');
+    const disputes = keptEvents(record).filter((event) => event.type === 'escrow.disputed');
     expect(disputes.length).toBeGreaterThan(3);
     expect(disputes.every((event) => event.byAgentId.startsWith('escrow-seller-'))).toBe(true);
-    expect(record.events.some((event) => event.type === 'escrow.refunded' && event.cause === 'dispute-window')).toBe(true);
+    expect(keptEvents(record).some((event) => event.type === 'escrow.refunded' && event.cause === 'dispute-window')).toBe(true);
   });
 });

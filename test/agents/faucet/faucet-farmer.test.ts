@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 describe('faucet-farmer', () => {
   test('runs alone for two days without a violation; early attempts are refused with FAUCET_CLAIMED', async () => {
@@ -20,7 +21,7 @@ populations:
     expect(claimsA?.statuses['200']).toBeGreaterThan(5);
     expect(claimsA?.statuses['409']).toBeGreaterThan(0);
     const perAgent = new Map<string, number>();
-    for (const event of record.events) if (event.type === 'faucet.claimed' && event.style === 'B') perAgent.set(event.agentId, (perAgent.get(event.agentId) ?? 0) + 1);
+    for (const event of keptEvents(record)) if (event.type === 'faucet.claimed' && event.style === 'B') perAgent.set(event.agentId, (perAgent.get(event.agentId) ?? 0) + 1);
     for (const count of perAgent.values()) expect(count).toBeLessThanOrEqual(2);
   });
 

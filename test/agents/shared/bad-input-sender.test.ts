@@ -10,6 +10,7 @@ import { Platform } from '../../../src/platform/platform.ts';
 import { BAD_INPUT_CASES } from '../../../src/sim/bad-input-cases.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 const START_MS = Date.parse('2026-01-01T00:00:00Z');
 
@@ -54,6 +55,6 @@ populations:
     for (const exchange of bad) expect(exchange.status >= 400 && exchange.status < 500, `${exchange.path} ${exchange.status}`).toBe(true);
     for (const agent of record.agents) expect(agent.balanceMicro).toBe(10_000_000n);
     expect(record.escrows).toHaveLength(0);
-    expect(record.events.filter((event) => event.type !== 'referral.paid').map((event) => event.type)).toEqual(['agent.registered', 'agent.registered']);
+    expect(keptEvents(record).filter((event) => event.type !== 'referral.paid').map((event) => event.type)).toEqual(['agent.registered', 'agent.registered']);
   });
 });

@@ -14,6 +14,7 @@ import { renderReports } from '../../../src/report/write-reports.ts';
 import type { AnyAgentDefinition } from '../../../src/sim/agent.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';
 
 const HOLDERS = `
@@ -57,16 +58,16 @@ describe('wallet-holder', () => {
     const record = await runScenario(scenario, { seed: 4, agents: { ...AGENTS, 'wallet-holder': spiedHolder(keys) } });
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
-    const created = record.events.filter((event) => event.type === 'wallet.created').map((event) => event.agentId);
+    const created = keptEvents(record).filter((event) => event.type === 'wallet.created').map((event) => event.agentId);
     expect(created.sort()).toEqual([...new Set(created)].sort());
     expect(created).toHaveLength(8);
     // Nine starting funds per wallet, minted right after its creation.
-    expect(record.events.filter((event) => event.type === 'wallet.minted')).toHaveLength(8 * 9);
-    const sends = record.events.flatMap((event) => (event.type === 'wallet.sent' && event.kind === 'send' ? [event] : []));
+    expect(keptEvents(record).filter((event) => event.type === 'wallet.minted')).toHaveLength(8 * 9);
+    const sends = keptEvents(record).flatMap((event) => (event.type === 'wallet.sent' && event.kind === 'send' ? [event] : []));
     expect(new Set(sends.map((event) => event.chain))).toEqual(new Set(['ethereum', 'base', 'solana', 'bitcoin', 'tron', 'monero']));
     const natives = new Set(['0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', 'So11111111111111111111111111111111111111112', 'native', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb']);
     expect(sends.some((event) => !natives.has(event.asset))).toBe(true);
-    const settled = new Map(record.events.flatMap((event) => (event.type === 'wallet.settled' ? [[event.hash, event.atMs] as const] : [])));
+    const settled = new Map(keptEvents(record).flatMap((event) => (event.type === 'wallet.settled' ? [[event.hash, event.atMs] as const] : [])));
     for (const send of sends) if (send.blockAtMs <= record.endMs) expect(settled.get(send.hash), send.hash).toBe(send.blockAtMs);
     // Keys: 8 wallets × (4 single keys: ethereum and base share one; + monero's 2), none in any report byte.
     expect(keys.size).toBe(8 * 6);

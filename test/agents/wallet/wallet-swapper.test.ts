@@ -10,6 +10,7 @@ import type { HeldWallet } from '../../../agents/wallet/wallet-kit.ts';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 import { ok, stubContext } from './wallet-stub.ts';
 
 const SWAPPERS = `
@@ -46,11 +47,11 @@ describe('wallet-swapper', () => {
     expect(record.outcome).toBe('completed');
     for (const result of record.invariants) expect({ name: result.name, violations: result.violations }).toEqual({ name: result.name, violations: 0 });
     const ends = new Map<string, string>();
-    for (const event of record.events) if (event.type === 'wallet.swap') ends.set(event.orderId, event.status);
+    for (const event of keptEvents(record)) if (event.type === 'wallet.swap') ends.set(event.orderId, event.status);
     const statuses = [...ends.values()];
     expect(statuses.filter((status) => status === 'finished').length).toBeGreaterThan(20);
     expect(statuses.filter((status) => !['finished', 'failed', 'refunded', 'expired'].includes(status)).length).toBeLessThanOrEqual(10);
-    const fees = record.events.filter((event) => event.type === 'wallet.fee');
+    const fees = keptEvents(record).filter((event) => event.type === 'wallet.fee');
     expect(fees).toHaveLength(statuses.filter((status) => status === 'finished').length);
     const rendered = renderReports(record, scenario.reports);
     const referrals = (rendered.files.find((file) => file.file === 'referrals.csv')?.text ?? '').trimEnd().split('\n');

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { renderReports } from '../../../src/report/write-reports.ts';
 import { scenarioFromText } from '../../../src/sim/load-scenario.ts';
 import { runScenario } from '../../../src/sim/runner.ts';
+import { keptEvents } from '../../fixtures/kept-events.ts';
 
 const CRASH = `
 name: small-crash
@@ -35,11 +36,11 @@ describe('trading crash', () => {
     expect(record.outcome).toBe('completed');
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);
     const shockTick = scenario.startMs + DAY_MS; // the shock falls on a tick boundary
-    const liquidations = record.events.filter((event) => event.type === 'trading.liquidated');
+    const liquidations = keptEvents(record).filter((event) => event.type === 'trading.liquidated');
     const atShock = liquidations.filter((event) => event.atMs === shockTick);
     expect(atShock.length).toBeGreaterThanOrEqual(10);
     expect(atShock.every((event) => event.type === 'trading.liquidated' && event.symbol === 'BTC-PERP' && event.shortfallMicro > 0n)).toBe(true);
-    const funding = record.events.filter((event) => event.type === 'trading.funding');
+    const funding = keptEvents(record).filter((event) => event.type === 'trading.funding');
     expect(funding.length).toBeGreaterThan(0);
     expect(funding.every((event) => event.atMs % (8 * 3_600_000) === 0)).toBe(true);
     const archetypes = new Set(record.trading?.orders.map((order) => order.agentId.replace(/-\d+-[0-9a-f]+$/, '')));

@@ -43,6 +43,8 @@ const COUNTERPARTY = 1;
 const REFERENCE = 2;
 const REFS = 3;
 
+/** Scratch for a reference's words, shared by every ring (pushes are synchronous): one object per ring was 40 B an agent. */
+const WORDS: IdWords = { high: 0, low: 0 };
 
 function hex8(word: number): string {
   return word.toString(16).padStart(8, '0');
@@ -60,7 +62,6 @@ export class JournalRing {
   /** The amounts too large for int64, exactly. */
   private readonly wide = new WideAmounts(CELLS);
   private newestSequence = -1;
-  private readonly words: IdWords = { high: 0, low: 0 };
 
   constructor(capacityMax: number) {
     assert(Number.isSafeInteger(capacityMax) && capacityMax >= 1, 'a journal ring holds at least one entry');
@@ -98,9 +99,9 @@ export class JournalRing {
     const refs = this.refs;
     refs[row + REASON] = transfer.reason;
     refs[row + COUNTERPARTY] = counterparty;
-    if (readIdWords(transfer.reference, this.words)) {
-      cells[at + REFERENCE_HIGH] = this.words.high;
-      cells[at + REFERENCE_LOW] = this.words.low;
+    if (readIdWords(transfer.reference, WORDS)) {
+      cells[at + REFERENCE_HIGH] = WORDS.high;
+      cells[at + REFERENCE_LOW] = WORDS.low;
       refs[row + REFERENCE] = null;
     } else {
       refs[row + REFERENCE] = transfer.reference;
