@@ -93,7 +93,7 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
   const results = await runMoneyProbes({
     session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId,
     second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
-    fundDomains: (agentId, apiKey) => fundLiveAccount({ session: run.session, key: null, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline, balanceOperation: 'domains.balance' }, agentId, apiKey),
+    fundOwnAccount: (service, agentId, apiKey) => fundLiveAccount({ session: run.session, key: null, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline, balanceOperation: `${service}.balance` }, agentId, apiKey),
   });
   run.progress.finish();
   for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);

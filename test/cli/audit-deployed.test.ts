@@ -198,7 +198,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.code, ran.out + ran.err).toBe(0);
     const skipped = ran.out.split('\n').filter((line) => line.startsWith('skipped'));
     expect(skipped.map((line) => line.split(':')[0])).toEqual(['skipped domain-double-registration', 'skipped domain-unpaid-transfer', 'skipped trading-liquidation']);
-    expect(skipped.every((line) => line.includes('the domains service keeps its own accounts') || line.includes("the audit account's balance") || line.includes('was not accepted (400 insufficient_balance)'))).toBe(true);
+    expect(skipped.every((line) => line.includes('service keeps its own accounts') || line.includes("the audit account's balance") || line.includes('was not accepted (400 insufficient_balance)'))).toBe(true);
     expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(grave(findingsOf('money'))).toEqual([]);

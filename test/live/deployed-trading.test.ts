@@ -7,7 +7,7 @@ import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
 import { runMoneyProbes } from '../../src/live/audit/money-probes.ts';
 import { FindingsCollector } from '../../src/live/finding.ts';
-import { openLiveAccount } from '../../src/live/live-account.ts';
+import { fundLiveAccount, openLiveAccount } from '../../src/live/live-account.ts';
 import { LiveSession, type CallDeviation } from '../../src/live/live-session.ts';
 import { curlOf } from '../../src/live/report/curl.ts';
 import type { Target } from '../../src/live/target.ts';
@@ -89,10 +89,27 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
     const results = await runMoneyProbes({ session: live, apiKey: main.value.apiKey, agentId: main.value.agentId, second: null, withdrawAddress: null, findings, curlOf });
     const trading = results.filter((result) => result.name.startsWith('trading-'));
     expect(trading.map((result) => [result.name, result.status])).toEqual([['trading-overdraw', 'ran'], ['trading-margin', 'ran'], ['trading-liquidation', 'skipped']]);
-    // The trading agent of its own holds nothing (the faucet cannot fund it): the liquidation probe cannot open its position.
-    expect(trading[2]?.note).toBe('the BTC-PERP long of 5.00 at leverage 10 was not accepted (400 insufficient_balance)');
+    // The trading agent of its own cannot be funded (no funding hook here; the faucet pays casino agents only): the liquidation probe is left out.
+    expect(trading[2]?.note).toBe('the trading service keeps its own accounts, and this audit cannot fund one');
     expect(trading[0]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/);
     expect(trading[1]?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/);
     expect(findings.list().filter((finding) => finding.id.includes('trading'))).toEqual([]);
   });
+
+  test('liquidation on a trading agent of its own, funded by the admin deposit: margins and liquidation prices against the formulas, then time moved on the manual clock until one is liquidated, the balance untouched', async () => {
+    const { target: faucetFunded } = await served();
+    const target: Target = { ...faucetFunded, funding: { method: 'admin-deposit' } };
+    const { live, clock } = session(target);
+    const deadline = new Deadline(clock, 3600);
+    const main = await openLiveAccount({ session: live, key: null, fundMicro: 1_000_000n, clock, deadline });
+    expect(main.ok).toBe(true);
+    if (!main.ok) return;
+    const findings = new FindingsCollector();
+    const fundOwnAccount = (service: 'trading' | 'domains', agentId: string, apiKey: string) => fundLiveAccount({ session: live, key: null, fundMicro: 20_000_000n, clock, deadline, balanceOperation: `${service}.balance` }, agentId, apiKey);
+    const results = await runMoneyProbes({ session: live, apiKey: main.value.apiKey, agentId: main.value.agentId, second: null, withdrawAddress: null, findings, curlOf, fundOwnAccount });
+    const liquidation = results.find((result) => result.name === 'trading-liquidation');
+    expect(liquidation?.status).toBe('ran');
+    expect(liquidation?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);
+    expect(findings.list().filter((finding) => finding.id.includes('trading') && finding.severity !== 'info')).toEqual([]);
+  }, 120_000);
 });

@@ -9,7 +9,7 @@
  *     audit account's and the buyer's balance unchanged.
  * Where the domains service keeps its own accounts (the deployment, DEPLOYED.md §7: the dialect
  * offers `domains.account`), both probes open their own domains accounts — the audit account
- * funded the target's way (`fundDomains`), the buyer unfunded — and read balances there. A shape
+ * funded the target's way (`fundOwnAccount`), the buyer unfunded — and read balances there. A shape
  * with no priced transfer (the deployment's transfer is a gift) cannot offer or sell: the sale steps
  * are reported as an info finding with the reason, and the rest (a non-owner's transfer to itself
  * without price is refused, the owner and the buyer's balance unchanged) still runs. A loser
@@ -66,8 +66,8 @@ async function openDomainAccounts(context: ProbeContext): Promise<DomainAccounts
   if (context.session.offers('domains.account') !== null) return { main: { apiKey: context.apiKey, agentId: context.agentId }, second: context.second, balanceOp: 'casino.balance' };
   const main = await context.session.call('domains.account', {}, null);
   if (main.kind !== 'ok') return `the domains service keeps its own accounts, and registering one was ${describe(main)}`;
-  if (context.fundDomains === undefined) return 'the domains service keeps its own accounts, and this audit cannot fund one';
-  const funded = await context.fundDomains(main.value.agentId, main.value.apiKey);
+  if (context.fundOwnAccount === undefined) return 'the domains service keeps its own accounts, and this audit cannot fund one';
+  const funded = await context.fundOwnAccount('domains', main.value.agentId, main.value.apiKey);
   if (!funded.ok) return `the domains service keeps its own accounts, and funding ${main.value.agentId} failed: ${funded.message}`;
   const second = await context.session.call('domains.account', {}, null);
   return { main: main.value, second: second.kind === 'ok' ? second.value : null, balanceOp: 'domains.balance' };

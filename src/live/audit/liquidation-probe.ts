@@ -118,7 +118,7 @@ export async function tradingLiquidation(context: ProbeContext, raise: Raise): P
   const { session } = context;
   const unavailable = session.offers('trading.order') ?? session.offers('trading.positions');
   if (unavailable !== null) return { status: 'skipped', note: unavailable };
-  const account = await tradingAccount(context);
+  const account = await tradingAccount(context, true);
   if (typeof account === 'string') return { status: 'skipped', note: account };
   const formulas: string[] = [];
   for (const leg of LEGS) {

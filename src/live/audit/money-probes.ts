@@ -54,8 +54,11 @@ export interface ProbeContext {
   readonly withdrawAddress: string | null;
   readonly findings: FindingsCollector;
   readonly curlOf: (request: SentRequest) => string;
-  /** Funds a fresh domains account the target's way, where the domains service keeps its own accounts (domain-probes.ts); absent: it cannot. */
-  readonly fundDomains?: (agentId: string, apiKey: string) => Promise<LiveOutcome<string>>;
+  /**
+   * Funds a fresh account of a service that keeps its own accounts (the deployment's trading and
+   * domains), the target's way (domain-probes.ts, the liquidation probe); absent: it cannot.
+   */
+  readonly fundOwnAccount?: (service: 'trading' | 'domains', agentId: string, apiKey: string) => Promise<LiveOutcome<string>>;
 }
 
 export interface ProbeResult {

@@ -35,12 +35,18 @@ export interface TradingAccount {
   balance(): Promise<Micro | null>;
 }
 
-export async function tradingAccount(context: ProbeContext): Promise<TradingAccount | string> {
+/** `funded`: a fresh account of a trading service with accounts of its own is funded the target's way first (`fundOwnAccount`); the overdraw probes want it empty. */
+export async function tradingAccount(context: ProbeContext, funded = false): Promise<TradingAccount | string> {
   const { session } = context;
   if (session.offers('trading.register') === null && session.offers('trading.balance') === null) {
     const registered = await session.call('trading.register', {}, null);
     if (registered.kind !== 'ok') return `a trading agent could not be registered: ${registered.kind === 'refused' ? `${registered.refusal.status} ${registered.refusal.name}` : registered.kind}`;
     const apiKey = registered.value.apiKey;
+    if (funded) {
+      if (context.fundOwnAccount === undefined) return 'the trading service keeps its own accounts, and this audit cannot fund one';
+      const funding = await context.fundOwnAccount('trading', registered.value.agentId, apiKey);
+      if (!funding.ok) return `the trading service keeps its own accounts, and funding ${registered.value.agentId} failed: ${funding.message}`;
+    }
     return {
       apiKey, label: `trading agent ${registered.value.agentId}`,
       balance: async () => {
