@@ -9,8 +9,9 @@
  * (src/live/audit/wallet-probes.ts) and judges it by a documented rule; never assumed here.
  */
 import { row, type DialectTable } from '../dialect.ts';
-import { readAddresses, WALLET_DOCUMENTS, WALLET_REQUESTS } from '../documents/wallet.ts';
+import { WALLET_DOCUMENTS, WALLET_REQUESTS } from '../documents/wallet.ts';
 
+/** The documents' rows where the answers agree (create: the same fields, 201 instead of 200, judged by the probes); the rest read here. */
 export const WALLET_DEPLOYED: DialectTable = {
   ...WALLET_DOCUMENTS,
   'wallet.register': row('wallet.register', {
@@ -20,15 +21,6 @@ export const WALLET_DEPLOYED: DialectTable = {
       const apiKey = reader.string('api_key');
       reader.knows('referral_code', 'message', 'next_steps');
       return agentId === null || apiKey === null ? null : { agentId, apiKey };
-    },
-  }),
-  'wallet.create': row('wallet.create', {
-    request: WALLET_REQUESTS.create,
-    read: (reader) => {
-      const addresses = readAddresses(reader);
-      const mnemonic = reader.string('mnemonic');
-      reader.knows('addresses', 'monero_keys', 'derivation_paths', 'warning');
-      return addresses === null ? null : { addresses, mnemonic };
     },
   }),
   'wallet.balance': row('wallet.balance', {
