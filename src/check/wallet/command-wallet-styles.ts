@@ -103,12 +103,28 @@ export type AmountB = 'part' | 'above';
 export interface SendBInput {
   readonly wallet: number;
   readonly chain: ModelledChainB;
+  /** The first wallet from `wallet` on (cyclically) holding USDC on `chain`, else on the other modelled chain (so random runs meet balances). */
+  readonly funded: boolean;
   readonly to: DestinationB;
   readonly amount: AmountB;
   readonly memo: boolean;
 }
 
-function destinationB(model: Readonly<CheckModel>, input: SendBInput): { to: string; address: string | null } | undefined {
+/** The sender and chain of a B send: as drawn, or with `funded` the first holder of USDC (none yet: the drawn ones). */
+function senderB(model: Readonly<CheckModel>, input: SendBInput): { wallet: ModelWallet; chain: ModelledChainB } | undefined {
+  const drawn = walletAt(model, input.wallet);
+  if (!input.funded || drawn === undefined) return drawn === undefined ? undefined : { wallet: drawn, chain: input.chain };
+  const wallets = model.wallet.wallets;
+  for (const chain of [input.chain, input.chain === 'ethereum' ? 'base' : 'ethereum'] as const) {
+    for (let step = 0; step < wallets.length; step++) {
+      const wallet = wallets[(input.wallet + step) % wallets.length] as ModelWallet;
+      if (balanceOf(model.wallet, usdcOf(chain), wallet.addresses[chain]) > 0n) return { wallet, chain };
+    }
+  }
+  return { wallet: drawn, chain: input.chain };
+}
+
+function destinationB(model: Readonly<CheckModel>, input: SendBInput & { chain: ModelledChainB }): { to: string; address: string | null } | undefined {
   if (input.to.kind === 'wallet') {
     const wallet = walletAt(model, input.to.index);
     return wallet === undefined ? undefined : { to: wallet.addresses[input.chain], address: wallet.addresses[input.chain] };
@@ -120,35 +136,40 @@ function destinationB(model: Readonly<CheckModel>, input: SendBInput): { to: str
 
 export function styleBSendCommand(input: SendBInput): WalletCommandSpec {
   const toText = input.to.kind === 'wallet' ? `w${input.to.index}` : `agent a${input.to.slot}`;
-  const label = `walletSendB(w${input.wallet}, ${input.chain} USDC, to ${toText}, ${input.amount}${input.memo ? ', memo' : ''})`;
-  const asset = usdcOf(input.chain);
+  const label = `walletSendB(w${input.wallet}${input.funded ? '+' : ''}, ${input.chain}${input.funded ? '+' : ''} USDC, to ${toText}, ${input.amount}${input.memo ? ', memo' : ''})`;
+  const resolved = (model: Readonly<CheckModel>): { wallet: ModelWallet; chain: ModelledChainB; destination: { to: string; address: string | null } } | undefined => {
+    const sender = senderB(model, input);
+    const destination = sender === undefined ? undefined : destinationB(model, { ...input, chain: sender.chain });
+    return sender === undefined || destination === undefined ? undefined : { ...sender, destination };
+  };
   return walletSpec({
     label,
-    applicable: (model) => walletAt(model, input.wallet) !== undefined && destinationB(model, input) !== undefined,
-    charges: (model) => [{ slot: walletAt(model, input.wallet)?.slot ?? 0, scopes: B_SEND_SCOPES }],
-    parties: (model) => [walletAt(model, input.wallet)?.slot ?? 0],
+    applicable: (model) => resolved(model) !== undefined,
+    charges: (model) => [{ slot: resolved(model)?.wallet.slot ?? 0, scopes: B_SEND_SCOPES }],
+    parties: (model) => [resolved(model)?.wallet.slot ?? 0],
     execute: async (model, system) => {
-      const wallet = walletAt(model, input.wallet);
-      const destination = destinationB(model, input);
-      if (wallet === undefined || destination === undefined) throw new Error(`${label}: precondition broken`);
-      const from = wallet.addresses[input.chain];
+      const send = resolved(model);
+      if (send === undefined) throw new Error(`${label}: precondition broken`);
+      const { wallet, chain, destination } = send;
+      const asset = usdcOf(chain);
+      const from = wallet.addresses[chain];
       const held = balanceOf(model.wallet, asset, from);
       const amount = input.amount === 'above' ? held + 1n : held / 4n > 0n ? held / 4n : 1n;
       const memo = input.memo ? 'afp check' : null;
-      const body: Record<string, unknown> = { to: destination.to, amount: Number(unitsText(amount, asset.decimals)), chain: input.chain, private_key: secretsOf(model.wallet, wallet.index).privateKeys[input.chain] };
+      const body: Record<string, unknown> = { to: destination.to, amount: Number(unitsText(amount, asset.decimals)), chain, private_key: secretsOf(model.wallet, wallet.index).privateKeys[chain] };
       if (memo !== null) body['memo'] = memo;
       const answer = await keyed(model, system, wallet.slot).wallet.call('wallet.B.send', { body });
-      const described = `${label} (${unitsText(amount, asset.decimals)} USDC)`;
+      const described = `${label} (w${wallet.index} ${chain}, ${unitsText(amount, asset.decimals)} USDC)`;
       if (destination.address === null) return expectAnswer(described, model, answer, NO_WALLET);
       const fee = feeOf(asset);
-      if (held < amount || balanceOf(model.wallet, nativeOf(input.chain), from) < fee) return expectAnswer(described, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
-      const row = chainRow(input.chain);
+      if (held < amount || balanceOf(model.wallet, nativeOf(chain), from) < fee) return expectAnswer(described, model, answer, failure(422, 'INSUFFICIENT_BALANCE'));
+      const row = chainRow(chain);
       const to = destination.address;
       const sentAtMs = model.nowMs;
       expectAnswer(described, model, answer, {
         expected: {
           status: 200,
-          body: { tx_hash: text(), status: eq('pending'), amount: eq(Number(unitsText(amount, asset.decimals))), fee: eq(unitsText(fee, row.decimals)), fee_symbol: eq(row.symbol), chain: eq(input.chain), to: eq(to), memo: eq(memo) },
+          body: { tx_hash: text(), status: eq('pending'), amount: eq(Number(unitsText(amount, asset.decimals))), fee: eq(unitsText(fee, row.decimals)), fee_symbol: eq(row.symbol), chain: eq(chain), to: eq(to), memo: eq(memo) },
         },
         commit: (answered) => {
           recordSend(model.wallet, { kind: 'send', asset, from, to, amount, memo, hash: String(answered['tx_hash']) }, sentAtMs);

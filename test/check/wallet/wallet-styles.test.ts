@@ -14,7 +14,7 @@ import { ALL_ROUTES } from '../../../src/http/routes/index.ts';
 import { manualServes } from '../../fixtures/manual-serves.ts';
 
 function sendB(input: Partial<SendBInput>): CommandSpec {
-  return styleBSendCommand({ wallet: 0, chain: 'ethereum', to: { kind: 'wallet', index: 1 }, amount: 'part', memo: false, ...input });
+  return styleBSendCommand({ wallet: 0, chain: 'ethereum', funded: false, to: { kind: 'wallet', index: 1 }, amount: 'part', memo: false, ...input });
 }
 
 function stylesJourney(): CommandSpec[] {
@@ -39,7 +39,7 @@ function stylesJourney(): CommandSpec[] {
     sendB({ chain: 'base', to: { kind: 'agent', slot: 1 }, memo: true }),
     sendB({ chain: 'base', amount: 'above' }),
     // w1 holds no ETH for the fee: refused.
-    styleBSendCommand({ wallet: 1, chain: 'base', to: { kind: 'wallet', index: 0 }, amount: 'part', memo: false }),
+    styleBSendCommand({ wallet: 1, chain: 'base', funded: false, to: { kind: 'wallet', index: 0 }, amount: 'part', memo: false }),
     styleBBalanceCommand({ slot: 0, chain: 'all' }),
     styleBHistoryCommand({ slot: 0, chain: null, type: null, limit: null }),
     styleBHistoryCommand({ slot: 0, chain: 'base', type: 'send', limit: null }),
@@ -52,6 +52,8 @@ function stylesJourney(): CommandSpec[] {
     styleBBalanceCommand({ slot: 1, chain: 'base' }),
     styleBBalanceCommand({ slot: 0, chain: 'ethereum' }),
     txLookupCommand({ slot: 2, tx: 4 }),
+    // Funded from w1 on: w1 now holds ethereum USDC but no ETH for the fee (422).
+    sendB({ wallet: 1, funded: true, to: { kind: 'wallet', index: 0 } }),
   ];
 }
 
