@@ -14,7 +14,6 @@ import { expectAnswer, keyed, type CommandSpec } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 import { balanceCommand, createWalletCommand, historyCommand, mintCommand, predictBalance, sendCommand, txLookupCommand, walletAt, type Destination, type MintSize, type SendAmount, type SendKey, type ViewKeyKind } from './command-wallet.ts';
 import { quoteCommand, swapCommand, swapStatusCommand, walletReferralCommand, type ReferralRow, type SwapSize } from './command-wallet-swaps.ts';
-import { styleAddressesCommand, styleBBalanceCommand, styleBHistoryCommand, styleBSendCommand, type ChainB, type DestinationB } from './command-wallet-styles.ts';
 import { tokensOf } from './model-wallet.ts';
 import { walletSpec } from './wallet-frame.ts';
 import { secretsOf } from './wallet-keyring.ts';
@@ -104,20 +103,7 @@ const destination: fc.Arbitrary<Destination> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), index: fc.integer({ min: 0, max: 3 }) }) },
 );
 
-const chainB = fc.constantFrom<ChainB | 'all' | null>(null, 'all', 'ethereum', 'base', 'polygon', 'arbitrum');
-const destinationB: fc.Arbitrary<DestinationB> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wallet' as const), index: walletIndex }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('agent' as const), slot }) },
-);
-/** The styles' rows (command-wallet-styles.ts): B's USDC sends half of them, so its balances and history move. */
-const styleSpecs: fc.Arbitrary<CommandSpec> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ wallet: walletIndex, chain: fc.constantFrom('ethereum' as const, 'base' as const), funded: fc.constantFrom(true, true, false), to: destinationB, amount: fc.constantFrom('part' as const, 'part' as const, 'part' as const, 'above' as const), memo: fc.boolean() }).map(styleBSendCommand) },
-  { weight: 1, arbitrary: fc.record({ slot, style: fc.constantFrom('A' as const, 'B' as const) }).map(styleAddressesCommand) },
-  { weight: 1, arbitrary: fc.record({ slot, chain: chainB }).map(styleBBalanceCommand) },
-  { weight: 1, arbitrary: fc.record({ slot, chain: chainB, type: fc.constantFrom(null, 'send' as const, 'receive' as const, 'all' as const), limit: fc.constantFrom<number | null>(null, null, 1, 3, 50, 0, 51) }).map(styleBHistoryCommand) },
-);
-
-/** The wallet rows of the command table (command-table.ts adds them to its own): weight 27 in all. */
+/** The wallet rows of the command table (command-table.ts adds them to its own): weight 25 in all. */
 export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
   { weight: 2, arbitrary: slot.map(createWalletCommand) },
   { weight: 6, arbitrary: fc.record({ wallet: walletIndex, chain: sendChain, token, size: fc.constantFrom<MintSize>('large', 'large', 'small') }).map(mintCommand) },
@@ -133,6 +119,5 @@ export const WALLET_SPECS: readonly { weight: number; arbitrary: fc.Arbitrary<Co
   { weight: 1, arbitrary: fc.record({ slot, from: assetPick, to: assetPick, size: fc.constantFrom<SwapSize>('unit', 'large', 'tiny'), symbols: fc.boolean() }).map(quoteCommand) },
   { weight: 1, arbitrary: fc.record({ wallet: walletIndex, from: fc.nat(3), to: fc.nat(3), size: fc.constantFrom<SwapSize>('unit', 'unit', 'large', 'tiny'), toWallet: walletIndex }).map(swapCommand) },
   { weight: 1, arbitrary: fc.record({ slot, order: fc.oneof({ weight: 5, arbitrary: fc.nat(7) }, { weight: 1, arbitrary: fc.constant('unknown' as const) }) }).map(swapStatusCommand) },
-  { weight: 2, arbitrary: styleSpecs },
   { weight: 1, arbitrary: fc.oneof(fc.record({ slot, row: fc.constantFrom<ReferralRow>('code', 'stats', 'stats', 'withdraw') }).map(walletReferralCommand), fc.tuple(fc.constantFrom(...WALLET_BAD_INPUTS), walletIndex).map(([row, wallet]) => walletBadInputCommand(row, wallet))) },
 ];
