@@ -21,6 +21,7 @@ import type { TradingEndpointId } from '../client/trading-client.ts';
 import type { AfpClient, EndpointId } from '../client/client.ts';
 import type { DomainsEndpointId } from '../client/domains-client.ts';
 import type { Mount, TransportRequest } from '../client/transport.ts';
+import type { WalletEndpointId } from '../client/wallet-client.ts';
 
 /** A fresh agent of one case: its id, key and originating IP. */
 export interface CaseAgent {
@@ -46,7 +47,7 @@ export interface RejectionCase {
   readonly kind: 'rejection';
   readonly name: string;
   /** The endpoint the request is aimed at; null for an unknown route. */
-  readonly endpoint: EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | null;
+  readonly endpoint: EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId | null;
   readonly setup: 'pair' | 'escrow';
   /** 'caller': sent with the caller's key; 'none': without a key (the request may still carry its own header). */
   readonly auth: 'caller' | 'none';
@@ -76,7 +77,7 @@ export interface ScriptCase {
   readonly kind: 'script';
   readonly name: string;
   /** The endpoints the script exercises (coverage). */
-  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId>;
+  readonly endpoints: ReadonlyArray<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId>;
   readonly needsClock: boolean;
   run(session: ScriptSession): Promise<void>;
 }

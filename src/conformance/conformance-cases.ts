@@ -18,12 +18,15 @@ import { HAPPY_CASES } from './happy-cases.ts';
 import { TRADING_REJECTION_CASES } from './trading/trading-cases.ts';
 import { TRADING_HAPPY_CASES } from './trading/trading-happy-cases.ts';
 import { REJECTION_CASES } from './rejection-cases.ts';
+import { WALLET_STYLE_ENDPOINTS, WALLET_STYLE_REJECTION_CASES } from './wallet/wallet-style-cases.ts';
+import type { WalletEndpointId } from '../client/wallet-client.ts';
 
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...REJECTION_CASES,
   ...CASINO_REJECTION_CASES,
   ...TRADING_REJECTION_CASES,
   ...DOMAINS_REJECTION_CASES,
+  ...WALLET_STYLE_REJECTION_CASES,
   ...HAPPY_CASES.filter((kase) => !kase.needsClock),
   ...CASINO_HAPPY_CASES.filter((kase) => !kase.needsClock),
   ...TRADING_HAPPY_CASES,
@@ -33,13 +36,13 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...DOMAINS_HAPPY_CASES.filter((kase) => kase.needsClock),
 ];
 
-/** The endpoints no case aims at (empty when the suite covers the whole table). */
-export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId> {
+/** The endpoints no case aims at (empty when the suite covers the whole table; of the wallet, its style rows). */
+export function uncoveredEndpoints(cases: readonly ConformanceCase[]): Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> {
   const covered = new Set<string>();
   for (const kase of cases) {
     if (kase.kind === 'script') for (const endpoint of kase.endpoints) covered.add(endpoint);
     else if (kase.endpoint !== null) covered.add(kase.endpoint);
   }
-  const all: Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId> = [...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[]), ...(Object.keys(TRADING_ENDPOINTS) as TradingEndpointId[]), ...(Object.keys(DOMAINS_ENDPOINTS) as DomainsEndpointId[])];
+  const all: Array<EndpointId | CasinoEndpointId | TradingEndpointId | DomainsEndpointId | WalletEndpointId> = [...WALLET_STYLE_ENDPOINTS, ...ENDPOINT_IDS, ...(Object.keys(CASINO_ENDPOINTS) as CasinoEndpointId[]), ...(Object.keys(TRADING_ENDPOINTS) as TradingEndpointId[]), ...(Object.keys(DOMAINS_ENDPOINTS) as DomainsEndpointId[])];
   return all.filter((endpoint) => !covered.has(endpoint));
 }

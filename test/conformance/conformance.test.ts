@@ -12,6 +12,7 @@ import { inProcessConformanceTarget, liveConformanceTarget } from '../../src/con
 import { CASINO_REJECTION_CASES } from '../../src/conformance/casino/casino-cases.ts';
 import { DOMAINS_REJECTION_CASES } from '../../src/conformance/domains/domains-cases.ts';
 import { TRADING_REJECTION_CASES } from '../../src/conformance/trading/trading-cases.ts';
+import { WALLET_STYLE_REJECTION_CASES } from '../../src/conformance/wallet/wallet-style-cases.ts';
 import { HAPPY_CASES } from '../../src/conformance/happy-cases.ts';
 import { REJECTION_CASES } from '../../src/conformance/rejection-cases.ts';
 import { ALL_ROUTES } from '../../src/http/routes/index.ts';
@@ -43,7 +44,7 @@ function defineSuite(target: ConformanceTarget, session: string): void {
 
 describe('the suite itself', () => {
   test('every endpoint of the table has rejection cases and a happy path', () => {
-    expect(uncoveredEndpoints([...REJECTION_CASES, ...CASINO_REJECTION_CASES, ...TRADING_REJECTION_CASES, ...DOMAINS_REJECTION_CASES])).toEqual([]);
+    expect(uncoveredEndpoints([...REJECTION_CASES, ...CASINO_REJECTION_CASES, ...TRADING_REJECTION_CASES, ...DOMAINS_REJECTION_CASES, ...WALLET_STYLE_REJECTION_CASES])).toEqual([]);
     expect(uncoveredEndpoints(CONFORMANCE_CASES)).toEqual([]);
     const happyEndpoints = new Set(HAPPY_CASES.flatMap((kase) => kase.endpoints));
     // Rejection-only endpoints: the A dispute (its happy path mirrors the B one).
