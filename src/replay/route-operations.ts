@@ -18,6 +18,9 @@
  * DNS, renewals) has no row, or `notReplayed` says why. A market order that closes the agent's
  * position the documents' way (the other side, its whole quantity) is told apart by the replay
  * (replay-positions.ts), which sends `trading.close` where the target offers it.
+ * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
+ * addresses pass through `ids.address` (the replay's created wallets), a send's redacted key is
+ * the live sender's (`ids.walletKey`, in memory only). The swap itself has no row yet.
  * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
  * row and are skipped by name.
  */
@@ -43,6 +46,10 @@ export interface IdTranslation {
   escrow(escrowId: string): string;
   /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
   domain(name: string): string | null;
+  /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */
+  address(recorded: string): string;
+  /** The live sender's key for a recorded wallet send body (ReplayKeyring, in memory only); null when none is known. */
+  walletKey(body: unknown): string | null;
 }
 
 export interface RouteOperation<O extends OperationName> {
@@ -145,6 +152,19 @@ function domainYears(call: RecordedCall): OperationInput<'domains.register'> | n
   return { domain, years };
 }
 
+/** A wallet amount as sent: the documents' decimal string (or a JSON number, as text). */
+function walletAmount(body: unknown): string | null {
+  const value = isObject(body) ? body['amount'] : undefined;
+  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+function swapInput(call: RecordedCall): OperationInput<'wallet.quote'> | null {
+  const fields = { fromChain: call.query['from_chain'], toChain: call.query['to_chain'], fromToken: call.query['from_token'], toToken: call.query['to_token'], amount: call.query['amount'] };
+  const { fromChain, toChain, fromToken, toToken, amount: swapAmount } = fields;
+  if (fromChain === undefined || toChain === undefined || fromToken === undefined || toToken === undefined || swapAmount === undefined) return null;
+  return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
+}
+
 const ROWS: readonly AnyRouteOperation[] = [
   routeOperation('faucet.A.register', 'faucet.register', registerInput),
   routeOperation('faucet.B.register', 'faucet.register', registerInput),
@@ -218,6 +238,21 @@ const ROWS: readonly AnyRouteOperation[] = [
       return to === null ? [] : [to];
     },
   }),
+  routeOperation('wallet.primary.register', 'wallet.register', () => ({})),
+  routeOperation('wallet.primary.create', 'wallet.create', () => ({})),
+  routeOperation('wallet.primary.balance', 'wallet.balance', (call, ids) => {
+    const address = call.params['address'];
+    return address === undefined || address === '' ? null : { address: ids.address(address), chain: call.query['chain'] ?? null };
+  }),
+  routeOperation('wallet.primary.send', 'wallet.send', (call, ids) => {
+    const chain = text(call.body, 'chain');
+    const to = text(call.body, 'to');
+    const sent = walletAmount(call.body);
+    const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
+    if (chain === null || to === null || sent === null || privateKey === null) return null;
+    return { chain, to: ids.address(to), amount: sent, privateKey };
+  }),
+  routeOperation('wallet.primary.swap-quote', 'wallet.quote', swapInput),
 ];
 
 const BY_ROUTE: ReadonlyMap<string, AnyRouteOperation> = new Map(ROWS.map((row) => [row.route, row]));
