@@ -280,7 +280,7 @@ export class OperationReplay {
   private async walletFunds(exchange: RecordedExchange, op: OperationName, input: OperationInput<OperationName>, recorded: ReadOutcome<unknown>, liveKey: string | null): Promise<string | null> {
     if (op === 'wallet.balance' && recorded.kind === 'ok') {
       const balance = input as OperationInput<'wallet.balance'>;
-      const why = await this.wallets.fundForBalance(balance.address, balance.chain, recorded as ReadOutcome<OperationResult<'wallet.balance'>>);
+      const why = await this.wallets.fundForBalance(balance.address, balance.chain, recorded as ReadOutcome<OperationResult<'wallet.balance'>>, liveKey);
       return why === null ? null : `the address could not be funded with its recorded balance (${why})`;
     }
     if (op === 'wallet.send' && recorded.kind === 'ok') {

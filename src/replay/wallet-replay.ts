@@ -7,9 +7,9 @@
  * keys in memory only; the mnemonic itself is never compared, kept or shown. A recorded send
  * (its key redacted by the recorder) is signed with the live sender's key.
  * Funds: a record carries no mint (the harness's funding happens outside HTTP), so a fresh target
- * holds nothing. On an afp serve the replay mints, once per live address and chain, the native
- * amount the first recorded balance of its recorded address showed (POST /_afp/wallet/mint), before
- * that balance is asked; a recorded send from an address the replay did not fund is not replayed
+ * holds nothing. On an afp serve the replay mints, once per live address and chain, before the first
+ * recorded balance of its recorded address is asked, what the live address lacks of that balance
+ * (POST /_afp/wallet/mint; what replayed sends brought it counts); a recorded send from an address the replay did not fund is not replayed
  * (on another target it cannot be funded), with why, rather than reported as a false refusal.
  * Limits: at most FUNDED_MAX funded addresses (beyond, their sends are not replayed).
  */
@@ -59,12 +59,15 @@ export class ReplayWallets {
    * Before a recorded balance is asked: the first time, mints its recorded native amount at the
    * live address (afp serve only). Returns why the address cannot be funded, or null.
    */
-  async fundForBalance(liveAddress: string, chain: string | null, recorded: ReadOutcome<OperationResult<'wallet.balance'>>): Promise<string | null> {
+  async fundForBalance(liveAddress: string, chain: string | null, recorded: ReadOutcome<OperationResult<'wallet.balance'>>, liveKey: string | null): Promise<string | null> {
     const chainName = chain ?? (recorded.kind === 'ok' ? recorded.value.chain : null);
     if (chainName === null) return 'the recorded balance names no chain';
     const key = `${chainName}|${liveAddress}`;
     if (this.funded.has(key)) return this.funded.get(key) ?? null;
-    const why = await this.mint(liveAddress, chainName, recorded.kind === 'ok' ? recorded.value.amount : null);
+    const wanted = recorded.kind === 'ok' ? recorded.value.amount : null;
+    const live = await this.session.call('wallet.balance', { address: liveAddress, chain: chainName }, liveKey);
+    const held = live.kind === 'ok' ? live.value.amount : null;
+    const why = wanted === null || held === null ? 'the recorded or the live balance shows no amount' : await this.mint(liveAddress, chainName, shortfall(wanted, held));
     if (this.funded.size < FUNDED_MAX) this.funded.set(key, why);
     return why;
   }
@@ -80,9 +83,9 @@ export class ReplayWallets {
 
   private async mint(address: string, chain: string, amount: string | null): Promise<string | null> {
     const { target } = this.session;
-    if (!target.afpServe || target.adminUrl === null) return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
-    if (amount === null || !/^\d+(\.\d+)?$/.test(amount)) return 'the recorded balance shows no amount to mint';
+    if (amount === null) return 'the recorded or the live balance is no plain decimal amount';
     if (/^0+(\.0+)?$/.test(amount)) return null;
+    if (!target.afpServe || target.adminUrl === null) return `${target.name} is no afp serve: a wallet address is funded only by a chain deposit afp cannot make`;
     try {
       const minted = await admin({ session: this.session }, '/_afp/wallet/mint', { chain, address, amount });
       return minted.status === 200 || minted.status === 201 ? null : `POST /_afp/wallet/mint answered ${minted.status}`;
@@ -90,4 +93,19 @@ export class ReplayWallets {
       return `POST /_afp/wallet/mint failed: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
+}
+
+const DECIMAL = /^(\d{1,40})(?:\.(\d{1,40}))?$/;
+
+/** `wanted − held` of two native decimal amounts, as a decimal ("0" when held covers it); null when either is no plain decimal. */
+export function shortfall(wanted: string, held: string): string | null {
+  const a = DECIMAL.exec(wanted);
+  const b = DECIMAL.exec(held);
+  if (a === null || b === null) return null;
+  const scale = Math.max(a[2]?.length ?? 0, b[2]?.length ?? 0);
+  const units = (match: RegExpExecArray): bigint => BigInt(`${match[1] ?? '0'}${(match[2] ?? '').padEnd(scale, '0')}`);
+  const missing = units(a) - units(b);
+  if (missing <= 0n) return '0';
+  const digits = missing.toString().padStart(scale + 1, '0');
+  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
