@@ -20,6 +20,9 @@
  * Trading and domains with accounts of their own on the target (a deployment's): each recorded
  * agent gets its own account there on first use, and its own bindings per service
  * (service-accounts-replay.ts); the exchange is sent with that account's key.
+ * The wallet (issue 21, wallet-replay.ts): the recorded agent registers on the target's wallet (its
+ * key bound), its created wallet's addresses are bound, its sends re-signed with the live wallet's
+ * key (in memory only; reproduce lines redact it), its balances funded on an afp serve.
  * Skips, never failures: an exchange no route matches, a route with no operation, a request the
  * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
  * operation the target's dialect does not offer are skipped, each an info finding saying why.

@@ -20,7 +20,7 @@
  * (replay-positions.ts), which sends `trading.close` where the target offers it.
  * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
  * addresses pass through `ids.address` (the replay's created wallets), a send's redacted key is
- * the live sender's (`ids.walletKey`, in memory only). The swap itself has no row yet.
+ * the live sender's (`ids.walletKey`, in memory only); a swap's to_address is a bound address too.
  * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
  * row and are skipped by name.
  */
@@ -158,10 +158,10 @@ function walletAmount(body: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
 }
 
-function swapInput(call: RecordedCall): OperationInput<'wallet.quote'> | null {
-  const fields = { fromChain: call.query['from_chain'], toChain: call.query['to_chain'], fromToken: call.query['from_token'], toToken: call.query['to_token'], amount: call.query['amount'] };
-  const { fromChain, toChain, fromToken, toToken, amount: swapAmount } = fields;
-  if (fromChain === undefined || toChain === undefined || fromToken === undefined || toToken === undefined || swapAmount === undefined) return null;
+/** A swap's five fields (a quote's query, a swap's body) as afp's input; null when one is missing. */
+function swapInput(fields: Readonly<Record<string, string | null | undefined>>): OperationInput<'wallet.quote'> | null {
+  const { from_chain: fromChain, to_chain: toChain, from_token: fromToken, to_token: toToken, amount: swapAmount } = fields;
+  if (typeof fromChain !== 'string' || typeof toChain !== 'string' || typeof fromToken !== 'string' || typeof toToken !== 'string' || typeof swapAmount !== 'string') return null;
   return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
 }
 
@@ -252,7 +252,12 @@ const ROWS: readonly AnyRouteOperation[] = [
     if (chain === null || to === null || sent === null || privateKey === null) return null;
     return { chain, to: ids.address(to), amount: sent, privateKey };
   }),
-  routeOperation('wallet.primary.swap-quote', 'wallet.quote', swapInput),
+  routeOperation('wallet.primary.swap-quote', 'wallet.quote', (call) => swapInput(call.query)),
+  routeOperation('wallet.primary.swap', 'wallet.swap', (call, ids) => {
+    const quote = swapInput({ from_chain: text(call.body, 'from_chain'), to_chain: text(call.body, 'to_chain'), from_token: text(call.body, 'from_token'), to_token: text(call.body, 'to_token'), amount: walletAmount(call.body) });
+    const toAddress = text(call.body, 'to_address');
+    return quote === null || toAddress === null ? null : { ...quote, toAddress: ids.address(toAddress) };
+  }),
 ];
 
 const BY_ROUTE: ReadonlyMap<string, AnyRouteOperation> = new Map(ROWS.map((row) => [row.route, row]));

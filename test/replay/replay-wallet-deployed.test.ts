@@ -1,5 +1,5 @@
 // The wallet replayed through the deployed dialect (issue 21): a small documents-style wallet run
-// (register, create, balance, send, swap quote; funds minted outside HTTP as the harness does) is
+// (register, create, balance, send, swap quote, swap; funds minted outside HTTP as the harness does) is
 // recorded in-process and replayed by `afp replay FILE --target TARGET_FILE` against a real
 // `afp serve --dialect deployed` on loopback. The recorded agent registers on the target's wallet
 // (its own `pk_live_` key, bound to the recorded one), its created wallet is bound address by
@@ -46,7 +46,7 @@ let recordPath: string;
 /** Secrets of the recorded run's wallets (the record holds none of them). */
 let recordedSecrets: string[] = [];
 
-/** alice and bob register on the wallet and create wallets; alice is minted 1 ETH and 1 ETH on base outside HTTP, reads her balance, sends to bob twice, asks a quote; bob reads what he received. */
+/** alice and bob register on the wallet and create wallets; alice is minted 1 ETH and 1 ETH on base outside HTTP, reads her balance, sends to bob twice, asks a quote and swaps to bob; bob reads what he received. */
 async function recordRun(): Promise<void> {
   const clock = new VirtualClock(START_MS);
   const platform = new Platform({ seed: 'wallet-deployed', startMs: START_MS });
@@ -84,6 +84,8 @@ async function recordRun(): Promise<void> {
   // bob's first balance shows what alice sent him: on the target the replayed send brought it, so nothing is minted.
   await bob.client.raw({ mount: 'wallet', method: 'GET', path: `/v1/wallet/balance/${theirs.addresses.ethereum}`, query: { chain: 'ethereum' } });
   await alice.client.raw({ mount: 'wallet', method: 'GET', path: '/v1/wallet/swap/quote', query: { from_chain: 'ethereum', to_chain: 'solana', from_token: EVM_NATIVE_ASSET, to_token: SOLANA_NATIVE, amount: '0.05' } });
+  const swap = await alice.client.raw({ mount: 'wallet', method: 'POST', path: '/v1/wallet/swap', body: { from_chain: 'ethereum', to_chain: 'solana', from_token: EVM_NATIVE_ASSET, to_token: SOLANA_NATIVE, amount: '0.05', to_address: theirs.addresses.solana } });
+  if (swap.status !== 200 && swap.status !== 201) throw new Error(`fixture: the recorded swap was refused: ${JSON.stringify(swap.body)}`);
   await recorder.finish(recordPath);
 }
 
@@ -111,7 +113,7 @@ afterAll(async () => {
 });
 
 describe('the wallet replayed through the deployed dialect', () => {
-  test('register, create, balance, re-signed send and quote replay with no false difference; no key in any output', async () => {
+  test('register, create, balance, re-signed send, quote and swap replay with no false difference; no key in any output', async () => {
     const handle = await startServe({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT, seed: '7', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
     const out = join(directory, 'out');
     const chunks: string[] = [];
@@ -128,7 +130,7 @@ describe('the wallet replayed through the deployed dialect', () => {
     expect(report.findings.filter((finding) => finding.severity !== 'info').map(describe)).toEqual([]);
     expect(code, output).toBe(0);
     const sent = /^operations: .*$/m.exec(output)?.[0] ?? '';
-    for (const op of ['wallet.register 2', 'wallet.create 2', 'wallet.balance 3', 'wallet.send 1', 'wallet.quote 1']) expect(sent).toContain(op);
+    for (const op of ['wallet.register 2', 'wallet.create 2', 'wallet.balance 3', 'wallet.send 1', 'wallet.quote 1', 'wallet.swap 1']) expect(sent).toContain(op);
     const ids = report.findings.map((finding) => finding.id);
     // The base send: its address was never shown funded in the record, so it is not replayed, with why.
     expect(ids).toContain('replay:skipped:unfunded:wallet.send');
