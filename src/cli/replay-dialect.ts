@@ -16,7 +16,7 @@ import { curlOf } from '../live/report/curl.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import type { Target } from '../live/target.ts';
-import { OperationReplay, type OperationReplayTotals } from '../replay/operation-replay.ts';
+import { OperationReplay, secretFreeCurl, type OperationReplayTotals } from '../replay/operation-replay.ts';
 import type { RecordHeader, RecordedExchange } from '../replay/record-format.ts';
 import { SYSTEM_LIVE_CLOCK } from './audit-io.ts';
 import { EXIT } from './exit-codes.ts';
@@ -41,7 +41,8 @@ export async function runDialectReplay(options: DialectReplayOptions): Promise<n
   io.out(`target ${target.name} (${target.source}): ${dialects}; each recorded exchange is sent as its afp operation through the target's dialect\n`);
   const findings = new FindingsCollector();
   const deadline = new Deadline(SYSTEM_LIVE_CLOCK, MAX_SECONDS_LIMIT);
-  const session = new LiveSession({ target, clock: SYSTEM_LIVE_CLOCK, deadline, timeoutMs: options.timeoutMs, onDeviation: (deviation) => findings.add(deviationFinding(deviation, curlOf)) });
+  const reproduce = secretFreeCurl(curlOf);
+  const session = new LiveSession({ target, clock: SYSTEM_LIVE_CLOCK, deadline, timeoutMs: options.timeoutMs, onDeviation: (deviation) => findings.add(deviationFinding(deviation, reproduce)) });
   const replay = new OperationReplay({ session, findings, curlOf, clock: SYSTEM_LIVE_CLOCK, deadline, beforeSend: options.beforeSend });
   const stop = await replay.run(options.exchanges);
   const totals = replay.totals();

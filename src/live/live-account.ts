@@ -104,7 +104,8 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
   }
 }
 
-async function admin(options: AccountOptions, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+/** One call of afp serve's admin doors (/_afp/…): GET without a body, POST with one. */
+export async function admin(options: Pick<AccountOptions, 'session'>, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = `${options.session.target.adminUrl ?? ''}${path}`;
   const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS) });
   const parsed = (await response.json().catch(() => ({}))) as unknown;

@@ -37,7 +37,7 @@ export interface ResultDifference {
 }
 
 /** `owner`: a domain's holder is an agent id (bound to the account of the service that answered). */
-export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKey', 'escrowId', 'address', 'referralCode', 'betId', 'seedHash', 'resultHash', 'orderId', 'positionId', 'domainId', 'owner']);
+export const IDENTIFIER_FIELDS: ReadonlySet<string> = new Set(['agentId', 'apiKey', 'escrowId', 'address', 'referralCode', 'betId', 'seedHash', 'resultHash', 'orderId', 'positionId', 'domainId', 'owner', 'txHash']);
 
 /**
  * Operations whose credit each addressing style sets by its own documented rule: across two
@@ -68,10 +68,11 @@ const CREDIT_FIELD = 'creditedMicro';
 /**
  * Fields a replay cannot reproduce, never compared: a position's prices are those of the instant the
  * replay reached (its own funding of an account may move a manual serve's clock), and its size the
- * notional at them.
+ * notional at them. A swap quote's output is the market rate of the instant (the aggregator's prices).
  */
 const INSTANT_FIELDS: Readonly<Partial<Record<OperationName, readonly string[]>>> = {
   'trading.positions': ['entryPrice', 'markPrice', 'liquidationPrice', 'sizeMicro'],
+  'wallet.quote': ['toAmount'],
 };
 const DEPTH_MAX = 8;
 const LIST_ELEMENTS_MAX = 1_000;

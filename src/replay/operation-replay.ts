@@ -20,6 +20,9 @@
  * Trading and domains with accounts of their own on the target (a deployment's): each recorded
  * agent gets its own account there on first use, and its own bindings per service
  * (service-accounts-replay.ts); the exchange is sent with that account's key.
+ * The wallet (issue 21, wallet-replay.ts): the recorded agent registers on the target's wallet (its
+ * key bound), its created wallet's addresses are bound, its sends re-signed with the live wallet's
+ * key (in memory only; reproduce lines redact it), its balances funded on an afp serve.
  * Skips, never failures: an exchange no route matches, a route with no operation, a request the
  * route would refuse as bad input, a recorded 429 (the target's limits are its own), and an
  * operation the target's dialect does not offer are skipped, each an info finding saying why.
@@ -44,6 +47,8 @@ import type { RecordedExchange } from './record-format.ts';
 import { routeOperationOf, type IdTranslation, type RecordedCall, type RouteOperation } from './route-operations.ts';
 import { ReplayPositions, type HeldPosition } from './replay-positions.ts';
 import { accountService, ReplayServiceAccounts } from './service-accounts-replay.ts';
+import { ReplayWallets } from './wallet-replay.ts';
+import { redactSecretsDeep } from '../http/routes/wallet/wallet-parse.ts';
 
 const BEARER = 'Bearer ';
 const EVIDENCE_CHARS_MAX = 300;
@@ -74,7 +79,9 @@ type Skip = { readonly id: string; readonly kind: FindingInput['kind']; readonly
 
 let router: Router | null = null;
 
-function recordingDialect(style: Style): Dialect | null {
+/** The dialect a recorded answer is read in: its route's style (the wallet's primary interface is in every documents style, read as A's). */
+function recordingDialect(style: Style, service: string): Dialect | null {
+  if (style === 'primary' && service === 'wallet') return dialectByName('A');
   return style === 'A' || style === 'B' || style === 'short' ? dialectByName(style) : null;
 }
 
@@ -134,13 +141,20 @@ export class OperationReplay {
       return this.bindings.live(escrowId) ?? escrowId;
     },
     domain: (name) => this.serviceAccounts.domainId(name),
+    address: (recorded) => this.bindings.live(recorded) ?? recorded,
+    walletKey: (body) => (this.current === null ? null : this.wallets.signingKey(this.current.exchange, body, this.current.liveKey, this.bindings)),
   };
+  /** The exchange being replayed and its live key, for the wallet's signing (`ids.walletKey`). */
+  private current: { readonly exchange: RecordedExchange; readonly liveKey: string | null } | null = null;
+  private readonly wallets: ReplayWallets;
   private readonly serviceAccounts: ReplayServiceAccounts;
   /** The recorded agents' positions, to replay the documents' closing order as a close (replay-positions.ts). */
   private readonly positions = new ReplayPositions();
 
   constructor(options: OperationReplayOptions) {
-    this.options = options;
+    // No key in a report: a re-signed wallet send's reproduce line shows the key redacted, as the record does.
+    this.options = { ...options, curlOf: secretFreeCurl(options.curlOf) };
+    this.wallets = new ReplayWallets(options.session);
     this.serviceAccounts = new ReplayServiceAccounts({ session: options.session, clock: options.clock, deadline: options.deadline });
   }
 
@@ -199,7 +213,7 @@ export class OperationReplay {
     if (match.kind !== 'found') return this.skip(exchange, { id: 'replay:skipped:no-route', kind: 'rule', title: 'recorded requests no route matches (probes of unknown paths) are not replayed', evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
     const routeId = match.route.id;
     const row = routeOperationOf(routeId) as RouteOperation<OperationName> | null;
-    const dialect = recordingDialect(match.route.style);
+    const dialect = recordingDialect(match.route.style, match.route.service);
     if (row === null || dialect === null) return this.skip(exchange, { id: `replay:skipped:${routeId}`, kind: 'rule', title: `${routeId} has no afp operation: not replayed through the target's dialect`, evidence: `${request.method} ${request.path}` });
     if (exchange.response.status === 429) return this.skip(exchange, { id: `replay:skipped:rate-limited:${row.op}`, kind: 'limit', title: `${row.op}: recorded 429 answers are not replayed (the target's limits are its own; the target file paces them)`, evidence: `${routeId} answered 429` });
     const recordedKey = bearerOf(exchange);
@@ -213,6 +227,7 @@ export class OperationReplay {
       if (cannot !== null) return this.skip(exchange, { id: `replay:skipped:no-account:${service}`, kind: 'money', title: `${routeId}: the agent has no funded ${service} account on the target (${cannot}); not replayed`, evidence: `${request.method} ${request.path}` });
     }
     this.orphansNamed = [];
+    this.current = { exchange, liveKey: recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey) };
     const input = row.input(call, this.idsFor(service));
     const orphanedAt = this.orphansNamed[0];
     if (input !== null && orphanedAt !== undefined) return this.skip(exchange, { id: `replay:skipped:not-created:${row.op}`, kind: 'rule', title: `${row.op}: exchanges naming an escrow the target did not create are not replayed (the exchange that created it in the recording was refused; its finding says why)`, evidence: `${routeId} names the escrow of seq ${orphanedAt}` });
@@ -233,6 +248,8 @@ export class OperationReplay {
     const liveKey = serviceAccount?.apiKey ?? (recordedKey === null ? null : (this.bindings.live(recordedKey) ?? recordedKey));
     const closing = row.op === 'trading.order' && this.options.session.offers('trading.close') === null ? this.positions.closing(call.callerId, input as OperationInput<'trading.order'>, exchange.response.body) : null;
     if (closing !== null) return this.replayClose(exchange, routeId, closing, recorded, liveKey, { bindings: (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings, recordingDialect: dialect.name, liveDialect: this.options.session.target.services[service]?.dialect ?? dialect.name });
+    const unfunded = await this.walletFunds(exchange, row.op, input, recorded, liveKey);
+    if (unfunded !== null) return this.skip(exchange, { id: `replay:skipped:unfunded:${row.op}`, kind: 'money', title: `${routeId}: ${unfunded}; not replayed (a record carries no mint: the harness funds wallets outside HTTP)`, evidence: `${request.method} ${request.path} answered ${exchange.response.status}` });
     const outcome = await this.send(row.op, input, liveKey, exchange);
     if (outcome.kind === 'unreachable') return outcome.message;
     if (outcome.kind === 'deadline') return `${row.op} was rate limited past the time budget`;
@@ -248,12 +265,31 @@ export class OperationReplay {
     const liveDialect = this.options.session.target.services[service]?.dialect ?? dialect.name;
     const sameDialect = dialect.name === liveDialect;
     const bindings = (ownAccounts ? this.serviceAccounts.bindings(own) : null) ?? this.bindings;
-    const differences = compareOutcomes(row.op, recorded, live, { bindings, recordingDialect: dialect.name, liveDialect });
+    const [recordedCompared, liveCompared] = row.op === 'wallet.create' ? this.wallets.created(recorded as ReadOutcome<OperationResult<'wallet.create'>>, live as ReadOutcome<OperationResult<'wallet.create'>>, liveKey, this.bindings) : [recorded, live];
+    const differences = compareOutcomes(row.op, recordedCompared, liveCompared, { bindings, recordingDialect: dialect.name, liveDialect });
     this.file(exchange, routeId, row.op, this.nameConsequences(this.consequences(differences, liveKey), input), 'request' in outcome ? outcome.request : null);
     const moved = differences.find((difference) => difference.field === 'accepted' || difference.field === 'owner');
     if (moved !== undefined) this.nameDiverges(row.op, input, `seq ${exchange.seq} (${routeId}: ${moved.note})`);
     this.follow(exchange, recorded, live, liveKey, differences);
     if (!sameDialect && DIALECT_CREDITS[row.op] !== undefined) await this.fundCreditDifference(exchange, routeId, { op: row.op, input, liveKey }, recorded, live);
+    return null;
+  }
+
+  /**
+   * A wallet exchange's funds on the target (wallet-replay.ts): a balance's address is funded with
+   * its recorded amount first (afp serve); a send the recording accepted from an address the
+   * replay could not fund is not replayed. Returns why not, or null.
+   */
+  private async walletFunds(exchange: RecordedExchange, op: OperationName, input: OperationInput<OperationName>, recorded: ReadOutcome<unknown>, liveKey: string | null): Promise<string | null> {
+    if (op === 'wallet.balance' && recorded.kind === 'ok') {
+      const balance = input as OperationInput<'wallet.balance'>;
+      const why = await this.wallets.fundForBalance(balance.address, balance.chain, recorded as ReadOutcome<OperationResult<'wallet.balance'>>, liveKey);
+      return why === null ? null : `the address could not be funded with its recorded balance (${why})`;
+    }
+    if (op === 'wallet.send' && recorded.kind === 'ok') {
+      const why = this.wallets.unfunded(exchange, exchange.request.body, (input as OperationInput<'wallet.send'>).chain, liveKey, this.bindings);
+      return why === null ? null : `the send cannot be funded on the target: ${why}`;
+    }
     return null;
   }
 
@@ -442,6 +478,11 @@ export class OperationReplay {
       this.options.findings.add(finding);
     }
   }
+}
+
+/** A reproduce line with every secret of the body (a re-signed send's key) redacted, as the record has it. */
+export function secretFreeCurl(curl: (request: SentRequest) => string): (request: SentRequest) => string {
+  return (request) => curl({ ...request, ...(request.body === undefined ? {} : { body: redactSecretsDeep(request.body) as typeof request.body }) });
 }
 
 /** Keeps a documented or consequent difference apart from an unexplained one of the same field. */

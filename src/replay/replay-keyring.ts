@@ -60,9 +60,8 @@ export class ReplayKeyring {
     const fields = body as Record<string, unknown>;
     const redacted = SECRET_FIELDS.filter((name) => fields[name] === REDACTED || (typeof fields[name] === 'string' && (fields[name] as string).startsWith(REDACTED_PREFIX)));
     if (redacted.length === 0 || exchange.response.status === 400 || exchange.response.status === 403) return body;
-    const chainName = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : SIM_CHAIN_NAMES.find((one) => one === fields['chain']);
-    if (chainName === undefined) return body;
-    const chain = keyChainOf(chainName);
+    const chain = sendChain(fields);
+    if (chain === null) return body;
     const sender = this.senderOf(exchange, fields, chain, authorization, bindings);
     const keys = sender === null ? undefined : this.keys.get(`${chain}|${addressKey(chain, sender)}`);
     if (keys === undefined) return body;
@@ -70,6 +69,14 @@ export class ReplayKeyring {
     if ('privateKey' in keys) signed['private_key'] = keys.privateKey;
     else Object.assign(signed, { view_key: keys.viewKey, spend_key: keys.spendKey });
     return signed;
+  }
+
+  /** The live address a recorded send goes out from (as `sign` finds it), or null when none is known. */
+  sender(exchange: RecordedExchange, body: unknown, authorization: string | undefined, bindings: Bindings): string | null {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+    const fields = body as Record<string, unknown>;
+    const chain = sendChain(fields);
+    return chain === null ? null : this.senderOf(exchange, fields, chain, authorization, bindings);
   }
 
   /** `query` with a redacted view_key (a monero balance) replaced by the live view key of the path's address. */
@@ -86,6 +93,12 @@ export class ReplayKeyring {
     if (typeof recordedFrom === 'string') return bindings.live(recordedFrom) ?? recordedFrom;
     return authorization === undefined ? null : (this.latest.get(authorization)?.[chain] ?? null);
   }
+}
+
+/** The key chain a send body names (ethereum when it names none), or null for a chain afp does not simulate. */
+function sendChain(fields: Record<string, unknown>): WalletChain | null {
+  const chainName = fields['chain'] === undefined || fields['chain'] === null ? 'ethereum' : SIM_CHAIN_NAMES.find((one) => one === fields['chain']);
+  return chainName === undefined ? null : keyChainOf(chainName);
 }
 
 /** A live answer as the diff and the report may see it: every secret field redacted, as the record has it. */

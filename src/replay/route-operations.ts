@@ -18,6 +18,9 @@
  * DNS, renewals) has no row, or `notReplayed` says why. A market order that closes the agent's
  * position the documents' way (the other side, its whole quantity) is told apart by the replay
  * (replay-positions.ts), which sends `trading.close` where the target offers it.
+ * The wallet (issue 21): the primary interface's register, create, balance, send and swap quote;
+ * addresses pass through `ids.address` (the replay's created wallets), a send's redacted key is
+ * the live sender's (`ids.walletKey`, in memory only); a swap's to_address is a bound address too.
  * Non-goals: routes no recorded run needs as an operation (casino games, quotes…): they have no
  * row and are skipped by name.
  */
@@ -43,6 +46,10 @@ export interface IdTranslation {
   escrow(escrowId: string): string;
   /** A domain name → the live domain id the target issued when the replay registered it (null when none). */
   domain(name: string): string | null;
+  /** A recorded wallet address → the live one the replay's created wallet has (the address itself when unbound). */
+  address(recorded: string): string;
+  /** The live sender's key for a recorded wallet send body (ReplayKeyring, in memory only); null when none is known. */
+  walletKey(body: unknown): string | null;
 }
 
 export interface RouteOperation<O extends OperationName> {
@@ -145,6 +152,19 @@ function domainYears(call: RecordedCall): OperationInput<'domains.register'> | n
   return { domain, years };
 }
 
+/** A wallet amount as sent: the documents' decimal string (or a JSON number, as text). */
+function walletAmount(body: unknown): string | null {
+  const value = isObject(body) ? body['amount'] : undefined;
+  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+/** A swap's five fields (a quote's query, a swap's body) as afp's input; null when one is missing. */
+function swapInput(fields: Readonly<Record<string, string | null | undefined>>): OperationInput<'wallet.quote'> | null {
+  const { from_chain: fromChain, to_chain: toChain, from_token: fromToken, to_token: toToken, amount: swapAmount } = fields;
+  if (typeof fromChain !== 'string' || typeof toChain !== 'string' || typeof fromToken !== 'string' || typeof toToken !== 'string' || typeof swapAmount !== 'string') return null;
+  return { fromChain, toChain, fromToken, toToken, amount: swapAmount };
+}
+
 const ROWS: readonly AnyRouteOperation[] = [
   routeOperation('faucet.A.register', 'faucet.register', registerInput),
   routeOperation('faucet.B.register', 'faucet.register', registerInput),
@@ -217,6 +237,26 @@ const ROWS: readonly AnyRouteOperation[] = [
       const to = text(call.body, 'to');
       return to === null ? [] : [to];
     },
+  }),
+  routeOperation('wallet.primary.register', 'wallet.register', () => ({})),
+  routeOperation('wallet.primary.create', 'wallet.create', () => ({})),
+  routeOperation('wallet.primary.balance', 'wallet.balance', (call, ids) => {
+    const address = call.params['address'];
+    return address === undefined || address === '' ? null : { address: ids.address(address), chain: call.query['chain'] ?? null };
+  }),
+  routeOperation('wallet.primary.send', 'wallet.send', (call, ids) => {
+    const chain = text(call.body, 'chain');
+    const to = text(call.body, 'to');
+    const sent = walletAmount(call.body);
+    const privateKey = ids.walletKey(call.body) ?? text(call.body, 'private_key');
+    if (chain === null || to === null || sent === null || privateKey === null) return null;
+    return { chain, to: ids.address(to), amount: sent, privateKey };
+  }),
+  routeOperation('wallet.primary.swap-quote', 'wallet.quote', (call) => swapInput(call.query)),
+  routeOperation('wallet.primary.swap', 'wallet.swap', (call, ids) => {
+    const quote = swapInput({ from_chain: text(call.body, 'from_chain'), to_chain: text(call.body, 'to_chain'), from_token: text(call.body, 'from_token'), to_token: text(call.body, 'to_token'), amount: walletAmount(call.body) });
+    const toAddress = text(call.body, 'to_address');
+    return quote === null || toAddress === null ? null : { ...quote, toAddress: ids.address(toAddress) };
   }),
 ];
 
