@@ -101,6 +101,14 @@ export type RawHandler = (request: IncomingMessage, response: ServerResponse, ip
 
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * How long an idle keep-alive connection stays open (Node's default: 5 s). A client keeps reusing
+ * an idle connection until its own timer fires (undici: the server's hint less 1 s); on a loaded
+ * machine that timer fires late, and a request written on a connection the server has just closed
+ * fails with ECONNRESET (the conformance suite hit it at load 7). At 30 s the race needs half a
+ * minute of idleness; it stays below the request timeout, so no idle socket outlives a request's bound.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 type BodyBytes = { kind: 'read'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'abandoned' } | { kind: 'failed' };
@@ -113,6 +121,7 @@ export function createApiServer(options: ApiServerOptions): Server {
       response.destroy();
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Requests the parser refuses get a JSON error too, not Node's empty answer (client-error.ts).
   server.on('clientError', answerClientError);
   return server;
