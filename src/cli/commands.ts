@@ -148,7 +148,7 @@ const CHECK: CommandDefinition = {
     flag.seed('the seed (a whole number)', 'drawn and printed'),
     { name: 'runs', value: 'N', description: 'command sequences to run', default: '100' },
     { name: 'path', value: 'P', description: 'replay one failing path (with --seed)' },
-    { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '99' },
+    { name: 'max-commands', value: 'N', description: 'commands per sequence', default: '116' },
     { name: 'defect', value: 'NAME[,NAME]', description: `in-process only: ${DEFECT_DESCRIPTION}` },
     flag.failOn,
     flag.out('through a target\'s dialects: where the findings reports go'),
