@@ -17,7 +17,7 @@ import { CheckMismatch, expectAnswer, keyed } from '../model-command.ts';
 import { SCOPES } from '../model-limits.ts';
 import { tokensOf, unitsText, type WalletAsset } from './model-wallet.ts';
 import { isStable, learnOrderHashes, minReceivedOf, orderMatcher, predictQuote, predictSwap } from './model-wallet-swaps.ts';
-import { assetOf, walletAt } from './command-wallet.ts';
+import { assetOf, onWallet, walletAt } from './command-wallet.ts';
 import { walletSpec, type WalletCommandSpec } from './wallet-frame.ts';
 import { foreignSecrets } from './wallet-keyring.ts';
 
@@ -83,9 +83,7 @@ export function swapCommand(input: { wallet: number; from: number; to: number; s
   const label = `walletSwap(w${input.wallet}, ${from.chain} ${from.symbol} → ${to.chain} ${to.symbol}, ${input.size}, to w${input.toWallet})`;
   return walletSpec({
     label,
-    applicable: (model) => walletAt(model, input.wallet) !== undefined,
-    charges: (model) => [{ slot: walletAt(model, input.wallet)?.slot ?? 0, scopes: SCOPES.walletSwap }],
-    parties: (model) => [walletAt(model, input.wallet)?.slot ?? 0],
+    ...onWallet(input.wallet, SCOPES.walletSwap),
     execute: async (model, system) => {
       const wallet = walletAt(model, input.wallet);
       const receiver = walletAt(model, input.toWallet);

@@ -44,6 +44,16 @@ export function walletAt(model: Readonly<CheckModel>, index: number): ModelWalle
   return wallets.length === 0 ? undefined : wallets[index % wallets.length];
 }
 
+/** The frame of a command on the model's wallet `index`: drawn while it exists, charged to (and involving) the agent slot that created it. */
+export function onWallet(index: number, scopes: (typeof SCOPES)[keyof typeof SCOPES]): Pick<WalletCommandSpec, 'applicable' | 'charges' | 'parties'> {
+  const slotOf = (model: Readonly<CheckModel>): number => walletAt(model, index)?.slot ?? 0;
+  return {
+    applicable: (model) => walletAt(model, index) !== undefined,
+    charges: (model) => [{ slot: slotOf(model), scopes }],
+    parties: (model) => [slotOf(model)],
+  };
+}
+
 function ownerClient(model: Readonly<CheckModel>, system: Parameters<WalletCommandSpec['execute']>[1], wallet: ModelWallet): AfpClient {
   return keyed(model, system, wallet.slot);
 }
@@ -147,9 +157,7 @@ export function balanceCommand(input: { wallet: number; chain: WalletChain; view
   const label = `walletBalance(w${input.wallet}, ${input.chain}${monero ? `, view key ${input.viewKey}` : ''})`;
   return walletSpec({
     label,
-    applicable: (model) => walletAt(model, input.wallet) !== undefined,
-    charges: (model) => [{ slot: walletAt(model, input.wallet)?.slot ?? 0, scopes: SCOPES.walletPrimary }],
-    parties: (model) => [walletAt(model, input.wallet)?.slot ?? 0],
+    ...onWallet(input.wallet, SCOPES.walletPrimary),
     execute: async (model, system) => {
       const wallet = walletAt(model, input.wallet);
       if (wallet === undefined) throw new Error(`${label}: precondition broken`);
@@ -342,9 +350,7 @@ export function historyCommand(input: { wallet: number; chain: WalletChain; limi
   const label = `walletHistory(w${input.wallet}, ${input.chain}${input.limit === null ? '' : `, limit ${input.limit}`})`;
   return walletSpec({
     label,
-    applicable: (model) => walletAt(model, input.wallet) !== undefined,
-    charges: (model) => [{ slot: walletAt(model, input.wallet)?.slot ?? 0, scopes: SCOPES.walletPrimary }],
-    parties: (model) => [walletAt(model, input.wallet)?.slot ?? 0],
+    ...onWallet(input.wallet, SCOPES.walletPrimary),
     execute: async (model, system) => {
       const wallet = walletAt(model, input.wallet);
       if (wallet === undefined) throw new Error(`${label}: precondition broken`);

@@ -9,38 +9,15 @@
  * (src/live/audit/wallet-probes.ts) and judges it by a documented rule; never assumed here.
  */
 import { row, type DialectTable } from '../dialect.ts';
-import { WALLET_DOCUMENTS, WALLET_REQUESTS } from '../documents/wallet.ts';
+import { walletReaders, WALLET_REQUESTS } from '../documents/wallet.ts';
 
-/** The documents' rows where the answers agree (create: the same fields, 201 instead of 200, judged by the probes); the rest read here. */
+/** The documents' readers under the deployment's fields; only style balance is read otherwise (no /wallet-api gateway). */
 export const WALLET_DEPLOYED: DialectTable = {
-  ...WALLET_DOCUMENTS,
-  'wallet.register': row('wallet.register', {
-    request: WALLET_REQUESTS.register,
-    read: (reader) => {
-      const agentId = reader.string('agent_id');
-      const apiKey = reader.string('api_key');
-      reader.knows('referral_code', 'message', 'next_steps');
-      return agentId === null || apiKey === null ? null : { agentId, apiKey };
-    },
-  }),
-  'wallet.balance': row('wallet.balance', {
-    request: WALLET_REQUESTS.balance,
-    read: (reader) => {
-      const chain = reader.string('chain', { optional: true });
-      const symbol = reader.string('balance.native.symbol', { optional: true });
-      const amount = reader.string('balance.native.amount');
-      reader.knows('address', 'balance', 'explorer');
-      return { chain, symbol, amount };
-    },
-  }),
-  'wallet.send': row('wallet.send', {
-    request: WALLET_REQUESTS.send,
-    read: (reader) => {
-      const txHash = reader.string('tx_hash');
-      const amount = reader.string('amount', { optional: true });
-      reader.knows('chain', 'from', 'to', 'explorer');
-      return txHash === null ? null : { txHash, amount };
-    },
+  ...walletReaders({
+    register: ['referral_code', 'message', 'next_steps'],
+    balance: ['address', 'balance', 'explorer'],
+    send: ['chain', 'from', 'to', 'explorer'],
+    swap: ['swap_id', 'deposit', 'output', 'fee', 'expires_at', 'check_status'],
   }),
   // No gateway serves /wallet-api on a deployment (§1.1): both styles are asked on the wallet's own address.
   'wallet.style-balance': row('wallet.style-balance', {
@@ -48,15 +25,6 @@ export const WALLET_DEPLOYED: DialectTable = {
     read: (reader) => {
       reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
       return { served: true };
-    },
-  }),
-  'wallet.swap': row('wallet.swap', {
-    request: WALLET_REQUESTS.swap,
-    read: (reader) => {
-      const orderId = reader.string('order_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows('swap_id', 'deposit', 'output', 'fee', 'expires_at', 'check_status');
-      return orderId === null ? null : { orderId, status };
     },
   }),
 };

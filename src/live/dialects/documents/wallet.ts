@@ -36,70 +36,93 @@ export function readAddresses(reader: WireReader): Record<string, string> | null
   return out;
 }
 
-export const WALLET_DOCUMENTS: DialectTable = {
-  'wallet.register': row('wallet.register', {
-    request: WALLET_REQUESTS.register,
-    read: (reader) => {
-      const agentId = reader.string('agent_id');
-      const apiKey = reader.string('api_key');
-      reader.knows('referral_code', 'created_at', 'message');
-      return agentId === null || apiKey === null ? null : { agentId, apiKey };
-    },
-  }),
-  'wallet.create': row('wallet.create', {
-    request: WALLET_REQUESTS.create,
-    read: (reader) => {
-      const addresses = readAddresses(reader);
-      const mnemonic = reader.string('mnemonic');
-      reader.knows('addresses', 'monero_keys', 'derivation_paths', 'warning');
-      return addresses === null ? null : { addresses, mnemonic };
-    },
-  }),
-  'wallet.balance': row('wallet.balance', {
-    request: WALLET_REQUESTS.balance,
-    read: (reader) => {
-      const chain = reader.string('chain', { optional: true });
-      const symbol = reader.string('balance.native.symbol', { optional: true });
-      const amount = reader.string('balance.native.amount');
-      reader.knows('address', 'balance');
-      return { chain, symbol, amount };
-    },
-  }),
-  'wallet.send': row('wallet.send', {
-    request: WALLET_REQUESTS.send,
-    read: (reader) => {
-      const txHash = reader.string('tx_hash');
-      const amount = reader.string('amount', { optional: true });
-      reader.knows('chain', 'type', 'status', 'from', 'to', 'symbol', 'token', 'fee', 'fee_symbol', 'memo', 'sent_at', 'block_at', 'block_height', 'failure', 'explorer');
-      return txHash === null ? null : { txHash, amount };
-    },
-  }),
-  'wallet.quote': row('wallet.quote', {
-    request: WALLET_REQUESTS.quote,
-    read: (reader) => {
-      const fromAmount = reader.string('quote.fromAmount');
-      const toAmount = reader.string('quote.toAmount');
-      const integratorFee = reader.string('integrator_fee', { optional: true });
-      reader.knows('quote', 'next_step');
-      return { fromAmount, toAmount, integratorFee };
-    },
-  }),
-  'wallet.swap': row('wallet.swap', {
-    request: WALLET_REQUESTS.swap,
-    read: (reader) => {
-      const orderId = reader.string('order_id');
-      const status = reader.string('status', { optional: true });
-      reader.knows('swap_id', 'deposit', 'output', 'fee', 'created_at', 'updated_at', 'expires_at', 'deposit_tx', 'payout_tx', 'refund_tx', 'reason', 'check_status');
-      return orderId === null ? null : { orderId, status };
-    },
-  }),
-  'wallet.style-balance': row('wallet.style-balance', {
-    request: WALLET_REQUESTS.styleBalance,
-    // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
-    unsupported: (input) => (input.style === 'B' ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address" : null),
-    read: (reader) => {
-      reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
-      return { served: true };
-    },
-  }),
+/**
+ * The fields each answer may carry besides those read: the one thing in which the documents' and
+ * the deployment's readers of these rows differ (an unknown field is a deviation finding).
+ */
+export interface WalletKnownFields {
+  readonly register: readonly string[];
+  readonly balance: readonly string[];
+  readonly send: readonly string[];
+  readonly swap: readonly string[];
+}
+
+/** The wallet's rows read under `known`: the same paths and fields on the documents' primary interface and on the deployment. */
+export function walletReaders(known: WalletKnownFields): DialectTable {
+  return {
+    'wallet.register': row('wallet.register', {
+      request: WALLET_REQUESTS.register,
+      read: (reader) => {
+        const agentId = reader.string('agent_id');
+        const apiKey = reader.string('api_key');
+        reader.knows(...known.register);
+        return agentId === null || apiKey === null ? null : { agentId, apiKey };
+      },
+    }),
+    'wallet.create': row('wallet.create', {
+      request: WALLET_REQUESTS.create,
+      read: (reader) => {
+        const addresses = readAddresses(reader);
+        const mnemonic = reader.string('mnemonic');
+        reader.knows('addresses', 'monero_keys', 'derivation_paths', 'warning');
+        return addresses === null ? null : { addresses, mnemonic };
+      },
+    }),
+    'wallet.balance': row('wallet.balance', {
+      request: WALLET_REQUESTS.balance,
+      read: (reader) => {
+        const chain = reader.string('chain', { optional: true });
+        const symbol = reader.string('balance.native.symbol', { optional: true });
+        const amount = reader.string('balance.native.amount');
+        reader.knows(...known.balance);
+        return { chain, symbol, amount };
+      },
+    }),
+    'wallet.send': row('wallet.send', {
+      request: WALLET_REQUESTS.send,
+      read: (reader) => {
+        const txHash = reader.string('tx_hash');
+        const amount = reader.string('amount', { optional: true });
+        reader.knows(...known.send);
+        return txHash === null ? null : { txHash, amount };
+      },
+    }),
+    'wallet.quote': row('wallet.quote', {
+      request: WALLET_REQUESTS.quote,
+      read: (reader) => {
+        const fromAmount = reader.string('quote.fromAmount');
+        const toAmount = reader.string('quote.toAmount');
+        const integratorFee = reader.string('integrator_fee', { optional: true });
+        reader.knows('quote', 'next_step');
+        return { fromAmount, toAmount, integratorFee };
+      },
+    }),
+    'wallet.swap': row('wallet.swap', {
+      request: WALLET_REQUESTS.swap,
+      read: (reader) => {
+        const orderId = reader.string('order_id');
+        const status = reader.string('status', { optional: true });
+        reader.knows(...known.swap);
+        return orderId === null ? null : { orderId, status };
+      },
+    }),
+    'wallet.style-balance': row('wallet.style-balance', {
+      request: WALLET_REQUESTS.styleBalance,
+      // Style B's wallet calls live on the documents' shared api_url, not on the wallet's address.
+      unsupported: (input) => (input.style === 'B' ? "style B's wallet calls are served on the documents' api_url (/wallet-api), not on the wallet's address" : null),
+      read: (reader) => {
+        reader.knows(...Object.keys(typeof reader.body === 'object' && reader.body !== null ? reader.body : {}));
+        return { served: true };
+      },
+    }),
+  };
+}
+
+const DOCUMENTS_KNOWN: WalletKnownFields = {
+  register: ['referral_code', 'created_at', 'message'],
+  balance: ['address', 'balance'],
+  send: ['chain', 'type', 'status', 'from', 'to', 'symbol', 'token', 'fee', 'fee_symbol', 'memo', 'sent_at', 'block_at', 'block_height', 'failure', 'explorer'],
+  swap: ['swap_id', 'deposit', 'output', 'fee', 'created_at', 'updated_at', 'expires_at', 'deposit_tx', 'payout_tx', 'refund_tx', 'reason', 'check_status'],
 };
+
+export const WALLET_DOCUMENTS: DialectTable = walletReaders(DOCUMENTS_KNOWN);
