@@ -13,13 +13,12 @@
 import { TRADING_ENDPOINTS, type TradingEndpointId } from '../../client/trading-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { transportRejections } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 const NOT_FOUND: ExpectedRejection = { status: 404, code: 'NOT_FOUND' };
-const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 
 /** Path parameters that parse (the rejections come before any lookup). */
 const PATH_VALUES: Readonly<Record<string, string>> = { id: 'ord_0000000000000000', symbol: 'BTC-PERP', pair: 'BTC-USDC' };
@@ -29,11 +28,6 @@ const VALID_ORDER: Readonly<Partial<Record<TradingEndpointId, Body>>> = {
   'trading.A.order': { symbol: 'BTC-PERP', side: 'long', size: 1, leverage: 2 },
   'trading.B.order': { pair: 'BTC-USDC', side: 'buy', amount: '1.00', type: 'market' },
 };
-
-/** A method the row's path does not take (a DELETE row is asked with PUT). */
-function wrongMethod(method: HttpMethod): HttpMethod {
-  return method === 'DELETE' ? 'PUT' : 'DELETE';
-}
 
 function requestTo(endpoint: TradingEndpointId, extra: Partial<TransportRequest> = {}, params: Readonly<Record<string, string>> = {}): TransportRequest {
   const row = TRADING_ENDPOINTS[endpoint];
@@ -46,27 +40,7 @@ function rejection(endpoint: TradingEndpointId, name: string, expect: ExpectedRe
 }
 
 function genericCases(endpoint: TradingEndpointId): RejectionCase[] {
-  const method = TRADING_ENDPOINTS[endpoint].method as HttpMethod;
-  const other = wrongMethod(method);
-  const cases = [rejection(endpoint, `wrong method ${other}`, { status: 405, code: 'BAD_REQUEST' }, { method: other })];
-  const valid = VALID_ORDER[endpoint];
-  if (valid !== undefined) {
-    cases.push(
-      rejection(endpoint, 'malformed JSON', BAD_REQUEST, { rawBody: { text: '{"size": ', contentType: 'application/json' } }),
-      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, { rawBody: { text: 'size=1', contentType: 'text/plain' } }),
-      rejection(endpoint, 'a non-object body (an array)', BAD_REQUEST, { body: [1, 2, 3] }),
-      rejection(endpoint, 'an unknown field', BAD_REQUEST, { body: { ...valid, colour: 'red' } }),
-    );
-  } else {
-    cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, { query: { colour: 'red' } }));
-  }
-  const body: Partial<TransportRequest> = valid === undefined ? {} : { body: valid };
-  cases.push(
-    rejection(endpoint, 'no key', UNAUTHORIZED, body, 'none'),
-    rejection(endpoint, 'an unknown key', UNAUTHORIZED, { ...body, headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }, 'none'),
-    rejection(endpoint, 'a malformed authorization header', UNAUTHORIZED, { ...body, headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }, 'none'),
-  );
-  return cases;
+  return transportRejections(TRADING_ENDPOINTS[endpoint].method as HttpMethod, VALID_ORDER[endpoint], (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth));
 }
 
 /** Order bodies style A must refuse, by name. */

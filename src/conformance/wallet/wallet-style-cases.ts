@@ -12,13 +12,12 @@
 import { WALLET_ENDPOINTS, type WalletEndpointId } from '../../client/wallet-client.ts';
 import type { HttpMethod, TransportRequest } from '../../client/transport.ts';
 import type { ExpectedRejection, RejectionCase } from '../conformance-case.ts';
+import { transportRejections } from '../transport-rejections.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const BAD_REQUEST: ExpectedRejection = { status: 400, code: 'BAD_REQUEST' };
-const UNAUTHORIZED: ExpectedRejection = { status: 401, code: 'UNAUTHORIZED' };
 const NOT_FOUND: ExpectedRejection = { status: 404, code: 'NOT_FOUND' };
-const UNKNOWN_KEY = `sk_live_${'0'.repeat(48)}`;
 const EVM_ADDRESS = `0x${'1'.repeat(40)}`;
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
@@ -42,27 +41,7 @@ function rejection(endpoint: WalletEndpointId, name: string, expect: ExpectedRej
 }
 
 function genericCases(endpoint: WalletEndpointId): RejectionCase[] {
-  const method = WALLET_ENDPOINTS[endpoint].method as HttpMethod;
-  const other: HttpMethod = method === 'DELETE' ? 'PUT' : 'DELETE';
-  const cases = [rejection(endpoint, `wrong method ${other}`, { status: 405, code: 'BAD_REQUEST' }, { method: other })];
-  const valid = VALID_BODY[endpoint];
-  if (valid !== undefined) {
-    cases.push(
-      rejection(endpoint, 'malformed JSON', BAD_REQUEST, { rawBody: { text: '{"amount": ', contentType: 'application/json' } }),
-      rejection(endpoint, 'wrong content type (text/plain)', { status: 415, code: 'BAD_REQUEST' }, { rawBody: { text: 'amount=1', contentType: 'text/plain' } }),
-      rejection(endpoint, 'a non-object body (an array)', BAD_REQUEST, { body: [1, 2, 3] }),
-      rejection(endpoint, 'an unknown field', BAD_REQUEST, { body: { ...valid, colour: 'red' } }),
-    );
-  } else {
-    cases.push(rejection(endpoint, 'an unknown query parameter', BAD_REQUEST, { query: { colour: 'red' } }));
-  }
-  const body: Partial<TransportRequest> = valid === undefined ? {} : { body: valid };
-  cases.push(
-    rejection(endpoint, 'no key', UNAUTHORIZED, body, 'none'),
-    rejection(endpoint, 'an unknown key', UNAUTHORIZED, { ...body, headers: { authorization: `Bearer ${UNKNOWN_KEY}` } }, 'none'),
-    rejection(endpoint, 'a malformed authorization header', UNAUTHORIZED, { ...body, headers: { authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' } }, 'none'),
-  );
-  return cases;
+  return transportRejections(WALLET_ENDPOINTS[endpoint].method as HttpMethod, VALID_BODY[endpoint], (name, expect, extra, auth) => rejection(endpoint, name, expect, extra, auth));
 }
 
 function otherCases(): RejectionCase[] {
