@@ -40,7 +40,6 @@ import { infoOf } from '../platform/info.ts';
 import type { Credential, Platform, ServiceName } from '../platform/platform.ts';
 import { limiterIdentityOfIp, type LimitDecision } from '../platform/rate-limiter.ts';
 import type { Agent } from '../services/shared/agents.ts';
-import { integerText, resetText } from './header-texts.ts';
 import { Router } from './router.ts';
 import type { Mount, Route, RouteContext, RouteInput } from './route.ts';
 
@@ -244,40 +243,24 @@ class RouteInputSlot implements RouteInput {
 export function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'content-type': 'application/json',
-    'x-ratelimit-limit': integerText(decision.limit),
-    'x-ratelimit-remaining': integerText(decision.remaining),
-    'x-ratelimit-reset': resetText(decision.resetAtSeconds),
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetAtSeconds),
   };
 }
 
-/**
- * A 405's headers: the rate-limit headers and `Allow`, in one literal. Not `headers.allow = ...`
- * on the finished object: the hidden class that adds a property is reached only weakly, so when
- * a full collection finds no 405 answer alive it drops that class, and with it the dispatcher's
- * optimized code, which had the store inlined (about one bench round in three started with
- * `dispatch` deoptimized: --trace-deopt-verbose, "embedded weak objects cleared").
- */
+/** A 405's headers: the rate-limit headers and `Allow`. */
 function withAllow(headers: Record<string, string>, allow: string): Record<string, string> {
-  return {
-    'content-type': headers['content-type'] as string,
-    'x-ratelimit-limit': headers['x-ratelimit-limit'] as string,
-    'x-ratelimit-remaining': headers['x-ratelimit-remaining'] as string,
-    'x-ratelimit-reset': headers['x-ratelimit-reset'] as string,
-    allow,
-  };
+  return { ...headers, allow };
 }
 
-/**
- * A refusal's headers: the rate-limit headers and `Retry-After`, in one literal (a property added
- * to a finished literal costs a map transition and an out-of-object property store; an abusive
- * caller is refused many times a second).
- */
+/** A refusal's headers: the rate-limit headers and `Retry-After`. */
 function rejectionHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'content-type': 'application/json',
-    'x-ratelimit-limit': integerText(decision.limit),
-    'x-ratelimit-remaining': integerText(decision.remaining),
-    'x-ratelimit-reset': resetText(decision.resetAtSeconds),
-    'retry-after': integerText(decision.retryAfterSeconds),
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetAtSeconds),
+    'retry-after': String(decision.retryAfterSeconds),
   };
 }
