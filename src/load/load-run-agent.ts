@@ -49,7 +49,7 @@ export class LoadAgent implements AgentContext<unknown> {
   readonly style: 'A' | 'B';
   readonly tier: Tier;
   readonly directory: AgentDirectory;
-  state: Record<string, unknown> = {};
+  memory: object | null = null;
   apiKey: string | null = null;
   busy = false;
   setUp = false;

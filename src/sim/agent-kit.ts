@@ -31,11 +31,8 @@ const FRAMEWORKS = ['langchain', 'autogen', 'crewai', 'eliza', 'semantic-kernel'
 
 /** The agent's memory object, created on first use (each archetype types its own). */
 export function memoryOf<S extends object>(context: AgentContext<unknown>, create: () => S): S {
-  const existing = context.state['memory'];
-  if (existing !== undefined) return existing as S;
-  const created = create();
-  context.state['memory'] = created;
-  return created;
+  context.memory ??= create();
+  return context.memory as S;
 }
 
 export function freshFaucetMemory(): FaucetMemory {

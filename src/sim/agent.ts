@@ -36,8 +36,8 @@ export interface AgentContext<P> {
   readonly tier: Tier;
   /** Registered agents by archetype, to find counterparties. */
   readonly directory: AgentDirectory;
-  /** The agent's own memory; each archetype keeps a typed view of it. */
-  state: Record<string, unknown>;
+  /** The agent's own memory, made by `memoryOf` (agent-kit.ts) on first use; each archetype keeps a typed view of it. */
+  memory: object | null;
   /** Gives the client the agent's key and lists the agent in the directory (after registration). */
   setKey(apiKey: string): void;
   /** Reports a broken platform rule the agent observed; the run stops with an invariant failure. */

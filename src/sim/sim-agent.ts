@@ -40,41 +40,54 @@ const FAKER_SEED_BOUND = 0x7fff_ffff;
 
 export class SimAgent implements AgentContext<unknown>, FakerStream {
   readonly agentId: string;
-  readonly archetype: string;
   readonly definition: AnyAgentDefinition;
   readonly index: number;
-  readonly clock: Clock;
   readonly rng: Rng;
   readonly fakerSeed: number;
   fakerDraws = 0;
-  readonly params: unknown;
   readonly style: 'A' | 'B';
-  readonly tier: Tier;
-  readonly directory: AgentDirectory;
   readonly displayName: string;
   readonly startOffsetMs: number;
   readonly counts = new AgentCounts();
-  state: Record<string, unknown> = {};
+  memory: object | null = null;
   apiKey: string | null = null;
   private readonly host: AgentHost;
+  /** Shared by the population's agents: its params and tier are read through it (no copy per agent). */
+  private readonly population: Population;
 
   constructor(options: { definition: AnyAgentDefinition; population: Population; seed: string; archetypeIndex: number; index: number; startSpreadMs: number; host: AgentHost }) {
     const { definition, population, host } = options;
     const name = `${definition.name}-${options.archetypeIndex}`;
     this.rng = new Rng(options.seed).fork('agents').fork(name);
     this.agentId = `${name}-${this.rng.fork('id').hex(2)}`;
-    this.archetype = definition.name;
     this.definition = definition;
     this.index = options.index;
-    this.clock = host.clock;
-    this.params = population.params;
+    this.population = population;
     this.style = population.style === 'mixed' ? (this.rng.fork('style').chance(1, 2) ? 'A' : 'B') : population.style;
-    this.tier = population.tier;
-    this.directory = host.directory;
     this.host = host;
     this.startOffsetMs = options.startSpreadMs <= 1 ? 0 : this.rng.fork('start').int(options.startSpreadMs);
     this.fakerSeed = this.rng.fork('faker').int(FAKER_SEED_BOUND);
     this.displayName = this.faker.person.fullName();
+  }
+
+  get archetype(): string {
+    return this.definition.name;
+  }
+
+  get params(): unknown {
+    return this.population.params;
+  }
+
+  get tier(): Tier {
+    return this.population.tier;
+  }
+
+  get clock(): Clock {
+    return this.host.clock;
+  }
+
+  get directory(): AgentDirectory {
+    return this.host.directory;
   }
 
   /** The run's shared Faker, drawing from this agent's stream (select it again before each use). */

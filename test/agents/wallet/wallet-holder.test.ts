@@ -44,7 +44,7 @@ function spiedHolder(keys: Set<string>): AnyAgentDefinition {
     ...walletHolder,
     async step(context) {
       const result = await walletHolder.step(context);
-      const wallet = (context.state['memory'] as { wallet: HeldWallet | null }).wallet;
+      const wallet = (context.memory as { wallet: HeldWallet | null }).wallet;
       if (wallet !== null) for (const key of [...Object.values(wallet.keys), wallet.monero.viewKey, wallet.monero.spendKey]) keys.add(key);
       return result;
     },
@@ -90,17 +90,17 @@ describe('wallet-holder', () => {
     const tx = (status: string) => ({ tx_hash: '0xabc', chain: 'base', status, block_at: new Date(nowMs - 2_000).toISOString() });
 
     const stillPending = stubContext(params, nowMs, { tx: () => ok(tx('pending')) });
-    stillPending.context.state['memory'] = memory();
+    stillPending.context.memory = memory();
     await walletHolder.step(stillPending.context);
     expect(stillPending.reports.map((entry) => entry.message)).toEqual([expect.stringMatching(/0xabc is still pending after its block/)]);
 
     const disagrees = stubContext(params, nowMs, { tx: () => ok(tx('confirmed')), transactions: () => ok({ transactions: [tx('failed')], count: 1 }) });
-    disagrees.context.state['memory'] = memory();
+    disagrees.context.memory = memory();
     await walletHolder.step(disagrees.context);
     expect(disagrees.reports.map((entry) => entry.message)).toEqual(['transaction 0xabc is confirmed by hash but failed in the history']);
 
     const sound = stubContext(params, nowMs, { tx: () => ok(tx('confirmed')), transactions: () => ok({ transactions: [tx('confirmed')], count: 1 }) });
-    sound.context.state['memory'] = memory();
+    sound.context.memory = memory();
     expect(await walletHolder.step(sound.context)).toEqual({ wakeInMs: 3_600_000 });
     expect(sound.reports).toEqual([]);
   });

@@ -71,7 +71,7 @@ describe('wallet-swapper', () => {
       balance: () => ok({ balance: { native, tokens: [] } }),
       quote: () => ok({ quote: { toAmount: '10', minReceived: '9.9', fee: { amount: '0.0001' } } }),
     });
-    stub.context.state['memory'] = memory({ assets: [{ chain: 'base', address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18, native: true }, SOL], nextSwapAtMs: NOW });
+    stub.context.memory = memory({ assets: [{ chain: 'base', address: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', symbol: 'ETH', decimals: 18, native: true }, SOL], nextSwapAtMs: NOW });
     await walletSwapper.step(stub.context);
     expect(stub.reports.map((entry) => entry.message)).toEqual(['quote of 0.05 ETH: fee 0.0001 (due 0.00025), min received 9.9 of 10']);
   });
@@ -79,7 +79,7 @@ describe('wallet-swapper', () => {
   test('reports an order that moves back, and a finished payout below its minimum', async () => {
     const order = (status: string, payout: string | null) => ({ order_id: 'swp_1', status, payout_tx: payout });
     const back = stubContext({ ...PARAMS }, NOW, { swapStatus: () => ok(order('exchanging', null)) });
-    back.context.state['memory'] = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 1n } });
+    back.context.memory = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 1n } });
     await walletSwapper.step(back.context);
     expect(back.reports.map((entry) => entry.message)).toEqual(['order swp_1 moved back to exchanging']);
 
@@ -87,7 +87,7 @@ describe('wallet-swapper', () => {
       swapStatus: () => ok(order('finished', 'payout1')),
       tx: () => ok({ status: 'confirmed', to: 'me', amount: '0.5' }),
     });
-    short.context.state['memory'] = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 600_000_000n } });
+    short.context.memory = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 600_000_000n } });
     await walletSwapper.step(short.context);
     expect(short.reports.map((entry) => entry.message)).toEqual(['finished order swp_1: payout 0.5 confirmed to me, at least 0.6 due to its own address']);
 
@@ -95,10 +95,10 @@ describe('wallet-swapper', () => {
       swapStatus: () => ok(order('finished', 'payout1')),
       tx: () => ok({ status: 'confirmed', to: 'me', amount: '0.7' }),
     });
-    sound.context.state['memory'] = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 600_000_000n } });
+    sound.context.memory = memory({ order: { id: 'swp_1', rank: 3, polls: 0, to: SOL, minReceived: 600_000_000n } });
     await walletSwapper.step(sound.context);
     expect(sound.reports).toEqual([]);
-    expect((sound.context.state['memory'] as { order: unknown }).order).toBeNull();
+    expect((sound.context.memory as { order: unknown }).order).toBeNull();
   });
 
   test('its params are validated strictly', () => {

@@ -38,8 +38,7 @@ const AGENT_PREFIX = agentAccount('');
 export class AccountJournal {
   private readonly clock: Clock;
   private readonly entriesPerAgentMax: number;
-  /** Rings by agent id (reads) and by account name (every transfer: the bet path's names are interned, hashed once). */
-  private readonly byAgent = new Map<string, JournalRing>();
+  /** Rings by agent account name (what a transfer names; a read builds the name from the agent id). */
   private readonly byAccount = new Map<AccountName, JournalRing>();
   private nextSequence = 0;
   /** The ring found last and its account (a bet journals two entries for the same agent in a row). */
@@ -56,13 +55,13 @@ export class AccountJournal {
   /** The agent's entries, newest first, at most `limit`, only those with sequence < `beforeSequence`. */
   list(agentId: string, limit: number, beforeSequence: number | null = null): JournalEntry[] {
     assert(Number.isSafeInteger(limit) && limit >= 1, 'journal list limit is a positive integer');
-    const ring = this.byAgent.get(agentId);
+    const ring = this.byAccount.get(agentAccount(agentId));
     return ring === undefined ? [] : ring.newest(limit, beforeSequence);
   }
 
   /** Entries kept for the agent (at most entriesPerAgentMax). */
   count(agentId: string): number {
-    return this.byAgent.get(agentId)?.size ?? 0;
+    return this.byAccount.get(agentAccount(agentId))?.size ?? 0;
   }
 
   /** The ledger's observer call: journals the movement for each agent account it touches. */
@@ -75,12 +74,7 @@ export class AccountJournal {
     if (account === this.lastAccount && this.lastRing !== null) return this.lastRing;
     let ring = this.byAccount.get(account);
     if (ring === undefined) {
-      const agentId = account.slice(AGENT_PREFIX.length);
-      ring = this.byAgent.get(agentId);
-      if (ring === undefined) {
-        ring = new JournalRing(this.entriesPerAgentMax);
-        this.byAgent.set(agentId, ring);
-      }
+      ring = new JournalRing(this.entriesPerAgentMax);
       this.byAccount.set(account, ring);
     }
     this.lastAccount = account;
