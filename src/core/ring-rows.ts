@@ -1,8 +1,8 @@
 /**
  * Growing a full ring of fixed-width rows: the rows are copied oldest first (from `start` to the
  * end, then from 0 to `start`) into a larger array, so the grown ring starts at slot 0. Why one
- * place: the casino's journal ring and bet ring keep their rows this way (a typed array of numeric
- * cells and an array of references per row) and grow them alike.
+ * place: the casino's journal ring and bet ring keep their rows this way (numeric cells in one array,
+ * typed or plain, and references in another) and grow them alike.
  */
 
 /** The cells of a full ring of `width`-cell rows starting at row `start`, unrolled into `rows` rows. */
@@ -13,7 +13,7 @@ export function unrolledCells(cells: Float64Array, start: number, width: number,
   return grown;
 }
 
-/** The references of the same ring, unrolled the same way, new rows filled with `empty`. */
+/** The same for a ring kept in a plain array (references, or numbers), new rows filled with `empty`. */
 export function unrolledRefs<T>(refs: readonly T[], start: number, width: number, rows: number, empty: T): T[] {
   const split = start * width;
   return refs.slice(split).concat(refs.slice(0, split), new Array<T>(rows * width - refs.length).fill(empty));

@@ -29,8 +29,13 @@
 import { Rng, type RngState } from '../core/rng.ts';
 import { StateCodecError, type ClassRegistry, type TransientFields } from '../platform/state-codec.ts';
 
-/** Bumped when the layout changes; part of the checkpoint's codec fingerprint (checkpoints.ts). */
-export const CHECKPOINT_LAYOUT_VERSION = 1;
+/**
+ * Bumped when the layout changes, or the fields of a state class (the fingerprint names the classes,
+ * not their fields); part of the checkpoint's codec fingerprint (checkpoints.ts): a checkpoint of
+ * another version is not loaded, and the worker replays the command log from the start instead.
+ * 2: the casino journal's rings keep plain arrays (journal-ring.ts).
+ */
+export const CHECKPOINT_LAYOUT_VERSION = 2;
 const MAGIC = 0x43_50_46_41; // "AFPC" read as a little-endian u32
 const HEADER_BYTES = 24;
 const SECTION_ENTRIES_MAX = 2 ** 31 - 1;

@@ -2,7 +2,7 @@
 // read; every read must equal what the plain journal (an array of entry objects per agent, the
 // newest `entriesPerAgentMax` visible) answers for the same transfers: same entries, same order,
 // same paging by `before`, through ring growth and wrap-around, bet-id references kept as words,
-// other references as text, and amounts beyond 64 bits.
+// other references as text, and amounts beyond what a number holds exactly (2^53) and beyond 64 bits.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { IdSource } from '../../../src/core/ids.ts';
@@ -41,6 +41,8 @@ class ReferenceJournal {
 const AGENTS = ['a', 'b', 'c', 'd'];
 const OTHERS = [EXTERNAL, 'casino-house', 'escrow:esc_1', 'fee-income'];
 const HUGE = 2n ** 66n;
+/** Amounts at the edge of the exact numbers: the last safe integer and the first past it. */
+const EDGES = [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n];
 
 describe('AccountJournal rows', () => {
   test('answers exactly as the plain journal, through growth, wrap-around and paging', () => {
@@ -59,7 +61,7 @@ describe('AccountJournal rows', () => {
           const other = rng.chance(1, 4) ? agentAccount(rng.pick(AGENTS)) : rng.pick(OTHERS);
           if (other === agent) continue;
           const outgoing = rng.chance(1, 2);
-          const amountMicro = rng.chance(1, 10) ? HUGE / 4n : BigInt(rng.between(1, 1_000_000));
+          const amountMicro = rng.chance(1, 10) ? HUGE / 4n : rng.chance(1, 10) ? rng.pick(EDGES) : BigInt(rng.between(1, 1_000_000));
           const reference = rng.chance(2, 3) ? ids.next('bet_', 16) : rng.pick(['genesis', 'esc_1', 'bet_not_hex', '']);
           const reason = rng.pick(['casino.bet.stake', 'casino.bet.payout', 'faucet.claim', 'escrow.hold']);
           const from = outgoing ? agent : other;

@@ -3,38 +3,38 @@
  * fixed-size rows in a ring that grows fourfold up to its capacity and then overwrites its
  * oldest entry.
  *
- * Why rows: the casino journals one or two entries per bet, and an entry kept as an object (with
- * its boxed time and two bigints) lived long enough to be copied by the young-generation collector
- * and then collected from the old generation. Here an entry's numbers (sequence, time, the words
- * of a bet-id reference, amount, balance after) sit side by side in one buffer, seen through a
- * Float64Array and a BigInt64Array, so appending touches one or two cache lines; its texts are
- * three references in one array (reasons and counterparties are a few shared names; a reference
- * that is a bet id, `bet_` + 16 hex, is kept as its two words). Entries are rebuilt as JournalEntry
- * objects only when read, equal field for field.
+ * Why rows: every agent that ever held money has a journal, and the casino journals one or two
+ * entries per bet. An entry kept as an object (its boxed time and two bigints) costs about 180
+ * bytes; a row is six numbers side by side in one array (sequence, time, the words of a bet-id
+ * reference, amount, balance after) and three references in another (reasons and counterparties
+ * are a few shared names; a reference that is a bet id, `bet_` + 16 hex, is kept as its two
+ * words). Plain arrays, not typed arrays: a typed array, its view and its buffer cost ~300 bytes
+ * more per agent, too much at a million agents (issue 19: <= 4 KB per agent). Entries are
+ * rebuilt as JournalEntry objects only when read, equal field for field.
  *
  * Invariants: sequences ascend from the oldest to the newest entry (the journal's counter only
- * grows), so paging by `before` is a binary search. Amounts beyond signed 64 bits (never reached by
- * real balances) keep their exact value in a side map keyed by sequence.
+ * grows), so paging by `before` is a binary search. An amount is kept as a number when it is a
+ * safe integer (below 2^53 micro-USDC, 9 billion USDC: every real balance), exactly; a larger
+ * one keeps its exact value in a side map keyed by sequence and column, and its cell holds NaN.
  */
 import { assert } from '../../../core/assert.ts';
 import type { Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
-import { unrolledCells, unrolledRefs } from '../../../core/ring-rows.ts';
-import { WideAmounts } from '../../../core/wide-amounts.ts';
+import { unrolledRefs } from '../../../core/ring-rows.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
 import type { JournalEntry } from './account-journal.ts';
 
-// Two rows first: most agents of a large run journal only their grants (issue 19: <= 4 KB per agent).
+// Two rows first: most agents of a large run journal only their grants.
 const INITIAL_CAPACITY = 2;
 /** The ring grows fourfold: fewer copies of a growing ring. */
 const GROWTH = 4;
-/** Row layout, in 8-byte cells. */
+/** Row layout, in cells. */
 const SEQUENCE = 0;
 const AT_MS = 1;
 const REFERENCE_HIGH = 2;
 const REFERENCE_LOW = 3;
-const AMOUNT = 4; // int64
-const BALANCE = 5; // int64
+const AMOUNT = 4;
+const BALANCE = 5;
 const CELLS = 6;
 /** References per row. */
 const REASON = 0;
@@ -43,7 +43,7 @@ const COUNTERPARTY = 1;
 const REFERENCE = 2;
 const REFS = 3;
 
-/** Scratch for a reference's words, shared by every ring (pushes are synchronous): one object per ring was 40 B an agent. */
+/** Scratch for a reference's words, shared by every ring (pushes are synchronous). */
 const WORDS: IdWords = { high: 0, low: 0 };
 
 function hex8(word: number): string {
@@ -55,20 +55,18 @@ export class JournalRing {
   private capacity = 0;
   private start = 0;
   private count = 0;
-  private cells: Float64Array;
-  private amounts: BigInt64Array;
-  /** `capacity` rows of REFS references, allocated whole (appending one by one would copy the array as it grows). */
+  /** `capacity` rows of CELLS numbers, then of REFS references, each allocated whole. */
+  private cells: number[];
   private refs: Array<string | null>;
-  /** The amounts too large for int64, exactly. */
-  private readonly wide = new WideAmounts(CELLS);
+  /** The amounts that are not safe integers, exactly, by `sequence * CELLS + column`; null until one is met. */
+  private wide: Map<number, Micro> | null = null;
   private newestSequence = -1;
 
   constructor(capacityMax: number) {
     assert(Number.isSafeInteger(capacityMax) && capacityMax >= 1, 'a journal ring holds at least one entry');
     this.capacityMax = capacityMax;
     this.capacity = Math.min(INITIAL_CAPACITY, capacityMax);
-    this.cells = new Float64Array(this.capacity * CELLS);
-    this.amounts = new BigInt64Array(this.cells.buffer);
+    this.cells = new Array<number>(this.capacity * CELLS).fill(0);
     this.refs = new Array<string | null>(this.capacity * REFS).fill(null);
   }
 
@@ -93,8 +91,8 @@ export class JournalRing {
     this.newestSequence = sequence;
     cells[at + SEQUENCE] = sequence;
     cells[at + AT_MS] = atMs;
-    this.setAmount(at + AMOUNT, sequence, amountMicro);
-    this.setAmount(at + BALANCE, sequence, balanceAfterMicro);
+    this.setAmount(at, AMOUNT, sequence, amountMicro);
+    this.setAmount(at, BALANCE, sequence, balanceAfterMicro);
     const row = slot * REFS;
     const refs = this.refs;
     refs[row + REASON] = transfer.reason;
@@ -135,8 +133,8 @@ export class JournalRing {
       reason: this.refs[row + REASON] as string,
       reference: this.refs[row + REFERENCE] ?? `bet_${hex8(this.cells[at + REFERENCE_HIGH] as number)}${hex8(this.cells[at + REFERENCE_LOW] as number)}`,
       counterparty: this.refs[row + COUNTERPARTY] as string,
-      amountMicro: this.amountAt(at + AMOUNT, sequence),
-      balanceAfterMicro: this.amountAt(at + BALANCE, sequence),
+      amountMicro: this.amountAt(at, AMOUNT, sequence),
+      balanceAfterMicro: this.amountAt(at, BALANCE, sequence),
     };
   }
 
@@ -148,28 +146,35 @@ export class JournalRing {
 
   private dropOldest(): void {
     const sequence = this.cells[this.start * CELLS + SEQUENCE] as number;
-    this.wide.forget(sequence, AMOUNT);
-    this.wide.forget(sequence, BALANCE);
+    if (this.wide !== null) {
+      this.wide.delete(sequence * CELLS + AMOUNT);
+      this.wide.delete(sequence * CELLS + BALANCE);
+    }
     this.start = this.slotAt(1);
     this.count -= 1;
   }
 
-  private setAmount(cell: number, sequence: number, value: Micro): void {
-    this.wide.set(this.amounts, cell, sequence, value);
+  private setAmount(at: number, column: number, sequence: number, value: Micro): void {
+    const exact = Number(value);
+    if (Number.isSafeInteger(exact)) {
+      this.cells[at + column] = exact;
+      return;
+    }
+    this.cells[at + column] = Number.NaN;
+    this.wide ??= new Map();
+    this.wide.set(sequence * CELLS + column, value);
   }
 
-  private amountAt(cell: number, sequence: number): Micro {
-    return this.wide.get(this.amounts, cell, sequence);
+  private amountAt(at: number, column: number, sequence: number): Micro {
+    const cell = this.cells[at + column] as number;
+    return Number.isNaN(cell) ? (this.wide?.get(sequence * CELLS + column) as Micro) : BigInt(cell);
   }
 
   /** Grows the ring (up to capacityMax), unrolled so the oldest entry is at slot 0. */
   private grow(): void {
     const capacity = Math.min(this.capacity * GROWTH, this.capacityMax);
-    const cells = unrolledCells(this.cells, this.start, CELLS, capacity);
-    const refs = unrolledRefs<string | null>(this.refs, this.start, REFS, capacity, null);
-    this.cells = cells;
-    this.amounts = new BigInt64Array(cells.buffer);
-    this.refs = refs;
+    this.cells = unrolledRefs(this.cells, this.start, CELLS, capacity, 0);
+    this.refs = unrolledRefs<string | null>(this.refs, this.start, REFS, capacity, null);
     this.capacity = capacity;
     this.start = 0;
   }
