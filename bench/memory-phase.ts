@@ -89,6 +89,15 @@ export function bytesPerAgent(size: MemorySize): number {
   return size.liveBytes / size.agents;
 }
 
+/**
+ * What each agent past the smaller size costs: the growth in live bytes from one size to the next
+ * over the agents added. The run's fixed part (compiled code, caches, the first events) cancels
+ * out, so this is the figure that says whether a million agents fit in 4 GB.
+ */
+export function marginalBytesPerAgent(smaller: MemorySize, larger: MemorySize): number {
+  return (larger.liveBytes - smaller.liveBytes) / (larger.agents - smaller.agents);
+}
+
 export function memoryVerdict(result: MemoryBenchResult): 'PASS' | 'MISS' {
   return result.sizes.every((size) => bytesPerAgent(size) <= TARGET_BYTES_PER_AGENT && size.outcome === 'completed') ? 'PASS' : 'MISS';
 }
@@ -99,9 +108,14 @@ export function memoryLines(result: MemoryBenchResult): string[] {
     const perAgent = String(Math.round(bytesPerAgent(size))).padStart(7);
     return `${agents} agents  ${perAgent} B/agent  ${vsecPerSecond(size).toFixed(0).padStart(7)} vsec/s  peak RSS ${(size.peakRssBytes / 2 ** 20).toFixed(0)} MiB  ${size.requests} requests, ${size.events} events, ${size.outcome}`;
   });
+  const marginal = result.sizes.slice(1).map((larger, index) => {
+    const smaller = result.sizes[index] as MemorySize;
+    return `  marginal ${smaller.agents} -> ${larger.agents} agents: ${Math.round(marginalBytesPerAgent(smaller, larger))} B per added agent`;
+  });
   return [
     `memory (quickstart mix, ${result.hours} virtual h per size, heap used + external after a forced GC at the end / agents)`,
     ...rows,
+    ...marginal,
     `bytes per agent   target <= ${TARGET_BYTES_PER_AGENT} at every size  ${memoryVerdict(result)}`,
   ];
 }
@@ -109,7 +123,10 @@ export function memoryLines(result: MemoryBenchResult): string[] {
 export function memoryJson(result: MemoryBenchResult): Record<string, unknown> {
   return {
     hours: result.hours,
-    sizes: result.sizes.map((size) => ({ ...size, bytesPerAgent: bytesPerAgent(size), vsecPerSecond: vsecPerSecond(size) })),
+    sizes: result.sizes.map((size, index) => {
+      const smaller = index === 0 ? undefined : result.sizes[index - 1];
+      return { ...size, bytesPerAgent: bytesPerAgent(size), marginalBytesPerAgent: smaller === undefined ? null : marginalBytesPerAgent(smaller, size), vsecPerSecond: vsecPerSecond(size) };
+    }),
     target: { bytes_per_agent_max: TARGET_BYTES_PER_AGENT, verdict: memoryVerdict(result) },
   };
 }
