@@ -14,11 +14,12 @@ const startDeployed = manualServes({ routes: DEPLOYED_ROUTES, layout: DEPLOYED_L
 interface Served {
   readonly casino: string;
   readonly wallet: string;
+  readonly trading: string;
 }
 
 async function serve(): Promise<Served> {
   const handle = await startDeployed();
-  return { casino: handle.urls.casino as string, wallet: handle.urls.wallet as string };
+  return { casino: handle.urls.casino as string, wallet: handle.urls.wallet as string, trading: handle.urls.trading as string };
 }
 
 interface Answer {
@@ -160,6 +161,8 @@ describe('deployed wallet: sends and swaps', () => {
     for (let i = 0; i < 10; i += 1) expect((await call('POST', `${served.wallet}/v1/auth/register`, { body: {}, ip: '198.51.100.1' })).status).toBe(201);
     const over = await call('POST', `${served.wallet}/v1/auth/register`, { body: {}, ip: '198.51.100.1' });
     expect(over).toMatchObject({ status: 429, body: { error: 'rate_limited', message: 'Too many requests. Limit: 10 per 60s' } });
+    // Trading is another process on the deployment: the same path from the same IP has its own window.
+    expect((await call('POST', `${served.trading}/v1/auth/register`, { body: {}, ip: '198.51.100.1' })).status).toBe(201);
     const alice = await holder(served, '198.51.100.2');
     for (let i = 0; i < 20; i += 1) expect((await call('POST', `${served.wallet}/v1/wallet/send`, { key: alice.key, body: { chain: 'base' }, ip: '198.51.100.3' })).status).toBe(400);
     expect(await call('POST', `${served.wallet}/v1/wallet/send`, { key: alice.key, body: { chain: 'base' }, ip: '198.51.100.3' })).toMatchObject({ status: 429, body: { message: 'Too many requests. Limit: 20 per 60s' } });

@@ -5,8 +5,8 @@
  * Order (each step answers at most once), as the deployment's middleware runs:
  *   1. timers due by now run;
  *   2. the row is matched; no row (or another method) → 404 in the service's own shape;
- *   3. the per-IP fixed window of the row's path (ip = first X-Forwarded-For entry, else
- *      X-Real-IP, else `unknown`) → 429 `rate_limited`;
+ *   3. the per-IP fixed window of the row's service and path (ip = first X-Forwarded-For entry,
+ *      else X-Real-IP, else `unknown`) → 429 `rate_limited`;
  *   4. a scenario fault window → 503 / 500;
  *   5. body errors → 400 `invalid_json` (413 `payload_too_large`);
  *   6. bearer auth → 401 in the service's shape (REFUSALS_BY_SERVICE); on a service with keys of its
@@ -74,7 +74,7 @@ export class DeployedDispatcher extends Dispatcher {
     const route = match.route;
     const limit = this.limitsByRoute.get(route.id) ?? null;
     const ip = deployedIp(request.headers);
-    if (limit?.perIpPerMinute != null && !this.ipWindows.hit(`${request.path}:${ip}`, limit.perIpPerMinute, WINDOW_MS, nowMs).allowed) {
+    if (limit?.perIpPerMinute != null && !this.ipWindows.hit(`${request.mount}:${request.path}:${ip}`, limit.perIpPerMinute, WINDOW_MS, nowMs).allowed) {
       return refuse(deployedFailure(429, 'rate_limited', perIpMessage(limit.perIpPerMinute)), service, route.id);
     }
     const fault = platform.activeFault(service, nowMs);

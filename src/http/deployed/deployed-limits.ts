@@ -1,8 +1,10 @@
 /**
  * The deployment's rate limits as data (spec/DEPLOYED.md §1.3, §2.12, §3, §4), matched to route
  * rows by service and path (first matching row wins; a path ending in `/*` matches below it):
- * - per IP, per request path, per fixed 60 s window (key `${request path}:${ip}`: a bucket per
- *   distinct path, so /games/dice and /games/slots count apart) → 429 `rate_limited`;
+ * - per IP, per service and request path, per fixed 60 s window (key `${mount}:${path}:${ip}`: a
+ *   bucket per distinct path, so /games/dice and /games/slots count apart, and per service, as each
+ *   is a process of its own: trading's and the wallet's /v1/auth/register count apart) → 429
+ *   `rate_limited`;
  * - per agent, per bucket (agent-casino rateLimit.ts): single games share `games` 60/min, batch
  *   calls `batch` 10/min, their bets not counted in `games` → 429 `rate_limit_exceeded`;
  * - the faucet's one successful claim per IP per 24 h → 429 `ip_rate_limited`.
