@@ -48,6 +48,7 @@ export function writeShrunk(result: Shrunk, source: ShrunkSource, outDir: string
   ].join('\n');
   writeFileSync(file, header + result.text);
   const { files } = writeReports(result.record, outDir, [...new Set([...result.scenario.reports, 'events' as const, 'summary' as const])]);
+  result.record.events.dispose();
   return {
     file,
     reproduce,

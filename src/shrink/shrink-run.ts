@@ -13,6 +13,8 @@
  * candidate was run and failed the same invariant; at most `maxRuns` runs.
  * Size: the scenario's agents and virtual time as written, and the requests and events its run made
  * until the failure; the result gives both for the original and the shrunk file.
+ * Memory: each candidate's events go to a temporary file as they happen (issue 19), removed as soon
+ * as the candidate is dropped; the kept run's file stays for its reports (the caller's to dispose).
  */
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
@@ -86,13 +88,16 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     const scenario = parse(text, options.fileName);
     if (typeof scenario === 'string') return scenario;
     runs++;
-    const result = await runSimulation(scenario, { seed: options.seed, defects: options.defects });
+    const result = await runSimulation(scenario, { seed: options.seed, defects: options.defects, streamEvents: true });
     return { scenario, result };
   };
 
   const first = await trial(options.text);
   if (typeof first === 'string') return { kind: 'invalid', message: first };
-  if (first.result.failure === null) return { kind: 'holds', original: shapeOf(first) };
+  if (first.result.failure === null) {
+    first.result.record.events.dispose();
+    return { kind: 'holds', original: shapeOf(first) };
+  }
   const invariant = first.result.failure.invariant;
   const original = shapeOf(first);
   let document: Document = parseDocument(options.text);
@@ -106,7 +111,12 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     const copy = document.clone();
     edit(copy);
     const outcome = await trial(copy.toString({ lineWidth: 0 }));
-    if (typeof outcome === 'string' || outcome.result.failure?.invariant !== invariant) return false;
+    if (typeof outcome === 'string') return false;
+    if (outcome.result.failure?.invariant !== invariant) {
+      outcome.result.record.events.dispose();
+      return false;
+    }
+    best.result.record.events.dispose();
     document = copy;
     best = outcome;
     steps.push(step);
@@ -188,7 +198,10 @@ export async function shrinkRun(options: ShrinkOptions): Promise<ShrinkResult> {
     }
   }
   const failure = best.result.failure;
-  if (failure === null) return { kind: 'holds', original };
+  if (failure === null) {
+    best.result.record.events.dispose();
+    return { kind: 'holds', original };
+  }
   // The file names its seed, so `afp run` of it alone reproduces the failure (with the defects' flag).
   document.set('seed', options.seed);
   return {

@@ -3,7 +3,9 @@
  * outcome, the first failure, the summary figures and the digest `afp run --seed S` prints for
  * the same run. Why the digest: a sweep row and a later `afp run` of its seed can be compared
  * byte for byte, so a sweep is evidence, not a claim. Why so little else: a sweep keeps
- * thousands of runs, and each run's events stay in the worker that made them.
+ * thousands of runs. A run's events go to a temporary file as they happen (as `afp run`'s do,
+ * issue 19: a seed of a million-event scenario holds no event list), read once for the digest and
+ * removed when the seed is done.
  * Invariants: pure given (scenario, seed, defects): the same inputs give the same SeedResult in
  * any worker, in any order; a crash of the run is returned (kind 'crashed'), never thrown, so one
  * bad seed does not end the sweep.
@@ -63,19 +65,23 @@ export function reproduceCommand(file: string, seed: string, defects: readonly D
 export async function runSeed(scenario: Scenario, file: string, seed: string, defects: readonly DefectName[], swarm = false): Promise<SeedResult> {
   const reproduce = reproduceCommand(file, seed, defects, swarm);
   try {
-    const result = await runSimulation(scenario, { seed, defects, reproduce });
+    const result = await runSimulation(scenario, { seed, defects, reproduce, streamEvents: true });
     const { record } = result;
-    const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
-    return {
-      seed,
-      outcome: record.outcome,
-      reproduce,
-      failure,
-      stopped: result.limit,
-      figures: seedFigures(record),
-      digest: renderReports(record, scenario.reports).digest,
-      probes: record.probes ?? null,
-    };
+    try {
+      const failure = result.failure === null ? null : { invariant: result.failure.invariant, at: isoTime(result.failure.violation.atMs), message: result.failure.violation.message, event: result.failure.violation.event };
+      return {
+        seed,
+        outcome: record.outcome,
+        reproduce,
+        failure,
+        stopped: result.limit,
+        figures: seedFigures(record),
+        digest: renderReports(record, scenario.reports).digest,
+        probes: record.probes ?? null,
+      };
+    } finally {
+      record.events.dispose();
+    }
   } catch (error) {
     return { seed, outcome: 'crashed', reproduce, failure: null, stopped: error instanceof Error ? (error.stack ?? error.message) : String(error), figures: null, digest: null, probes: null };
   }
