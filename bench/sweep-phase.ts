@@ -6,6 +6,7 @@
  * The rows of both must be equal: a speed-up that changed a result would be no speed-up.
  */
 import { readFileSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import { basename, join } from 'node:path';
 import { SystemClock } from '../src/core/clock.ts';
@@ -32,6 +33,9 @@ export interface SweepPartOptions {
 }
 
 export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchResult> {
+  // As bin/afp.js: the workers load their modules through the on-disk compile cache, as `afp sweep`'s do.
+  const cache = enableCompileCache();
+  if (cache.directory !== undefined) process.env['NODE_COMPILE_CACHE'] ??= cache.directory;
   const file = options.scenario ?? QUICKSTART;
   const name = basename(file, '.yaml');
   const scenarioText = readFileSync(join(import.meta.dirname, '..', file), 'utf8');
