@@ -14,7 +14,7 @@ export function unrolledCells(cells: Float64Array, start: number, width: number,
 }
 
 /** The same for a ring kept in a plain array (references, or numbers), new rows filled with `empty`. */
-export function unrolledRefs<T>(refs: readonly T[], start: number, width: number, rows: number, empty: T): T[] {
+export function unrolledRows<T>(items: readonly T[], start: number, width: number, rows: number, empty: T): T[] {
   const split = start * width;
-  return refs.slice(split).concat(refs.slice(0, split), new Array<T>(rows * width - refs.length).fill(empty));
+  return items.slice(split).concat(items.slice(0, split), new Array<T>(rows * width - items.length).fill(empty));
 }

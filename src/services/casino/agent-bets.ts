@@ -23,7 +23,7 @@
 import { assert } from '../../core/assert.ts';
 import type { JsonObject } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
-import { unrolledCells, unrolledRefs } from '../../core/ring-rows.ts';
+import { unrolledCells, unrolledRows } from '../../core/ring-rows.ts';
 import { WideAmounts } from '../../core/wide-amounts.ts';
 import type { Ratio } from '../../core/ratio.ts';
 import type { BetIdIndex } from './bet-id-index.ts';
@@ -335,7 +335,7 @@ export class AgentBets {
   private grow(): void {
     const capacity = Math.min(this.capacity * GROWTH, this.retained);
     const cells = unrolledCells(this.cells, this.start, CELLS, capacity);
-    const refs = unrolledRefs<unknown>(this.refs, this.start, REFS, capacity, null);
+    const refs = unrolledRows<unknown>(this.refs, this.start, REFS, capacity, null);
     if (this.otherIds !== null) {
       const otherIds: Array<string | undefined> = [];
       for (let position = 0; position < this.count; position++) otherIds.push(this.otherIds[(this.start + position) % this.capacity]);

@@ -20,7 +20,7 @@
 import { assert } from '../../../core/assert.ts';
 import type { Transfer } from '../../../core/ledger.ts';
 import type { Micro } from '../../../core/money.ts';
-import { unrolledRefs } from '../../../core/ring-rows.ts';
+import { unrolledRows } from '../../../core/ring-rows.ts';
 import { readIdWords, type IdWords } from '../bet-id-index.ts';
 import type { JournalEntry } from './account-journal.ts';
 
@@ -173,8 +173,8 @@ export class JournalRing {
   /** Grows the ring (up to capacityMax), unrolled so the oldest entry is at slot 0. */
   private grow(): void {
     const capacity = Math.min(this.capacity * GROWTH, this.capacityMax);
-    this.cells = unrolledRefs(this.cells, this.start, CELLS, capacity, 0);
-    this.refs = unrolledRefs<string | null>(this.refs, this.start, REFS, capacity, null);
+    this.cells = unrolledRows(this.cells, this.start, CELLS, capacity, 0);
+    this.refs = unrolledRows<string | null>(this.refs, this.start, REFS, capacity, null);
     this.capacity = capacity;
     this.start = 0;
   }
