@@ -176,16 +176,13 @@ export class Dispatcher {
     }
     if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
-    // The scratch objects are old: a pointer written into one costs a write barrier, so the fields
-    // that mostly repeat (the IP, no parameters, no query) are written only when they change.
     const context = this.routeContext;
     context.nowMs = nowMs;
     context.caller = matched.auth === 'none' ? null : caller;
-    if (context.ip !== ip) context.ip = ip;
+    context.ip = ip;
     const input = this.routeInput;
-    if (input.params !== match.params) input.params = match.params;
-    const query = request.query ?? NO_STRINGS;
-    if (input.query !== query) input.query = query;
+    input.params = match.params;
+    input.query = request.query ?? NO_STRINGS;
     input.body = request.body;
     this.lastReach = REACH_ROW;
     const command = matched.parse(input, context);
