@@ -98,7 +98,7 @@ export function sweepLines(result: SweepBenchResult): string[] {
   return [
     `sweep (afp sweep): ${result.seeds} seeds of the ${result.scenario} per round, worker start-up included; 1 worker ${result.oneWorkerMs.map((ms) => Math.round(ms)).join(', ')} ms; 2 workers ${result.twoWorkersMs.map((ms) => Math.round(ms)).join(', ')} ms; rows ${result.rowsEqual ? 'equal' : 'DIFFER'}`,
     `2 workers over 1   best ${speedup.best.toFixed(2)}x  median ${speedup.median.toFixed(2)}x  target >= ${TARGET_SWEEP_SPEEDUP}x  ${sweepVerdict(result)}`,
-    `  1 worker kept ${lone.cores.toFixed(2)} cores busy (CPU / wall, median round: V8's collector and compiler threads): on 2 cores, 2 workers over 1 can reach ${lone.ceiling.toFixed(2)}x at most`,
+    `  1 worker kept ${lone.cores.toFixed(2)} cores busy (CPU / wall, median round: V8's collector and compiler threads); two such workers on 2 cores: ${lone.ceiling.toFixed(2)}x at most`,
   ];
 }
 

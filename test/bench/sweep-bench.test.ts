@@ -30,7 +30,7 @@ describe('bench sweep part', () => {
     const result = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700], oneWorkerCpuMs: [1250, 1440, 1100], rowsEqual: true };
     // Rounds at 1.25, 1.20 and 1.00 cores: the median is 1.20, and 2 / 1.20 = 1.67.
     expect(loneWorkerCores(result)).toEqual({ cores: 1.2, ceiling: 2 / 1.2 });
-    expect(sweepLines(result)[2]).toBe("  1 worker kept 1.20 cores busy (CPU / wall, median round: V8's collector and compiler threads): on 2 cores, 2 workers over 1 can reach 1.67x at most");
+    expect(sweepLines(result)[2]).toBe("  1 worker kept 1.20 cores busy (CPU / wall, median round: V8's collector and compiler threads); two such workers on 2 cores: 1.67x at most");
     expect(loneWorkerCores({ ...result, oneWorkerCpuMs: [500, 600, 550] }).ceiling).toBe(2);
   });
 });
