@@ -156,48 +156,55 @@ export interface ClientOptions {
 
 const id = (value: string): Readonly<Record<string, string>> => ({ id: value });
 
+/** The grouped methods, one group per service and addressing style. */
+export interface FaucetAMethods {
+  register(body: Wire.FaucetARegisterRequest): Promise<ApiResult<Wire.FaucetARegisterResponse>>;
+  claim(): Promise<ApiResult<Wire.FaucetAClaimResponse>>;
+  status(): Promise<ApiResult<Wire.FaucetAStatusResponse>>;
+  agent(agentId: string): Promise<ApiResult<Wire.FaucetAAgentResponse>>;
+}
+
+export interface FaucetBMethods {
+  register(body: Wire.FaucetBRegisterRequest): Promise<ApiResult<Wire.FaucetBRegisterResponse>>;
+  claim(body?: Wire.FaucetBClaimRequest): Promise<ApiResult<Wire.FaucetBClaimResponse>>;
+  status(): Promise<ApiResult<Wire.FaucetBStatusResponse>>;
+  agents(query?: Wire.FaucetBAgentsQuery): Promise<ApiResult<Wire.FaucetBAgentsResponse>>;
+  referrals(): Promise<ApiResult<Wire.FaucetBReferralsResponse>>;
+}
+
+export interface EscrowAMethods {
+  create(body: Wire.EscrowACreateRequest): Promise<ApiResult<Wire.EscrowACreateResponse>>;
+  release(body: Wire.EscrowAReleaseRequest): Promise<ApiResult<Wire.EscrowAReleaseResponse>>;
+  dispute(body: Wire.EscrowADisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
+  get(escrowId: string): Promise<ApiResult<Wire.EscrowADetail>>;
+  list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowAListResponse>>;
+}
+
+export interface EscrowBMethods {
+  create(body: Wire.EscrowBCreateRequest): Promise<ApiResult<Wire.EscrowBCreateResponse>>;
+  release(escrowId: string): Promise<ApiResult<Wire.EscrowBReleaseResponse>>;
+  refund(escrowId: string): Promise<ApiResult<Wire.EscrowBRefundResponse>>;
+  get(escrowId: string): Promise<ApiResult<Wire.EscrowBDetail>>;
+  list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowBListResponse>>;
+  dispute(escrowId: string, body: Wire.EscrowBDisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
+}
+
+/**
+ * Why the groups are built on first use: the simulator makes a client for each agent's wake, and
+ * a wake uses one or two groups; building all eight made the client a sweep's largest allocation.
+ */
 export class AfpClient {
   private readonly transport: Transport;
   private readonly options: ClientOptions;
   private readonly headers: Readonly<Record<string, string>>;
-
-  readonly faucetA: {
-    register(body: Wire.FaucetARegisterRequest): Promise<ApiResult<Wire.FaucetARegisterResponse>>;
-    claim(): Promise<ApiResult<Wire.FaucetAClaimResponse>>;
-    status(): Promise<ApiResult<Wire.FaucetAStatusResponse>>;
-    agent(agentId: string): Promise<ApiResult<Wire.FaucetAAgentResponse>>;
-  };
-  readonly faucetB: {
-    register(body: Wire.FaucetBRegisterRequest): Promise<ApiResult<Wire.FaucetBRegisterResponse>>;
-    claim(body?: Wire.FaucetBClaimRequest): Promise<ApiResult<Wire.FaucetBClaimResponse>>;
-    status(): Promise<ApiResult<Wire.FaucetBStatusResponse>>;
-    agents(query?: Wire.FaucetBAgentsQuery): Promise<ApiResult<Wire.FaucetBAgentsResponse>>;
-    referrals(): Promise<ApiResult<Wire.FaucetBReferralsResponse>>;
-  };
-  readonly escrowA: {
-    create(body: Wire.EscrowACreateRequest): Promise<ApiResult<Wire.EscrowACreateResponse>>;
-    release(body: Wire.EscrowAReleaseRequest): Promise<ApiResult<Wire.EscrowAReleaseResponse>>;
-    dispute(body: Wire.EscrowADisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
-    get(escrowId: string): Promise<ApiResult<Wire.EscrowADetail>>;
-    list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowAListResponse>>;
-  };
-  readonly escrowB: {
-    create(body: Wire.EscrowBCreateRequest): Promise<ApiResult<Wire.EscrowBCreateResponse>>;
-    release(escrowId: string): Promise<ApiResult<Wire.EscrowBReleaseResponse>>;
-    refund(escrowId: string): Promise<ApiResult<Wire.EscrowBRefundResponse>>;
-    get(escrowId: string): Promise<ApiResult<Wire.EscrowBDetail>>;
-    list(query?: Wire.EscrowListQuery): Promise<ApiResult<Wire.EscrowBListResponse>>;
-    dispute(escrowId: string, body: Wire.EscrowBDisputeRequest): Promise<ApiResult<Wire.EscrowDisputeResponse>>;
-  };
-
-  /** The casino's rows, all three styles (casino-client.ts). */
-  readonly casino: CasinoClient;
-  /** The domains rows, styles A and B (domains-client.ts). */
-  readonly domains: DomainsClient;
-  /** The wallet rows, primary, A and B (wallet-client.ts). */
-  readonly wallet: WalletClient;
-  /** The trading service's rows, styles A and B (trading-client.ts). */
-  readonly trading: TradingClient;
+  private faucetAMethods: FaucetAMethods | undefined;
+  private faucetBMethods: FaucetBMethods | undefined;
+  private escrowAMethods: EscrowAMethods | undefined;
+  private escrowBMethods: EscrowBMethods | undefined;
+  private casinoClient: CasinoClient | undefined;
+  private domainsClient: DomainsClient | undefined;
+  private walletClient: WalletClient | undefined;
+  private tradingClient: TradingClient | undefined;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.transport = transport;
@@ -206,40 +213,67 @@ export class AfpClient {
     if (options.apiKey !== undefined) headers['authorization'] = `Bearer ${options.apiKey}`;
     if (options.ip !== undefined) headers['x-forwarded-for'] = options.ip;
     this.headers = headers;
-    this.faucetA = {
+  }
+
+  get faucetA(): FaucetAMethods {
+    return (this.faucetAMethods ??= {
       register: (body) => this.call('faucet.A.register', { body }),
       claim: () => this.call('faucet.A.claim', {}),
       status: () => this.call('faucet.A.status', {}),
       agent: (agentId) => this.call('faucet.A.agent', { params: id(agentId) }),
-    };
-    this.faucetB = {
+    });
+  }
+
+  get faucetB(): FaucetBMethods {
+    return (this.faucetBMethods ??= {
       register: (body) => this.call('faucet.B.register', { body }),
       claim: (body) => this.call('faucet.B.claim', { body }),
       status: () => this.call('faucet.B.status', {}),
       agents: (query) => this.call('faucet.B.agents', { query: { ...query } }),
       referrals: () => this.call('faucet.B.referrals', {}),
-    };
-    this.escrowA = {
+    });
+  }
+
+  get escrowA(): EscrowAMethods {
+    return (this.escrowAMethods ??= {
       create: (body) => this.call('escrow.A.create', { body }),
       release: (body) => this.call('escrow.A.release', { body }),
       dispute: (body) => this.call('escrow.A.dispute', { body }),
       get: (escrowId) => this.call('escrow.A.get', { params: id(escrowId) }),
       list: (query) => this.call('escrow.A.list', { query: { ...query } }),
-    };
-    this.escrowB = {
+    });
+  }
+
+  get escrowB(): EscrowBMethods {
+    return (this.escrowBMethods ??= {
       create: (body) => this.call('escrow.B.create', { body }),
       release: (escrowId) => this.call('escrow.B.release', { params: id(escrowId) }),
       refund: (escrowId) => this.call('escrow.B.refund', { params: id(escrowId) }),
       get: (escrowId) => this.call('escrow.B.get', { params: id(escrowId) }),
       list: (query) => this.call('escrow.B.list', { query: { ...query } }),
       dispute: (escrowId, body) => this.call('escrow.B.dispute', { params: id(escrowId), body }),
-    };
-    this.casino = new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input))));
-    this.domains = new DomainsClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.domainsRequest(endpoint, input))));
-    this.wallet = new WalletClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.walletRequest(endpoint, input))));
-    this.trading = new TradingClient(async (endpoint, input) => toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input))));
+    });
   }
 
+  /** The casino's rows, all three styles (casino-client.ts). */
+  get casino(): CasinoClient {
+    return (this.casinoClient ??= new CasinoClient(async (endpoint, input) => toResult<CasinoBody>(await this.transport(this.casinoRequest(endpoint, input)))));
+  }
+
+  /** The domains rows, styles A and B (domains-client.ts). */
+  get domains(): DomainsClient {
+    return (this.domainsClient ??= new DomainsClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.domainsRequest(endpoint, input)))));
+  }
+
+  /** The wallet rows, primary, A and B (wallet-client.ts). */
+  get wallet(): WalletClient {
+    return (this.walletClient ??= new WalletClient(async (endpoint, input) => toResult<unknown>(await this.transport(this.walletRequest(endpoint, input)))));
+  }
+
+  /** The trading service's rows, styles A and B (trading-client.ts). */
+  get trading(): TradingClient {
+    return (this.tradingClient ??= new TradingClient(async (endpoint, input) => toResult<TradingBody>(await this.transport(this.tradingRequest(endpoint, input)))));
+  }
 
   get apiKey(): string | undefined {
     return this.options.apiKey;
