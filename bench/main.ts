@@ -153,8 +153,8 @@ async function casinoAndHmac(flags: BenchFlags): Promise<{ result: CasinoResult;
   return { result, refused: bets.reduce((sum, round) => sum + round.refused, 0) };
 }
 
-/** Quickstart seeds per sweep round: enough that two workers each run several (--small: 2 seeds of k6-smoke). */
-const SWEEP_BENCH_SEEDS = 6;
+/** Quickstart seeds per sweep round: enough that two workers each run several once warm (--small: 2 seeds of k6-smoke). */
+const SWEEP_BENCH_SEEDS = 12;
 
 async function recoveryOf(flags: BenchFlags, mix: TrafficMix | string | null): Promise<RecoveryResult | null> {
   if ((flags.only !== 'all' && flags.only !== 'recovery') || mix === null) return null;
