@@ -1,5 +1,5 @@
 // scenarios/million.yaml (issue 19): a million agents for a virtual day. The full run is a manual
-// figure (about 8 minutes and 3.9 GB at peak on 2 cores; `/usr/bin/time -v npx afp run scenarios/million.yaml` for
+// figure (about 4 minutes and 3.5 GB at peak on 2 cores; `/usr/bin/time -v npx afp run scenarios/million.yaml` for
 // its peak RSS); here the same file, every population scaled down 1/1000, runs clean with every
 // invariant, so the scenario and its archetypes' parameters stay valid in the suite cheaply.
 import { readFileSync } from 'node:fs';
