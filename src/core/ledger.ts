@@ -57,7 +57,7 @@ interface AccountSlot {
 
 export class Ledger {
   private readonly slots = new Map<AccountName, AccountSlot>();
-  /** The same slots in creation order: the hourly audit walks an array, not the map (ten times faster). */
+  /** The same slots in creation order (never removed, like the map's): the hourly audit walks an array, not the map (its share of a quickstart seed's CPU 4.6% -> 2.7%). */
   private readonly slotList: AccountSlot[] = [];
   private sum: Micro = 0n;
   private transferCount = 0;
