@@ -24,8 +24,11 @@ export interface RunEvents {
   readonly count: number;
   /** Every event in order when the run kept them in memory; null when they were streamed to disk. */
   readonly kept: readonly DomainEvent[] | null;
-  /** events.jsonl, in pieces (concatenated, the file's bytes). */
-  jsonlChunks(): Iterable<string>;
+  /**
+   * events.jsonl, in pieces (concatenated, the file's bytes): text, or UTF-8 bytes as read from
+   * disk (a streamed run's pieces go to the digest and the file without a decode and re-encode).
+   */
+  jsonlChunks(): Iterable<string | Uint8Array>;
   /** The events with `fromMs <= atMs <= untilMs`: the last `max` of them, in order, and their number. */
   window(fromMs: number, untilMs: number, max: number): EventWindow;
   /** Lets go of what holds the events on disk (nothing for kept ones); the record is not read after. */

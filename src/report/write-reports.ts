@@ -13,8 +13,9 @@
  * always did. timeline.html is written for every run that failed an invariant, whether `reports:`
  * names it or not (`unasked`).
  * Invariants: the order of `which` and repeats in it do not matter; `renderReports` (pure, in
- * memory) and `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
- * string) give the same bytes and the same digest. The file system is touched only here.
+ * memory), `writeReports` (streams events.jsonl in chunks, so ~1M events never become one
+ * string) and `digestReports` (the digest alone) give the same bytes and the same digest. The
+ * file system is touched only here.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -38,7 +39,7 @@ interface DataReport {
   applies?(record: RunRecord): boolean;
   /** For a file not named in `reports:`: written whenever this holds, whatever the list says. */
   unasked?(record: RunRecord): boolean;
-  chunks(record: RunRecord): Iterable<string>;
+  chunks(record: RunRecord): Iterable<string | Uint8Array>;
 }
 
 const placedCasinoBets = (record: RunRecord): boolean => (record.casino?.bets ?? 0) > 0;
@@ -73,7 +74,7 @@ export interface ReportFile {
  * chosen) from the digests so far. Shared by both entry points. Chunks are hashed as bytes:
  * hashing a string re-encodes it on every update, several times slower on large runs.
  */
-function produce(record: RunRecord, which: readonly ReportName[], sink: (file: string, chunk: Buffer) => void): string {
+function produce(record: RunRecord, which: readonly ReportName[], sink: (file: string, chunk: Uint8Array) => void): string {
   const running: Hash = createHash('sha256');
   const files: Record<string, string> = {};
   const empty = Buffer.alloc(0);
@@ -83,8 +84,8 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
     const own = createHash('sha256');
     running.update(`${report.file}\0`);
     sink(report.file, empty);
-    for (const text of report.chunks(record)) {
-      const chunk = Buffer.from(text, 'utf8');
+    for (const piece of report.chunks(record)) {
+      const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
       running.update(chunk);
       own.update(chunk);
       sink(report.file, chunk);
@@ -103,13 +104,21 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
 
 /** Pure: every chosen file's text, in digest order, and the digest. */
 export function renderReports(record: RunRecord, which: readonly ReportName[]): { files: ReportFile[]; digest: string } {
-  const parts = new Map<string, Buffer[]>();
+  const parts = new Map<string, Uint8Array[]>();
   const digest = produce(record, which, (file, chunk) => {
     const list = parts.get(file) ?? [];
     list.push(chunk);
     parts.set(file, list);
   });
   return { files: [...parts].map(([file, list]) => ({ file, text: Buffer.concat(list).toString('utf8') })), digest };
+}
+
+/**
+ * The digest alone, as `renderReports` and `writeReports` compute it, holding no file: what a
+ * sweep keeps of each seed's reports (a quickstart seed's files are about 5.5 MB).
+ */
+export function digestReports(record: RunRecord, which: readonly ReportName[]): string {
+  return produce(record, which, () => {});
 }
 
 /** The digest of files given in order (name + NUL + bytes each): what `produce` computes. */
@@ -120,7 +129,7 @@ export function reportDigest(files: readonly ReportFile[]): string {
 }
 
 /** writeSync may write fewer bytes than asked; loop until the chunk is on disk. */
-function writeAll(descriptor: number, bytes: Buffer): void {
+function writeAll(descriptor: number, bytes: Uint8Array): void {
   let offset = 0;
   while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset);
 }

@@ -16,7 +16,6 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { assert } from '../core/assert.ts';
 import { eventLineRenderer } from '../report/events-jsonl.ts';
 import type { EventWindow, RunEvents } from '../report/run-events.ts';
@@ -104,19 +103,17 @@ export class StreamedEvents implements RunEvents {
     this.fd = null;
   }
 
-  *jsonlChunks(): Generator<string> {
+  /** The file's bytes as read, a fresh buffer a piece (a reader may keep them). */
+  *jsonlChunks(): Generator<Uint8Array> {
     assert(this.fd === null, 'streamed events are read after finish');
     const fd = openSync(this.path, 'r');
     try {
-      const buffer = Buffer.alloc(READ_BYTES);
-      const decoder = new StringDecoder('utf8');
       for (;;) {
+        const buffer = Buffer.allocUnsafe(READ_BYTES);
         const read = readSync(fd, buffer, 0, READ_BYTES, null);
         if (read === 0) break;
-        yield decoder.write(buffer.subarray(0, read));
+        yield buffer.subarray(0, read);
       }
-      const rest = decoder.end();
-      if (rest !== '') yield rest;
     } finally {
       closeSync(fd);
     }

@@ -11,7 +11,7 @@
  * bad seed does not end the sweep.
  */
 import { isoTime } from '../http/render.ts';
-import { renderReports } from '../report/write-reports.ts';
+import { digestReports } from '../report/write-reports.ts';
 import { seedFigures } from './sweep-report.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import { runSimulation } from '../sim/runner.ts';
@@ -76,7 +76,7 @@ export async function runSeed(scenario: Scenario, file: string, seed: string, de
         failure,
         stopped: result.limit,
         figures: seedFigures(record),
-        digest: renderReports(record, scenario.reports).digest,
+        digest: digestReports(record, scenario.reports),
         probes: record.probes ?? null,
       };
     } finally {

@@ -1,6 +1,7 @@
 /**
  * Events streamed to disk as they happen (src/sim/streamed-events.ts) give the reports exactly what
- * kept events give: the same events.jsonl bytes, the same time-line window, the same digest — for
+ * kept events give: the same events.jsonl bytes, the same time-line window, the same digest (also
+ * when only the digest is computed, as a sweep does) — for
  * a shipped scenario, for a failing run's time-line, and for a window whose start the request
  * trace has moved past thousands of events (the kept tail and the forgotten instants).
  */
@@ -8,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { TIMELINE_EVENTS_MAX } from '../../src/report/timeline-html.ts';
 import { KeptEvents } from '../../src/report/run-events.ts';
-import { renderReports } from '../../src/report/write-reports.ts';
+import { digestReports, renderReports } from '../../src/report/write-reports.ts';
 import type { DomainEvent } from '../../src/services/shared/events.ts';
 import { scenarioFromText } from '../../src/sim/load-scenario.ts';
 import { runSimulation } from '../../src/sim/runner.ts';
@@ -35,8 +36,8 @@ function claim(index: number, atMs: number): DomainEvent {
   return { type: 'faucet.claimed', atMs, agentId: `agent-${index}-ü`, style: 'B', amountMicro: BigInt(index) * 1_000n, nextClaimAtMs: atMs + 86_400_000 };
 }
 
-function textOf(chunks: Iterable<string>): string {
-  return [...chunks].join('');
+function textOf(chunks: Iterable<string | Uint8Array>): string {
+  return Buffer.concat([...chunks].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk))).toString('utf8');
 }
 
 describe('StreamedEvents', () => {
@@ -71,6 +72,8 @@ describe('StreamedEvents', () => {
     expect(kept.record.events.count).toBeGreaterThan(0);
     const keptReports = renderReports(kept.record, ALL_REPORTS);
     expect(renderReports(streamed.record, ALL_REPORTS)).toEqual(keptReports);
+    expect(digestReports(streamed.record, ALL_REPORTS)).toBe(keptReports.digest);
+    expect(digestReports(kept.record, ALL_REPORTS)).toBe(keptReports.digest);
     streamed.record.events.dispose();
   }, 120_000);
 
