@@ -71,7 +71,7 @@ export interface ReportFile {
 /**
  * Feeds the files' bytes through the running digest in order, handing each chunk to `sink`
  * (an empty chunk first, so even an empty file is created), then renders summary.json (when
- * chosen) from the digests so far. Shared by both entry points. Chunks are hashed as bytes:
+ * chosen) from the digests so far. Shared by the three entry points. Chunks are hashed as bytes:
  * hashing a string re-encodes it on every update, several times slower on large runs.
  */
 function produce(record: RunRecord, which: readonly ReportName[], sink: (file: string, chunk: Uint8Array) => void): string {

@@ -1,9 +1,9 @@
 /**
  * Events streamed to disk as they happen (src/sim/streamed-events.ts) give the reports exactly what
  * kept events give: the same events.jsonl bytes, the same time-line window, the same digest (also
- * when only the digest is computed, as a sweep does) — for
- * a shipped scenario, for a failing run's time-line, and for a window whose start the request
- * trace has moved past thousands of events (the kept tail and the forgotten instants).
+ * when only the digest is computed, as a sweep does) — for a shipped scenario, for a failing run's
+ * time-line, and for a window whose start the request trace has moved past thousands of events
+ * (the kept tail and the forgotten instants).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
