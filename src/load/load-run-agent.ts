@@ -14,7 +14,7 @@
  * An agent runs one iteration at a time (`busy`); its first iteration is its `setup` (register,
  * fund), the next ones its `step`s, until a step answers 'done'.
  */
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import { AfpClient } from '../client/client.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Clock } from '../core/clock.ts';
@@ -22,6 +22,7 @@ import { Rng } from '../core/rng.ts';
 import type { Tier } from '../services/shared/agents.ts';
 import type { AgentContext, AnyAgentDefinition } from '../sim/agent.ts';
 import type { AgentDirectory } from '../sim/agent-directory.ts';
+import { englishFaker } from '../sim/english-faker.ts';
 import type { Population } from '../sim/scenario.ts';
 import { simulatedIp } from '../sim/simulated-ip.ts';
 
@@ -76,7 +77,7 @@ export class LoadAgent implements AgentContext<unknown> {
     this.tier = population.tier;
     this.directory = host.directory;
     this.host = host;
-    this.faker = new Faker({ locale: [en, base] });
+    this.faker = englishFaker();
     this.faker.seed(this.rng.fork('faker').int(FAKER_SEED_BOUND));
     this.currentClient = new AfpClient(host.transportFor(this), { ip: simulatedIp(options.index) });
   }

@@ -13,7 +13,8 @@
  * Agents run one at a time and a draw is synchronous, so one shared Faker is never interleaved.
  * Non-goal: live load (src/load), whose agents are few and keep their own Faker.
  */
-import { Faker, base, en, type Randomizer } from '@faker-js/faker';
+import type { Faker, Randomizer } from '@faker-js/faker';
+import { englishFaker } from './english-faker.ts';
 import { MersenneStream } from './mersenne-stream.ts';
 
 /** What an agent keeps of its faker: the seed its stream starts from and the draws made so far. */
@@ -45,7 +46,7 @@ export class AgentFakers {
         throw new Error('AgentFakers: an agent stream is seeded by select(), not by faker.seed()');
       },
     };
-    this.faker = new Faker({ locale: [en, base], randomizer: delegate });
+    this.faker = englishFaker(delegate);
   }
 
   /** The shared Faker, drawing from `stream` until the next select. */
