@@ -22,10 +22,8 @@
  *
  * Hot path (every simulated request comes through here): no closures, copies or string building
  * per request on the normal path, and no object a request does not need to keep. The caller's
- * limiter identity comes memoized with its key (Platform.identify). The limiter is charged with the
- * request's fields as arguments (`chargeFields`: a kept scratch object would cost a write barrier
- * per pointer stored into it) and answers in its one reused LimitDecision, which is turned into
- * the headers at once; rows parse from one scratch RouteInput and are called with one scratch
+ * limiter identity comes memoized with its key (Platform.identify). The limiter answers in its one
+ * reused LimitDecision (`chargeReused`), which is turned into the headers at once; rows parse from one scratch RouteInput and are called with one scratch
  * RouteContext (they keep values from them, never the objects: route.ts states the rule for rows,
  * and a test shows a captured context changing). Scratch is safe because `dispatch` is synchronous
  * and not re-entrant (no row dispatches), and each piece is consumed before the next request
@@ -152,7 +150,7 @@ export class Dispatcher {
     // The limiter's reused decision: what the answer needs of it is taken here, before anything runs.
     const identity = authenticated === null ? limiterIdentityOfIp(ip) : authenticated.identity;
     const limits = route === null ? undefined : route.limits;
-    const decision = platform.limiter.chargeFields(identity, tier, ip, service, limits, authenticated ?? undefined, nowMs);
+    const decision = platform.limiter.chargeReused({ identity, tier, ip, service, limits, handle: authenticated ?? undefined }, nowMs);
     const info = infoOf(service);
     const routeId = route === null ? null : route.id;
     this.lastReach = decision.scope === UNLIMITED_SCOPE ? REACH_NOTHING : REACH_LIMITER;

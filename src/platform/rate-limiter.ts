@@ -23,11 +23,9 @@
  * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
  * Hot path: integer math, no closures or arrays per request; the per-request state lives in
  * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
- * its answer in one reused decision object (`chargeFields`; `charge` hands out a copy). An identity's tier bucket
+ * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An identity's tier bucket
  * and daily count are one object; a `LimiterHandle` passed with the request (Platform keeps one
  * per key, with the identity string) skips the identity lookup (src/platform/limiter-entry.ts).
- * Requests of a limited tier without a per-IP bucket (nearly all) take `chargeIdentity`: the same
- * visits as the general path in the same order, without the scratch slots.
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
@@ -88,8 +86,6 @@ export interface LimitDecision {
 export interface RateLimiterOptions {
   /** Bound on held entries (at least 2: one request may add an IP bucket and an identity). */
   readonly maxEntries?: number;
-  /** false: every request takes the general path (tests compare the two; default true). */
-  readonly fastPath?: boolean;
 }
 
 /** Reported when nothing limits the request (Enterprise on a route without endpoint caps). */
@@ -162,7 +158,7 @@ class Binding {
   }
 }
 
-/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeFields`). */
+/** A LimitDecision with writable fields: the limiter's reused answer (see `chargeReused`). */
 class DecisionRecord implements LimitDecision {
   allowed = true;
   limit = 0;
@@ -230,9 +226,8 @@ export class RateLimiter {
   /** The ends of the list of held entries by last use (limiter-entry.ts `older`/`newer`). */
   private oldest: IdentityEntry | null = null;
   private newest: IdentityEntry | null = null;
-  private readonly fastPath: boolean;
   private readonly binding = new Binding();
-  /** The decision `chargeFields` answers in, rewritten by every charge. */
+  /** The decision `chargeReused` answers in, rewritten by every charge. */
   private readonly decision = new DecisionRecord();
   private readonly rejectionTexts = new RejectionTexts();
 
@@ -270,7 +265,6 @@ export class RateLimiter {
     }
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_DEFAULT;
     assert(Number.isSafeInteger(this.maxEntries) && this.maxEntries >= 2, 'the limiter holds at least two entries (an IP bucket and an identity)');
-    this.fastPath = options.fastPath ?? true;
   }
 
   /** Held entries: one per identity (its tier, daily and per-service buckets) and one per IP. */
@@ -280,151 +274,27 @@ export class RateLimiter {
 
   /** Charges the request and answers a decision of its own (a copy of the reused one). */
   charge(request: LimitRequest, nowMs: number): LimitDecision {
-    return { ...this.chargeFields(request.identity, request.tier, request.ip, request.service, request.limits, request.handle, nowMs) };
+    return { ...this.chargeReused(request, nowMs) };
   }
 
   /**
-   * `charge` with the request's fields as arguments, answering in the one decision object this
-   * limiter reuses: valid until its next charge. The dispatcher's form (every request): it reads
-   * the decision at once (headers, the 429 body) and keeps nothing, which spares an allocation
-   * per request. Why arguments: a request object the dispatcher kept and refilled would live in
-   * the old generation, and every pointer written into it costs a write barrier (a call, on every
-   * store while the collector marks); arguments cost none. The general path, rare, builds its own
-   * LimitRequest.
+   * `charge`, answering in the one decision object this limiter reuses: valid until its next
+   * charge. The dispatcher's form (every request): it reads the decision at once (headers, the 429
+   * body) and keeps nothing, which spares a copy per request.
    */
-  chargeFields(identity: string, tier: Tier, ip: string, service: ServiceName | null, limits: RouteLimits | undefined, handle: LimiterHandle | undefined, nowMs: number): LimitDecision {
+  chargeReused(request: LimitRequest, nowMs: number): LimitDecision {
     assert(Number.isSafeInteger(nowMs), 'limiter time is an integer millisecond');
-    const tierLimits = this.limitsOfTier(tier);
-    const tierShape = tierLimits.shape;
+    const tier = request.tier;
     const binding = this.binding;
     binding.clear();
-    if (limits === undefined && tierShape === null) return binding.write(this.decision, tier, nowMs);
-    if (this.fastPath && tierShape !== null && limits?.registerPerIp !== true) {
-      this.chargeIdentity(identity, service, limits, handle, tierShape, tierLimits.perDay, nowMs);
-      assert(binding.found, 'the tier bucket binds at least');
-      return binding.write(this.decision, tier, nowMs);
-    }
-    this.resolve({ identity, tier, ip, service, limits, handle }, nowMs, true);
+    if (request.limits === undefined && this.limitsOfTier(tier).shape === null) return binding.write(this.decision, tier, nowMs);
+    this.resolve(request, nowMs, true);
     this.visitAll('check', nowMs);
     if (!binding.refused) {
       binding.clear();
       this.visitAll('take', nowMs);
     }
     return binding.write(this.decision, tier, nowMs);
-  }
-
-  /**
-   * `charge` for a limited tier when no per-IP bucket applies (nearly every request): what
-   * `resolve` + `visitAll('check')` + `visitAll('take')` do, written out for the identity's own
-   * buckets — the same entries created in the same order, the same buckets offered in the same
-   * order — without the scratch slots.
-   */
-  private chargeIdentity(
-    identity: string, serviceName: ServiceName | null, limits: RouteLimits | undefined, handle: LimiterHandle | undefined,
-    tierShape: BucketShape, perDay: number | null, nowMs: number,
-  ): void {
-    const row = limits?.serviceRowB === true ? this.serviceRowOf(limits.row ?? serviceName) : null;
-    const cap = limits?.endpointDaily === undefined ? null : this.endpointCapOf(limits.endpointDaily);
-    const entry = this.heldEntry(identity, handle) ?? this.addEntry(identity, handle, tierShape, nowMs, null);
-    this.touch(entry);
-    // As in resolveIdentity: first limited request of an identity seen only as Enterprise. Written
-    // only on a change: a pointer store costs a write barrier while the collector marks.
-    if (entry.tierShape !== tierShape) {
-      if (entry.tierShape === null) entry.units = tierShape.capacityUnits;
-      entry.tierShape = tierShape;
-    }
-    const service = row === null ? null : serviceEntryOf(entry, row, nowMs);
-    const endpoint = cap === null ? null : endpointCounterOf(entry, cap, nowMs);
-    const binding = this.binding;
-    binding.clear();
-    // Check: every bucket refilled and every counter rolled to now; is any out of room?
-    refill(entry, tierShape, nowMs);
-    let lacking = entry.units < UNITS_PER_TOKEN;
-    if (perDay !== null) {
-      rollDay(entry, nowMs);
-      if (entry.count >= perDay) lacking = true;
-    }
-    if (service !== null) {
-      refill(service, service.row.minute, nowMs);
-      if (service.units < UNITS_PER_TOKEN) lacking = true;
-      const servicePerDay = service.row.perDay;
-      if (servicePerDay !== null) {
-        rollDay(service, nowMs);
-        if (service.count >= servicePerDay) lacking = true;
-      }
-    }
-    if (cap !== null && endpoint !== null) {
-      rollDay(endpoint, nowMs);
-      if (endpoint.count >= cap.perDay) lacking = true;
-    }
-    if (lacking) {
-      // Refused (rare): the refusals offered in the fixed order (refilling again changes nothing).
-      this.checkBucket(entry, tierShape, nowMs);
-      if (perDay !== null) this.checkDay(entry, perDay, 'daily', nowMs);
-      if (service !== null) {
-        this.checkBucket(service, service.row.minute, nowMs);
-        if (service.row.perDay !== null) this.checkDay(service, service.row.perDay, service.row.dailyScope, nowMs);
-      }
-      if (cap !== null && endpoint !== null) this.checkDay(endpoint, cap.perDay, cap.scope, nowMs);
-      assert(binding.refused, 'a bucket out of room refuses');
-      return;
-    }
-    // Take: one token or count from each, the binding bucket chosen in locals as `offer` would
-    // choose it (the fewest remaining, then the lower limit, then the first visited), and offered once.
-    const midnightMs = nextMidnightMs(nowMs);
-    entry.units -= UNITS_PER_TOKEN;
-    let limit = tierShape.perMinute;
-    let remaining = Math.floor(entry.units / UNITS_PER_TOKEN);
-    let resetAtMs = nowMs + msUntilFull(entry.units, tierShape);
-    let window: Window = '1m';
-    let scope = tierShape.scope;
-    if (perDay !== null) {
-      entry.count += 1;
-      const left = perDay - entry.count;
-      if (bindsBefore(left, perDay, remaining, limit)) {
-        limit = perDay;
-        remaining = left;
-        resetAtMs = midnightMs;
-        window = '1d';
-        scope = 'daily';
-      }
-    }
-    if (service !== null) {
-      const { minute, perDay: servicePerDay, dailyScope } = service.row;
-      service.units -= UNITS_PER_TOKEN;
-      const left = Math.floor(service.units / UNITS_PER_TOKEN);
-      if (bindsBefore(left, minute.perMinute, remaining, limit)) {
-        limit = minute.perMinute;
-        remaining = left;
-        resetAtMs = nowMs + msUntilFull(service.units, minute);
-        window = '1m';
-        scope = minute.scope;
-      }
-      if (servicePerDay !== null) {
-        service.count += 1;
-        const dayLeft = servicePerDay - service.count;
-        if (bindsBefore(dayLeft, servicePerDay, remaining, limit)) {
-          limit = servicePerDay;
-          remaining = dayLeft;
-          resetAtMs = midnightMs;
-          window = '1d';
-          scope = dailyScope;
-        }
-      }
-    }
-    if (cap !== null && endpoint !== null) {
-      endpoint.count += 1;
-      const left = cap.perDay - endpoint.count;
-      if (bindsBefore(left, cap.perDay, remaining, limit)) {
-        limit = cap.perDay;
-        remaining = left;
-        resetAtMs = midnightMs;
-        window = '1d';
-        scope = cap.scope;
-      }
-    }
-    assert(remaining >= 0, 'a checked bucket had room');
-    binding.offer(limit, remaining, resetAtMs, window, scope);
   }
 
   /** The identity's entry if held: through the request's handle when it is valid, else the map. */
@@ -668,14 +538,6 @@ export class RateLimiter {
     this.unlink(entry);
     this.link(entry);
   }
-}
-
-/**
- * Whether a bucket with `remaining` requests left under `limit` binds instead of the one chosen so
- * far: what `Binding.offer` decides (fewer remaining; on a tie, the lower limit; else the first).
- */
-function bindsBefore(remaining: number, limit: number, chosenRemaining: number, chosenLimit: number): boolean {
-  return remaining < chosenRemaining || (remaining === chosenRemaining && limit < chosenLimit);
 }
 
 /** The identity's state for a service row, created on first use. */

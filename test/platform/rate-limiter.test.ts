@@ -390,63 +390,6 @@ describe('peek', () => {
   });
 });
 
-describe('fast path', () => {
-  // Small quotas so that minute and daily refusals of every row, ties between them (equal limits,
-  // so the visiting order decides) and day roll-overs all occur.
-  const SMALL: PlatformConfig['limits'] = {
-    ...DEFAULT_CONFIG.limits,
-    burstMultiplier: 1,
-    tiers: { free: { perMinute: 3, perDay: 8 }, pro: { perMinute: 4, perDay: 4 }, enterprise: { perMinute: null, perDay: null } },
-    serviceB: { ...DEFAULT_CONFIG.limits.serviceB, escrow: { perMinute: 3, burst: 3, perDay: 6 }, faucet: { perMinute: 2, burst: 2, perDay: 3 } },
-    endpointDailyB: { 'escrow.create': 2 },
-  };
-  const SERVICES: readonly ServiceName[] = ['escrow', 'faucet'];
-  const LIMITS: readonly (RouteLimits | undefined)[] = [undefined, undefined, REGISTER, ROW_B, ROW_B, ESCROW_CREATE_B];
-  const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
-
-  test('answers, and leaves state, exactly as the general path does', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.record({
-            identity: fc.integer({ min: 0, max: 2 }),
-            tier: fc.integer({ min: 0, max: 2 }),
-            limits: fc.integer({ min: 0, max: LIMITS.length - 1 }),
-            service: fc.integer({ min: 0, max: SERVICES.length - 1 }),
-            stepMs: fc.oneof(
-              { arbitrary: fc.constant(0), weight: 3 },
-              { arbitrary: fc.integer({ min: 0, max: 2_000 }), weight: 4 },
-              { arbitrary: fc.integer({ min: 0, max: 120_000 }), weight: 6 },
-              { arbitrary: fc.integer({ min: 0, max: 30 * 3_600_000 }), weight: 1 },
-            ),
-          }),
-          { maxLength: 400 },
-        ),
-        (steps) => {
-          const fast = limiter({ maxEntries: 3 }, SMALL);
-          const general = limiter({ maxEntries: 3, fastPath: false }, SMALL);
-          let nowMs = T0;
-          for (const step of steps) {
-            nowMs += step.stepMs;
-            const limits = LIMITS[step.limits];
-            const service = SERVICES[step.service] ?? 'escrow';
-            const req = agent(`a${step.identity}`, TIERS[step.tier] ?? 'free', limits === undefined ? {} : { service, limits });
-            expect(fast.charge(req, nowMs)).toEqual(general.charge(req, nowMs));
-            expect(fast.bucketCount).toBe(general.bucketCount);
-            for (const tier of TIERS) {
-              for (const peeked of LIMITS) {
-                const view = { ...req, tier, service, limits: peeked };
-                expect(fast.peek(view, nowMs)).toEqual(general.peek(view, nowMs));
-              }
-            }
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-});
-
 describe('limiter handles', () => {
   test('a handle gives the same answers as the identity lookup, and is dropped with its entry', () => {
     const withHandle = limiter();
@@ -482,7 +425,7 @@ describe('limiter handles', () => {
   });
 });
 
-describe('chargeFields (the dispatcher\'s form)', () => {
+describe('chargeReused (the dispatcher\'s form)', () => {
   test('answers what charge answers, in one object rewritten by every charge; charge hands out copies', () => {
     const reused = limiter();
     const copying = limiter();
@@ -491,7 +434,7 @@ describe('chargeFields (the dispatcher\'s form)', () => {
     for (let i = 0; i < 400; i += 1) {
       const req = requests[i % requests.length] as LimitRequest;
       const copy = copying.charge(req, T0 + i);
-      const answer = reused.chargeFields(req.identity, req.tier, req.ip, req.service, req.limits, req.handle, T0 + i);
+      const answer = reused.chargeReused(req, T0 + i);
       first ??= answer;
       expect(answer).toBe(first);
       expect({ ...answer }).toEqual(copy);
