@@ -20,18 +20,12 @@
  * parse was called (it may run and change anything). A request with a `bodyFailure` never gets
  * past step 5, whatever else it carries: the log's charge-only entries replay through that.
  *
- * Hot path (every simulated request comes through here): no closures, copies or string building
- * per request on the normal path, and no object a request does not need to keep. The caller's
- * limiter identity comes memoized with its key (Platform.identify). The limiter answers in its one
- * reused LimitDecision (`chargeReused`), which is turned into the headers at once; rows parse from one scratch RouteInput and are called with one scratch
- * RouteContext (they keep values from them, never the objects: route.ts states the rule for rows,
- * and a test shows a captured context changing). Scratch is safe because `dispatch` is synchronous
- * and not re-entrant (no row dispatches), and each piece is consumed before the next request
- * rewrites it. Headers are one object literal; `_info` is added in place to the body a row just
- * rendered (rows return a fresh object per call, as their tests check), which gives the same keys
- * in the same order as copying it; the status is the row's `successStatus` field, so no wrapper
- * object either. Bodies built here (failures, the 429) write `_info` in their literal instead: a
- * property added to a finished object costs a transition and a separate property store.
+ * Hot path (every simulated request comes through here): no closures or string building per
+ * request on the normal path. The caller's limiter identity comes memoized with its key
+ * (Platform.identify). The limiter answers in its one reused LimitDecision (`chargeReused`), which
+ * is turned into the headers at once. Each request gets its own RouteInput and RouteContext, which
+ * a row may keep. `_info` is added in place to the body a row just rendered (rows return a fresh
+ * object per call, as their tests check), which gives the same keys in the same order as copying it.
  */
 import { fail, failWithStatus, isFailure, type Failure, type JsonObject } from '../core/errors.ts';
 import { infoOf } from '../platform/info.ts';
@@ -94,10 +88,8 @@ const UNLIMITED_SCOPE = 'unlimited';
 export class Dispatcher {
   readonly platform: Platform;
   readonly router: Router;
-  /** Scratch: a row's parse input, rewritten per request (rows read it and keep none of it). */
-  private readonly routeInput = new RouteInputSlot();
-  /** Scratch: the context rows are called with, rewritten per request (rows never retain it). */
-  private readonly routeContext: RouteContextSlot;
+  /** True only while `replaying` runs: the rows' RouteContext.replaying. */
+  private replayingLog = false;
   /** How far the last `dispatch` went (the header); valid until the next one. */
   lastReach: DispatchReach = REACH_NOTHING;
   /** The row the last `dispatch` matched (null: none) and its success value (undefined: refused): the command log's `logBody`. */
@@ -107,7 +99,6 @@ export class Dispatcher {
   constructor(platform: Platform, routes: readonly Route[]) {
     this.platform = platform;
     this.router = new Router(routes);
-    this.routeContext = new RouteContextSlot(platform);
   }
 
   /**
@@ -115,11 +106,11 @@ export class Dispatcher {
    * wallet send names its verified sender instead of its key. Only recovery's replay calls it.
    */
   protected replaying<T>(answer: () => T): T {
-    this.routeContext.replaying = true;
+    this.replayingLog = true;
     try {
       return answer();
     } finally {
-      this.routeContext.replaying = false;
+      this.replayingLog = false;
     }
   }
 
@@ -174,14 +165,8 @@ export class Dispatcher {
     }
     if (matched.auth === 'optional' && identified === 'invalid') return failure(headers, info, routeId, fail('UNAUTHORIZED', 'invalid API key'));
 
-    const context = this.routeContext;
-    context.nowMs = nowMs;
-    context.caller = matched.auth === 'none' ? null : caller;
-    context.ip = ip;
-    const input = this.routeInput;
-    input.params = match.params;
-    input.query = request.query ?? NO_STRINGS;
-    input.body = request.body;
+    const context: RouteContext = { platform, nowMs, caller: matched.auth === 'none' ? null : caller, ip, replaying: this.replayingLog };
+    const input: RouteInput = { params: match.params, query: request.query ?? NO_STRINGS, body: request.body };
     this.lastReach = REACH_ROW;
     const command = matched.parse(input, context);
     if (isFailure(command)) return failure(headers, info, routeId, command);
@@ -211,27 +196,6 @@ function failure(headers: Record<string, string>, info: Readonly<JsonObject>, ro
 
 function bodyWithExtra(value: Failure, extra: JsonObject, info: Readonly<JsonObject>): JsonObject {
   return { error: value.message, code: value.code, ...extra, _info: info };
-}
-
-/** The dispatcher's one RouteContext: its platform fixed, the other fields rewritten for each request. */
-class RouteContextSlot implements RouteContext {
-  readonly platform: Platform;
-  nowMs = 0;
-  caller: Agent | null = null;
-  ip = '';
-  /** Set only around a command log's replay (LoggedDispatcher.replay): route.ts `replaying`. */
-  replaying = false;
-
-  constructor(platform: Platform) {
-    this.platform = platform;
-  }
-}
-
-/** The dispatcher's one RouteInput, its fields rewritten for each request. */
-class RouteInputSlot implements RouteInput {
-  params: Readonly<Record<string, string>> = {};
-  query: Readonly<Record<string, string>> = {};
-  body: unknown = undefined;
 }
 
 /** Every answer is JSON; the rate-limit headers of platform.md Limits rule 4 on every response. */

@@ -7,10 +7,8 @@
  * A row declares its success status (`successStatus`) and `render` returns only the body: the
  * dispatcher answers with the one, the OpenAPI documents read the other, so the two cannot drift.
  *
- * Context: the dispatcher hands every row one reused RouteContext, rewritten per request. Rows read
- * it during the call (parse, run, render) and never keep it, nor pass it to anything that does:
- * copy the fields needed (`context.nowMs`, `context.caller`) instead. A test pins this (a row that
- * captures the context sees it change on the next request).
+ * Context: each request's rows get a RouteContext of their own (the instant, the caller, the
+ * originating IP), which they may keep.
  *
  * Mounts: style A rows are served on their service's own address (`mount` = service name);
  * style B rows share one `api_url` (`mount` = 'api'), faucet and escrow at the root and the
@@ -37,7 +35,7 @@ export interface RouteInput {
   readonly body: unknown;
 }
 
-/** Read during the call only, never retained: the dispatcher reuses one object for every request. */
+/** What a row knows of its request beyond the input: one per request. */
 export interface RouteContext {
   readonly platform: Platform;
   readonly nowMs: number;
