@@ -34,24 +34,7 @@ export const INFO: Readonly<Record<ServiceName, Readonly<JsonObject>>> = {
 /** `_info` for responses that belong to no service (unknown routes on the shared api_url). */
 export const PLATFORM_INFO: Readonly<JsonObject> = Object.freeze({ service: 'platform', docs: '/openapi.json', referral: REFERRAL_TEXT.faucet, version: 'v1' });
 
-/**
- * `_info` of a service's responses, null for none (PLATFORM_INFO). The dispatcher's form, on every
- * request: a switch over the names, where `INFO[service]` is a keyed load with six different keys
- * (megamorphic). Null is answered before the switch, so the switch only ever compares strings:
- * with null among its values its compares were generic (a builtin call per case).
- */
+/** `_info` of a service's responses; PLATFORM_INFO for none (null). */
 export function infoOf(service: ServiceName | null): Readonly<JsonObject> {
-  if (service === null) return PLATFORM_INFO;
-  switch (service) {
-    case 'faucet':
-      return INFO.faucet;
-    case 'escrow':
-      return INFO.escrow;
-    case 'casino':
-      return INFO.casino;
-    case 'trading':
-    case 'domains':
-    case 'wallet':
-      return INFO[service];
-  }
+  return service === null ? PLATFORM_INFO : INFO[service];
 }
