@@ -23,9 +23,10 @@
  * room. Deterministic: the order is a function of the requests alone, as the rest of the state.
  * Hot path: integer math, no closures or arrays per request; the per-request state lives in
  * reused scratch fields (the limiter is synchronous, never reentered), and the dispatcher takes
- * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An identity's tier bucket
- * and daily count are one object; a `LimiterHandle` passed with the request (Platform keeps one
- * per key, with the identity string) skips the identity lookup (src/platform/limiter-entry.ts).
+ * its answer in one reused decision object (`chargeReused`; `charge` hands out a copy). An
+ * identity's tier bucket and daily count are one object; a `LimiterHandle` passed with the request
+ * (Platform keeps one per key, with the identity string) skips the identity lookup
+ * (src/platform/limiter-entry.ts).
  */
 import { assert } from '../core/assert.ts';
 import type { JsonObject } from '../core/errors.ts';
