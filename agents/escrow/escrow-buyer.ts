@@ -17,6 +17,7 @@ import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memo
 import { durationMs } from '../../src/sim/duration.ts';
 import { runDuePlans, type BuyerMemory, type Plan, type Settlement } from '../../src/sim/escrow-plans.ts';
 import { BASIS_POINTS, pickOutcome, probability } from '../../src/sim/probability.ts';
+import { productName } from '../../src/sim/product-name.ts';
 
 const params = z
   .strictObject({
@@ -57,7 +58,7 @@ async function createEscrow(context: AgentContext<Params>, buyer: BuyerMemory): 
   if (seller === null || buyer.plans.length >= PLANS_MAX) return;
   const amountMicro = drawAmount(context);
   const settlement = pickOutcome(context.rng, context.params, SETTLEMENTS);
-  const memo = context.faker.commerce.productName();
+  const memo = productName(context.faker);
   const result = context.style === 'A'
     ? await context.client.escrowA.create({ buyer: context.agentId, seller, amount: moneyOut('A', amountMicro) as number, currency: 'USDC', memo })
     : await context.client.escrowB.create({ amount: moneyOut('B', amountMicro), receiver: seller, description: memo, expires_in: Math.floor(context.params.expires_in / 1000) });

@@ -11,6 +11,7 @@ import { defineAgent, type AgentContext } from '../../src/sim/agent.ts';
 import { claimIfDue, expectedRefusal, freshFaucetMemory, HOUR_MS, jittered, memoryOf, MINUTE_MS, reportUnexpected, type FaucetMemory, onboard, RETRY_MS } from '../../src/sim/agent-kit.ts';
 import { durationMs } from '../../src/sim/duration.ts';
 import { BASIS_POINTS, probability } from '../../src/sim/probability.ts';
+import { productName } from '../../src/sim/product-name.ts';
 
 const params = z.strictObject({
   check_every: durationMs({ minMs: MINUTE_MS, maxMs: 30 * 24 * HOUR_MS }).prefault('2h').describe('time between looks at incoming escrows'),
@@ -47,7 +48,7 @@ function refused(context: AgentContext<Params>, result: ApiResult<unknown>): nul
 }
 
 async function openDispute(context: AgentContext<Params>, escrowId: string): Promise<void> {
-  const reason = `not delivered: ${context.faker.commerce.productName()}`;
+  const reason = `not delivered: ${productName(context.faker)}`;
   const result = context.style === 'A'
     ? await context.client.escrowA.dispute({ escrow_id: escrowId, reason })
     : await context.client.escrowB.dispute(escrowId, { reason });
