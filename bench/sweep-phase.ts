@@ -7,6 +7,10 @@
  * Also the process's CPU time in each one-worker round: a lone worker keeps more than one core
  * busy (V8's collector and compiler threads), and on two cores that share bounds what a second
  * worker can add — printed, so a MISS says whether the pool or the machine fell short.
+ * And where the CPU of each round went: the workers' own threads (each seed's, measured inside the
+ * worker) and the rest of the process (V8's collector and compiler threads; the pool's thread is
+ * nearly idle). Beside another worker a seed's own CPU grows (the two share cache and memory) and
+ * the helpers' grows (each worker compiles its own code): printed, so a MISS names its cost.
  * And the second half of each round (from the instant half its seeds are done to its end): each
  * worker pays about a second of start-up and three slow seeds while V8 learns the code, which a
  * short round repeats and a long sweep (a thousand seeds) pays once. The verdict stays on the
@@ -17,10 +21,16 @@ import { enableCompileCache } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import { basename, join } from 'node:path';
 import { SystemClock } from '../src/core/clock.ts';
-import { runSeedsInWorkers } from '../src/sweep/sweep-pool.ts';
+import { runSeedsInWorkers, type WorkerCpuPart } from '../src/sweep/sweep-pool.ts';
 
 export const TARGET_SWEEP_SPEEDUP = 1.8;
 const QUICKSTART = 'scenarios/quickstart.yaml';
+
+/** CPU ms of a round's worker threads themselves: their start-ups and their seeds. */
+export interface WorkerOwnCpu {
+  readonly startUpMs: number;
+  readonly seedsMs: number;
+}
 
 export interface SweepBenchResult {
   readonly scenario: string;
@@ -30,6 +40,11 @@ export interface SweepBenchResult {
   readonly twoWorkersMs: readonly number[];
   /** The process's CPU ms (user + system, every thread) in each one-worker round. */
   readonly oneWorkerCpuMs: readonly number[];
+  /** The process's CPU ms in each two-worker round. */
+  readonly twoWorkersCpuMs: readonly number[];
+  /** The workers' own threads' CPU in each round, summed (empty where Node cannot measure a thread's CPU). */
+  readonly oneWorkerOwnCpu: readonly WorkerOwnCpu[];
+  readonly twoWorkersOwnCpu: readonly WorkerOwnCpu[];
   /** Wall ms of each round's second half: from the instant half its seeds were done to its end. */
   readonly oneWorkerSecondHalfMs: readonly number[];
   readonly twoWorkersSecondHalfMs: readonly number[];
@@ -54,20 +69,32 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
   const seeds = Array.from({ length: options.seeds }, (_, index) => String(index + 1));
   const clock = new SystemClock();
   const half = Math.ceil(seeds.length / 2);
-  const timed = async (workers: number): Promise<{ ms: number; cpuMs: number; secondHalfMs: number; rows: unknown }> => {
+  const timed = async (workers: number): Promise<{ ms: number; cpuMs: number; own: WorkerOwnCpu | null; secondHalfMs: number; rows: unknown }> => {
     const startMs = clock.nowMs();
     const startCpu = process.cpuUsage();
     let halfMs = startMs;
-    const rows = await runSeedsInWorkers({ scenarioText, file, defects: [], seeds, workers, onResult: (_result, done) => {
+    // The workers' own CPU, by part; null once any report lacks it (a Node without threadCpuUsage).
+    const own: Record<WorkerCpuPart, number | null> = { 'start-up': 0, seed: 0 };
+    const onResult = (_result: unknown, done: number): void => {
       if (done === half) halfMs = clock.nowMs();
-    } });
+    };
+    const onWorkerCpu = (part: WorkerCpuPart, cpuMs: number | null): void => {
+      const sum = own[part];
+      own[part] = sum === null || cpuMs === null ? null : sum + cpuMs;
+    };
+    const rows = await runSeedsInWorkers({ scenarioText, file, defects: [], seeds, workers, onResult, onWorkerCpu });
     const cpu = process.cpuUsage(startCpu);
     const endMs = clock.nowMs();
-    return { ms: endMs - startMs, cpuMs: (cpu.user + cpu.system) / 1_000, secondHalfMs: endMs - halfMs, rows };
+    const startUp = own['start-up'];
+    const seedsCpu = own.seed;
+    return { ms: endMs - startMs, cpuMs: (cpu.user + cpu.system) / 1_000, own: startUp === null || seedsCpu === null ? null : { startUpMs: startUp, seedsMs: seedsCpu }, secondHalfMs: endMs - halfMs, rows };
   };
   const oneWorkerMs: number[] = [];
   const twoWorkersMs: number[] = [];
   const oneWorkerCpuMs: number[] = [];
+  const twoWorkersCpuMs: number[] = [];
+  const oneWorkerOwnCpu: WorkerOwnCpu[] = [];
+  const twoWorkersOwnCpu: WorkerOwnCpu[] = [];
   const oneWorkerSecondHalfMs: number[] = [];
   const twoWorkersSecondHalfMs: number[] = [];
   let rowsEqual = true;
@@ -78,20 +105,24 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
     oneWorkerMs.push(one.ms);
     twoWorkersMs.push(two.ms);
     oneWorkerCpuMs.push(one.cpuMs);
+    twoWorkersCpuMs.push(two.cpuMs);
+    if (one.own !== null && two.own !== null) {
+      oneWorkerOwnCpu.push(one.own);
+      twoWorkersOwnCpu.push(two.own);
+    }
     oneWorkerSecondHalfMs.push(one.secondHalfMs);
     twoWorkersSecondHalfMs.push(two.secondHalfMs);
     options.log(`sweep round ${round}/${options.rounds}: ${options.seeds} ${name} seeds, 1 worker ${Math.round(one.ms)} ms, 2 workers ${Math.round(two.ms)} ms`);
   }
-  return { scenario: name, seeds: options.seeds, oneWorkerMs, twoWorkersMs, oneWorkerCpuMs, oneWorkerSecondHalfMs, twoWorkersSecondHalfMs, rowsEqual };
+  return { scenario: name, seeds: options.seeds, oneWorkerMs, twoWorkersMs, oneWorkerCpuMs, twoWorkersCpuMs, oneWorkerOwnCpu, twoWorkersOwnCpu, oneWorkerSecondHalfMs, twoWorkersSecondHalfMs, rowsEqual };
 }
+
+const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
+const middle = (values: readonly number[]): number => sorted(values)[Math.floor(values.length / 2)] as number;
 
 /** Best (fastest of each) and median ratios of one worker's times over two's. */
 function ratios(oneMs: readonly number[], twoMs: readonly number[]): { best: number; median: number } {
-  const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
-  const one = sorted(oneMs);
-  const two = sorted(twoMs);
-  const middle = (values: readonly number[]): number => values[Math.floor(values.length / 2)] as number;
-  return { best: (one[0] as number) / (two[0] as number), median: middle(one) / middle(two) };
+  return { best: (sorted(oneMs)[0] as number) / (sorted(twoMs)[0] as number), median: middle(oneMs) / middle(twoMs) };
 }
 
 /** Speed-ups of two workers over one: whole rounds (the verdict's). */
@@ -109,9 +140,24 @@ export function warmSweepSpeedup(result: SweepBenchResult): { best: number; medi
  * then gain over one on a machine of two cores: 2 / that, assuming no other slowdown.
  */
 export function loneWorkerCores(result: SweepBenchResult): { cores: number; ceiling: number } {
-  const perRound = result.oneWorkerMs.map((ms, index) => (result.oneWorkerCpuMs[index] as number) / ms).sort((a, b) => a - b);
-  const cores = perRound[Math.floor(perRound.length / 2)] as number;
+  const cores = middle(result.oneWorkerMs.map((ms, index) => (result.oneWorkerCpuMs[index] as number) / ms));
   return { cores, ceiling: 2 / Math.max(1, cores) };
+}
+
+/**
+ * Where the CPU went, medians of the rounds: the workers' own CPU per seed, alone and beside each
+ * other, and the rest of the process's CPU (V8's helper threads) per round. Null where the workers
+ * could not measure their threads.
+ */
+export function cpuShares(result: SweepBenchResult): { ownMsPerSeed: { one: number; two: number }; helpersMs: { one: number; two: number } } | null {
+  const { oneWorkerOwnCpu: one, twoWorkersOwnCpu: two } = result;
+  if (one.length === 0 || one.length !== result.oneWorkerCpuMs.length) return null;
+  const helpers = (cpuMs: readonly number[], own: readonly WorkerOwnCpu[]): number =>
+    middle(cpuMs.map((ms, index) => ms - (own[index] as WorkerOwnCpu).startUpMs - (own[index] as WorkerOwnCpu).seedsMs));
+  return {
+    ownMsPerSeed: { one: middle(one.map((round) => round.seedsMs)) / result.seeds, two: middle(two.map((round) => round.seedsMs)) / result.seeds },
+    helpersMs: { one: helpers(result.oneWorkerCpuMs, one), two: helpers(result.twoWorkersCpuMs, two) },
+  };
 }
 
 export function sweepVerdict(result: SweepBenchResult): 'PASS' | 'MISS' {
@@ -122,14 +168,24 @@ export function sweepLines(result: SweepBenchResult): string[] {
   const speedup = sweepSpeedup(result);
   const warm = warmSweepSpeedup(result);
   const lone = loneWorkerCores(result);
+  const shares = cpuShares(result);
+  const seconds = (ms: number): string => `${(ms / 1_000).toFixed(1)} s`;
   return [
     `sweep (afp sweep): ${result.seeds} seeds of the ${result.scenario} per round, worker start-up included; 1 worker ${result.oneWorkerMs.map((ms) => Math.round(ms)).join(', ')} ms; 2 workers ${result.twoWorkersMs.map((ms) => Math.round(ms)).join(', ')} ms; rows ${result.rowsEqual ? 'equal' : 'DIFFER'}`,
     `2 workers over 1   best ${speedup.best.toFixed(2)}x  median ${speedup.median.toFixed(2)}x  target >= ${TARGET_SWEEP_SPEEDUP}x  ${sweepVerdict(result)}`,
     `  second half of each round (workers warm, as through most of a long sweep)   best ${warm.best.toFixed(2)}x  median ${warm.median.toFixed(2)}x`,
     `  1 worker kept ${lone.cores.toFixed(2)} cores busy (CPU / wall, median round: V8's collector and compiler threads); two such workers on 2 cores: ${lone.ceiling.toFixed(2)}x at most`,
+    shares === null
+      ? "  CPU per worker thread not measured (this Node has no process.threadCpuUsage)"
+      : `  a seed's own CPU ${Math.round(shares.ownMsPerSeed.one)} ms alone, ${Math.round(shares.ownMsPerSeed.two)} ms beside another worker (${signedPercent(shares.ownMsPerSeed.two / shares.ownMsPerSeed.one - 1)}: shared cache and memory); V8's helper threads ${seconds(shares.helpersMs.one)} a round alone, ${seconds(shares.helpersMs.two)} beside (medians)`,
   ];
 }
 
+function signedPercent(fraction: number): string {
+  const percent = Math.round(fraction * 100);
+  return `${percent >= 0 ? '+' : ''}${percent}%`;
+}
+
 export function sweepJson(result: SweepBenchResult): Record<string, unknown> {
-  return { ...result, speedup: sweepSpeedup(result), warm_speedup: warmSweepSpeedup(result), lone_worker: loneWorkerCores(result), target: { speedup_min: TARGET_SWEEP_SPEEDUP, verdict: sweepVerdict(result) } };
+  return { ...result, speedup: sweepSpeedup(result), warm_speedup: warmSweepSpeedup(result), lone_worker: loneWorkerCores(result), cpu_shares: cpuShares(result), target: { speedup_min: TARGET_SWEEP_SPEEDUP, verdict: sweepVerdict(result) } };
 }

@@ -23,13 +23,26 @@ export interface SweepWorkerData {
   readonly swarm?: boolean;
 }
 
-export type SweepWorkerReply = { readonly kind: 'ready' } | { readonly kind: 'result'; readonly result: SeedResult } | { readonly kind: 'broken'; readonly message: string };
+/**
+ * `ready` and each result carry the CPU time the worker's own thread spent on its start-up or on
+ * the seed (null on a Node without `process.threadCpuUsage`): beside the process's CPU it tells
+ * the workers' work from V8's helper threads', so a sweep that scales badly shows what it paid for.
+ */
+export type SweepWorkerReply =
+  | { readonly kind: 'ready'; readonly workerCpuMs: number | null }
+  | { readonly kind: 'result'; readonly result: SeedResult; readonly workerCpuMs: number | null }
+  | { readonly kind: 'broken'; readonly message: string };
+
+/** What a worker thread's own CPU time was spent on. */
+export type WorkerCpuPart = 'start-up' | 'seed';
 
 export interface SweepPoolOptions extends SweepWorkerData {
   readonly seeds: readonly string[];
   readonly workers: number;
   /** Called as each seed finishes, in finishing order (progress, early printing of failures). */
   readonly onResult?: (result: SeedResult, done: number) => void;
+  /** Called with a worker thread's own CPU ms for its start-up and for each seed (benchmarks). */
+  readonly onWorkerCpu?: (part: WorkerCpuPart, cpuMs: number | null) => void;
 }
 
 export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<SeedResult[]> {
@@ -56,6 +69,7 @@ export async function runSeedsInWorkers(options: SweepPoolOptions): Promise<Seed
             reject(new Error(`sweep worker ${index + 1}: ${reply.message}`));
             return;
           }
+          options.onWorkerCpu?.(reply.kind === 'ready' ? 'start-up' : 'seed', reply.workerCpuMs);
           if (reply.kind === 'result') {
             results.set(reply.result.seed, reply.result);
             options.onResult?.(reply.result, results.size);

@@ -21,12 +21,23 @@ function start(data: SweepWorkerData): void {
   }
   const scenario = parsed.scenario;
   port.on('message', (seed: string) => {
+    const startCpu = threadCpuMs();
     runSeed(data.swarm === true ? swarmScenario(data.scenarioText, scenario, data.file, seed).scenario : scenario, data.file, seed, data.defects, data.swarm === true).then(
-      (result) => port.postMessage({ kind: 'result', result } satisfies SweepWorkerReply),
+      (result) => {
+        const endCpu = threadCpuMs();
+        port.postMessage({ kind: 'result', result, workerCpuMs: startCpu === null || endCpu === null ? null : endCpu - startCpu } satisfies SweepWorkerReply);
+      },
       (error: unknown) => port.postMessage({ kind: 'broken', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies SweepWorkerReply),
     );
   });
-  port.postMessage({ kind: 'ready' } satisfies SweepWorkerReply);
+  port.postMessage({ kind: 'ready', workerCpuMs: threadCpuMs() } satisfies SweepWorkerReply);
+}
+
+/** This thread's CPU time so far (user + system); null on a Node without threadCpuUsage (before 23.9). */
+function threadCpuMs(): number | null {
+  if (typeof process.threadCpuUsage !== 'function') return null;
+  const usage = process.threadCpuUsage();
+  return (usage.user + usage.system) / 1_000;
 }
 
 start(workerData as SweepWorkerData);

@@ -4,7 +4,7 @@
  * the bench's, not a test's).
  */
 import { describe, expect, it } from 'vitest';
-import { loneWorkerCores, sweepLines, sweepPart, sweepSpeedup, sweepVerdict, TARGET_SWEEP_SPEEDUP, warmSweepSpeedup } from '../../bench/sweep-phase.ts';
+import { cpuShares, loneWorkerCores, sweepLines, sweepPart, sweepSpeedup, sweepVerdict, TARGET_SWEEP_SPEEDUP, warmSweepSpeedup } from '../../bench/sweep-phase.ts';
 
 describe('bench sweep part', () => {
   it('times both worker counts on the same seeds and finds their rows equal', async () => {
@@ -20,10 +20,18 @@ describe('bench sweep part', () => {
     expect(result.oneWorkerSecondHalfMs[0]).toBeLessThan(result.oneWorkerMs[0] as number);
     expect(result.twoWorkersSecondHalfMs[0]).toBeLessThanOrEqual(result.twoWorkersMs[0] as number);
     expect(lines[0]).toMatch(/^sweep round 1\/1: 2 k6-smoke seeds, 1 worker \d+ ms, 2 workers \d+ ms$/);
+    // Node 24 measures each worker thread's CPU: its start-up and its seeds, inside the process's.
+    const [one, two] = [result.oneWorkerOwnCpu[0], result.twoWorkersOwnCpu[0]];
+    if (one === undefined || two === undefined) throw new Error('the worker threads measured their CPU');
+    expect(one.startUpMs).toBeGreaterThan(0);
+    expect(one.seedsMs).toBeGreaterThan(0);
+    expect(two.seedsMs).toBeGreaterThan(0);
+    expect(one.startUpMs + one.seedsMs).toBeLessThanOrEqual(result.oneWorkerCpuMs[0] as number);
+    expect(two.startUpMs + two.seedsMs).toBeLessThanOrEqual(result.twoWorkersCpuMs[0] as number);
   }, 180_000);
 
   it('judges the best speed-up against the goal, and never passes rows that differ', () => {
-    const base = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700], oneWorkerCpuMs: [1250, 1440, 1100], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300] };
+    const base = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700], oneWorkerCpuMs: [1250, 1440, 1100], twoWorkersCpuMs: [700, 650, 800], oneWorkerOwnCpu: [], twoWorkersOwnCpu: [], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300] };
     expect(sweepSpeedup({ ...base, rowsEqual: true })).toEqual({ best: 2, median: 1100 / 600 });
     expect(sweepVerdict({ ...base, rowsEqual: true })).toBe('PASS');
     expect(sweepVerdict({ ...base, rowsEqual: false })).toBe('MISS');
@@ -32,17 +40,31 @@ describe('bench sweep part', () => {
   });
 
   it('gives the second halves of the rounds, workers warm, their own line, not the verdict', () => {
-    const result = { scenario: 'quickstart', seeds: 12, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [800, 900, 850], oneWorkerCpuMs: [1100, 1300, 1200], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300], rowsEqual: true };
+    const result = { scenario: 'quickstart', seeds: 12, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [800, 900, 850], oneWorkerCpuMs: [1100, 1300, 1200], twoWorkersCpuMs: [700, 650, 800], oneWorkerOwnCpu: [], twoWorkersOwnCpu: [], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300], rowsEqual: true };
     expect(warmSweepSpeedup(result)).toEqual({ best: 2, median: 1.8 });
     expect(sweepVerdict(result)).toBe('MISS');
     expect(sweepLines(result)[2]).toBe('  second half of each round (workers warm, as through most of a long sweep)   best 2.00x  median 1.80x');
   });
 
   it('says how many cores the lone worker kept busy, and what that leaves a second one', () => {
-    const result = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700], oneWorkerCpuMs: [1250, 1440, 1100], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300], rowsEqual: true };
+    const result = { scenario: 'quickstart', seeds: 6, oneWorkerMs: [1000, 1200, 1100], twoWorkersMs: [600, 500, 700], oneWorkerCpuMs: [1250, 1440, 1100], twoWorkersCpuMs: [700, 650, 800], oneWorkerOwnCpu: [], twoWorkersOwnCpu: [], oneWorkerSecondHalfMs: [400, 450, 500], twoWorkersSecondHalfMs: [250, 200, 300], rowsEqual: true };
     // Rounds at 1.25, 1.20 and 1.00 cores: the median is 1.20, and 2 / 1.20 = 1.67.
     expect(loneWorkerCores(result)).toEqual({ cores: 1.2, ceiling: 2 / 1.2 });
     expect(sweepLines(result)[3]).toBe("  1 worker kept 1.20 cores busy (CPU / wall, median round: V8's collector and compiler threads); two such workers on 2 cores: 1.67x at most");
     expect(loneWorkerCores({ ...result, oneWorkerCpuMs: [500, 600, 550] }).ceiling).toBe(2);
+  });
+
+  it("splits the CPU between the workers' own seeds and the helper threads, alone and beside another worker", () => {
+    const result = {
+      scenario: 'quickstart', seeds: 10, oneWorkerMs: [10_000, 11_000, 12_000], twoWorkersMs: [6_000, 6_500, 7_000], oneWorkerCpuMs: [11_500, 12_600, 13_700], twoWorkersCpuMs: [12_000, 13_000, 14_000],
+      oneWorkerOwnCpu: [{ startUpMs: 400, seedsMs: 10_000 }, { startUpMs: 400, seedsMs: 11_000 }, { startUpMs: 400, seedsMs: 12_000 }],
+      twoWorkersOwnCpu: [{ startUpMs: 800, seedsMs: 10_500 }, { startUpMs: 800, seedsMs: 11_500 }, { startUpMs: 800, seedsMs: 12_500 }],
+      oneWorkerSecondHalfMs: [5_000, 5_500, 6_000], twoWorkersSecondHalfMs: [3_000, 3_200, 3_400], rowsEqual: true,
+    };
+    // Medians: own 11,000 ms over 10 seeds alone, 11,500 beside; helpers 12,600 - 11,400 = 1,200 alone, 13,000 - 12,300 = 700 beside.
+    expect(cpuShares(result)).toEqual({ ownMsPerSeed: { one: 1_100, two: 1_150 }, helpersMs: { one: 1_200, two: 700 } });
+    expect(sweepLines(result)[4]).toBe("  a seed's own CPU 1100 ms alone, 1150 ms beside another worker (+5%: shared cache and memory); V8's helper threads 1.2 s a round alone, 0.7 s beside (medians)");
+    expect(cpuShares({ ...result, oneWorkerOwnCpu: [], twoWorkersOwnCpu: [] })).toBeNull();
+    expect(sweepLines({ ...result, oneWorkerOwnCpu: [], twoWorkersOwnCpu: [] })[4]).toBe('  CPU per worker thread not measured (this Node has no process.threadCpuUsage)');
   });
 });
