@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { ReportName } from '../sim/scenario-schema.ts';
 import { renderCasinoCsv } from './casino-csv.ts';
 import { renderCasinoHtml } from './casino-html.ts';
-import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from './csv-tables.ts';
+import { agentsCsvChunks, escrowsCsvChunks, renderEndpointsCsv } from './csv-tables.ts';
 import { renderDomainsCsv } from './domains-csv.ts';
 import { renderReferralsCsv } from './referrals-csv.ts';
 import { renderWalletCsv } from './wallet-csv.ts';
@@ -47,9 +47,9 @@ const placedTradingOrders = (record: RunRecord): boolean => (record.trading?.ord
 
 /** The digest's order; summary.json (which digests these) always comes after them. */
 export const REPORT_FILES: readonly DataReport[] = [
-  { name: 'agents', file: 'agents.csv', chunks: (record) => [renderAgentsCsv(record)] },
+  { name: 'agents', file: 'agents.csv', chunks: agentsCsvChunks },
   { name: 'endpoints', file: 'endpoints.csv', chunks: (record) => [renderEndpointsCsv(record)] },
-  { name: 'escrows', file: 'escrows.csv', chunks: (record) => [renderEscrowsCsv(record)] },
+  { name: 'escrows', file: 'escrows.csv', chunks: escrowsCsvChunks },
   { name: 'events', file: 'events.jsonl', chunks: (record) => record.events.jsonlChunks() },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
   { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from '../../src/report/csv-tables.ts';
+import { stringify } from 'csv-stringify/sync';
+import { agentsCsvChunks, CSV_CHUNK_ROWS, escrowsCsvChunks, renderAgentsCsv, renderEndpointsCsv, renderEscrowsCsv } from '../../src/report/csv-tables.ts';
 import { CHUNK_LINES, eventLine, isoFormatter, renderEventsJsonl } from '../../src/report/events-jsonl.ts';
 import type { RunRecord } from '../../src/report/run-record.ts';
 import { renderSummaryJson } from '../../src/report/summary-json.ts';
@@ -263,6 +264,42 @@ describe('CSV quoting', () => {
     expect(renderEndpointsCsv(empty)).toBe(`${ENDPOINTS_CSV.split('\n')[0]}\n`);
     expect(renderEscrowsCsv(empty)).toBe('escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at\n');
     expect(renderEventsJsonl([])).toBe('');
+  });
+});
+
+describe('CSV tables in chunks', () => {
+  // Around the chunk size: none, one short chunk, exactly full chunks, one row over, several.
+  const sizes = [0, 1, CSV_CHUNK_ROWS - 1, CSV_CHUNK_ROWS, CSV_CHUNK_ROWS + 1, 2 * CSV_CHUNK_ROWS + 500];
+
+  test('agents.csv: the chunks joined are the table csv-stringify writes in one call, quoting at the seams included', () => {
+    const template = makeRecord().agents[0]!;
+    for (const size of sizes) {
+      // Names that need quoting fall on both sides of every chunk boundary.
+      const agents = Array.from({ length: size }, (_, index) => ({ ...template, agentId: `a${String(index).padStart(5, '0')}`, displayName: index % CSV_CHUNK_ROWS < 2 || index % CSV_CHUNK_ROWS > CSV_CHUNK_ROWS - 3 ? `Doe, "${index}"\nJr.` : `Name ${index}` }));
+      const record = { ...makeRecord(), agents };
+      const chunks = [...agentsCsvChunks(record)];
+      const whole = stringify(
+        agents.map((agent) => [agent.agentId, agent.archetype, agent.displayName, agent.tier, '7.990000', agent.requests, agent.errors, agent.rateLimited]),
+        { header: true, columns: ['agent_id', 'archetype', 'display_name', 'tier', 'balance', 'requests', 'errors', 'rate_limited'], record_delimiter: '\n' },
+      );
+      expect(chunks.join('')).toBe(whole);
+      expect(renderAgentsCsv(record)).toBe(whole);
+      expect(chunks).toHaveLength(Math.max(1, Math.ceil(size / CSV_CHUNK_ROWS)));
+    }
+  });
+
+  test('escrows.csv: the chunks joined are the whole table, in creation order', () => {
+    const template = makeRecord().escrows[0]!;
+    for (const size of sizes) {
+      const escrows = Array.from({ length: size }, (_, index) => ({ ...template, escrowId: `e${index}`, createdAtMs: START + (size - index) * 1_000 }));
+      const record = { ...makeRecord(), escrows };
+      const text = [...escrowsCsvChunks(record)].join('');
+      expect(text).toBe(renderEscrowsCsv(record));
+      const lines = text.split('\n');
+      expect(lines).toHaveLength(size + 2);
+      expect(lines[0]).toBe('escrow_id,sender,receiver,amount,fee,status,created_at,expires_at,settled_at');
+      if (size > 0) expect(lines[1]?.startsWith(`e${size - 1},`)).toBe(true);
+    }
   });
 });
 
