@@ -73,21 +73,22 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
     const startMs = clock.nowMs();
     const startCpu = process.cpuUsage();
     let halfMs = startMs;
-    // The workers' own CPU, by part; null once any report lacks it (a Node without threadCpuUsage).
-    const own: Record<WorkerCpuPart, number | null> = { 'start-up': 0, seed: 0 };
+    // The workers' own CPU, by part; not measured once any report lacks it (a Node without threadCpuUsage).
+    let startUpMs = 0;
+    let seedsMs = 0;
+    let measured = true;
     const onResult = (_result: unknown, done: number): void => {
       if (done === half) halfMs = clock.nowMs();
     };
     const onWorkerCpu = (part: WorkerCpuPart, cpuMs: number | null): void => {
-      const sum = own[part];
-      own[part] = sum === null || cpuMs === null ? null : sum + cpuMs;
+      if (cpuMs === null) measured = false;
+      else if (part === 'seed') seedsMs += cpuMs;
+      else startUpMs += cpuMs;
     };
     const rows = await runSeedsInWorkers({ scenarioText, file, defects: [], seeds, workers, onResult, onWorkerCpu });
     const cpu = process.cpuUsage(startCpu);
     const endMs = clock.nowMs();
-    const startUp = own['start-up'];
-    const seedsCpu = own.seed;
-    return { ms: endMs - startMs, cpuMs: (cpu.user + cpu.system) / 1_000, own: startUp === null || seedsCpu === null ? null : { startUpMs: startUp, seedsMs: seedsCpu }, secondHalfMs: endMs - halfMs, rows };
+    return { ms: endMs - startMs, cpuMs: (cpu.user + cpu.system) / 1_000, own: measured ? { startUpMs, seedsMs } : null, secondHalfMs: endMs - halfMs, rows };
   };
   const oneWorkerMs: number[] = [];
   const twoWorkersMs: number[] = [];

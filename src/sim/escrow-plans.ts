@@ -42,9 +42,8 @@ const CHECK_DELAY_MS = 1_000;
 /** Runs every plan due now, earliest first; keeps the others and the follow-ups. */
 export async function runDuePlans(context: Context, buyer: BuyerMemory, options: PlanOptions): Promise<void> {
   const nowMs = context.clock.nowMs();
-  // Most wakes find nothing due: they make no arrays.
-  if (!buyer.plans.some((plan) => plan.atMs <= nowMs)) return;
   const due = buyer.plans.filter((plan) => plan.atMs <= nowMs).sort((a, b) => a.atMs - b.atMs);
+  if (due.length === 0) return;
   buyer.plans = buyer.plans.filter((plan) => plan.atMs > nowMs);
   for (const plan of due) {
     const next = await runPlan(context, plan, options);

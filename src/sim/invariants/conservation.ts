@@ -13,16 +13,19 @@ export const conservation: InvariantDefinition = {
   description: 'the ledger sums to zero after every event; a full audit every virtual hour and at the end',
   create({ platform }) {
     const ledger = platform.ledger;
-    // This runs after every event and exchange: the texts of a violation are built only for one.
-    const broken = (atMs: number, event: string, where: string): Violation => ({ atMs, event, message: `ledger sums to ${ledger.sumMicro} micro-USDC after ${where}, not 0` });
+    // The event's text is built only for a violation: this runs after every event and exchange.
+    const broken = (atMs: number, event: () => string, where: string): Violation | null => {
+      const sum = ledger.sumMicro;
+      return sum === 0n ? null : { atMs, event: event(), message: `ledger sums to ${sum} micro-USDC after ${where}, not 0` };
+    };
     const audit = (atMs: number, when: string): Violation | null => {
       const total = ledger.auditSum();
       if (total === 0n && ledger.sumMicro === 0n) return null;
       return { atMs, event: jsonText({ audit: when, atMs }), message: `full audit: balances sum to ${total} micro-USDC (running sum ${ledger.sumMicro}), not 0` };
     };
     return {
-      onEvent: (event) => (ledger.sumMicro === 0n ? null : broken(event.atMs, jsonText(event), event.type)),
-      onExchange: (exchange) => (ledger.sumMicro === 0n ? null : broken(exchange.atMs, exchangeText(exchange), `${exchange.request.method} ${exchange.request.path}`)),
+      onEvent: (event) => broken(event.atMs, () => jsonText(event), event.type),
+      onExchange: (exchange) => broken(exchange.atMs, () => exchangeText(exchange), `${exchange.request.method} ${exchange.request.path}`),
       onHour: (nowMs) => audit(nowMs, 'hourly'),
       atEnd: (endMs) => audit(endMs, 'end of run'),
     };
