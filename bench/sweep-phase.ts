@@ -139,7 +139,8 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
 }
 
 const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
-const middle = (values: readonly number[]): number => sorted(values)[Math.floor(values.length / 2)] as number;
+/** The median; of an even number of values, the lower middle one (a PASS then needs half the rounds at or above the goal). */
+const middle = (values: readonly number[]): number => sorted(values)[Math.floor((values.length - 1) / 2)] as number;
 
 /**
  * One worker's times over two's: the median of the rounds' own ratios, the verdict's (a round
@@ -200,7 +201,7 @@ export function speedupFactors(result: SweepBenchResult): { speedup: number; one
     const twoCpuMs = result.twoWorkersCpuMs[index] as number;
     return { speedup: oneMs / twoMs, oneCores: oneCpuMs / oneMs, twoCores: twoCpuMs / twoMs, extraCpu: twoCpuMs / oneCpuMs - 1 };
   });
-  return [...rounds].sort((a, b) => a.speedup - b.speedup)[Math.floor(rounds.length / 2)] as (typeof rounds)[number];
+  return [...rounds].sort((a, b) => a.speedup - b.speedup)[Math.floor((rounds.length - 1) / 2)] as (typeof rounds)[number];
 }
 
 export function sweepVerdict(result: SweepBenchResult): 'PASS' | 'MISS' {

@@ -41,6 +41,9 @@ describe('bench sweep part', () => {
     const lucky = { ...base, twoWorkersMs: [625, 500, 700], rowsEqual: true };
     expect(sweepSpeedup(lucky)).toEqual({ median: 1.6, best: 2 });
     expect(sweepVerdict(lucky)).toBe('MISS');
+    // Of two rounds the lower: 1.82x and 2.40x pass, 1.60x and 2.40x do not.
+    expect(sweepSpeedup({ ...base, oneWorkerMs: [1000, 1200], twoWorkersMs: [550, 500], rowsEqual: true }).median).toBe(1000 / 550);
+    expect(sweepVerdict({ ...base, oneWorkerMs: [1000, 1200], twoWorkersMs: [625, 500], rowsEqual: true })).toBe('MISS');
   });
 
   it('gives the second halves of the rounds, workers warm, their own line, not the verdict', () => {
