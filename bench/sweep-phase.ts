@@ -194,12 +194,12 @@ export function cpuShares(result: SweepBenchResult): { ownMsPerSeed: { one: numb
  * idle core for free) times what the second worker adds to the CPU (its own start-up and warm-up,
  * and the cache and memory the two share): a MISS says which of the three fell short.
  */
-export function speedupFactors(result: SweepBenchResult): { speedup: number; oneCores: number; twoCores: number; extraCpu: number } {
+export function speedupFactors(result: SweepBenchResult): { speedup: number; oneCores: number; twoCores: number; cpuTwoOverOne: number } {
   const rounds = result.oneWorkerMs.map((oneMs, index) => {
     const twoMs = result.twoWorkersMs[index] as number;
     const oneCpuMs = result.oneWorkerCpuMs[index] as number;
     const twoCpuMs = result.twoWorkersCpuMs[index] as number;
-    return { speedup: oneMs / twoMs, oneCores: oneCpuMs / oneMs, twoCores: twoCpuMs / twoMs, extraCpu: twoCpuMs / oneCpuMs - 1 };
+    return { speedup: oneMs / twoMs, oneCores: oneCpuMs / oneMs, twoCores: twoCpuMs / twoMs, cpuTwoOverOne: twoCpuMs / oneCpuMs };
   });
   return [...rounds].sort((a, b) => a.speedup - b.speedup)[Math.floor((rounds.length - 1) / 2)] as (typeof rounds)[number];
 }
@@ -223,7 +223,7 @@ export function sweepLines(result: SweepBenchResult): string[] {
     shares === null
       ? "  CPU per worker thread not measured (this Node has no process.threadCpuUsage)"
       : `  a seed's own CPU ${Math.round(shares.ownMsPerSeed.one)} ms alone, ${Math.round(shares.ownMsPerSeed.two)} ms beside another worker (${signedPercent(shares.ownMsPerSeed.two / shares.ownMsPerSeed.one - 1)}: shared cache and memory); V8's helper threads ${seconds(shares.helpersMs.one)} a round alone, ${seconds(shares.helpersMs.two)} beside (medians)`,
-    `  the median round: ${factors.speedup.toFixed(2)}x = ${factors.twoCores.toFixed(2)} cores busy with 2 workers / ${factors.oneCores.toFixed(2)} with 1, / ${(1 + factors.extraCpu).toFixed(2)} the CPU 2 workers spent over 1's (a second start-up and warm-up, shared cache and memory)`,
+    `  the median round: ${factors.speedup.toFixed(2)}x = ${factors.twoCores.toFixed(2)} cores busy with 2 workers / ${factors.oneCores.toFixed(2)} with 1, / ${factors.cpuTwoOverOne.toFixed(2)} the CPU 2 workers spent over 1's (a second start-up and warm-up, shared cache and memory)`,
   ];
 }
 

@@ -86,8 +86,8 @@ describe('bench sweep part', () => {
     expect(factors.speedup).toBe(1.5);
     expect(factors.oneCores).toBeCloseTo(1.1, 12);
     expect(factors.twoCores).toBeCloseTo(1.98, 12);
-    expect(factors.extraCpu).toBeCloseTo(0.2, 12);
-    expect((factors.twoCores / factors.oneCores) / (1 + factors.extraCpu)).toBeCloseTo(factors.speedup, 12);
+    expect(factors.cpuTwoOverOne).toBeCloseTo(1.2, 12);
+    expect(factors.twoCores / factors.oneCores / factors.cpuTwoOverOne).toBeCloseTo(factors.speedup, 12);
     expect(sweepLines(result)[5]).toBe("  the median round: 1.50x = 1.98 cores busy with 2 workers / 1.10 with 1, / 1.20 the CPU 2 workers spent over 1's (a second start-up and warm-up, shared cache and memory)");
   });
 });
