@@ -139,8 +139,11 @@ export async function sweepPart(options: SweepPartOptions): Promise<SweepBenchRe
 }
 
 const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
-/** The median; of an even number of values, the lower middle one (a PASS then needs half the rounds at or above the goal). */
-const middle = (values: readonly number[]): number => sorted(values)[Math.floor((values.length - 1) / 2)] as number;
+/** The median item by a key; of an even number, the lower middle one (a PASS then needs half the rounds at or above the goal). */
+function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)] as T;
+}
+const middle = (values: readonly number[]): number => medianBy(values, (value) => value);
 
 /**
  * One worker's times over two's: the median of the rounds' own ratios, the verdict's (a round
@@ -201,7 +204,7 @@ export function speedupFactors(result: SweepBenchResult): { speedup: number; one
     const twoCpuMs = result.twoWorkersCpuMs[index] as number;
     return { speedup: oneMs / twoMs, oneCores: oneCpuMs / oneMs, twoCores: twoCpuMs / twoMs, cpuTwoOverOne: twoCpuMs / oneCpuMs };
   });
-  return [...rounds].sort((a, b) => a.speedup - b.speedup)[Math.floor((rounds.length - 1) / 2)] as (typeof rounds)[number];
+  return medianBy(rounds, (round) => round.speedup);
 }
 
 export function sweepVerdict(result: SweepBenchResult): 'PASS' | 'MISS' {
