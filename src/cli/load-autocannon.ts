@@ -23,8 +23,11 @@ import { definitionOf } from './commands.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
 
-/** The flags of `afp load` that only the open-model engine takes. */
-const AFP_ENGINE_ONLY = ['seed', 'quiet', 'shard', 'workers'];
+/**
+ * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
+ * closed loop prints no live view, so it is accepted and changes nothing (the usage lists it for both).
+ */
+const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers'];
 
 export const AUTOCANNON_USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 
