@@ -18,13 +18,14 @@ import { JournalRing } from '../services/casino/account/journal-ring.ts';
 import { DrawStream } from '../services/casino/fair/draw-stream.ts';
 import { DistributionSampler } from '../services/casino/kelly/distribution-sampler.ts';
 import { BankrollCurve } from '../services/casino/kelly/kelly-history.ts';
+import { DepositKeyring } from '../services/wallet/keys/deposit-keyring.ts';
 import { IdentityEntry, LimiterHandle, ServiceEntry } from './limiter-entry.ts';
 import { AuthenticatedCaller, Platform } from './platform.ts';
 import { classRegistry, type ClassRegistry, type TransientFields } from './state-codec.ts';
 import { BucketAndDay, DayCounter, TokenBucket } from './token-bucket.ts';
 
 /** Made after the platform is built (not met in a fresh one). */
-const LATER_CLASSES = [AuthenticatedCaller, LimiterHandle, IdentityEntry, ServiceEntry, BucketAndDay, DayCounter, TokenBucket, CasinoAgent, AgentBets, BetStats, BankrollCurves, BankrollCurve, DailyGameCap, JournalRing, WideAmounts, DrawStream, DistributionSampler];
+const LATER_CLASSES = [AuthenticatedCaller, LimiterHandle, IdentityEntry, ServiceEntry, BucketAndDay, DayCounter, TokenBucket, CasinoAgent, AgentBets, BetStats, BankrollCurves, BankrollCurve, DailyGameCap, JournalRing, WideAmounts, DrawStream, DistributionSampler, DepositKeyring];
 
 /** Kinds the codec writes itself (not classes of the registry). */
 const BUILT_IN = new Set<unknown>([Map.prototype, Set.prototype, Array.prototype, Object.prototype, Buffer.prototype, Uint8Array.prototype, Uint16Array.prototype, Uint32Array.prototype, Int8Array.prototype, Int16Array.prototype, Int32Array.prototype, Float64Array.prototype, BigInt64Array.prototype, BigUint64Array.prototype]);
@@ -38,7 +39,11 @@ export function stateClassRegistry(): ClassRegistry {
 }
 
 /** The Authorization memo: header texts (keys) and a cache a restart rebuilds — never at rest. */
-export const PLATFORM_TRANSIENT: TransientFields = new Map([[Platform.prototype, { authMemo: () => new Map(), lastAuthorization: () => '', lastCaller: () => null }]]);
+export const PLATFORM_TRANSIENT: TransientFields = new Map<object, Readonly<Record<string, () => unknown>>>([
+  [Platform.prototype, { authMemo: () => new Map(), lastAuthorization: () => '', lastCaller: () => null }],
+  // The swap aggregator's account nodes: derived again from its stored master seed on first use.
+  [DepositKeyring.prototype, { nodes: () => null }],
+]);
 
 function buildRegistry(): ClassRegistry {
   const prototypes = new Map<object, string>();

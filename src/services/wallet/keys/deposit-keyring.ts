@@ -14,7 +14,11 @@
  * Real keys: each address is what a wallet restoring the master mnemonic derives at that path
  * (index 0 of the BIP-32/SLIP-10 chains is the mnemonic's own address of deriveWallet), so a
  * deposit can be checked against the aggregator's key. The keyring holds the aggregator's own
- * secrets (not a user's) in memory and never hands them out; it keeps no other state.
+ * secrets (not a user's) in memory and never hands them out.
+ * State: the master seed only. The account nodes are a cache derived from it on first use
+ * (`nodes`, a transient field of the state codec: written as null, derived again after a restore),
+ * so a platform holding a keyring encodes, digests and checkpoints like any other (the nodes are
+ * objects of an outside library, which the codec does not know).
  */
 import { HDKey } from '@scure/bip32';
 import { assert } from '../../../core/assert.ts';
@@ -51,13 +55,33 @@ export function depositPath(chain: WalletChain, index: number): string {
   }
 }
 
+/** Each chain's account node, derived from the master seed. */
+interface AccountNodes {
+  readonly evm: HDKey;
+  readonly bitcoin: HDKey;
+  readonly tron: HDKey;
+  readonly solana: Slip10Node;
+  readonly moneroView: bigint;
+  readonly moneroPublicSpend: Uint8Array;
+}
+
+function accountNodes(seed: Uint8Array): AccountNodes {
+  const root = HDKey.fromMasterSeed(seed);
+  const monero = moneroScalarsOfSeed(seed);
+  return {
+    evm: root.derive("m/44'/60'/0'/0"),
+    bitcoin: root.derive("m/84'/0'/0'/0"),
+    tron: root.derive("m/44'/195'/0'/0"),
+    solana: slip10Derive(seed, "m/44'/501'"),
+    moneroView: monero.view,
+    moneroPublicSpend: publicKeyOfScalar(monero.spend),
+  };
+}
+
 export class DepositKeyring {
-  private readonly evm: HDKey;
-  private readonly bitcoin: HDKey;
-  private readonly tron: HDKey;
-  private readonly solana: Slip10Node;
-  private readonly moneroView: bigint;
-  private readonly moneroPublicSpend: Uint8Array;
+  private readonly seed: Uint8Array;
+  /** Derived from `seed` on first use; transient in the state codec (state-classes.ts). */
+  private nodes: AccountNodes | null = null;
 
   /** The master from `rng`'s next mnemonic (one PBKDF2, once per platform). */
   static fromRng(rng: Rng): DepositKeyring {
@@ -65,33 +89,28 @@ export class DepositKeyring {
   }
 
   constructor(seed: Uint8Array) {
-    const root = HDKey.fromMasterSeed(seed);
-    this.evm = root.derive("m/44'/60'/0'/0");
-    this.bitcoin = root.derive("m/84'/0'/0'/0");
-    this.tron = root.derive("m/44'/195'/0'/0");
-    this.solana = slip10Derive(seed, "m/44'/501'");
-    const monero = moneroScalarsOfSeed(seed);
-    this.moneroView = monero.view;
-    this.moneroPublicSpend = publicKeyOfScalar(monero.spend);
+    this.seed = seed;
   }
 
   /** The deposit address of order `index` on `chain` (the path of `depositPath`). */
   address(chain: WalletChain, index: number): string {
     assert(Number.isInteger(index) && index >= 0 && index <= DEPOSIT_INDEX_MAX, 'a deposit index is below 2^31');
+    this.nodes ??= accountNodes(this.seed);
+    const nodes = this.nodes;
     switch (chain) {
       case 'ethereum':
       case 'base':
-        return evmAddressOfPublicKey(toUncompressed(childPublicKey(this.evm, index)));
+        return evmAddressOfPublicKey(toUncompressed(childPublicKey(nodes.evm, index)));
       case 'bitcoin':
-        return p2wpkhAddress(childPublicKey(this.bitcoin, index));
+        return p2wpkhAddress(childPublicKey(nodes.bitcoin, index));
       case 'tron':
-        return tronAddressOfPublicKey(toUncompressed(childPublicKey(this.tron, index)));
+        return tronAddressOfPublicKey(toUncompressed(childPublicKey(nodes.tron, index)));
       case 'solana': {
-        const account = slip10HardenedChild(this.solana, index + HARDENED_OFFSET);
+        const account = slip10HardenedChild(nodes.solana, index + HARDENED_OFFSET);
         return solanaAddressOfSeed(slip10HardenedChild(account, HARDENED_OFFSET).key);
       }
       case 'monero':
-        return moneroSubaddress(this.moneroView, this.moneroPublicSpend, 0, index + 1);
+        return moneroSubaddress(nodes.moneroView, nodes.moneroPublicSpend, 0, index + 1);
     }
   }
 }
