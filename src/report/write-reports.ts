@@ -5,7 +5,10 @@
  * Digest: SHA-256 over the written files in the fixed order of REPORT_FILES, each contributing
  * its name, a NUL byte and its bytes; lowercase hex. summary.json comes last because it contains
  * the digest of the files before it (and each one's own SHA-256), so the printed digest covers
- * every byte written, summary included.
+ * every byte written, summary included — except the reproduce command: it names the scenario
+ * file's path as the user typed it, so the files that show it (`namesReproduce`: summary.json,
+ * report.html, timeline.html) are digested as rendered with an empty one. The same scenario and
+ * seed give the same digest from any path or working directory.
  * casino.csv and report.html are written only for runs that placed casino bets, orders.csv and
  * positions.csv only for runs that placed trading orders, domains.csv only for runs that
  * registered a domain, referrals.csv only for runs where a referrer earned, wallet.csv only for runs that sent or
@@ -40,6 +43,8 @@ interface DataReport {
   /** For a file not named in `reports:`: written whenever this holds, whatever the list says. */
   unasked?(record: RunRecord): boolean;
   chunks(record: RunRecord): Iterable<string | Uint8Array>;
+  /** The file shows `record.reproduce` (digested as rendered without it). */
+  readonly namesReproduce?: true;
 }
 
 const placedCasinoBets = (record: RunRecord): boolean => (record.casino?.bets ?? 0) > 0;
@@ -52,14 +57,14 @@ export const REPORT_FILES: readonly DataReport[] = [
   { name: 'escrows', file: 'escrows.csv', chunks: escrowsCsvChunks },
   { name: 'events', file: 'events.jsonl', chunks: (record) => record.events.jsonlChunks() },
   { name: 'casino', file: 'casino.csv', applies: placedCasinoBets, chunks: (record) => [renderCasinoCsv(record)] },
-  { name: 'html', file: 'report.html', applies: placedCasinoBets, chunks: (record) => [renderCasinoHtml(record)] },
+  { name: 'html', file: 'report.html', applies: placedCasinoBets, namesReproduce: true, chunks: (record) => [renderCasinoHtml(record)] },
   { name: 'orders', file: 'orders.csv', applies: placedTradingOrders, chunks: (record) => [renderOrdersCsv(record)] },
   { name: 'positions', file: 'positions.csv', applies: placedTradingOrders, chunks: (record) => [renderPositionsCsv(record)] },
   { name: 'domains', file: 'domains.csv', applies: (record) => record.domains !== undefined, chunks: (record) => [renderDomainsCsv(record.domains ?? [])] },
   { name: 'referrals', file: 'referrals.csv', applies: (record) => record.referrals !== undefined, chunks: (record) => [renderReferralsCsv(record.referrals ?? [])] },
   { name: 'wallet', file: 'wallet.csv', applies: (record) => record.wallet !== undefined, chunks: (record) => [renderWalletCsv(record.wallet ?? [])] },
   // Every run that fails an invariant gets its time-line: the file to open first when one fails.
-  { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), chunks: (record) => [renderTimelineHtml(record)] },
+  { name: 'timeline', file: 'timeline.html', unasked: (record) => record.outcome === 'invariant-failed' && hasTimeline(record), namesReproduce: true, chunks: (record) => [renderTimelineHtml(record)] },
 ];
 export const SUMMARY_FILE = 'summary.json';
 
@@ -78,6 +83,7 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
   const running: Hash = createHash('sha256');
   const files: Record<string, string> = {};
   const empty = Buffer.alloc(0);
+  const pathFree: RunRecord = { ...record, reproduce: '' };
   for (const report of REPORT_FILES) {
     const wanted = report.unasked === undefined ? (which as readonly string[]).includes(report.name) : report.unasked(record);
     if (!wanted || report.applies?.(record) === false) continue;
@@ -85,22 +91,26 @@ function produce(record: RunRecord, which: readonly ReportName[], sink: (file: s
     running.update(`${report.file}\0`);
     sink(report.file, empty);
     for (const piece of report.chunks(record)) {
-      const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-      running.update(chunk);
+      const chunk = bytesOf(piece);
+      if (report.namesReproduce !== true) running.update(chunk);
       own.update(chunk);
       sink(report.file, chunk);
     }
+    if (report.namesReproduce === true) for (const piece of report.chunks(pathFree)) running.update(bytesOf(piece));
     files[report.file] = own.digest('hex');
   }
   if (which.includes('summary')) {
-    const chunk = Buffer.from(renderSummaryJson(record, { files, digest: running.copy().digest('hex') }), 'utf8');
+    const others = { files, digest: running.copy().digest('hex') };
+    const chunk = Buffer.from(renderSummaryJson(record, others), 'utf8');
     running.update(`${SUMMARY_FILE}\0`);
-    running.update(chunk);
+    running.update(Buffer.from(renderSummaryJson(pathFree, others), 'utf8'));
     sink(SUMMARY_FILE, empty);
     sink(SUMMARY_FILE, chunk);
   }
   return running.digest('hex');
 }
+
+const bytesOf = (piece: string | Uint8Array): Uint8Array => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
 
 /** Pure: every chosen file's text, in digest order, and the digest. */
 export function renderReports(record: RunRecord, which: readonly ReportName[]): { files: ReportFile[]; digest: string } {
@@ -121,7 +131,10 @@ export function digestReports(record: RunRecord, which: readonly ReportName[]): 
   return produce(record, which, () => {});
 }
 
-/** The digest of files given in order (name + NUL + bytes each): what `produce` computes. */
+/**
+ * The digest of files given in order (name + NUL + bytes each): what `produce` computes over a
+ * run's files as rendered with an empty reproduce command (`{ ...record, reproduce: '' }`).
+ */
 export function reportDigest(files: readonly ReportFile[]): string {
   const hash = createHash('sha256');
   for (const { file, text } of files) hash.update(`${file}\0`).update(Buffer.from(text, 'utf8'));

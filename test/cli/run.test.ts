@@ -62,6 +62,11 @@ describe('afp run', () => {
     const other = afp(file, '--out', join(work, 'out-c'), '--seed', '78');
     expect(other.stdout.split('\n')[0]).toBe('seed: 78');
     expect(other.stdout.trimEnd().split('\n').at(-1)).not.toBe(lines.at(-1));
+    // The same scenario under another path (and so another reproduce command) gives the same digest.
+    const moved = scenarioFile('moved-small.yaml', SMALL);
+    const elsewhere = afp(moved, '--out', join(work, 'out-d'));
+    expect(readFileSync(join(work, 'out-d', 'summary.json'), 'utf8')).toContain('moved-small.yaml');
+    expect(elsewhere.stdout.trimEnd().split('\n').at(-1)).toBe(lines.at(-1));
   });
 
   test('--defect mint-on-claim: exit 3, names conservation and the claim event, prints the reproduce command', () => {

@@ -322,15 +322,24 @@ describe('writing and the digest', () => {
     expect(files).toStrictEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json'].map((name) => join(outDir, name)));
     for (const [name, text] of DATA_FILES) expect(readFileSync(join(outDir, name), 'utf8')).toBe(text);
     expect(readFileSync(join(outDir, 'summary.json'), 'utf8')).toBe(expectedSummary());
-    expect(digest).toBe(expectedDigest([...DATA_FILES, ['summary.json', expectedSummary()]]));
+    // summary.json is digested as rendered with an empty reproduce command (it names the scenario's path).
+    expect(digest).toBe(expectedDigest([...DATA_FILES, ['summary.json', expectedSummary().replace('"reproduce": "afp run scenarios/tiny-run.yaml --seed 42"', '"reproduce": ""')]]));
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('renderReports gives the same bytes and digest as writeReports', () => {
     const rendered = renderReports(makeRecord(), ALL);
     expect(rendered.digest).toBe(writeReports(makeRecord(), scratch(), ALL).digest);
-    expect(reportDigest(rendered.files)).toBe(rendered.digest);
+    expect(reportDigest(renderReports({ ...makeRecord(), reproduce: '' }, ALL).files)).toBe(rendered.digest);
     expect(rendered.files.map((file) => file.file)).toStrictEqual(['agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl', 'summary.json']);
+  });
+
+  test('the digest does not depend on the scenario path in the reproduce command (summary.json still shows it)', () => {
+    const here = renderReports({ ...makeRecord(), reproduce: 'npx afp run scenarios/a.yaml --seed 7' }, ALL);
+    const there = renderReports({ ...makeRecord(), reproduce: 'npx afp run /tmp/elsewhere/a.yaml --seed 7' }, ALL);
+    expect(there.digest).toBe(here.digest);
+    expect(here.files.find((file) => file.file === 'summary.json')?.text).toContain('scenarios/a.yaml');
+    expect(there.files.find((file) => file.file === 'summary.json')?.text).toContain('/tmp/elsewhere/a.yaml');
   });
 
   test('the same record twice gives identical bytes and digest', () => {
