@@ -48,9 +48,22 @@ export interface RunIo {
   readonly errIsTty: boolean;
   /** The progress line's clock (the wall clock by default). */
   readonly clock?: ProgressClock;
+  /** Calls `handler` on Ctrl-C (SIGINT); returns the function that stops listening. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
-const PROCESS_IO: RunIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY };
+const PROCESS_IO: RunIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+  onInterrupt: (handler) => {
+    process.on('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
+};
+
+/** A turn of the host's event loop (so a signal handler can run during an in-process run). */
+const hostTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Progress steps of a run: percent of its virtual time. */
 const PERCENT = 100;
@@ -125,14 +138,24 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   const recorder = flags.record === undefined ? undefined : createRecorder({ scenario: scenario.name, seed, startMs: scenario.startMs, platform });
   const progress = new Progress({ label: 'run', unit: 'virtual time', percent: true, total: PERCENT, write: (text) => io.err(text), isTty: io.errIsTty, quiet: flags.quiet, clock: io.clock ?? WALL_PROGRESS_CLOCK });
   let result: SimulationResult;
+  // Ctrl-C stops the run between two wake-ups and its reports are still written. The handler then
+  // stops listening, so a second Ctrl-C is Node's own: the process ends at once.
+  const interrupt = new AbortController();
+  const stopListening: (() => void) | undefined = io.onInterrupt?.(() => {
+    interrupt.abort();
+    stopListening?.();
+    io.err('\nafp run: interrupted: stopping and writing the reports so far (Ctrl-C again to quit at once)\n');
+  });
   try {
-    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, streamEvents: true, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
+    result = await runSimulation(scenario, { seed, defects: flags.defects, reproduce, streamEvents: true, signal: interrupt.signal, pause: hostTurn, ...(recorder === undefined ? {} : { recorder }), onProgress: (fraction) => progress.update(Math.floor(fraction * PERCENT)) });
   } catch (error) {
+    stopListening?.();
     progress.finish();
     io.err(`afp run: crash: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     io.err(`seed: ${seed}\nreproduce: ${reproduce}\n`);
     return EXIT.crash;
   }
+  stopListening?.();
   progress.finish();
   if (recorder !== undefined && flags.record !== undefined) await recorder.finish(flags.record);
   const out = flags.out ?? defaultRunOutDir(scenario.name, seed);
@@ -143,7 +166,9 @@ async function runCommand(argv: readonly string[], io: RunIo, record: RecordFiel
   result.record.events.dispose();
   const code = printOutcome(result, { seed, reproduce, timeline: files.find((file) => file.endsWith('timeline.html')) ?? null }, io);
   const failure = result.failure === null ? null : { invariant: result.failure.invariant, at_ms: result.failure.violation.atMs, message: result.failure.violation.message, event: result.failure.violation.event };
-  record({ events: result.record.events.count, failure, limit: result.limit, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
+  record({ events: result.record.events.count, failure, limit: result.limit, interrupted: interrupt.signal.aborted, digest, out, files, ...(flags.record === undefined ? {} : { record: flags.record }) });
+  if (interrupt.signal.aborted) io.out(`interrupted: the reports of the run so far are in ${out}\n`);
+  io.out(`reports: ${out} (${files.length} files)\n`);
   io.out(`digest: ${digest}\n`);
   return code;
 }

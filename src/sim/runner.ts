@@ -40,6 +40,17 @@ export interface RunOptions {
   readonly limiter?: RateLimiterOptions;
   /** Write the events to disk as they happen (src/sim/streamed-events.ts) instead of keeping them. */
   readonly streamEvents?: boolean;
+  /**
+   * Stops the run between two wake-ups once aborted (Ctrl-C in `afp run`): a limit stop, so what ran
+   * is reported as a run cut short (outcome limit-reached, the message says interrupted).
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Awaited every PAUSE_EVERY_WAKES wake-ups: the CLI hands the host's event loop a turn there, so
+   * a signal handler can run; an in-process run otherwise never leaves the microtask queue.
+   * Presentation only: it must not touch the simulation.
+   */
+  readonly pause?: () => Promise<void>;
 }
 
 export interface SimulationResult {
@@ -58,6 +69,8 @@ interface Wake {
 /** Agent wake-ups over a run: a runaway beyond this is a liveness failure, not a hang. */
 export const WAKES_MAX = 200_000_000;
 const PROGRESS_STEPS = 100;
+/** How often `pause` is awaited: rare enough to cost nothing, often enough that Ctrl-C stops a run at once. */
+export const PAUSE_EVERY_WAKES = 4_096;
 
 export async function runScenario(scenario: Scenario, options: RunOptions): Promise<RunRecord> {
   return (await runSimulation(scenario, options)).record;
@@ -77,6 +90,11 @@ export async function runSimulation(scenario: Scenario, options: RunOptions): Pr
     if (sim.stop !== null) break;
     if (++wakeCount > WAKES_MAX) {
       sim.stop = { kind: 'limit', message: `more than ${WAKES_MAX} agent wake-ups` };
+      break;
+    }
+    if (wakeCount % PAUSE_EVERY_WAKES === 0 && options.pause !== undefined) await options.pause();
+    if (options.signal?.aborted === true) {
+      sim.stop = { kind: 'limit', message: `interrupted at ${new Date(next.atMs).toISOString()}, ${Math.floor(((next.atMs - scenario.startMs) * 100) / Math.max(1, sim.endMs - scenario.startMs))}% of the virtual time` };
       break;
     }
     wakes.pop();

@@ -1,7 +1,7 @@
 // `afp run` as a user runs it (a child process on this Node): the output contract (seed first,
 // summary, digest last), reports written, the exit codes of a violation (3), bad input (2) and
 // the reproduce line a failure prints; the default --out keeps the seed in the folder name.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,8 +56,10 @@ describe('afp run', () => {
     expect(lines.at(-1)).toMatch(/^digest: [0-9a-f]{64}$/);
     expect(first.stdout).toContain('conservation');
     for (const report of ['summary.json', 'agents.csv', 'endpoints.csv', 'escrows.csv', 'events.jsonl']) expect(existsSync(join(out, report)), report).toBe(true);
+    // Where the reports went is said on the line before the digest.
+    expect(lines.at(-2)).toBe(`reports: ${out} (5 files)`);
     const again = afp(file, '--out', join(work, 'out-b'), '--seed', '77');
-    expect(again.stdout).toBe(first.stdout);
+    expect(again.stdout.replace(join(work, 'out-b'), out)).toBe(first.stdout);
     expect(readFileSync(join(work, 'out-b', 'events.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'events.jsonl'), 'utf8'));
     const other = afp(file, '--out', join(work, 'out-c'), '--seed', '78');
     expect(other.stdout.split('\n')[0]).toBe('seed: 78');
@@ -123,6 +125,29 @@ describe('afp run', () => {
     expect(seedPathPart('a/b')).toMatch(/^a_b-[0-9a-f]{8}$/);
     expect(JSON.parse(readFileSync(join(cwd, 'reports', 'cli-tiny-seed-78', 'summary.json'), 'utf8')).seed).toBe('78');
   });
+
+  test('Ctrl-C (SIGINT) stops the run, writes the reports so far, says so, and exits 4 (a run cut short)', async () => {
+    const long = scenarioFile('long.yaml', SMALL.replace('name: cli-small', 'name: cli-long').replace('duration: 1d', 'duration: 365d').replace('count: 10, style', 'count: 400, style'));
+    const out = join(work, 'out-interrupted');
+    const child = spawn(process.execPath, ['src/cli/main.ts', 'run', long, '--out', out], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupt once the run is under way (its seed line is printed before the simulation starts).
+    for (let waited = 0; !stdout.includes('seed: 77') && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.kill('SIGINT');
+    const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000))]);
+    if (code === 'hung') child.kill('SIGKILL');
+    expect(code, stdout + stderr).toBe(4);
+    expect(stderr).toContain('afp run: interrupted: stopping and writing the reports so far');
+    expect(stdout).toMatch(/limit reached: interrupted at \S+, \d+% of the virtual time/);
+    expect(stdout).toContain(`interrupted: the reports of the run so far are in ${out}`);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ outcome: 'limit-reached' });
+  }, 90_000);
 
   test('--record writes the exchanges of the run', () => {
     const record = join(work, 'run.afp-record.jsonl');
