@@ -3,13 +3,17 @@
  * [--out DIR] [--fail-on SEVERITY] [--json]`: the live fairness audit
  * (src/live/audit/fairness-audit.ts) of the account KEY opens, through the target's dialect and
  * under its own fairness scheme: rotate, read the whole history, check every bet's commitment,
- * result hash, outcome and payout.
+ * result hash, outcome and payout. Then the replay probes (src/live/audit/replay-probes.ts), which
+ * place a few minimum bets on the same account: a video-poker draw sent twice and one never
+ * dealt, the same batch twice, two bets on one client seed (and, where the dialect lets the client
+ * pick the nonce, a draw at a spent one); a second settlement is a critical finding.
  *
  * Output: the target and scheme, the account, a line per game (audited, verified, rule ok, paid
- * ok, not checked, not revealed), the counts and the findings (or --json: fairness.json's text);
- * fairness.json and the findings reports (findings.json, .csv, .junit.xml, .html; one JUnit check
- * per game seen, and one for nonces) in --out (default reports/fairness-<time>/). No seed: the
- * audit draws nothing at random.
+ * ok, not checked, not revealed), the counts and the findings (or --json: fairness.json's text),
+ * then a line per replay probe (ran or skipped, with its reason); fairness.json and the findings
+ * reports (findings.json, .csv, .junit.xml, .html; one JUnit check per game seen, one for nonces,
+ * one per replay probe) in --out (default reports/fairness-<time>/). No seed: the audit draws
+ * nothing at random.
  * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1 the
  * key's balance cannot be read, or the history could not be read; 3 a finding reaches --fail-on
  * (default major); 4 --max-seconds ended the audit before every bet was verified; 0 otherwise.
@@ -21,6 +25,8 @@ import { writeEdgeAuditFiles } from '../audit/edge-audit-files.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import type { Severity } from '../live/finding.ts';
 import { openLiveAccount } from '../live/live-account.ts';
+import { runReplayProbes, type ReplayProbeResult } from '../live/audit/replay-probes.ts';
+import { curlOf } from '../live/report/curl.ts';
 import { parseFailOn } from '../live/report/fail-on.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -29,7 +35,7 @@ import { definitionOf } from './commands.ts';
 import { commandLine, SYSTEM_LIVE_CLOCK, wholeFlag, type AuditIo } from './audit-io.ts';
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, MAX_SECONDS_DEFAULT, targetSpecError } from './audit-house-edge.ts';
 import { EXIT } from './exit-codes.ts';
-import { finishLiveRun, startLiveRun } from './live-command.ts';
+import { finishLiveRun, startLiveRun, type LiveRun } from './live-command.ts';
 import type { RecordFields } from './json-output.ts';
 
 export const FAIRNESS_USAGE = usageLine(definitionOf('audit', 'fairness'));
@@ -79,7 +85,7 @@ export function parseFairnessArgs(argv: readonly string[], nowMs: number): Fairn
 }
 
 /** One JUnit check per game seen (skipped when none of its bets could be verified), and one for nonces. */
-function checksOf(result: FairnessAuditResult, findingIds: readonly string[]): ReportCheck[] {
+function checksOf(result: FairnessAuditResult, findingIds: readonly string[], replay: readonly ReplayProbeResult[]): ReportCheck[] {
   const games = result.games.map((tally): ReportCheck => {
     const ids = findingIds.filter((id) => id.split(':')[1] === tally.game);
     const status = tally.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
@@ -88,7 +94,14 @@ function checksOf(result: FairnessAuditResult, findingIds: readonly string[]): R
   });
   const nonceIds = findingIds.filter((id) => id === 'fairness:nonce-reused');
   const nonces: ReportCheck = { name: 'nonces', group: 'fairness', status: result.audited === 0 ? 'skipped' : nonceIds.length > 0 ? 'finding' : 'pass', findingIds: nonceIds, detail: `(server seed, nonce) pairs of ${result.audited} audited bets` };
-  return [...games, nonces];
+  const probes = replay.map((probe): ReportCheck => ({ name: probe.name, group: 'replay', status: probe.status === 'skipped' ? 'skipped' : probe.findingIds.length > 0 ? 'finding' : 'pass', findingIds: probe.findingIds, detail: probe.note }));
+  return [...games, nonces, ...probes];
+}
+
+/** The replay probes, unless the time budget already ended the audit (then each says so). */
+async function replayProbes(run: LiveRun, apiKey: string, clock: LiveClock, stopped: boolean): Promise<ReplayProbeResult[]> {
+  if (stopped) return ['draw-replay', 'batch-replay', 'seed-nonce-reuse'].map((name) => ({ name, status: 'skipped', note: 'the time budget ended the audit first', findingIds: [] }));
+  return runReplayProbes({ session: run.session, apiKey, findings: run.findings, curlOf, runTag: clock.nowMs().toString(36) });
 }
 
 export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
@@ -104,13 +117,15 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   }
   say(`account: ${account.value.note}\n`);
   const result = await auditFairnessLive({ session: run.session, apiKey: account.value.apiKey, scheme, maxBets: flags.maxBets, concurrency: flags.concurrency, deadline: run.deadline, findings: run.findings });
+  const replay = await replayProbes(run, account.value.apiKey, clock, result.stoppedBy === 'deadline');
   run.progress.finish();
   const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
   if (flags.json) record({ fairness: JSON.parse(json) as unknown });
   else io.out(renderFairnessTable(result));
+  for (const probe of replay) say(`replay ${probe.status === 'ran' ? 'ran    ' : 'skipped'} ${probe.name}: ${probe.note}${probe.findingIds.length > 0 ? ` — ${probe.findingIds.length} findings` : ''}\n`);
   const ids = run.findings.list().map((finding) => finding.id);
-  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids) });
+  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids, replay) });
   const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
   const lines = [`bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`];
   if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');
@@ -122,6 +137,6 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   const code = ending.code !== EXIT.ok ? ending.code : historyFailed ? EXIT.crash : result.stoppedBy === 'deadline' ? EXIT.liveness : EXIT.ok;
   if (code !== EXIT.ok) lines.push(`reproduce: ${commandLine(['npx', 'afp', 'audit', 'fairness', '--target', flags.target, '--key', '<KEY>'])}`);
   say(`${lines.join('\n')}\n`);
-  record({ target: run.target.name, scheme: scheme.name, listed: result.listed, audited: result.audited, verified: result.verified, stopped_by: result.stoppedBy, findings: run.findings.list().length, files });
+  record({ target: run.target.name, scheme: scheme.name, listed: result.listed, audited: result.audited, verified: result.verified, stopped_by: result.stoppedBy, replay: replay.map((probe) => ({ name: probe.name, status: probe.status, note: probe.note, findings: probe.findingIds.length })), findings: run.findings.list().length, files });
   return code;
 }

@@ -1,8 +1,14 @@
 /**
  * `afp audit money --target URL|FILE [--key KEY] [--second-key KEY] [--withdraw-address ADDR]
- * [--out DIR] [--fail-on SEVERITY] [--max-seconds S]`: the money-path probes
- * (src/live/audit/money-probes.ts) against a live target: an overdraw withdrawal, a batch summary
- * against its results, parallel double spends, the balance across single bets, and bad input.
+ * [--out DIR] [--fail-on SEVERITY] [--max-seconds S] [--include-slow [--max-minutes N]]`: the
+ * money-path probes (src/live/audit/money-probes.ts) against a live target: an overdraw withdrawal,
+ * a batch summary against its results, parallel double spends, the balance across single bets, and
+ * bad input. With --include-slow, settlement over time too (src/live/audit/settlement-probes.ts):
+ * an escrow at the shortest expiry the target allows must be refunded in full, a dispute must
+ * resolve within the documents' 48 h; the plan (what it waits for, how long at most, time travel
+ * on an afp serve or waiting) is printed before any wait, and --max-minutes (default
+ * MAX_MINUTES_DEFAULT) bounds the waiting (added to --max-seconds); a wait longer than it is
+ * skipped with its reason.
  *
  * Accounts: the audit account as the target funds it (or --key); the double-spend probe needs a
  * second account holding about 1 USDC — registered and funded the same way, or --second-key, or
@@ -10,10 +16,14 @@
  * Output: one line per probe, then the findings; findings.json, findings.csv, findings.junit.xml
  * and findings.html to --out (default reports/money-<time>/).
  * Exit codes: 2 invalid flags or target file; 4 the target does not answer; 1 an account could
- * not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget ran out; 0 otherwise.
+ * not be opened otherwise; 3 a finding reaches --fail-on (default major; an escrow that did not
+ * settle within its wait is a major liveness finding); 4 the time budget ran out before the
+ * command finished; 0 otherwise.
  */
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
 import { runMoneyProbes } from '../live/audit/money-probes.ts';
+import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
+import { timePassageOf } from '../live/audit/time-passage.ts';
 import type { Severity } from '../live/finding.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
@@ -35,6 +45,9 @@ const DEFINITION = definitionOf('audit', 'money');
 /** The probes' bets and withdrawals need cents; the domain race needs two .xyz years (28.80) in the balance. */
 const MAIN_FUND_MICRO = 50_000_000n;
 const SECOND_FUND_MICRO = 1_000_000n;
+export const MAX_MINUTES_DEFAULT = 90;
+/** Three days: a real target's 48 h dispute window fits. */
+export const MAX_MINUTES_LIMIT = 4_320;
 const KIND_EXIT = { invalid: EXIT.invalidInput, trouble: EXIT.crash, deadline: EXIT.liveness, unreachable: EXIT.liveness } as const;
 
 export interface MoneyFlags {
@@ -45,6 +58,9 @@ export interface MoneyFlags {
   readonly out: string;
   readonly failOn: Severity | 'none';
   readonly maxSeconds: number;
+  /** --include-slow: the settlement probes, waiting at most `maxMinutes`. */
+  readonly includeSlow: boolean;
+  readonly maxMinutes: number;
   /** --quiet or --json: no progress lines. */
   readonly quiet: boolean;
 }
@@ -62,10 +78,14 @@ export function parseMoneyArgs(argv: readonly string[], nowMs: number): MoneyFla
   if (!failOn.ok) errors.push(failOn.message);
   const maxSeconds = wholeFlag(stringFlag(args, 'max-seconds'), 'max-seconds', MAX_SECONDS_DEFAULT, 1, MAX_SECONDS_LIMIT);
   if (typeof maxSeconds === 'string') errors.push(maxSeconds);
-  if (errors.length > 0 || target === undefined || !failOn.ok || typeof maxSeconds === 'string') return { errors };
+  const includeSlow = args.flags['include-slow'] === true;
+  const maxMinutes = wholeFlag(stringFlag(args, 'max-minutes'), 'max-minutes', MAX_MINUTES_DEFAULT, 1, MAX_MINUTES_LIMIT);
+  if (typeof maxMinutes === 'string') errors.push(maxMinutes);
+  else if (!includeSlow && stringFlag(args, 'max-minutes') !== undefined) errors.push('--max-minutes bounds the slow probes: it needs --include-slow');
+  if (errors.length > 0 || target === undefined || !failOn.ok || typeof maxSeconds === 'string' || typeof maxMinutes === 'string') return { errors };
   return {
     target, key: stringFlag(args, 'key') ?? null, secondKey: stringFlag(args, 'second-key') ?? null, withdrawAddress: stringFlag(args, 'withdraw-address') ?? null,
-    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds,
+    out: stringFlag(args, 'out') ?? `reports/money-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`, failOn: failOn.value, maxSeconds, includeSlow, maxMinutes,
     quiet: args.flags['quiet'] === true || args.flags['json'] === true,
   };
 }
@@ -79,7 +99,7 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock):
 }
 
 export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
-  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds, clock, io, flags.quiet);
+  const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0), clock, io, flags.quiet);
   if (typeof run === 'number') return run;
   io.out(`target: ${run.target.name} (${run.target.source})\n`);
   const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline });
@@ -95,6 +115,13 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
     second: second !== null && second.ok ? second.value : null, withdrawAddress: flags.withdrawAddress, findings: run.findings, curlOf,
     fundOwnAccount: (service, agentId, apiKey) => fundLiveAccount({ session: run.session, key: null, fundMicro: MAIN_FUND_MICRO, clock, deadline: run.deadline, balanceOperation: `${service}.balance` }, agentId, apiKey),
   });
+  if (flags.includeSlow) {
+    const slow = await runSettlementProbes({
+      session: run.session, apiKey: account.value.apiKey, agentId: account.value.agentId, second: second !== null && second.ok ? second.value : null,
+      findings: run.findings, curlOf, maxMinutes: flags.maxMinutes, time: timePassageOf(run.session, clock), say: (line) => io.out(`${line}\n`),
+    });
+    results.push(...slow);
+  }
   run.progress.finish();
   for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
   const checks = results.map((result) => ({

@@ -188,13 +188,15 @@ const HOUSE_EDGE: CommandDefinition = {
 
 const MONEY: CommandDefinition = {
   path: ['audit', 'money'],
-  summary: 'money-path probes of a live target: overdraw, batch summary, double spends, bad input',
+  summary: 'money-path probes of a live target: overdraw, batch summary, double spends, bad input, settlement',
   positionals: [],
   flags: [
     flag.target('the live target: a URL or a target file', true),
     { name: 'key', value: 'KEY', description: 'the API key of the account to probe with', default: 'a fresh account' },
     { name: 'second-key', value: 'KEY', description: 'the double-spend account', default: 'the file\'s second key, or a fresh one' },
     { name: 'withdraw-address', value: 'ADDR', description: 'allow the overdraw probe against anything but an afp serve' },
+    { name: 'include-slow', description: 'also the settlement probes: an escrow at the shortest expiry, a dispute window (time travel on an afp serve, else waiting)' },
+    { name: 'max-minutes', value: 'N', description: 'with --include-slow: the longest the slow probes may wait (1 to 4320)', default: '90' },
     flag.out('where the findings reports go', 'reports/money-<time>'),
     flag.failOn,
     flag.maxSeconds,

@@ -399,7 +399,7 @@ export const DEPLOYED_ERRORS: Readonly<Record<string, Readonly<Record<number, re
   'casino.deployed.fairness.verify': { 400: ['missing_params', 'invalid_params'], 403: ['forbidden'], 404: ['bet_not_found'] },
   'casino.deployed.tournaments.create': { 400: ['invalid_params', 'insufficient_balance'] },
   'casino.deployed.tournaments.play': { 400: ['wrong_game', 'tournament_closed', 'tournament_not_active', 'insufficient_balance', 'invalid_params'], 403: ['not_entered'], 404: ['not_found'] },
-  'casino.deployed.register': { 400: ['invalid_request', 'invalid_referral_code'] },
+  'casino.deployed.register': { 400: ['invalid_request'] },
   'casino.deployed.kelly.config': { 400: ['invalid_request'] },
   'casino.deployed.tournaments.list': { 400: ['invalid_request'] },
   'casino.deployed.tournaments.get': { 400: ['invalid_params'], 404: ['not_found'] },

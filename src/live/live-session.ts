@@ -24,7 +24,7 @@
 import type { JsonValue } from '../core/errors.ts';
 import { Deadline, type LiveClock } from '../audit/live-target.ts';
 import { dialectByName } from './dialects/index.ts';
-import { rowOf, type Dialect, type WireRequest } from './dialects/dialect.ts';
+import { rowOf, type Dialect, type OperationRow, type WireRequest } from './dialects/dialect.ts';
 import type { OperationInput, OperationName, OperationResult, Refusal } from './operations.ts';
 import type { Target } from './target.ts';
 import { readAnswer } from './read-answer.ts';
@@ -118,6 +118,12 @@ export class LiveSession {
     const operation = rowOf(dialectByName(entry.dialect), op);
     if (operation === null) return `dialect ${entry.dialect} does not offer ${op}`;
     return operation.base === 'api' && this.target.adminUrl === null ? `${op} is served on the documents' shared api_url (style B), which only an afp serve target names` : null;
+  }
+
+  /** The target dialect's row for `op` (for its data, such as an escrow's expiry terms); null where it offers none. */
+  row<O extends OperationName>(op: O): OperationRow<O> | null {
+    const entry = this.target.services[op.split('.')[0] as keyof Target['services']];
+    return entry === undefined ? null : rowOf(dialectByName(entry.dialect), op);
   }
 
   async call<O extends OperationName>(op: O, input: OperationInput<O>, apiKey: string | null, options: CallOptions = {}): Promise<CallOutcome<OperationResult<O>>> {

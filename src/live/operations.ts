@@ -149,6 +149,12 @@ export interface Operations {
   'casino.deal': { input: { amountMicro: Micro; clientSeed: string }; result: DealtHand };
   /** Video poker, phase two: the bet; `holds` are the positions (0–4) kept. */
   'casino.draw': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
+  /**
+   * Video poker's draw at a (client seed, nonce) the caller picks, dealt or not: the deployment
+   * re-deals from them (DEPLOYED.md §2.5). The documents' draw plays only the nonce of a hand dealt
+   * to the caller under the deal's client seed, so their dialects offer no row.
+   */
+  'casino.draw-at': { input: { nonce: number; holds: readonly number[]; amountMicro: Micro; clientSeed: string }; result: LiveBet };
   'casino.rotate': { input: Record<string, never>; result: { revealedSeed: string | null; revealedSeedHash: string | null } };
   'casino.seeds': { input: Record<string, never>; result: { seeds: ReadonlyArray<{ seedHash: string; seed: string | null }> } };
   /** A page of the account's bet ids; `offset` counts bets from the newest. */
@@ -241,6 +247,7 @@ export const OPERATION_NAMES = [
   'casino.batch',
   'casino.deal',
   'casino.draw',
+  'casino.draw-at',
   'casino.rotate',
   'casino.seeds',
   'casino.history',

@@ -119,17 +119,21 @@ describe('against the faithful casino', () => {
     expect(grave('fair-text')).toEqual([]);
     const junit = readFileSync(join(DIR, 'fair-text', 'findings.junit.xml'), 'utf8');
     for (const name of ['coin_flip', 'dice', 'keno', 'nonces']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.fairness"/>`);
+    // The replay probes ran after the history and placed 9 minimum bets (a draw, two batches of 3, two coin flips), refused every replay.
+    for (const name of ['draw-replay', 'batch-replay', 'seed-nonce-reuse']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.replay"/>`);
+    expect(ran.out).toMatch(/^replay ran +draw-replay: deal nonce \d+, draw settled \(bet bet_\w+\); the same draw again: refused 404 NOT_FOUND; a draw for nonce \d+, never dealt: refused 404 NOT_FOUND$/m);
     const json = await fairness(handle, key, 'fair', '--json');
     expect(json.code).toBe(0);
     const object = JSON.parse(json.out) as { verdict: string; exit_code: number; audited: number; fairness: unknown };
-    expect(object).toMatchObject({ command: 'afp audit fairness', seed: null, verdict: 'ok', exit_code: 0, audited: 140, verified: 140 });
+    // The second audit also verifies the 9 bets the first one's replay probes placed.
+    expect(object).toMatchObject({ command: 'afp audit fairness', seed: null, verdict: 'ok', exit_code: 0, audited: 149, verified: 149 });
     const report = object.fairness as { listed: number; audited: number; verified: number; games: Array<{ game: string; audited: number; followed_rule: number; paid_right: number }> };
-    expect(report).toMatchObject({ scheme: 'afp', rotation: 'revealed', history_total: 140, listed: 140, audited: 140, verified: 140, stopped_by: null });
+    expect(report).toMatchObject({ scheme: 'afp', rotation: 'revealed', history_total: 149, listed: 149, audited: 149, verified: 149, stopped_by: null });
     for (const game of report.games) expect([game.followed_rule, game.paid_right]).toEqual([game.audited, game.audited]);
     expect(JSON.parse(readFileSync(join(DIR, 'fair', 'fairness.json'), 'utf8'))).toEqual(report);
     const capped = await fairness(handle, key, 'fair-capped', '--max-bets', '30');
     expect(capped.code).toBe(0);
-    expect(capped.out).toContain('bets: 30 listed of 140 in the history, 30 audited, 30 verified');
+    expect(capped.out).toContain('bets: 30 listed of 158 in the history, 30 audited, 30 verified');
     expect(capped.out).toContain('stopped: --max-bets 30 reached');
     const withKey = await audit(['house-edge', '--target', handle.urls.api as string, '--key', key, '--games', 'dice,keno', '--bets', '120', '--seed', '2', '--out', join(DIR, 'with-key')]);
     expect(withKey.code, withKey.out + withKey.err).toBe(0);

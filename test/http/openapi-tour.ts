@@ -235,7 +235,7 @@ export function deployedOpenApiTour(documentsByRow: ReadonlyMap<string, TourExch
   exchange('casino', 'POST', play, { key: bob.key, body: { amount: 0.1, direction: 'over', threshold: 50 }, advanceMs: 60_000 });
   send('casino', 'POST', play, { key: bob.key, body: { game: 'coin_flip', amount: 0.1, side: 'heads' } });
   send('casino', 'POST', play, { key: alice.key, body: { amount: 0.1, direction: 'over', threshold: 50 } });
-  send('casino', 'POST', '/api/v1/auth/register', { body: { referral_code: 'nobody' }, ip: '10.0.0.8' });
+  send('casino', 'POST', '/api/v1/auth/register', { body: { referral_code: 42 }, ip: '10.0.0.8' });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'sideways', threshold: 50, amount: 0.1 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: alice.key, body: { direction: 'over', threshold: 50, amount: 0.001 } });
   send('casino', 'POST', '/api/v1/games/dice', { key: register('10.0.0.9').key, body: { direction: 'over', threshold: 50, amount: 0.1 } });

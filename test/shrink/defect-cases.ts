@@ -41,6 +41,8 @@ export const CAUGHT_ELSEWHERE: Readonly<Partial<Record<DefectName, string>>> = {
   'batch-summary-zero': 'test/server/serve-deployed.test.ts (and test/cli/audit-deployed.test.ts)',
   // Nothing wrong happens, something never does: the liveness phase's stuck item, exit 4.
   'escrow-dispute-stuck': 'test/sim/liveness.test.ts',
+  // The fee moves to fee income at expiry (conservation holds): the settlement probe sees the short refund.
+  'escrow-expiry-keeps-fee': 'test/live/settlement-probes.test.ts',
   // An unpaid sale moves no money (conservation holds); the money probe and the domains check see the name move.
   'domains-sale-unpaid': 'test/live/money-probes.test.ts (and test/check/domains/domains-check.test.ts)',
   // A check-only defect: an unpaid taker fee moves no money wrongly (conservation holds, no balance

@@ -41,6 +41,18 @@ export interface OperationRow<O extends OperationName> {
   unsupported?(input: OperationInput<O>): string | null;
   /** Reads a 2xx answer; returns null when even the essential fields are missing (the reader holds why). */
   read(reader: WireReader, input: OperationInput<O>): OperationResult<O> | null;
+  /**
+   * escrow.create only: the shortest expiry this request can set and how long after it the target
+   * settles (a sweep), as the style documents them, with where it says so. A settlement probe
+   * waits that long at most; absent: the row states no expiry.
+   */
+  readonly expiry?: EscrowExpiryTerms;
+}
+
+export interface EscrowExpiryTerms {
+  readonly shortestSeconds: number;
+  readonly sweepSeconds: number;
+  readonly source: string;
 }
 
 export type DialectTable = { readonly [O in OperationName]?: OperationRow<O> };

@@ -266,7 +266,11 @@ export class EscrowService {
   }
 
   private payExpiry(escrow: MutableEscrow, atMs: number): void {
-    this.returnHold(escrow, 'escrow.expire');
+    // DEFECT 'escrow-expiry-keeps-fee' (the deployment's rule, tests and demos only): the fee is kept at expiry.
+    if (this.context.defects.has('escrow-expiry-keeps-fee') && escrow.feeMicro > 0n) {
+      this.context.ledger.transfer({ from: escrowAccount(escrow.id), to: FEE_INCOME, amountMicro: escrow.feeMicro, reason: 'escrow.expire.fee', reference: escrow.id });
+      this.context.ledger.transfer({ from: escrowAccount(escrow.id), to: agentAccount(escrow.senderId), amountMicro: escrow.amountMicro - escrow.feeMicro, reason: 'escrow.expire', reference: escrow.id });
+    } else this.returnHold(escrow, 'escrow.expire');
     this.settle(escrow, 'expired', atMs);
     this.context.emit({ type: 'escrow.expired', atMs, escrowId: escrow.id, amountMicro: escrow.amountMicro, expiresAtMs: escrow.expiresAtMs });
   }

@@ -6,6 +6,9 @@
  * debits amount + 0.50 and over 1 000 waits in `pending_review`, as on the deployment.
  * Nearest values where afp keeps no such figure: `lifetime.total_deposited`/`total_withdrawn` sum
  * the newest 100 deposits/withdrawals; `explorer` is Basescan's page of afp's simulated hash.
+ * Registration ignores a referral code it does not know (the agent registers without referrer), as
+ * the deployment does and as afp's other deployed registrations do (wallet, trading, domains); a
+ * referral_code that is not text is still a 400 `invalid_request`.
  * Non-goals: the registration's faucet claim (afp's register pays nothing; claim at the faucet).
  */
 import type { Failure, JsonObject } from '../../../core/errors.ts';
@@ -18,7 +21,7 @@ import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
 import { isoTime, moneyA } from '../../render.ts';
-import type { Route, RouteContext } from '../../route.ts';
+import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 const LIST_MAX = 100;
@@ -28,11 +31,10 @@ function riskFactor(context: RouteContext, agentId: string): number {
   return fixedNumber(riskFactorOf(context.platform.casino.state, agentId));
 }
 
-const register = adaptedRow('casino.A.register', {
+const registerBase = adaptedRow('casino.A.register', {
   id: 'casino.deployed.register',
-  summary: 'Create a casino agent ({ referral_code? }); its api_key works on the faucet and escrow too.',
+  summary: 'Create a casino agent ({ referral_code? }; an unknown code is ignored); its api_key works on the faucet and escrow too.',
   bodyKeys: ['referral_code'],
-  refusal: (failure) => (failure.code === 'NOT_FOUND' ? renamed(failure, 'invalid_referral_code', 400) : failure),
   render: (value, context) => {
     const registration = value as Registration;
     return {
@@ -48,6 +50,18 @@ const register = adaptedRow('casino.A.register', {
     };
   },
 });
+
+/** The registration's input without a referral code no agent holds (the deployment ignores it). */
+function withKnownReferral(input: RouteInput, context: RouteContext): RouteInput {
+  const body = input.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return input;
+  const code = (body as Record<string, unknown>)['referral_code'];
+  if (typeof code !== 'string' || context.platform.agents.resolve(code) !== undefined) return input;
+  const { referral_code: _ignored, ...rest } = body as Record<string, unknown>;
+  return { ...input, body: rest };
+}
+
+const register: Route = { ...registerBase, parse: (input, context) => registerBase.parse(withKnownReferral(input, context), context) };
 
 function activityLine(entry: JournalEntry): JsonObject {
   const service = entry.reason.split('.')[0] ?? 'casino';

@@ -9,7 +9,8 @@ import { toNumber } from '../../../core/money.ts';
 import { betBody, readBet } from '../bet-answer.ts';
 import { readHand } from '../card-answer.ts';
 import { readBatchElements, readSummary } from '../batch-answer.ts';
-import { row, type DialectTable } from '../dialect.ts';
+import { row, type DialectTable, type WireRequest } from '../dialect.ts';
+import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
@@ -22,6 +23,19 @@ function gameName(element: WireReader): string | null {
     if (typeof value === 'string') return value;
   }
   return null;
+}
+
+/** The draw (DEPLOYED.md §2.5): holds as five booleans, the nonce, the amount, the deal's client seed. */
+function drawRequest(input: OperationInput<'casino.draw'>): WireRequest {
+  return {
+    service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw',
+    body: { holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)), nonce: input.nonce, amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true,
+  };
+}
+
+function readDraw(reader: WireReader): LiveBet | null {
+  reader.knows('poker_hand', 'initial_cards', 'final_cards', 'holds');
+  return readBet(reader);
 }
 
 export const CASINO_DEPLOYED: DialectTable = {
@@ -64,16 +78,9 @@ export const CASINO_DEPLOYED: DialectTable = {
       return nonce === null || cards === null ? null : { nonce, cards };
     },
   }),
-  'casino.draw': row('casino.draw', {
-    request: (input) => ({
-      service: 'casino', method: 'POST', path: '/api/v1/games/video-poker/draw',
-      body: { holds: [0, 1, 2, 3, 4].map((position) => input.holds.includes(position)), nonce: input.nonce, amount: toNumber(input.amountMicro), client_seed: input.clientSeed }, auth: true,
-    }),
-    read: (reader) => {
-      reader.knows('poker_hand', 'initial_cards', 'final_cards', 'holds');
-      return readBet(reader);
-    },
-  }),
+  'casino.draw': row('casino.draw', { request: drawRequest, read: readDraw }),
+  // The same request at a nonce the caller picks: the deployment accepts any nonce (DEPLOYED.md §2.5).
+  'casino.draw-at': row('casino.draw-at', { request: drawRequest, read: readDraw }),
   'casino.batch': row('casino.batch', {
     request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
     read: (reader) => {

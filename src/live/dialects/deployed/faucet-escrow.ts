@@ -31,6 +31,7 @@ export const FAUCET_ESCROW_DEPLOYED: DialectTable = {
       reader.knows('commission_usd', 'net_to_counterparty', 'description', 'creator_id', 'counterparty_id', 'timeout_hours', 'auto_release_at', 'next_steps');
       return readEscrowView(reader, ESCROW_DEPLOYED);
     },
+    expiry: { shortestSeconds: 3_600, sweepSeconds: 300, source: 'DEPLOYED.md §4 (timeout_hours clamped to at least 1; expiry by a 5-minute sweep)' },
   }),
   'escrow.release': row('escrow.release', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: `/escrow/release/${encodeURIComponent(input.escrowId)}`, auth: true }),

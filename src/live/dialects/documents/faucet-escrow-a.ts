@@ -63,6 +63,8 @@ export const FAUCET_ESCROW_A: DialectTable = {
       reader.knows('fee', 'net', 'expires_at');
       return readEscrowView(reader, ESCROW_A);
     },
+    // Style A's create has no expiry field: every escrow takes the default.
+    expiry: { shortestSeconds: 86_400, sweepSeconds: 0, source: 'platform.md "Limits" 8 (style A sends no expiry; the default 86400 seconds)' },
   }),
   'escrow.release': row('escrow.release', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: '/api/v1/escrow/release', body: { escrow_id: input.escrowId }, auth: true }),

@@ -55,6 +55,7 @@ export const FAUCET_ESCROW_B: DialectTable = {
       reader.knows('fee', 'net', 'receiver', 'expires_at');
       return readEscrowView(reader, ESCROW_B);
     },
+    expiry: { shortestSeconds: 1, sweepSeconds: 0, source: 'platform.md "Escrow" (style B expires_in, seconds)' },
   }),
   'escrow.release': row('escrow.release', {
     request: (input) => ({ service: 'escrow', method: 'POST', path: escrowPath(input.escrowId, 'release'), auth: true }),

@@ -1,0 +1,36 @@
+/**
+ * How a slow probe lets time pass on a live target: an afp serve (it names its admin doors,
+ * Target.adminUrl) has its clock moved forward (POST /_afp/clock { advance_ms }: time travel, so a
+ * 48-hour window takes seconds; a wall-clock serve keeps running from the moved instant); any
+ * other target is waited on, on the wall clock. Only forward, only by what the probe asks.
+ * Non-goals: moving a target's clock back (time-travel reverts are a user's tool, not an audit's).
+ */
+import type { LiveClock } from '../../audit/live-target.ts';
+import { admin } from '../live-account.ts';
+import type { LiveSession } from '../live-session.ts';
+import type { TimePassage } from './settlement-probes.ts';
+
+export function timePassageOf(session: LiveSession, clock: LiveClock): TimePassage {
+  const adminUrl = session.target.adminUrl;
+  if (session.target.afpServe && adminUrl !== null) {
+    return {
+      mode: 'travel',
+      how: `time travel: the afp serve's clock is moved forward (POST ${adminUrl}/_afp/clock), no waiting`,
+      pass: async (ms) => {
+        try {
+          return (await admin({ session }, '/_afp/clock', { advance_ms: Math.ceil(ms) })).status === 200;
+        } catch {
+          return false;
+        }
+      },
+    };
+  }
+  return {
+    mode: 'wait',
+    how: 'waiting on the wall clock (the target is not an afp serve: its clock cannot be moved), polling every 15 s',
+    pass: async (ms) => {
+      await clock.sleep(ms);
+      return true;
+    },
+  };
+}
