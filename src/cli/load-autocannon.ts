@@ -10,7 +10,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { runAutocannon } from '../load/autocannon-engine.ts';
+import { runAutocannonCounted, type EngineCounts } from '../load/autocannon-engine.ts';
+import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
@@ -90,22 +91,25 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo, 
   const abort = new AbortController();
   const stopListening = io.onInterrupt(() => abort.abort());
   let snapshot: LoadSnapshot;
+  let counts: EngineCounts;
   try {
-    snapshot = await runAutocannon({
+    ({ snapshot, counts } = await runAutocannonCounted({
       url: request.url, method: request.method, headers: request.headers, endpoint: request.endpoint, connections: flags.connections, durationMs, timeoutMs: flags.timeoutMs, signal: abort.signal,
       ...(flags.amount === undefined ? {} : { amount: flags.amount }), ...(flags.body === undefined ? {} : { body: flags.body }),
-    });
+    }));
   } finally {
     stopListening();
   }
-  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io, record });
+  if (counts.unsentAfterClose > 0) io.out(`note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${target.name} had announced closed (Connection: close) are not requests of the run: the target never took them\n`);
+  const concurrency: Concurrency = { value: flags.connections, source: 'configured connections' };
+  return finishAutocannon({ snapshot, concurrency, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io, record });
 }
 
-async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo; record: RecordFields }): Promise<number> {
+async function finishAutocannon(run: { snapshot: LoadSnapshot; concurrency: Concurrency; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo; record: RecordFields }): Promise<number> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {
-    scenario: run.scenario?.name ?? 'autocannon', target: { name: run.targetName, source: run.targetSource }, engine: 'autocannon', snapshot, thresholds: judged,
+    scenario: run.scenario?.name ?? 'autocannon', target: { name: run.targetName, source: run.targetSource }, engine: 'autocannon', snapshot, thresholds: judged, concurrency: run.concurrency,
     ...(run.scenario === null ? {} : { seed: run.scenario.seed }), ...(run.interrupted ? { stopReason: 'interrupted' } : {}),
   });
   const requests = snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
@@ -113,14 +117,16 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: reado
   const noAnswer = snapshot.endpoints.reduce((total, endpoint) => total + (endpoint.statuses['0'] ?? 0), 0);
   const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
   const latency = percentilesOf(overallHistogram(snapshot));
+  const little = littleCheck(snapshot, run.concurrency);
   const lines = [
     `requests: ${requests} (${(requests / seconds).toFixed(1)}/s over ${seconds.toFixed(1)} s), failed ${failed}`,
-    `latency (ms, closed loop: from each send): p50 ${latency.p50Ms.toFixed(2)} · p90 ${latency.p90Ms.toFixed(2)} · p99 ${latency.p99Ms.toFixed(2)} · p99.9 ${latency.p999Ms.toFixed(2)} · max ${latency.maxMs.toFixed(2)}`,
+    `latency (ms, closed loop: from each write to its answer, measured by afp): p50 ${latency.p50Ms.toFixed(2)} · p90 ${latency.p90Ms.toFixed(2)} · p99 ${latency.p99Ms.toFixed(2)} · p99.9 ${latency.p999Ms.toFixed(2)} · max ${latency.maxMs.toFixed(2)}`,
+    littleLine(little),
     ...thresholdLines(judged),
     `files: ${files.join(', ')}`,
   ];
   io.out(`${lines.join('\n')}\n`);
-  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
+  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, littles_law: little, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
   if (requests > 0 && noAnswer === requests) {
     io.err(`afp load: ${run.targetName} answered none of the ${requests} requests\n`);
     return EXIT.liveness;
