@@ -36,6 +36,8 @@ export interface LittleCheck {
   /** inFlight / concurrency. */
   readonly ratio: number;
   readonly ok: boolean;
+  /** With the in-flight measured on the wire: the mean time a request waited between its intended start and its write (the generator behind its schedule), ms. */
+  readonly waitBeforeWriteMs: number | null;
 }
 
 /** The mean number of requests on the wire over the run, from the snapshot's wireMsTotal; null when unknown. */
@@ -54,12 +56,18 @@ export function littleCheck(snapshot: LoadSnapshot, configured: Concurrency | nu
   const meanLatencyMs = latency.mean / 1000;
   const inFlight = (requestsPerSecond * meanLatencyMs) / 1000;
   const ratio = inFlight / concurrency.value;
-  return { requestsPerSecond, meanLatencyMs, inFlight, concurrency: concurrency.value, concurrencySource: concurrency.source, ratio, ok: Math.abs(ratio - 1) <= LITTLE_TOLERANCE };
+  const waitBeforeWriteMs = configured === null && snapshot.wireMsTotal !== undefined ? Math.max(0, meanLatencyMs - snapshot.wireMsTotal / latency.totalCount) : null;
+  return { requestsPerSecond, meanLatencyMs, inFlight, concurrency: concurrency.value, concurrencySource: concurrency.source, ratio, ok: Math.abs(ratio - 1) <= LITTLE_TOLERANCE, waitBeforeWriteMs };
 }
 
 /** One line for the terminal. */
 export function littleLine(check: LittleCheck | null): string {
   if (check === null) return "Little's law: not judged (no request answered, or no concurrency known)";
-  const verdict = check.ok ? 'agree' : `DISAGREE by more than ${LITTLE_TOLERANCE * 100}%: a latency figure this far from the run's concurrency is not true of it`;
+  const behind = check.waitBeforeWriteMs !== null && check.ratio > 1;
+  const verdict = check.ok
+    ? 'agree'
+    : behind
+      ? `DISAGREE by more than ${LITTLE_TOLERANCE * 100}%: the latency from the intended start includes ${(check.waitBeforeWriteMs ?? 0).toFixed(2)} ms (mean) before each write — the generator ran behind its schedule (a busy machine, or more than one process can send)`
+      : `DISAGREE by more than ${LITTLE_TOLERANCE * 100}%: a latency figure this far from the run's concurrency is not true of it`;
   return `Little's law: ${check.requestsPerSecond.toFixed(1)} req/s × ${check.meanLatencyMs.toFixed(2)} ms mean = ${check.inFlight.toFixed(2)} in flight; ${check.concurrency.toFixed(2)} ${check.concurrencySource} (ratio ${check.ratio.toFixed(2)}): ${verdict}`;
 }

@@ -115,6 +115,11 @@ function micros(ms: number): number {
   return Math.min(HIGHEST_MICROS, Math.max(1, Math.round(ms * 1000)));
 }
 
+/** A sample's latency as the histograms hold it: microseconds from its intended start, within [1, HIGHEST_MICROS]. */
+export function sampleMicros(sample: LoadSample): number {
+  return micros(sample.endMs - sample.intendedStartMs);
+}
+
 export function encodeHistogram(histogram: Histogram): HistogramSnapshot {
   return { count: histogram.totalCount, encoded: histogram.totalCount === 0 ? '' : hdr.encodeIntoCompressedBase64(histogram) };
 }

@@ -51,6 +51,7 @@ function littleJson(check: LittleCheck | null): JsonValue {
     ratio: roundedOrNull(check.ratio, 3),
     tolerance: LITTLE_TOLERANCE,
     ok: check.ok,
+    waitBeforeWriteMs: check.waitBeforeWriteMs === null ? null : ms(check.waitBeforeWriteMs),
   };
 }
 
