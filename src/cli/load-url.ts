@@ -50,8 +50,8 @@ export async function urlMain(argv: readonly string[], io: LoadIo, record: Recor
   const run = parsed.run;
   const planned = run === null ? null : resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
   if (planned !== null && !planned.ok) errors.push(...planned.errors);
+  // Checked by parseUrlRun (its errors are above); parsed again here for the run.
   const thresholds = parseThresholds(run?.section.thresholds);
-  if (!thresholds.ok) errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || run === null || planned === null || !planned.ok || !thresholds.ok) {
     record({ errors });
     io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);

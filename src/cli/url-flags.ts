@@ -20,6 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import type { HttpMethod } from '../http/route.ts';
 import { LOAD_LIMITS, type LoadSection } from '../load/load-schema.ts';
+import { parseThresholds } from '../load/thresholds.ts';
 import { URL_METHODS, type UrlRequest } from '../load/url-source.ts';
 import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';
 import { stringFlag, type ParsedArgs } from './args.ts';
@@ -164,6 +165,8 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
   const profile = profileOf(args, durationMs, errors);
   const thresholds = thresholdsOf(args.lists['threshold'] ?? [], errors);
+  const judged = parseThresholds(thresholds);
+  if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
   if (errors.length > 0 || url === null) return { run: null, errors };
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
   return { run: { request: { url, method: method as HttpMethod, headers, body }, section, durationMs, timeoutMs, vus: profile.vus }, errors };
