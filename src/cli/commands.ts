@@ -246,14 +246,19 @@ const FAIRNESS: CommandDefinition = {
 
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
-  summary: 'write a scenario as a k6 script (its flows, load profile, checks and thresholds)',
-  positionals: [{ name: 'SCENARIO', description: 'the scenario file' }],
+  summary: 'write a scenario, or a URL run of afp load, as a k6 script (its flows, load profile, checks and thresholds)',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
     { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
+    ...URL_FLAGS,
+    { name: 'duration', value: 'D', description: 'a URL run\'s length', default: '30s' },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
-  notes: ['Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE'],
+  notes: [
+    'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
+    'A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header \'K: V\']... [--body TEXT | --body-file FILE] [--threshold \'METRIC: EXPR\']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).',
+  ],
 };
 
 const TARGET_PROBE: CommandDefinition = {
