@@ -105,11 +105,11 @@ export const URL_ONLY: readonly string[] = URL_FLAGS.map((definition) => definit
 
 const LOAD: CommandDefinition = {
   path: ['load'],
-  summary: 'drive a live target with a scenario\'s agents, or any http(s) URL, on an open-model profile; judge its thresholds',
+  summary: 'load a live target with a scenario\'s agents, or any http(s) URL, in the open model; judge thresholds',
   positionals: [{ name: 'SCENARIO|URL', description: 'the scenario file, or an http(s) URL to load alone (no scenario, target file or keys needed)' }],
   flags: [
     flag.target('a SCENARIO\'s live target: an afp serve URL or a target file (required with a SCENARIO)'),
-    { name: 'out', value: 'DIR|prometheus=URL|json=FILE', description: 'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines (repeatable)', default: 'reports/<scenario>-load, reports/url-load', repeatable: true },
+    { name: 'out', value: 'DIR|prometheus=URL|json=FILE', description: 'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines', default: 'reports/<scenario>-load, reports/url-load', repeatable: true },
     flag.seed('the seed; 1 to 128 printable characters', 'the scenario\'s'),
     { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s; a URL run: default 30s)' },
     { name: 'quiet', short: 'q', description: 'no live view on stderr' },
@@ -246,7 +246,7 @@ const FAIRNESS: CommandDefinition = {
 
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
-  summary: 'write a scenario, or a URL run of afp load, as a k6 script (its flows, load profile, checks and thresholds)',
+  summary: 'write a scenario or a URL run as a k6 script (flows, load profile, checks, thresholds)',
   positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },

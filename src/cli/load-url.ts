@@ -22,7 +22,7 @@ import { parseThresholds } from '../load/thresholds.ts';
 import { runUrlLoad } from '../load/url-load.ts';
 import { reachable } from '../load/url-reach.ts';
 import { urlEndpointName } from '../load/url-source.ts';
-import { parseCommand, stringFlag } from './args.ts';
+import { parseCommand } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
@@ -35,12 +35,6 @@ const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
 const NOT_FOR_URL = [...AUTOCANNON_ONLY, 'target', 'seed', 'shard', 'workers'];
 export const URL_OUT_DEFAULT = join('reports', 'url-load');
 const REACH_TIMEOUT_MS = 5_000;
-
-/** Whether argv names a URL run: a positional http(s) URL, or --url. */
-export function isUrlRun(argv: readonly string[]): boolean {
-  const args = parseCommand(argv, definitionOf('load'));
-  return stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? '');
-}
 
 export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
   const args = parseCommand(argv, definitionOf('load'), NOT_FOR_URL);

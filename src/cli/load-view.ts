@@ -23,7 +23,6 @@ import { abortNow, evaluateThresholds, failedThresholds, type Threshold, type Th
 import { formatDuration } from '../sim/duration.ts';
 import { EXIT } from './exit-codes.ts';
 import type { RecordFields } from './json-output.ts';
-import { thresholdLines } from './load-autocannon.ts';
 
 const TTY_EVERY_MS = 250;
 export const PLAIN_EVERY_MS = 5_000;
@@ -241,3 +240,9 @@ function exitOf(snapshot: LoadSnapshot, judged: readonly ThresholdResult[], targ
 }
 
 export type { Concurrency };
+
+/** The thresholds as the terminal shows them (both engines). */
+export function thresholdLines(results: readonly ThresholdResult[]): string[] {
+  if (results.length === 0) return [];
+  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4)}${result.noData ? ', no data' : ''})`)];
+}

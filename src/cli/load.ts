@@ -46,7 +46,8 @@ import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
 import { autocannonMain } from './load-autocannon.ts';
-import { isUrlRun, urlMain } from './load-url.ts';
+import { urlMain } from './load-url.ts';
+import { isUrlRun } from './url-flags.ts';
 import { concludeRun, PROCESS_IO, runWithView, type LoadIo } from './load-view.ts';
 
 const DEFINITION = definitionOf('load');

@@ -23,7 +23,8 @@ import { LOAD_LIMITS, type LoadSection } from '../load/load-schema.ts';
 import { parseThresholds } from '../load/thresholds.ts';
 import { URL_METHODS, type UrlRequest } from '../load/url-source.ts';
 import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';
-import { stringFlag, type ParsedArgs } from './args.ts';
+import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { definitionOf } from './commands.ts';
 
 export const URL_DEFAULTS = { durationMs: 30_000, timeoutMs: 10_000 } as const;
 export const URL_LIMITS = { timeoutMs: { min: 100, max: 10 * UNIT_MS.m }, headers: 100, headerBytes: 8_192 } as const;
@@ -59,7 +60,7 @@ export function urlOf(args: ParsedArgs, errors: string[]): string | null {
   return url;
 }
 
-function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
+export function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   if (values.length > URL_LIMITS.headers) errors.push(`at most ${URL_LIMITS.headers} --header flags, got ${values.length}`);
   for (const value of values.slice(0, URL_LIMITS.headers)) {
@@ -73,7 +74,7 @@ function headersOf(values: readonly string[], errors: string[]): Record<string, 
   return headers;
 }
 
-async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string | undefined> {
+export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string | undefined> {
   const text = stringFlag(args, 'body');
   const file = stringFlag(args, 'body-file');
   if (text !== undefined && file !== undefined) {
@@ -171,3 +172,10 @@ export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | nul
   const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
   return { run: { request: { url, method: method as HttpMethod, headers, body }, section, durationMs, timeoutMs, vus: profile.vus }, errors };
 }
+
+/** Whether argv names a URL run: a positional http(s) URL, or --url. */
+export function isUrlRun(argv: readonly string[]): boolean {
+  const args = parseCommand(argv, definitionOf('load'));
+  return stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? '');
+}
+

@@ -117,7 +117,7 @@ export class MetricsOutputs {
   /** The final push, from the run's snapshot; the notes on what was sent (and what failed). */
   async finish(snapshot: LoadSnapshot): Promise<string[]> {
     this.stopLive();
-    await Promise.all(this.sinks.map((sink) => sink.busy));
+    await Promise.all(this.sinks.map((sink) => sink.busy ?? Promise.resolve()));
     const series = seriesOfSnapshot(snapshot, this.runLabels);
     const timestampMs = this.timestamp();
     await Promise.all(this.sinks.map((sink) => this.send(sink, series, timestampMs)));
