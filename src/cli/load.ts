@@ -2,10 +2,16 @@
  * `afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]`: the
  * scenario's agents drive a live target on the scenario's `load:` profile (k6 executors; the open
  * model by default), every request's latency measured from its intended start (src/load/).
+ * `afp load URL …` (a positional http(s) URL, or --url) loads any HTTP endpoint with the same
+ * engine and no scenario (load-url.ts); `--engine autocannon` is load-autocannon.ts. The live view,
+ * Ctrl-C, abortOnFail, the reports and the exit code of a finished run are load-view.ts's, shared.
+ * `--out` is repeatable: one DIR for the files, and `prometheus=URL` / `json=FILE` metrics outputs
+ * (src/load/metrics/) fed live and given the final figures.
  *
  * Output contract: `seed: <seed>` is the first line; then the scenario, the target, the plan and
  * any notes; the summary (requests, latency percentiles, iterations started/completed/dropped,
- * checks, endpoints) and `files:` at the end. While the run goes, a live view on stderr: on a
+ * checks, endpoints), the Little's-law check of the figures and `files:` at the end. While the
+ * run goes, a live view on stderr: on a
  * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
  * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
  * the reports are still written; a second Ctrl-C cuts what is in flight at once.
