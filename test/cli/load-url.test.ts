@@ -91,9 +91,9 @@ describe('afp load URL', () => {
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
     expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
-    expect(summary.latencyMs.p50).toBeLessThan(30);
+    expect(summary.latencyMs.p50).toBeLessThan(40);
     expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured VUs', ok: true });
-    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(300);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
     expect(summary.littlesLaw?.requestsPerSecond).toBeLessThan(520);
   });
 
@@ -146,9 +146,9 @@ describe('afp load URL --engine autocannon', () => {
     expect(ran.code, ran.err).toBe(0);
     const summary = summaryOf(out);
     expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
-    expect(summary.latencyMs.p50).toBeLessThan(30);
+    expect(summary.latencyMs.p50).toBeLessThan(40);
     expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured connections', ok: true });
-    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(300);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
     const lines = readFileSync(stream, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { metric: string; labels: Record<string, string>; value: number });
     expect(lines.find((line) => line.metric === 'afp_http_reqs_total')).toMatchObject({ labels: { endpoint: 'GET /', status: '200' }, value: summary.totals.requests });
     const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);

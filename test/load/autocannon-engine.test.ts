@@ -146,8 +146,8 @@ describe("runAutocannon's latency is afp's own, and agrees with Little's law", (
     const latency = percentilesOf(decodeHistogram(only(snapshot).latency));
     const check = littleCheck(snapshot, { value: 10, source: 'configured connections' });
     expect(latency.p50Ms).toBeGreaterThanOrEqual(19.5);
-    expect(latency.p50Ms).toBeLessThan(30);
-    expect(check?.requestsPerSecond).toBeGreaterThan(300);
+    expect(latency.p50Ms).toBeLessThan(40);
+    expect(check?.requestsPerSecond).toBeGreaterThan(200);
     expect(check?.requestsPerSecond).toBeLessThan(520);
     expect(check?.ok, JSON.stringify(check)).toBe(true);
     // The wire's own measure agrees with the configured 10.
