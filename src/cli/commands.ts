@@ -77,36 +77,56 @@ const SERVE: CommandDefinition = {
 };
 
 const AUTOCANNON_FLAGS: readonly FlagDefinition[] = [
-  { name: 'endpoint', value: 'OPERATION|SERVICE:/PATH|URL', description: '--engine autocannon: the one endpoint to load' },
+  { name: 'endpoint', value: 'OPERATION|SERVICE:/PATH|URL', description: '--engine autocannon with a SCENARIO or --target: the one endpoint to load' },
   { name: 'connections', value: 'N', description: '--engine autocannon: connections of the closed loop', default: '10' },
   { name: 'amount', value: 'N', description: '--engine autocannon: at most this many requests' },
-  { name: 'timeout', value: 'D', description: '--engine autocannon: per request', default: '10s' },
-  { name: 'body', value: 'JSON', description: '--engine autocannon: the request body' },
   { name: 'key', value: 'KEY', description: '--engine autocannon: the API key for keyed endpoints' },
 ];
 
 /** The flags only `afp load --engine autocannon` takes (the open-model run refuses them). */
 export const AUTOCANNON_ONLY: readonly string[] = AUTOCANNON_FLAGS.map((definition) => definition.name);
 
+/** `afp load URL`'s request and profile (and --engine autocannon's request: --body, --timeout). */
+const URL_FLAGS: readonly FlagDefinition[] = [
+  { name: 'url', value: 'URL', description: 'the http(s) URL to load (as the positional URL)' },
+  { name: 'method', value: 'M', description: 'a URL\'s request method: GET, POST, PUT or DELETE', default: 'GET' },
+  { name: 'header', value: "'K: V'", description: 'a request header of a URL run', repeatable: true },
+  { name: 'body', value: 'TEXT', description: 'the request body (content-type application/json unless a --header says otherwise)' },
+  { name: 'body-file', value: 'FILE', description: 'the request body, read from FILE' },
+  { name: 'rate', value: 'N/s', description: 'a URL run in the open model: N requests per second (or N/m, N/100ms…) arrive whatever the latency (k6 constant-arrival-rate)' },
+  { name: 'vus', value: 'N', description: 'a URL run as a closed loop: N virtual users, each sending its next request when the last is answered (k6 constant-vus)' },
+  { name: 'max-vus', value: 'N', description: 'with --rate: requests in flight at most (k6 maxVUs); an arrival past it is a dropped iteration, counted', default: '1000' },
+  { name: 'threshold', value: "'METRIC: EXPR'", description: "a k6 threshold of a URL run, e.g. 'http_req_duration: p(95)<200', 'http_req_failed: rate<0.01'", repeatable: true },
+  { name: 'timeout', value: 'D', description: 'per request (a URL run, --engine autocannon)', default: '10s' },
+];
+
+/** The flags only `afp load URL` (and autocannon's closed loop on a URL) take: a scenario run refuses them. */
+export const URL_ONLY: readonly string[] = URL_FLAGS.map((definition) => definition.name);
+
 const LOAD: CommandDefinition = {
   path: ['load'],
-  summary: 'drive a live target with a scenario\'s agents on its load: profile; judge its thresholds',
-  positionals: [{ name: 'SCENARIO', description: 'the scenario file (optional with --engine autocannon: its thresholds and duration)' }],
+  summary: 'load a live target with a scenario\'s agents, or any http(s) URL, in the open model; judge thresholds',
+  positionals: [{ name: 'SCENARIO|URL', description: 'the scenario file, or an http(s) URL to load alone (no scenario, target file or keys needed)' }],
   flags: [
-    flag.target('the live target: an afp serve URL or a target file', true),
-    flag.out('where load.json and the load reports go', 'reports/<scenario>-load'),
+    flag.target('a SCENARIO\'s live target: an afp serve URL or a target file (required with a SCENARIO)'),
+    { name: 'out', value: 'DIR|prometheus=URL|json=FILE', description: 'DIR: where load.json and the load reports go; prometheus=URL: stream the metrics by Prometheus remote write; json=FILE: as JSON lines', default: 'reports/<scenario>-load, reports/url-load', repeatable: true },
     flag.seed('the seed; 1 to 128 printable characters', 'the scenario\'s'),
-    { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s)' },
+    { name: 'duration', value: 'D', description: 'the run\'s length (overrides the profile\'s; a URL run: default 30s)' },
     { name: 'quiet', short: 'q', description: 'no live view on stderr' },
     flag.json(JSON_VERDICT),
     { name: 'shard', value: 'I/N', description: 'run the I-th of N shares of the load (merge with afp load merge)' },
     { name: 'workers', value: 'N', description: 'worker threads generating the load', default: '1' },
-    { name: 'engine', value: 'afp|autocannon', description: 'the open-model agents, or autocannon\'s closed loop on one endpoint', default: 'afp' },
+    { name: 'engine', value: 'afp|autocannon', description: 'afp\'s open-model generator, or autocannon\'s closed loop on one endpoint', default: 'afp' },
+    ...URL_FLAGS,
     ...AUTOCANNON_FLAGS,
   ],
   exits: [EXIT.crash, EXIT.invalidInput, EXIT.liveness, EXIT.loadThreshold],
-  notes: ['--engine autocannon measures one endpoint\'s capacity in a closed loop: afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--connections N] [--duration D] [--amount N] [--timeout D] [--body JSON] [--key KEY] [--out DIR]; SCENARIO, when given, brings its thresholds and duration.'],
-  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, thresholds, files)',
+  notes: [
+    'A URL run: afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header \'K: V\']... [--body TEXT | --body-file FILE] [--threshold \'METRIC: EXPR\']... [--out DIR] [--out prometheus=URL] [--out json=FILE]; its endpoint is named METHOD /path in every report, threshold filter and metric label.',
+    '--engine autocannon measures one endpoint\'s capacity in a closed loop: afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D] [--method M] [--header \'K: V\']... [--body TEXT] [--threshold \'METRIC: EXPR\']..., or afp load [SCENARIO] --engine autocannon --endpoint E --target URL|FILE [--key KEY] ...; SCENARIO, when given, brings its thresholds and duration.',
+    "Every run's summary checks its figures by Little's law (requests/s × mean latency = mean in flight, against the configured connections or VUs, else the in-flight measured on the wire), flagged past 20%.",
+  ],
+  json: '{command, seed, verdict, exit_code, scenario, target, ended_by, stop_reason, seconds, requests, failed, latency_ms, iterations, littles_law, thresholds, files} (autocannon: engine, requests, failed, no_answer, latency_ms, littles_law, thresholds, files)',
 };
 
 const LOAD_MERGE: CommandDefinition = {
@@ -228,14 +248,19 @@ const FAIRNESS: CommandDefinition = {
 
 const EXPORT_K6: CommandDefinition = {
   path: ['export', 'k6'],
-  summary: 'write a scenario as a k6 script (its flows, load profile, checks and thresholds)',
-  positionals: [{ name: 'SCENARIO', description: 'the scenario file' }],
+  summary: 'write a scenario or a URL run as a k6 script (flows, load profile, checks, thresholds)',
+  positionals: [{ name: 'SCENARIO', description: 'the scenario file (none with --url)', optional: true }],
   flags: [
     { name: 'out', value: 'FILE', description: 'write the script there (replaced if it exists)', default: 'stdout' },
     { name: 'target', value: 'URL', description: 'the default AFP_TARGET baked into the script (the style-B api URL)' },
+    ...URL_FLAGS,
+    { name: 'duration', value: 'D', description: 'a URL run\'s length', default: '30s' },
   ],
   exits: [EXIT.crash, EXIT.invalidInput],
-  notes: ['Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE'],
+  notes: [
+    'Run the script with: k6 run --no-usage-report -e AFP_TARGET=<api URL> FILE',
+    'A URL run: afp export k6 --url URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header \'K: V\']... [--body TEXT | --body-file FILE] [--threshold \'METRIC: EXPR\']... — the test afp load URL runs with the same flags, for k6 (k6 run --no-usage-report FILE).',
+  ],
 };
 
 const TARGET_PROBE: CommandDefinition = {

@@ -10,11 +10,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AGENT_NAMES, AGENTS } from '../../agents/index.ts';
-import { runAutocannon } from '../load/autocannon-engine.ts';
+import { AUTOCANNON_LIMITS, HIGH_RESOLUTION_CLOCK, runAutocannonCounted, type EngineCounts } from '../load/autocannon-engine.ts';
+import { MetricsOutputs, parseOutFlags } from '../load/metrics/metrics-outputs.ts';
+import { reachable } from '../load/url-reach.ts';
+import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
+import type { HttpMethod } from '../http/route.ts';
+import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
+import { thresholdLines } from './load-view.ts';
+import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
-import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
+import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -27,9 +34,13 @@ import type { RecordFields } from './json-output.ts';
  * The flags of `afp load` that only the open-model engine takes. `--quiet` is not among them: the
  * closed loop prints no live view, so it is accepted and changes nothing (the usage lists it for both).
  */
-const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers'];
+const AFP_ENGINE_ONLY = ['seed', 'shard', 'workers', 'rate', 'vus', 'max-vus'];
+/** A URL's flags: refused with a SCENARIO or --target (its --endpoint names the request). */
+const URL_REQUEST_ONLY = ['url', 'method', 'header', 'body-file', 'threshold'];
 
 export const AUTOCANNON_USAGE = `usage: ${usageLine(definitionOf('load'))}`;
+const AUTOCANNON_OUT_DEFAULT = 'reports/autocannon-load';
+const REACH_TIMEOUT_MS = 5_000;
 
 export interface AutocannonIo {
   out(text: string): void;
@@ -55,7 +66,8 @@ async function scenarioOf(file: string | undefined, io: AutocannonIo): Promise<S
 }
 
 export async function autocannonMain(argv: readonly string[], io: AutocannonIo, record: RecordFields = () => undefined): Promise<number> {
-  const args = parseCommand(argv, definitionOf('load'), AFP_ENGINE_ONLY);
+  if (isUrlRun(argv)) return autocannonUrl(argv, io, record);
+  const args = parseCommand(argv, definitionOf('load'), [...AFP_ENGINE_ONLY, ...URL_REQUEST_ONLY]);
   const errors = [...args.errors];
   if (stringFlag(args, 'engine') !== 'autocannon') errors.push(`--engine must be afp or autocannon, got '${stringFlag(args, 'engine') ?? ''}'`);
   if (args.positionals.length > 1) errors.push(`expected at most one SCENARIO file (its thresholds and duration), got ${args.positionals.length}`);
@@ -90,22 +102,81 @@ export async function autocannonMain(argv: readonly string[], io: AutocannonIo, 
   const abort = new AbortController();
   const stopListening = io.onInterrupt(() => abort.abort());
   let snapshot: LoadSnapshot;
+  let counts: EngineCounts;
   try {
-    snapshot = await runAutocannon({
+    ({ snapshot, counts } = await runAutocannonCounted({
       url: request.url, method: request.method, headers: request.headers, endpoint: request.endpoint, connections: flags.connections, durationMs, timeoutMs: flags.timeoutMs, signal: abort.signal,
       ...(flags.amount === undefined ? {} : { amount: flags.amount }), ...(flags.body === undefined ? {} : { body: flags.body }),
-    });
+    }));
   } finally {
     stopListening();
   }
-  return finishAutocannon({ snapshot, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: stringFlag(args, 'out') ?? 'reports/autocannon-load', interrupted: abort.signal.aborted, io, record });
+  if (counts.unsentAfterClose > 0) io.out(`note: ${counts.unsentAfterClose} requests autocannon wrote onto connections ${target.name} had announced closed (Connection: close) are not requests of the run: the target never took them\n`);
+  const concurrency: Concurrency = { value: flags.connections, source: 'configured connections' };
+  return finishAutocannon({ snapshot, concurrency, thresholds: thresholds.thresholds, scenario, targetName: target.name, targetSource: target.source, out: parseOutFlags(args.lists['out'] ?? []).dir ?? AUTOCANNON_OUT_DEFAULT, interrupted: abort.signal.aborted, outputs: null, io, record });
 }
 
-async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; io: AutocannonIo; record: RecordFields }): Promise<number> {
+/**
+ * `afp load URL --engine autocannon [--connections N] [--duration D] [--amount N] [--timeout D]
+ * [--method M] [--header 'K: V']… [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']…
+ * [--out DIR] [--out prometheus=URL] [--out json=FILE]`: the closed loop on a plain URL — no
+ * scenario, target file or key. The metrics outputs get the run's final figures (autocannon's loop
+ * has no live hook).
+ */
+async function autocannonUrl(argv: readonly string[], io: AutocannonIo, record: RecordFields): Promise<number> {
+  const args = parseCommand(argv, definitionOf('load'), ['target', 'endpoint', 'key']);
+  const errors = [...args.errors];
+  const afpOnly = AFP_ENGINE_ONLY.filter((name) => args.flags[name] !== undefined);
+  if (afpOnly.length > 0) errors.push(`${afpOnly.map((name) => `--${name}`).join(', ')}: afp's own engine only (--engine autocannon is a closed loop of --connections N)`);
+  const url = urlOf(args, errors);
+  const flags = parseAutocannonFlags({ ...args, flags: { ...args.flags, endpoint: url ?? '-' } });
+  if ('errors' in flags) errors.push(...flags.errors);
+  const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase() as HttpMethod;
+  if (!URL_METHODS.includes(method)) errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
+  const headers = headersOf(args.lists['header'] ?? [], errors);
+  const body = await bodyOf(args, errors);
+  const thresholds = parseThresholds(thresholdsOf(args.lists['threshold'] ?? [], errors));
+  if (!thresholds.ok) errors.push(...thresholds.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
+  const outs = parseOutFlags(args.lists['out'] ?? []);
+  errors.push(...outs.errors);
+  if (errors.length > 0 || url === null || 'errors' in flags || !thresholds.ok) {
+    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${AUTOCANNON_USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const outputs = outs.outputs.length === 0 ? null : new MetricsOutputs({ specs: outs.outputs, runLabels: { job: 'afp', run_id: Math.floor(HIGH_RESOLUTION_CLOCK.nowMs()).toString(36) }, nowMs: () => HIGH_RESOLUTION_CLOCK.nowMs() });
+  const prepared = await outputs?.prepare();
+  const reach = typeof prepared === 'string' ? null : await reachable(url, REACH_TIMEOUT_MS);
+  if (typeof prepared === 'string' || reach === null || !reach.ok) {
+    io.err(`afp load: ${typeof prepared === 'string' ? prepared : `${url} is not reachable: ${reach?.ok === false ? reach.message : ''}`}\n`);
+    return typeof prepared === 'string' ? EXIT.invalidInput : EXIT.liveness;
+  }
+  const endpoint = urlEndpointName({ url, method });
+  const durationMs = flags.durationMs ?? AUTOCANNON_LIMITS.durationMs.default;
+  io.out(`engine: autocannon (a closed loop: ${flags.connections} connections, each sending its next request when the last is answered)\ntarget: ${url}\nendpoint: ${endpoint}\nduration: ${durationMs / 1000} s${flags.amount === undefined ? '' : `, at most ${flags.amount} requests`}\n`);
+  const ran = await runInterruptibly(io, (signal) => runAutocannonCounted({
+    url, method, headers, endpoint, connections: flags.connections, durationMs, timeoutMs: flags.timeoutMs, signal,
+    ...(flags.amount === undefined ? {} : { amount: flags.amount }), ...(body === undefined ? {} : { body }),
+  }));
+  if (ran.outcome.counts.unsentAfterClose > 0) io.out(`note: ${ran.outcome.counts.unsentAfterClose} requests autocannon wrote onto connections the target had announced closed (Connection: close) are not requests of the run: the target never took them\n`);
+  return finishAutocannon({ snapshot: ran.outcome.snapshot, concurrency: { value: flags.connections, source: 'configured connections' }, thresholds: thresholds.thresholds, scenario: null, targetName: url, targetSource: 'url', out: outs.dir ?? AUTOCANNON_OUT_DEFAULT, interrupted: ran.interrupted, outputs, io, record });
+}
+
+/** Runs `run` with Ctrl-C wired to its AbortSignal; whether it was interrupted. */
+async function runInterruptibly<T>(io: AutocannonIo, run: (signal: AbortSignal) => Promise<T>): Promise<{ outcome: T; interrupted: boolean }> {
+  const abort = new AbortController();
+  const stopListening = io.onInterrupt(() => abort.abort());
+  try {
+    return { outcome: await run(abort.signal), interrupted: abort.signal.aborted };
+  } finally {
+    stopListening();
+  }
+}
+
+async function finishAutocannon(run: { snapshot: LoadSnapshot; concurrency: Concurrency; thresholds: readonly Threshold[]; scenario: Scenario | null; targetName: string; targetSource: string; out: string; interrupted: boolean; outputs: MetricsOutputs | null; io: AutocannonIo; record: RecordFields }): Promise<number> {
   const { snapshot, io } = run;
   const judged = evaluateThresholds(run.thresholds, snapshot);
   const files = await writeLoadReports(run.out, {
-    scenario: run.scenario?.name ?? 'autocannon', target: { name: run.targetName, source: run.targetSource }, engine: 'autocannon', snapshot, thresholds: judged,
+    scenario: run.scenario?.name ?? 'autocannon', target: { name: run.targetName, source: run.targetSource }, engine: 'autocannon', snapshot, thresholds: judged, concurrency: run.concurrency,
     ...(run.scenario === null ? {} : { seed: run.scenario.seed }), ...(run.interrupted ? { stopReason: 'interrupted' } : {}),
   });
   const requests = snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
@@ -113,14 +184,17 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: reado
   const noAnswer = snapshot.endpoints.reduce((total, endpoint) => total + (endpoint.statuses['0'] ?? 0), 0);
   const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
   const latency = percentilesOf(overallHistogram(snapshot));
+  const little = littleCheck(snapshot, run.concurrency);
   const lines = [
     `requests: ${requests} (${(requests / seconds).toFixed(1)}/s over ${seconds.toFixed(1)} s), failed ${failed}`,
-    `latency (ms, closed loop: from each send): p50 ${latency.p50Ms.toFixed(2)} · p90 ${latency.p90Ms.toFixed(2)} · p99 ${latency.p99Ms.toFixed(2)} · p99.9 ${latency.p999Ms.toFixed(2)} · max ${latency.maxMs.toFixed(2)}`,
+    `latency (ms, closed loop: from each write to its answer, measured by afp): p50 ${latency.p50Ms.toFixed(2)} · p90 ${latency.p90Ms.toFixed(2)} · p99 ${latency.p99Ms.toFixed(2)} · p99.9 ${latency.p999Ms.toFixed(2)} · max ${latency.maxMs.toFixed(2)}`,
+    littleLine(little),
     ...thresholdLines(judged),
-    `files: ${files.join(', ')}`,
+    ...(run.outputs === null ? [] : (await run.outputs.finish(snapshot)).map((note) => `note: ${note}`)),
+    `files: ${[...files, ...(run.outputs?.files ?? [])].join(', ')}`,
   ];
   io.out(`${lines.join('\n')}\n`);
-  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
+  run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, littles_law: little, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
   if (requests > 0 && noAnswer === requests) {
     io.err(`afp load: ${run.targetName} answered none of the ${requests} requests\n`);
     return EXIT.liveness;
@@ -131,10 +205,4 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; thresholds: reado
     return EXIT.loadThreshold;
   }
   return EXIT.ok;
-}
-
-/** The thresholds as the terminal shows them (both engines). */
-export function thresholdLines(results: readonly ThresholdResult[]): string[] {
-  if (results.length === 0) return [];
-  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4)}${result.noData ? ', no data' : ''})`)];
 }

@@ -2,10 +2,16 @@
  * `afp load SCENARIO --target URL|FILE [--out DIR] [--seed N] [--duration D] [--quiet]`: the
  * scenario's agents drive a live target on the scenario's `load:` profile (k6 executors; the open
  * model by default), every request's latency measured from its intended start (src/load/).
+ * `afp load URL …` (a positional http(s) URL, or --url) loads any HTTP endpoint with the same
+ * engine and no scenario (load-url.ts); `--engine autocannon` is load-autocannon.ts. The live view,
+ * Ctrl-C, abortOnFail, the reports and the exit code of a finished run are load-view.ts's, shared.
+ * `--out` is repeatable: one DIR for the files, and `prometheus=URL` / `json=FILE` metrics outputs
+ * (src/load/metrics/) fed live and given the final figures.
  *
  * Output contract: `seed: <seed>` is the first line; then the scenario, the target, the plan and
  * any notes; the summary (requests, latency percentiles, iterations started/completed/dropped,
- * checks, endpoints) and `files:` at the end. While the run goes, a live view on stderr: on a
+ * checks, endpoints), the Little's-law check of the figures and `files:` at the end. While the
+ * run goes, a live view on stderr: on a
  * terminal one status line rewritten in place (elapsed, ETA, current rate, p99, error rate), else a
  * plain line every PLAIN_EVERY_MS; none with --quiet. Ctrl-C stops gracefully (graceful_stop) and
  * the reports are still written; a second Ctrl-C cuts what is in flight at once.
@@ -30,13 +36,10 @@ import { checkAgentCount, loadMounts, runLoad, type LoadRunResult } from '../loa
 import { describePlan, resolveLoadPlan, shardPlan, type LoadPlan } from '../load/executors.ts';
 import { runLoadInWorkers, WORKERS_MAX } from '../load/load-workers.ts';
 import { parseShard, shardLabel, shardShare, WHOLE, type Shard } from '../load/shard.ts';
-import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
 import { LOAD_LIMITS } from '../load/load-schema.ts';
-import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSnapshot } from '../load/load-recorder.ts';
 import { LOAD_RUN_FILE_NAME, loadRunFile, loadRunFileText } from '../load/load-run-file.ts';
-import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
-import { writeLoadReports } from '../load/report/write-load-reports.ts';
-import { abortNow, evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
+import { MetricsOutputs, parseOutFlags, type OutputSpec } from '../load/metrics/metrics-outputs.ts';
+import { parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { MountUrls } from '../client/transport.ts';
@@ -44,45 +47,25 @@ import { formatDuration, parseDuration } from '../sim/duration.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
-import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
+import { AUTOCANNON_ONLY, definitionOf, URL_ONLY } from './commands.ts';
 import { SEED_PATTERN } from './audit-io.ts';
 import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
 import { withJsonOutput, type RecordFields } from './json-output.ts';
-import { autocannonMain, thresholdLines } from './load-autocannon.ts';
+import { autocannonMain } from './load-autocannon.ts';
+import { urlMain } from './load-url.ts';
+import { isUrlRun } from './url-flags.ts';
+import { concludeRun, PROCESS_IO, runWithView, type LoadIo } from './load-view.ts';
 
 const DEFINITION = definitionOf('load');
 const USAGE = `usage: ${usageLine(DEFINITION)}`;
-const TTY_EVERY_MS = 250;
-export const PLAIN_EVERY_MS = 5_000;
-const ENDPOINTS_SHOWN = 30;
-export const ABORT_CHECK_MS = 1_000;
-
-export interface LoadIo {
-  out(text: string): void;
-  /** The live view and errors. */
-  err(text: string): void;
-  readonly errIsTty: boolean;
-  /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
-  onInterrupt(handler: () => void): () => void;
-  readonly clock: LoadClock;
-}
-
-const PROCESS_IO: LoadIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  errIsTty: process.stderr.isTTY,
-  onInterrupt: (handler) => {
-    process.on('SIGINT', handler);
-    return () => process.off('SIGINT', handler);
-  },
-  clock: systemLoadClock(),
-};
+export { ABORT_CHECK_MS, PLAIN_EVERY_MS, type LoadIo } from './load-view.ts';
 
 interface LoadFlags {
   readonly file: string;
   readonly target: string;
   readonly seed: string | undefined;
   readonly out: string | undefined;
+  readonly outputs: readonly OutputSpec[];
   readonly durationMs: number | undefined;
   readonly quiet: boolean;
   readonly shard: Shard;
@@ -90,8 +73,9 @@ interface LoadFlags {
 }
 
 function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: string[] } {
-  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, 'engine']);
-  const errors = [...args.errors];
+  const args = parseCommand(argv, DEFINITION, [...AUTOCANNON_ONLY, ...URL_ONLY, 'engine']);
+  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const errors = [...args.errors, ...outs.errors];
   if (args.positionals.length !== 1) errors.push(`expected one SCENARIO file, got ${args.positionals.length}`);
   const target = stringFlag(args, 'target');
   if (target === undefined) errors.push('--target URL|FILE is required (the live target to load)');
@@ -111,7 +95,7 @@ function parseLoadArgs(argv: readonly string[]): { flags: LoadFlags; errors: str
   const workersText = stringFlag(args, 'workers') ?? '1';
   const workers = /^\d{1,3}$/.test(workersText) ? Number(workersText) : Number.NaN;
   if (!(workers >= 1 && workers <= WORKERS_MAX)) errors.push(`--workers must be a whole number from 1 to ${WORKERS_MAX}, got '${workersText.slice(0, 20)}'`);
-  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: stringFlag(args, 'out'), durationMs, quiet: args.flags['quiet'] === true || args.flags['json'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
+  return { flags: { file: args.positionals[0] ?? '', target: target ?? '', seed, out: outs.dir, outputs: outs.outputs, durationMs, quiet: args.flags['quiet'] === true || args.flags['json'] === true, shard: typeof shard === 'string' ? WHOLE : shard, workers: workers >= 1 ? workers : 1 }, errors };
 }
 
 async function loadScenario(file: string, io: LoadIo): Promise<Scenario | null> {
@@ -149,6 +133,7 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
     io.err(`afp load: --engine must be afp or autocannon, got '${engine.engine}'\n${USAGE}\n`);
     return EXIT.invalidInput;
   }
+  if (isUrlRun(engine.rest)) return urlMain(engine.rest, io, record);
   const { flags, errors } = parseLoadArgs(engine.rest);
   if (flags.seed !== undefined && errors.length === 0) io.out(`seed: ${flags.seed}\n`);
   if (errors.length > 0) {
@@ -192,80 +177,41 @@ async function loadCommand(argv: readonly string[], io: LoadIo, record: RecordFi
   io.out(`scenario: ${scenario.name} (${agentCount} agents)\ntarget: ${target.name}\nplan: ${describePlan(plan)}\n`);
   for (const note of [...(resolved.notes ?? []), ...(agentCheck.note === null ? [] : [agentCheck.note])]) io.out(`note: ${note}\n`);
   if (flags.shard.count > 1) io.out(`shard: ${shardLabel(flags.shard)} — 1 in ${flags.shard.count} of the arrivals and agents; \`afp load merge\` puts the shards' load.json files together\n`);
+  const outputs = await metricsOutputs(flags, io);
+  if (typeof outputs === 'string') return EXIT.invalidInput;
+  const runTag = Math.floor(io.clock.nowMs()).toString(36);
   const result = flags.workers > 1
     ? await runInWorkers({ scenarioFile: flags.file, plan, target, urls: mounts.urls, seed, flags, io })
-    : await runWithView({ scenario, plan, target, urls: mounts.urls, seed, flags, io, thresholds: thresholds.thresholds });
-  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds, record });
+    : await runWithView({
+        plan, io, quiet: flags.quiet, thresholds: thresholds.thresholds, outputs,
+        run: (hooks) => runLoad({ scenario, plan, target, urls: mounts.urls, seed, runTag, clock: io.clock, ...hooks }),
+      });
+  return finish({ scenario, plan, target, seed, flags, io, result, thresholds: thresholds.thresholds, outputs, record });
+}
+
+/** The --out prometheus=URL / json=FILE outputs, ready (their files emptied); null for none; 'invalid' said on stderr. */
+async function metricsOutputs(flags: LoadFlags, io: LoadIo): Promise<MetricsOutputs | null | 'invalid'> {
+  if (flags.outputs.length === 0) return null;
+  const outputs = new MetricsOutputs({ specs: flags.outputs, runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) }, nowMs: () => io.clock.nowMs() });
+  const problem = await outputs.prepare();
+  if (problem === null) return outputs;
+  io.err(`afp load: ${problem}\n`);
+  return 'invalid';
 }
 
 /** Writes load.json and the reports, prints the summary and the thresholds; the exit code. */
-async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[]; record: RecordFields }): Promise<number> {
+async function finish(run: { scenario: Scenario; plan: LoadPlan; target: Target; seed: string; flags: LoadFlags; io: LoadIo; result: LoadRunResult; thresholds: readonly Threshold[]; outputs: MetricsOutputs | null; record: RecordFields }): Promise<number> {
   const { scenario, target, seed, io, result } = run;
   for (const note of result.notes) io.out(`note: ${note}\n`);
   const out = run.flags.out ?? join('reports', `${scenario.name}-load`);
   await mkdir(out, { recursive: true });
   const file = join(out, LOAD_RUN_FILE_NAME);
   await writeFile(file, loadRunFileText(loadRunFile({ scenario: scenario.name, seed, target, plan: run.plan }, result)));
-  const judged = evaluateThresholds(run.thresholds, result.snapshot);
   const stopReason = result.outcome.stopReason;
-  const reports = await writeLoadReports(out, { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', snapshot: result.snapshot, thresholds: judged, ...(stopReason === null ? {} : { stopReason }) });
-  io.out(`${[...summaryLines(result), ...thresholdLines(judged)].join('\n')}\n`);
-  io.out(`files: ${[file, ...reports].join(', ')}\n`);
-  run.record(loadFigures(result, judged, [file, ...reports], target.name));
-  if (unanswered(result.snapshot)) {
-    io.err(`afp load: ${target.name} answered none of the run's ${totalRequests(result.snapshot)} requests (see the failed iterations above)\n`);
-    return EXIT.liveness;
-  }
-  const failed = failedThresholds(judged);
-  if (failed.length > 0) {
-    io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
-    return EXIT.loadThreshold;
-  }
-  return EXIT.ok;
-}
-
-
-async function runWithView(options: { scenario: Scenario; plan: LoadPlan; target: Target; urls: MountUrls; seed: string; flags: LoadFlags; io: LoadIo; thresholds: readonly Threshold[] }): Promise<LoadRunResult> {
-  const { io, flags, plan } = options;
-  const stop = new LoadStop();
-  let interrupts = 0;
-  const stopListening = io.onInterrupt(() => {
-    interrupts += 1;
-    if (interrupts === 1) {
-      stop.stop('interrupted');
-      io.err(`\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`);
-    } else {
-      stop.hurry();
-    }
+  return concludeRun({
+    io, result, out, written: [file], thresholds: run.thresholds, outputs: run.outputs, record: run.record,
+    report: { scenario: scenario.name, target: { name: target.name, source: target.source }, seed, engine: 'afp', ...(stopReason === null ? {} : { stopReason }) },
   });
-  let window: LiveWindow | null = null;
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let abortWatch: ReturnType<typeof setInterval> | null = null;
-  const aborting = options.thresholds.filter((threshold) => threshold.abortOnFail);
-  const show = (final: boolean): void => {
-    if (window === null) return;
-    const line = viewLine(window.view(io.clock.nowMs()), plan.durationMs);
-    if (io.errIsTty) io.err(`\r${line.padEnd(100)}${final ? '\n' : ''}`);
-    else io.err(`${line}\n`);
-  };
-  try {
-    return await runLoad({
-      scenario: options.scenario, plan, target: options.target, urls: options.urls, seed: options.seed,
-      runTag: Math.floor(io.clock.nowMs()).toString(36), clock: io.clock, stop,
-      onStart: (recorder: LoadRecorder) => {
-        if (aborting.length > 0) abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
-        if (flags.quiet) return;
-        window = new LiveWindow(recorder.startMs);
-        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
-      },
-      onSample: (sample) => window?.add(sample),
-    });
-  } finally {
-    if (timer !== null) clearInterval(timer);
-    if (abortWatch !== null) clearInterval(abortWatch);
-    if (io.errIsTty) show(true);
-    stopListening();
-  }
 }
 
 /** `--workers N`: the run in N worker threads, merged; Ctrl-C reaches every worker. */
@@ -288,86 +234,3 @@ async function runInWorkers(options: { scenarioFile: string; plan: LoadPlan; tar
   }
 }
 
-/** Stops the run when an abortOnFail threshold fails past its delayAbortEval (k6's abort). */
-function watchAborts(recorder: LoadRecorder, thresholds: readonly Threshold[], stop: LoadStop, io: LoadIo): void {
-  if (stop.reason !== null) return;
-  const nowMs = io.clock.nowMs();
-  const failing = abortNow(evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }), nowMs - recorder.startMs);
-  const first = failing[0];
-  if (first === undefined) return;
-  stop.stop(`threshold ${first.metric}: ${first.expression} failed (abortOnFail)`);
-  io.err(`\nafp load: stopping: threshold ${first.metric}: ${first.expression} failed with abortOnFail\n`);
-}
-
-const fixed = (value: number, digits: number): string => value.toFixed(digits);
-
-function viewLine(view: LiveView, durationMs: number): string {
-  const remainingMs = Math.max(0, durationMs - view.elapsedMs);
-  return [
-    `elapsed ${formatSeconds(view.elapsedMs)}`,
-    `ETA ${formatSeconds(remainingMs)}`,
-    `${view.requestsPerSecond} req/s`,
-    `p99 ${fixed(view.p99Ms, 1)} ms`,
-    `errors ${fixed(view.errorRate * 100, 2)}%`,
-    `${view.requests} requests`,
-  ].join(' · ');
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
-}
-
-const totalRequests = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
-
-/** Requests went out and not one got an answer: the target is unreachable. */
-function unanswered(snapshot: LoadSnapshot): boolean {
-  const total = totalRequests(snapshot);
-  const noAnswer = snapshot.endpoints.reduce((sum, endpoint) => sum + (endpoint.statuses['0'] ?? 0), 0);
-  return total > 0 && noAnswer === total;
-}
-
-/** The --json figures of a run: what the summary prints, as numbers. */
-function loadFigures(result: LoadRunResult, judged: ReturnType<typeof evaluateThresholds>, files: readonly string[], target: string): Record<string, unknown> {
-  const { snapshot, outcome } = result;
-  const overall = percentilesOf(overallHistogram(snapshot));
-  return {
-    target, ended_by: outcome.endedBy, stop_reason: outcome.stopReason, seconds: (snapshot.endMs - snapshot.startMs) / 1000,
-    requests: totalRequests(snapshot), failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
-    latency_ms: { p50: overall.p50Ms, p90: overall.p90Ms, p99: overall.p99Ms, p999: overall.p999Ms, max: overall.maxMs },
-    iterations: { ...snapshot.iterations, interrupted: outcome.interrupted, failed: outcome.failedIterations },
-    thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files,
-  };
-}
-
-function summaryLines(result: LoadRunResult): string[] {
-  const { snapshot, outcome } = result;
-  const total = totalRequests(snapshot);
-  const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
-  const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
-  const overall = percentilesOf(overallHistogram(snapshot));
-  const { started, completed, dropped } = snapshot.iterations;
-  const lines = [
-    `ended: ${outcome.endedBy === 'schedule' ? 'the schedule ran out' : `stopped (${outcome.stopReason ?? 'stopped'})`} after ${fixed(seconds, 1)} s`,
-    `requests: ${total} (${fixed(total / seconds, 1)}/s), failed ${failed} (${fixed(total === 0 ? 0 : (failed / total) * 100, 2)}%)`,
-    `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
-    `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
-  ];
-  for (const [name, tally] of Object.entries(snapshot.checks)) lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
-  if (snapshot.endpoints.length > 0) lines.push('endpoints:');
-  for (const endpoint of snapshot.endpoints.slice(0, ENDPOINTS_SHOWN)) {
-    const latency = percentilesOf(decodeHistogram(endpoint.latency));
-    const statuses = Object.entries(endpoint.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
-    lines.push(`  ${endpoint.endpoint.padEnd(24)} ${String(endpoint.requests).padStart(7)} req  p99 ${fixed(latency.p99Ms, 2).padStart(8)} ms  ${statuses}`);
-  }
-  if (snapshot.endpoints.length > ENDPOINTS_SHOWN) lines.push(`  … ${snapshot.endpoints.length - ENDPOINTS_SHOWN} more in load.json`);
-  const kept = (title: string, list: { count: number; first: readonly string[] }): void => {
-    if (list.count === 0) return;
-    lines.push(`${title}: ${list.count}`);
-    for (const item of list.first.slice(0, 5)) lines.push(`  ${item}`);
-  };
-  kept('rules the agents saw broken', { count: result.reports.count, first: result.reports.first.map((report) => `${report.agentId}: ${report.message}`) });
-  kept('iterations that failed', result.iterationErrors);
-  kept('set-up calls refused', result.setupTrouble);
-  return lines;
-}

@@ -4,18 +4,28 @@
  * afp's own generator, so its snapshot goes through the same reports and thresholds.
  *
  * A closed loop, and said so: each of the `connections` sends its next request when the previous
- * answer is in, so a request's intended start IS its actual send time and the latency recorded is
- * autocannon's own (high-resolution, from the write to the last byte of the answer). A slow
- * target therefore slows the senders down instead of piling up late requests: coordinated
- * omission, by design of a capacity test. No iteration is ever dropped (there is no schedule to
- * fall behind); one request is one iteration. For latency under a fixed arrival rate use afp's
- * open-model generator (the default engine).
+ * answer is in, so a request's intended start IS its actual send time. A slow target therefore
+ * slows the senders down instead of piling up late requests: coordinated omission, by design of a
+ * capacity test. No iteration is ever dropped (there is no schedule to fall behind); one request
+ * is one iteration.
+ *
+ * Latency is afp's own measure, not autocannon's: from the client's `request` event (emitted just
+ * before the write) to its `response` event, on afp's clock. autocannon's per-response duration is
+ * not trusted: its client ignores `Connection: close`, writes its next request onto the closing
+ * socket, and on reconnecting queues a fresh request behind that unanswered one without clearing
+ * its pipelined-requests queue, so from then on every answer on that connection is timed from an
+ * older request's start (one more request's worth per reconnect). Against a target that closes
+ * keep-alive connections every N requests (nginx's keepalive_requests) that read 65k requests/s
+ * with a p50 of 5 ms on 10 connections, which Little's law forbids. With pipelining 1 the request
+ * an answer answers is the connection's latest write, whatever the queue holds.
  *
  * Failures are counted, never thrown: an answer that afp load counts as failed (`requestFailed`:
  * a 429 or a 5xx, so `http_req_failed` means the same for both engines) is a failed request with
- * its status; a request that got no answer (autocannon's
- * timeout, a refused or reset connection) is a failed request with status 0 and the time it
- * waited. Requests still in flight when the run stops are started but not completed iterations.
+ * its status; a request that got no answer (autocannon's timeout, a refused or reset connection,
+ * a connection the target closed without answering) is a failed request with status 0 and the time
+ * it waited. A request written after an answer that announced `Connection: close` never reached a
+ * target that kept its word: it is not a request of the run (counted in `unsentAfterClose`).
+ * Requests still in flight when the run stops are started but not completed iterations.
  * Bounded in time (`durationMs`, ended by a timer; autocannon notices within SAMPLE_MS) and in
  * count (`amount`, at most AUTOCANNON_LIMITS.amount.max), and stoppable by an AbortSignal (Ctrl-C).
  * Options are checked by `checkAutocannonOptions` (all problems at once); running with bad ones
@@ -39,9 +49,6 @@ export const AUTOCANNON_LIMITS = {
 
 /** How often autocannon samples; its run ends on the first sample after stop. */
 export const SAMPLE_MS = 100;
-
-/** Requests a connection may have written without an answer before the oldest counts as abandoned (pipelining 1: the one in flight and its retry). */
-const PENDING_MAX = 2;
 
 export interface AutocannonRunOptions {
   /** Absolute http(s) URL, path and query included. */
@@ -96,40 +103,128 @@ export function checkAutocannonOptions(options: AutocannonRunOptions): string[] 
   return problems;
 }
 
-/** Hooks one autocannon connection to the recorder (see the header for what counts as what). */
-function recordConnection(client: AutocannonClient, options: AutocannonRunOptions, clock: Clock, recorder: LoadRecorder): void {
-  const failedStatus = options.failedStatus ?? requestFailed;
-  const { endpoint } = options;
-  const sentMs: number[] = [];
-  const noAnswer = (): void => {
-    const started = sentMs.shift();
-    if (started === undefined) return;
-    const endMs = clock.nowMs();
-    recorder.record({ endpoint, intendedStartMs: Math.min(started, endMs), endMs, status: 0, failed: true });
-    recorder.iterationCompleted();
-  };
-  client.on('request', () => {
-    recorder.iterationStarted();
-    sentMs.push(clock.nowMs());
-    // The connection ended with a request unanswered and autocannon wrote the next one.
-    if (sentMs.length > PENDING_MAX) noAnswer();
-  });
-  client.on('response', (status, _bytes, responseTimeMs) => {
-    sentMs.shift();
-    const endMs = clock.nowMs();
-    recorder.record({ endpoint, intendedStartMs: endMs - Math.max(0, responseTimeMs), endMs, status, failed: failedStatus(status) });
-    recorder.iterationCompleted();
-  });
-  client.on('timeout', noAnswer);
-  client.on('connError', noAnswer);
+/**
+ * One autocannon connection's request in flight, timed on afp's clock (see the header): the latest
+ * write is the one an answer answers; a write displaced by a reconnect either timed out (the
+ * `timeout` event follows in the same turn), was doomed by an announced close, or got no answer.
+ */
+class ConnectionTiming {
+  /** When the request in flight was written; null when none is. */
+  private sentMs: number | null = null;
+  /** The request in flight was written after an answer that announced the connection's close. */
+  private doomed = false;
+  private closing = false;
+  /** A request displaced by a reconnect, until its fate is known (the same turn). */
+  private displacedMs: number | null = null;
+  private readonly recorder: LoadRecorder;
+  private readonly clock: Clock;
+  private readonly endpoint: string;
+  private readonly failedStatus: (status: number) => boolean;
+  private readonly counts: EngineCounts;
+
+  constructor(options: { recorder: LoadRecorder; clock: Clock; endpoint: string; failedStatus: (status: number) => boolean; counts: EngineCounts }) {
+    this.recorder = options.recorder;
+    this.clock = options.clock;
+    this.endpoint = options.endpoint;
+    this.failedStatus = options.failedStatus;
+    this.counts = options.counts;
+  }
+
+  hook(client: AutocannonClient): void {
+    client.on('headers', (info) => (this.closing = info.shouldKeepAlive === false));
+    client.on('request', () => this.written());
+    client.on('response', (status) => this.answered(status));
+    client.on('timeout', () => this.timedOut());
+    client.on('connError', () => this.lost());
+  }
+
+  /** A request of the run still unanswered at its end: started, not completed. */
+  inFlight(): boolean {
+    return this.sentMs !== null && !this.doomed;
+  }
+
+  private written(): void {
+    if (this.sentMs !== null) this.displace();
+    this.sentMs = this.clock.nowMs();
+    this.doomed = this.closing;
+    this.closing = false;
+  }
+
+  private displace(): void {
+    if (this.doomed) {
+      this.counts.unsentAfterClose += 1;
+      return;
+    }
+    this.displacedMs = this.sentMs;
+    // A timeout claims it in this same turn (autocannon reconnects, then emits `timeout`); otherwise the connection closed on it.
+    queueMicrotask(() => {
+      if (this.displacedMs === null) return;
+      this.fail(this.displacedMs);
+      this.displacedMs = null;
+    });
+  }
+
+  private answered(status: number): void {
+    const endMs = this.clock.nowMs();
+    const sentMs = this.sentMs ?? endMs;
+    this.sentMs = null;
+    this.doomed = false;
+    this.record(sentMs, endMs, status);
+  }
+
+  private timedOut(): void {
+    const sentMs = this.displacedMs;
+    this.displacedMs = null;
+    if (sentMs !== null) this.fail(sentMs);
+  }
+
+  /** A socket error: the request in flight got no answer (unless it was written onto a connection announced closed). */
+  private lost(): void {
+    const sentMs = this.sentMs;
+    const doomed = this.doomed;
+    this.sentMs = null;
+    this.doomed = false;
+    if (sentMs === null) return;
+    if (doomed) this.counts.unsentAfterClose += 1;
+    else this.fail(sentMs);
+  }
+
+  private fail(sentMs: number): void {
+    this.record(sentMs, this.clock.nowMs(), 0);
+  }
+
+  private record(sentMs: number, endMs: number, status: number): void {
+    const startMs = Math.min(sentMs, endMs);
+    this.recorder.iterationStarted();
+    this.recorder.record({ endpoint: this.endpoint, intendedStartMs: startMs, sentMs: startMs, endMs, status, failed: status === 0 || this.failedStatus(status) });
+    this.recorder.iterationCompleted();
+  }
+}
+
+/** What the engine saw beside the samples. */
+export interface EngineCounts {
+  /** Requests autocannon wrote onto a connection the target had announced closed (never a request of the run). */
+  unsentAfterClose: number;
+}
+
+export interface AutocannonOutcome {
+  readonly snapshot: LoadSnapshot;
+  readonly counts: EngineCounts;
 }
 
 /** Runs the capacity test and returns what it measured; never throws for the target's failures. */
 export async function runAutocannon(options: AutocannonRunOptions): Promise<LoadSnapshot> {
+  return (await runAutocannonCounted(options)).snapshot;
+}
+
+/** runAutocannon, with what the engine saw beside the samples. */
+export async function runAutocannonCounted(options: AutocannonRunOptions): Promise<AutocannonOutcome> {
   const problems = checkAutocannonOptions(options);
   assert(problems.length === 0, `autocannon options were checked: ${problems.join('; ')}`);
   const clock = options.clock ?? HIGH_RESOLUTION_CLOCK;
   const recorder = options.recorder ?? new LoadRecorder(clock.nowMs());
+  const counts: EngineCounts = { unsentAfterClose: 0 };
+  const timings: ConnectionTiming[] = [];
   const instance = autocannon({
     url: options.url,
     method: options.method,
@@ -140,7 +235,9 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Load
     timeout: options.timeoutMs / 1000,
     sampleInt: SAMPLE_MS,
     setupClient: (client) => {
-      recordConnection(client, options, clock, recorder);
+      const timing = new ConnectionTiming({ recorder, clock, endpoint: options.endpoint, failedStatus: options.failedStatus ?? requestFailed, counts });
+      timing.hook(client);
+      timings.push(timing);
     },
   });
   const stop = (): void => {
@@ -155,6 +252,9 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Load
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   }
+  // Let a reconnect's displaced request learn its fate (its microtask) before the count.
+  await Promise.resolve();
+  for (const timing of timings) if (timing.inFlight()) recorder.iterationStarted();
   recorder.finish(clock.nowMs());
-  return recorder.snapshot();
+  return { snapshot: recorder.snapshot(), counts };
 }

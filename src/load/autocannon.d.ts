@@ -3,15 +3,17 @@
  * `autocannon(options)` returning an instance that is both an EventEmitter and a promise of the
  * results, `instance.stop()`, and the per-connection `Client` handed to `setupClient`.
  * Beside the documented client events (`response`, `headers`, `body`, `reset`), 9.0.0's client
- * (lib/httpClient.js) emits `request` just before each write, `timeout` after reconnecting on a
+ * (lib/httpClient.js) emits `request` just before each write, `headers` when an answer's head is parsed, `timeout` after reconnecting on a
  * request that got no answer in time, and `connError` on a socket error; autocannon-engine.ts
- * relies on those three, and its tests exercise each of them (the version is pinned).
+ * relies on those four, and its tests exercise each of them (the version is pinned).
  */
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
   export interface AutocannonClient extends EventEmitter {
     on(event: 'request', listener: () => void): this;
+    /** The answer's head is parsed (http-parser-js's info); `shouldKeepAlive` false: the target closes the connection after it. */
+    on(event: 'headers', listener: (info: { readonly statusCode: number; readonly shouldKeepAlive: boolean }) => void): this;
     on(event: 'response', listener: (statusCode: number, responseBytes: number, responseTimeMs: number) => void): this;
     on(event: 'timeout', listener: () => void): this;
     on(event: 'connError', listener: (error: Error) => void): this;

@@ -37,6 +37,8 @@ export interface LoadSample {
   readonly endpoint: string;
   /** When the schedule meant the request to start (ms on the run's clock). */
   readonly intendedStartMs: number;
+  /** When it was actually written (at or after its intended start); absent when the engine does not say. */
+  readonly sentMs?: number;
   /** When its answer (or failure) was complete. */
   readonly endMs: number;
   /** The HTTP status; 0 when no answer came (connection refused, timeout). */
@@ -77,6 +79,13 @@ export interface LoadSnapshot {
   readonly seconds: readonly SecondSnapshot[];
   readonly iterations: { readonly started: number; readonly completed: number; readonly dropped: number };
   readonly checks: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+  /**
+   * The area under the requests-in-flight curve, ms: the sum over requests of the time each spent
+   * on the wire (written to answered). Divided by the run's length it is the mean number of requests
+   * in flight, measured apart from the latency figures (Little's law checks them: littles-law.ts).
+   * Absent when a request's send time was not known (an engine that does not say, an older file).
+   */
+  readonly wireMsTotal?: number;
 }
 
 export interface Percentiles {
@@ -104,6 +113,11 @@ export function newStagingHistogram(): Histogram {
 
 function micros(ms: number): number {
   return Math.min(HIGHEST_MICROS, Math.max(1, Math.round(ms * 1000)));
+}
+
+/** A sample's latency as the histograms hold it: microseconds from its intended start, within [1, HIGHEST_MICROS]. */
+export function sampleMicros(sample: LoadSample): number {
+  return micros(sample.endMs - sample.intendedStartMs);
 }
 
 export function encodeHistogram(histogram: Histogram): HistogramSnapshot {
@@ -209,6 +223,8 @@ export class LoadRecorder {
   private started = 0;
   private completed = 0;
   private dropped = 0;
+  /** Σ (end − sent) of the requests with a send time; null once one came without. */
+  private wireMsTotal: number | null = 0;
 
   constructor(startMs: number) {
     this.startMs = startMs;
@@ -228,6 +244,12 @@ export class LoadRecorder {
     const second = Math.min(MAX_SECONDS - 1, Math.max(0, Math.floor((sample.intendedStartMs - this.startMs) / 1000)));
     this.rowOf(second).add(sample, latency);
     this.endMs = Math.max(this.endMs, sample.endMs);
+    if (this.wireMsTotal !== null) this.wireMsTotal = sample.sentMs === undefined ? null : this.wireMsTotal + Math.max(0, sample.endMs - sample.sentMs);
+  }
+
+  /** Iterations so far, without encoding a snapshot (the metrics outputs read it every few seconds). */
+  iterationCounts(): { readonly started: number; readonly completed: number; readonly dropped: number } {
+    return { started: this.started, completed: this.completed, dropped: this.dropped };
   }
 
   /** The row of `second`; a row made among the newest STAGED_SECONDS is staged (older staged rows are folded first). */
@@ -297,6 +319,7 @@ export class LoadRecorder {
       seconds: [...this.seconds.entries()].sort(([a], [b]) => a - b).map(([second, tally]) => ({ second, ...tallyOf(tally) })),
       iterations: { started: this.started, completed: this.completed, dropped: this.dropped },
       checks: Object.fromEntries([...this.checks.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, tally]) => [name, { ...tally }])),
+      ...(this.wireMsTotal === null ? {} : { wireMsTotal: this.wireMsTotal }),
     };
   }
 }
@@ -351,6 +374,7 @@ export function mergeSnapshots(snapshots: readonly LoadSnapshot[]): LoadSnapshot
     seconds: [...seconds.entries()].sort(([a], [b]) => Number(a) - Number(b)).map(([second, row]) => ({ second: Number(second), requests: row.requests, failed: row.failed, statuses: sortedStatuses(row.statuses), latency: encodeHistogram(row.latency) })),
     iterations: { started: sum((s) => s.iterations.started), completed: sum((s) => s.iterations.completed), dropped: sum((s) => s.iterations.dropped) },
     checks: Object.fromEntries(Object.entries(checks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    ...(snapshots.every((snapshot) => snapshot.wireMsTotal !== undefined) ? { wireMsTotal: sum((s) => s.wireMsTotal ?? 0) } : {}),
   };
 }
 

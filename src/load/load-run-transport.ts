@@ -248,11 +248,11 @@ export function recordingTransport(options: RecordingOptions): Transport {
     return new Promise<TransportResponse>((resolve, reject) =>
       sender.dispatch(request, (outcome) => {
         if (outcome.ok) {
-          onSample({ endpoint, intendedStartMs, endMs: clock.nowMs(), status: outcome.response.status, failed: requestFailed(outcome.response.status) });
+          onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: outcome.response.status, failed: requestFailed(outcome.response.status) });
           resolve(outcome.response);
           return;
         }
-        if (!(outcome.error instanceof Interrupted)) onSample({ endpoint, intendedStartMs, endMs: clock.nowMs(), status: 0, failed: true });
+        if (!(outcome.error instanceof Interrupted)) onSample({ endpoint, intendedStartMs, sentMs, endMs: clock.nowMs(), status: 0, failed: true });
         reject(outcome.error);
       }),
     );

@@ -62,6 +62,7 @@ const snapshotSchema = z.strictObject({
   seconds: z.array(z.strictObject({ second: z.int().min(0).max(MAX_SECONDS - 1), ...row })).max(MAX_SECONDS),
   iterations: z.strictObject({ started: count, completed: count, dropped: count }),
   checks: z.record(text(500), z.strictObject({ passes: count, fails: count })),
+  wireMsTotal: z.number().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 const fileSchema = z.strictObject({

@@ -63,7 +63,8 @@ describe('afp load against afp serve', () => {
   test('scenarios/load-smoke.yaml for 3 s: every agent registers on the target, every request measured, exit 0', async () => {
     const handle = await serve();
     const out = join(DIR, 'smoke');
-    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.api as string, '--out', out, '--duration', '3s', '--quiet']);
+    const stream = join(DIR, 'smoke.jsonl');
+    const ran = await load(['scenarios/load-smoke.yaml', '--target', handle.urls.api as string, '--out', out, '--out', `json=${stream}`, '--duration', '3s', '--quiet']);
     expect(ran.err).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.out.split('\n')[0]).toBe('seed: 7');
@@ -84,9 +85,15 @@ describe('afp load against afp serve', () => {
     expect(Object.keys(run.snapshot.checks)).toEqual(['agent rules: escrow-buyer', 'agent rules: escrow-seller', 'agent rules: faucet-farmer']);
     expect(ran.out).toMatch(/iterations: 60 started, 60 completed, 0 dropped, 0 interrupted, 0 failed/);
     expect(ran.out).toContain('  pass http_req_failed: rate<0.01 (observed 0)');
-    expect(ran.out).toContain(`files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}`);
+    expect(ran.out).toContain(`files: ${join(out, 'load.json')}, ${join(out, 'summary.json')}, ${join(out, 'latency.csv')}, ${join(out, 'timeseries.csv')}, ${join(out, 'load.junit.xml')}, ${join(out, 'load.html')}, ${stream}`);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { engine: string };
     expect(summary.engine).toBe('afp');
+    // --out json=FILE: the metrics stream's last push holds load.json's counts, by afp's endpoint names.
+    const lines = readFileSync(stream, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { time_ms: number; metric: string; labels: Record<string, string>; value: number });
+    const last = Math.max(...lines.map((line) => line.time_ms));
+    const streamed = lines.filter((line) => line.time_ms === last && line.metric === 'afp_http_reqs_total').reduce((sum, line) => sum + line.value, 0);
+    expect(streamed).toBe(run.snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.requests, 0));
+    expect(lines.some((line) => line.labels['endpoint']?.startsWith('faucet.') === true)).toBe(true);
   });
 
   test('a threshold that must fail (p99 below 1 µs) with abortOnFail: the run stops within seconds, exit 5, reports written', async () => {

@@ -5,7 +5,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { checkAutocannonOptions, runAutocannon, type AutocannonRunOptions } from '../../src/load/autocannon-engine.ts';
+import { checkAutocannonOptions, runAutocannon, runAutocannonCounted, type AutocannonRunOptions } from '../../src/load/autocannon-engine.ts';
+import { littleCheck, measuredConcurrency } from '../../src/load/littles-law.ts';
 import { decodeHistogram, percentilesOf, type LoadSnapshot } from '../../src/load/load-recorder.ts';
 
 const servers: Server[] = [];
@@ -110,6 +111,47 @@ describe('runAutocannon', () => {
     clearTimeout(stopper);
     expect(performance.now() - startedAt).toBeLessThan(1_500);
     expect(only(snapshot).requests).toBeGreaterThan(0);
+  });
+});
+
+describe("runAutocannon's latency is afp's own, and agrees with Little's law", () => {
+  test('a target that closes keep-alive connections every 50 answers (nginx keepalive_requests): no stale timings, no false failures', async () => {
+    const served = new WeakMap<object, number>();
+    let answered = 0;
+    const url = await listen((request, response) => {
+      const count = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, count);
+      answered += 1;
+      // The 50th answer announces the close; node:http then closes the connection, as nginx does.
+      if (count >= 50) response.setHeader('connection', 'close');
+      response.writeHead(200).end('{}');
+    });
+    const { snapshot, counts } = await runAutocannonCounted({ ...base(url), connections: 10, durationMs: 1_000 });
+    const endpoint = only(snapshot);
+    expect(endpoint.statuses).toEqual({ '200': endpoint.requests });
+    // Every answer the target gave is one request of the run (those answered after the stop aside).
+    expect(answered - endpoint.requests).toBeLessThanOrEqual(10);
+    expect(endpoint.requests).toBeGreaterThan(500);
+    expect(counts.unsentAfterClose).toBeGreaterThan(0);
+    // Before the fix each reconnect added a request's worth to every later timing: λW came to hundreds in flight on 10 connections.
+    const check = littleCheck(snapshot, { value: 10, source: 'configured connections' });
+    expect(check?.ok, JSON.stringify(check)).toBe(true);
+  });
+
+  test('a closed loop of 10 connections on a target answering after 20 ms: about 500 requests/s, p50 about 20 ms', async () => {
+    const url = await listen((_request, response) => {
+      setTimeout(() => response.writeHead(200).end('{}'), 20);
+    });
+    const snapshot = await runAutocannon({ ...base(url), connections: 10, durationMs: 2_000 });
+    const latency = percentilesOf(decodeHistogram(only(snapshot).latency));
+    const check = littleCheck(snapshot, { value: 10, source: 'configured connections' });
+    expect(latency.p50Ms).toBeGreaterThanOrEqual(19.5);
+    expect(latency.p50Ms).toBeLessThan(40);
+    expect(check?.requestsPerSecond).toBeGreaterThan(200);
+    expect(check?.requestsPerSecond).toBeLessThan(520);
+    expect(check?.ok, JSON.stringify(check)).toBe(true);
+    // The wire's own measure agrees with the configured 10.
+    expect(measuredConcurrency(snapshot)?.value).toBeGreaterThan(8);
   });
 });
 

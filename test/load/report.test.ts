@@ -31,7 +31,7 @@ const CONTROL = /[\u0000\u0007\u001b]/g;
 describe('summary.json', () => {
   test('header, totals, latency, iterations, checks, endpoints and thresholds with the values judged', () => {
     const summary = JSON.parse(renderLoadSummaryJson(small())) as Record<string, unknown>;
-    expect(Object.keys(summary)).toEqual(['format', 'scenario', 'target', 'seed', 'engine', 'afpVersion', 'stopReason', 'durationMs', 'thresholdsFailed', 'totals', 'latencyMs', 'iterations', 'checks', 'endpoints', 'thresholds']);
+    expect(Object.keys(summary)).toEqual(['format', 'scenario', 'target', 'seed', 'engine', 'afpVersion', 'stopReason', 'durationMs', 'thresholdsFailed', 'totals', 'latencyMs', 'littlesLaw', 'iterations', 'checks', 'endpoints', 'thresholds']);
     expect(summary).toMatchObject({
       format: 'afp-load-summary/1', scenario: 'escrow-smoke', target: { name: 'local', source: 'http://127.0.0.1:8080' }, seed: '42', engine: 'afp', afpVersion: '0.1.0', stopReason: null,
       durationMs: 4_000, thresholdsFailed: 2,

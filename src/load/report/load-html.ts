@@ -18,6 +18,7 @@ import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { countText } from '../../report/html/report-format.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
+import { littleCheck, littleLine } from '../littles-law.ts';
 import { loadCharts } from './load-charts.ts';
 import {
   assertLoadReportBounded, durationMsOf, endpointRows, failedRate, observedText, overallRow, requestsPerSecond, statusesText, thresholdOutcome,
@@ -79,6 +80,7 @@ function summaryTable(report: LoadReport): string {
     ['failed share', percent(failedRate(overall))],
     ['throughput', `${requestsPerSecond(report, overall.requests).toFixed(3)} requests a second over ${(durationMsOf(report) / 1000).toFixed(3)} s`],
     ['latency (ms, from the intended start)', latencyText(overall.latency)],
+    ["Little's law", escapeHtml(littleLine(littleCheck(report.snapshot, report.concurrency ?? null)).replace(/^Little's law: /, ''))],
     ['statuses', escapeHtml(statusesText(overall.statuses)) || '—'],
     ['iterations', `${countText(iterations.started)} started · ${countText(iterations.completed)} completed · ${countText(iterations.dropped)} dropped`],
     ['checks', checksSummary(report)],

@@ -14,6 +14,7 @@
 import { assert } from '../../core/assert.ts';
 import { decodeHistogram, MAX_ENDPOINTS, MAX_SECONDS, percentilesOf, sumHistograms, type Histogram, type HistogramSnapshot, type LoadSnapshot, type Percentiles } from '../load-recorder.ts';
 import { LOAD_LIMITS } from '../load-schema.ts';
+import type { Concurrency } from '../littles-law.ts';
 import type { ThresholdResult } from '../thresholds.ts';
 
 export interface LoadReport {
@@ -30,6 +31,8 @@ export interface LoadReport {
   readonly thresholds: readonly ThresholdResult[];
   /** Why the run ended before its schedule did (an abortOnFail threshold, Ctrl-C); absent when it ran out. */
   readonly stopReason?: string;
+  /** A closed loop's configured concurrency (connections, VUs), for the Little's-law check; absent: the concurrency measured on the wire. */
+  readonly concurrency?: Concurrency;
 }
 
 export const LOAD_REPORT_THRESHOLDS_MAX = LOAD_LIMITS.thresholdKeys * LOAD_LIMITS.thresholdsPerMetric;

@@ -1,6 +1,6 @@
 /**
  * summary.json: a load run as data — the header (scenario, target, seed, engine, why it stopped),
- * totals, the run's latency percentiles, iterations, checks, every endpoint's percentiles and
+ * totals, the run's latency percentiles, the Little's-law check of them (littles-law.ts), iterations, checks, every endpoint's percentiles and
  * statuses, and the thresholds with the values they were judged on. Pure: the text is a function
  * of the report alone.
  *
@@ -15,6 +15,7 @@ import type { JsonValue } from '../../core/errors.ts';
 import { roundedOrNull } from '../../report/html/report-format.ts';
 import type { Percentiles } from '../load-recorder.ts';
 import type { ThresholdResult } from '../thresholds.ts';
+import { LITTLE_TOLERANCE, littleCheck, type LittleCheck } from '../littles-law.ts';
 import { assertLoadReportBounded, durationMsOf, endpointRows, failedRate, overallRow, requestsPerSecond, type LoadReport } from './load-report.ts';
 
 export const SUMMARY_FORMAT = 'afp-load-summary/1';
@@ -35,6 +36,22 @@ function thresholdJson(result: ThresholdResult): JsonValue {
     noData: result.noData,
     abortOnFail: result.abortOnFail,
     delayAbortEvalMs: result.delayAbortEvalMs,
+  };
+}
+
+/** The Little's-law check of the run's figures (littles-law.ts); null when it cannot be judged. */
+function littleJson(check: LittleCheck | null): JsonValue {
+  if (check === null) return null;
+  return {
+    requestsPerSecond: roundedOrNull(check.requestsPerSecond, 3),
+    meanLatencyMs: ms(check.meanLatencyMs),
+    inFlight: roundedOrNull(check.inFlight, 3),
+    concurrency: roundedOrNull(check.concurrency, 3),
+    concurrencySource: check.concurrencySource,
+    ratio: roundedOrNull(check.ratio, 3),
+    tolerance: LITTLE_TOLERANCE,
+    ok: check.ok,
+    waitBeforeWriteMs: check.waitBeforeWriteMs === null ? null : ms(check.waitBeforeWriteMs),
   };
 }
 
@@ -60,6 +77,7 @@ export function renderLoadSummaryJson(report: LoadReport): string {
       statuses: { ...overall.statuses },
     },
     latencyMs: latencyJson(overall.latency),
+    littlesLaw: littleJson(littleCheck(snapshot, report.concurrency ?? null)),
     iterations: { started: snapshot.iterations.started, completed: snapshot.iterations.completed, dropped: snapshot.iterations.dropped },
     checks: Object.entries(snapshot.checks).map(([name, tally]) => ({ name, passes: tally.passes, fails: tally.fails, rate: fraction(tally.passes + tally.fails === 0 ? 0 : tally.passes / (tally.passes + tally.fails)) })),
     endpoints: endpointRows(report).map((row) => ({ endpoint: row.endpoint, requests: row.requests, failed: row.failed, failedRate: fraction(failedRate(row)), statuses: { ...row.statuses }, latencyMs: latencyJson(row.latency) })),

@@ -1,0 +1,80 @@
+/**
+ * `afp load URL (--rate N/s [--max-vus N] | --vus N) [--duration D] [--method M] [--header 'K: V']…
+ * [--body TEXT | --body-file FILE] [--threshold 'METRIC: EXPR']… [--timeout D] [--out DIR]
+ * [--out prometheus=URL] [--out json=FILE] [--quiet] [--json]`: any HTTP endpoint under afp's own
+ * open-model engine — no scenario, no target file, no keys. The flags become a `load:` section
+ * (url-flags.ts), so the plan, the thresholds, the generator, the recorder, the live view, the
+ * reports and the metrics outputs are the scenario run's (load-view.ts); only the iterations
+ * differ: one request each (src/load/url-source.ts), its latency from its intended start.
+ *
+ * Output: `target:`, `endpoint:` (`METHOD /path`, the name every report, threshold filter and metric
+ * label uses) and `plan:` lines; the summary, the Little's-law line (against --vus N in a closed
+ * loop, else the in-flight measured on the wire), the thresholds and `files:` at the end. The
+ * reports (summary.json, latency.csv, timeseries.csv, load.junit.xml, load.html) go to --out DIR
+ * (default reports/url-load); no load.json (it exists for `afp load merge` of a scenario's shards).
+ * Exit codes, first that applies: 2 bad flags (every problem listed) · 4 nothing listens at the
+ * URL, or no request got an answer · 5 a threshold failed · 0.
+ */
+import { join } from 'node:path';
+import { describePlan, resolveLoadPlan } from '../load/executors.ts';
+import { MetricsOutputs, parseOutFlags } from '../load/metrics/metrics-outputs.ts';
+import { parseThresholds } from '../load/thresholds.ts';
+import { runUrlLoad } from '../load/url-load.ts';
+import { reachable } from '../load/url-reach.ts';
+import { urlEndpointName } from '../load/url-source.ts';
+import { parseCommand } from './args.ts';
+import { usageLine } from './command-definition.ts';
+import { AUTOCANNON_ONLY, definitionOf } from './commands.ts';
+import { EXIT } from './exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
+import { concludeRun, runWithView, type LoadIo } from './load-view.ts';
+import { parseUrlRun } from './url-flags.ts';
+
+const USAGE = `usage: ${usageLine(definitionOf('load'))}`;
+/** The flags of `afp load` a URL run has no use for (a scenario's, autocannon's). */
+const NOT_FOR_URL = [...AUTOCANNON_ONLY, 'target', 'seed', 'shard', 'workers'];
+export const URL_OUT_DEFAULT = join('reports', 'url-load');
+const REACH_TIMEOUT_MS = 5_000;
+
+export async function urlMain(argv: readonly string[], io: LoadIo, record: RecordFields): Promise<number> {
+  const args = parseCommand(argv, definitionOf('load'), NOT_FOR_URL);
+  const parsed = await parseUrlRun(args);
+  const outs = parseOutFlags(args.lists['out'] ?? []);
+  const errors = [...args.errors, ...parsed.errors, ...outs.errors];
+  const run = parsed.run;
+  const planned = run === null ? null : resolveLoadPlan({ load: run.section, scenarioDurationMs: run.durationMs });
+  if (planned !== null && !planned.ok) errors.push(...planned.errors);
+  // Checked by parseUrlRun (its errors are above); parsed again here for the run.
+  const thresholds = parseThresholds(run?.section.thresholds);
+  if (errors.length > 0 || run === null || planned === null || !planned.ok || !thresholds.ok) {
+    record({ errors });
+    io.err(`${errors.map((error) => `afp load: ${error}`).join('\n')}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const outputs = outs.outputs.length === 0 ? null : new MetricsOutputs({ specs: outs.outputs, runLabels: { job: 'afp', run_id: Math.floor(io.clock.nowMs()).toString(36) }, nowMs: () => io.clock.nowMs() });
+  const prepared = await outputs?.prepare();
+  if (typeof prepared === 'string') {
+    io.err(`afp load: ${prepared}\n`);
+    return EXIT.invalidInput;
+  }
+  const reach = await reachable(run.request.url, REACH_TIMEOUT_MS);
+  if (!reach.ok) {
+    io.err(`afp load: ${run.request.url} is not reachable: ${reach.message}\n`);
+    return EXIT.liveness;
+  }
+  const endpoint = urlEndpointName(run.request);
+  io.out(`target: ${run.request.url}\nendpoint: ${endpoint}\nplan: ${describePlan(planned.plan)}\n`);
+  record({ target: run.request.url, endpoint });
+  const result = await runWithView({
+    plan: planned.plan, io, quiet: args.flags['quiet'] === true || args.flags['json'] === true, thresholds: thresholds.thresholds, outputs,
+    run: (hooks) => runUrlLoad({ request: run.request, plan: planned.plan, clock: io.clock, timeoutMs: run.timeoutMs, ...hooks }),
+  });
+  const stopReason = result.outcome.stopReason;
+  return concludeRun({
+    io, result, out: outs.dir ?? URL_OUT_DEFAULT, written: [], thresholds: thresholds.thresholds, outputs, record,
+    report: {
+      scenario: 'url', target: { name: run.request.url, source: 'url' }, engine: 'afp',
+      ...(stopReason === null ? {} : { stopReason }), ...(run.vus === null ? {} : { concurrency: { value: run.vus, source: 'configured VUs' } }),
+    },
+  });
+}

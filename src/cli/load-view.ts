@@ -1,0 +1,248 @@
+/**
+ * What every afp-engine load run shares at the terminal, whether its iterations are a scenario's
+ * agents (load.ts) or requests to one URL (load-url.ts): the live view on stderr while it goes,
+ * Ctrl-C (a graceful stop, then a cut), abortOnFail thresholds watched every ABORT_CHECK_MS, the
+ * metrics outputs fed (src/load/metrics/), and at the end the reports, the summary lines, the
+ * Little's-law line, the thresholds and the exit code. One mechanism for both sources: the run
+ * itself is handed in as a function of the hooks.
+ *
+ * Live view: on a terminal one status line rewritten in place (elapsed, ETA, current rate, p99,
+ * error rate), else a plain line every PLAIN_EVERY_MS; none with --quiet.
+ * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
+ * failed · 0.
+ */
+import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSample, type LoadSnapshot } from '../load/load-recorder.ts';
+import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
+import type { LoadPlan } from '../load/executors.ts';
+import type { LoadRunResult } from '../load/load-run.ts';
+import { LiveWindow, type LiveView } from '../load/load-run-view.ts';
+import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
+import type { MetricsOutputs } from '../load/metrics/metrics-outputs.ts';
+import { writeLoadReports, type LoadReport } from '../load/report/write-load-reports.ts';
+import { abortNow, evaluateThresholds, failedThresholds, type Threshold, type ThresholdResult } from '../load/thresholds.ts';
+import { formatDuration } from '../sim/duration.ts';
+import { EXIT } from './exit-codes.ts';
+import type { RecordFields } from './json-output.ts';
+
+const TTY_EVERY_MS = 250;
+export const PLAIN_EVERY_MS = 5_000;
+const ENDPOINTS_SHOWN = 30;
+export const ABORT_CHECK_MS = 1_000;
+
+export interface LoadIo {
+  out(text: string): void;
+  /** The live view and errors. */
+  err(text: string): void;
+  readonly errIsTty: boolean;
+  /** Calls `handler` on every Ctrl-C (SIGINT); returns the function that stops listening. */
+  onInterrupt(handler: () => void): () => void;
+  readonly clock: LoadClock;
+}
+
+export const PROCESS_IO: LoadIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY,
+  onInterrupt: (handler) => {
+    process.on('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  },
+  clock: systemLoadClock(),
+};
+
+/** What a run gets from the view: the stop (Ctrl-C, abortOnFail) and the hooks that feed the view and the outputs. */
+export interface RunHooks {
+  readonly stop: LoadStop;
+  readonly onStart: (recorder: LoadRecorder) => void;
+  readonly onSample: (sample: LoadSample) => void;
+}
+
+export interface ViewedRun {
+  readonly plan: LoadPlan;
+  readonly io: LoadIo;
+  readonly quiet: boolean;
+  readonly thresholds: readonly Threshold[];
+  readonly outputs: MetricsOutputs | null;
+  readonly run: (hooks: RunHooks) => Promise<LoadRunResult>;
+}
+
+/** Runs `options.run` under the live view, Ctrl-C, the abortOnFail watch and the metrics outputs' live pushes. */
+export async function runWithView(options: ViewedRun): Promise<LoadRunResult> {
+  const { io, plan, outputs } = options;
+  const stop = new LoadStop();
+  let interrupts = 0;
+  const stopListening = io.onInterrupt(() => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      stop.stop('interrupted');
+      io.err(`\nafp load: stopping: iterations in flight get up to ${formatDuration(plan.gracefulStopMs)} (Ctrl-C again to cut them now)\n`);
+    } else {
+      stop.hurry();
+    }
+  });
+  let window: LiveWindow | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let abortWatch: ReturnType<typeof setInterval> | null = null;
+  const aborting = options.thresholds.filter((threshold) => threshold.abortOnFail);
+  const show = (final: boolean): void => {
+    if (window === null) return;
+    const line = viewLine(window.view(io.clock.nowMs()), plan.durationMs);
+    if (io.errIsTty) io.err(`\r${line.padEnd(100)}${final ? '\n' : ''}`);
+    else io.err(`${line}\n`);
+  };
+  try {
+    return await options.run({
+      stop,
+      onStart: (recorder: LoadRecorder) => {
+        outputs?.start(recorder);
+        if (aborting.length > 0) abortWatch = setInterval(() => watchAborts(recorder, aborting, stop, io), ABORT_CHECK_MS);
+        if (options.quiet) return;
+        window = new LiveWindow(recorder.startMs);
+        timer = setInterval(() => show(false), io.errIsTty ? TTY_EVERY_MS : PLAIN_EVERY_MS);
+      },
+      onSample: (sample) => {
+        window?.add(sample);
+        outputs?.add(sample);
+      },
+    });
+  } finally {
+    if (timer !== null) clearInterval(timer);
+    if (abortWatch !== null) clearInterval(abortWatch);
+    outputs?.stopLive();
+    if (io.errIsTty) show(true);
+    stopListening();
+  }
+}
+
+/** Stops the run when an abortOnFail threshold fails past its delayAbortEval (k6's abort). */
+function watchAborts(recorder: LoadRecorder, thresholds: readonly Threshold[], stop: LoadStop, io: LoadIo): void {
+  if (stop.reason !== null) return;
+  const nowMs = io.clock.nowMs();
+  const failing = abortNow(evaluateThresholds(thresholds, recorder.snapshot(), { atMs: nowMs }), nowMs - recorder.startMs);
+  const first = failing[0];
+  if (first === undefined) return;
+  stop.stop(`threshold ${first.metric}: ${first.expression} failed (abortOnFail)`);
+  io.err(`\nafp load: stopping: threshold ${first.metric}: ${first.expression} failed with abortOnFail\n`);
+}
+
+const fixed = (value: number, digits: number): string => value.toFixed(digits);
+
+function viewLine(view: LiveView, durationMs: number): string {
+  const remainingMs = Math.max(0, durationMs - view.elapsedMs);
+  return [
+    `elapsed ${formatSeconds(view.elapsedMs)}`,
+    `ETA ${formatSeconds(remainingMs)}`,
+    `${view.requestsPerSecond} req/s`,
+    `p99 ${fixed(view.p99Ms, 1)} ms`,
+    `errors ${fixed(view.errorRate * 100, 2)}%`,
+    `${view.requests} requests`,
+  ].join(' · ');
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+export const totalRequests = (snapshot: LoadSnapshot): number => snapshot.endpoints.reduce((total, endpoint) => total + endpoint.requests, 0);
+
+/** Requests went out and not one got an answer: the target is unreachable. */
+export function unanswered(snapshot: LoadSnapshot): boolean {
+  const total = totalRequests(snapshot);
+  const noAnswer = snapshot.endpoints.reduce((sum, endpoint) => sum + (endpoint.statuses['0'] ?? 0), 0);
+  return total > 0 && noAnswer === total;
+}
+
+/** The --json figures of a run: what the summary prints, as numbers. */
+export function loadFigures(result: LoadRunResult, judged: ReturnType<typeof evaluateThresholds>, files: readonly string[], target: string): Record<string, unknown> {
+  const { snapshot, outcome } = result;
+  const overall = percentilesOf(overallHistogram(snapshot));
+  return {
+    target, ended_by: outcome.endedBy, stop_reason: outcome.stopReason, seconds: (snapshot.endMs - snapshot.startMs) / 1000,
+    requests: totalRequests(snapshot), failed: snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0),
+    latency_ms: { p50: overall.p50Ms, p90: overall.p90Ms, p99: overall.p99Ms, p999: overall.p999Ms, max: overall.maxMs },
+    iterations: { ...snapshot.iterations, interrupted: outcome.interrupted, failed: outcome.failedIterations },
+    thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files,
+  };
+}
+
+export function summaryLines(result: LoadRunResult): string[] {
+  const { snapshot, outcome } = result;
+  const total = totalRequests(snapshot);
+  const failed = snapshot.endpoints.reduce((sum, endpoint) => sum + endpoint.failed, 0);
+  const seconds = Math.max(0.001, (snapshot.endMs - snapshot.startMs) / 1000);
+  const overall = percentilesOf(overallHistogram(snapshot));
+  const { started, completed, dropped } = snapshot.iterations;
+  const lines = [
+    `ended: ${outcome.endedBy === 'schedule' ? 'the schedule ran out' : `stopped (${outcome.stopReason ?? 'stopped'})`} after ${fixed(seconds, 1)} s`,
+    `requests: ${total} (${fixed(total / seconds, 1)}/s), failed ${failed} (${fixed(total === 0 ? 0 : (failed / total) * 100, 2)}%)`,
+    `latency from the intended start (ms): p50 ${fixed(overall.p50Ms, 2)} · p90 ${fixed(overall.p90Ms, 2)} · p99 ${fixed(overall.p99Ms, 2)} · p99.9 ${fixed(overall.p999Ms, 2)} · max ${fixed(overall.maxMs, 2)}`,
+    `iterations: ${started} started, ${completed} completed, ${dropped} dropped, ${outcome.interrupted} interrupted, ${outcome.failedIterations} failed`,
+  ];
+  for (const [name, tally] of Object.entries(snapshot.checks)) lines.push(`check ${name}: ${tally.passes} passed, ${tally.fails} failed`);
+  if (snapshot.endpoints.length > 0) lines.push('endpoints:');
+  for (const endpoint of snapshot.endpoints.slice(0, ENDPOINTS_SHOWN)) {
+    const latency = percentilesOf(decodeHistogram(endpoint.latency));
+    const statuses = Object.entries(endpoint.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
+    lines.push(`  ${endpoint.endpoint.padEnd(24)} ${String(endpoint.requests).padStart(7)} req  p99 ${fixed(latency.p99Ms, 2).padStart(8)} ms  ${statuses}`);
+  }
+  if (snapshot.endpoints.length > ENDPOINTS_SHOWN) lines.push(`  … ${snapshot.endpoints.length - ENDPOINTS_SHOWN} more in load.json`);
+  const kept = (title: string, list: { count: number; first: readonly string[] }): void => {
+    if (list.count === 0) return;
+    lines.push(`${title}: ${list.count}`);
+    for (const item of list.first.slice(0, 5)) lines.push(`  ${item}`);
+  };
+  kept('rules the agents saw broken', { count: result.reports.count, first: result.reports.first.map((report) => `${report.agentId}: ${report.message}`) });
+  kept('iterations that failed', result.iterationErrors);
+  kept('set-up calls refused', result.setupTrouble);
+  return lines;
+}
+
+export interface Conclusion {
+  readonly io: LoadIo;
+  readonly result: LoadRunResult;
+  /** The report's header; the snapshot and thresholds come from the run. */
+  readonly report: Omit<LoadReport, 'snapshot' | 'thresholds'>;
+  readonly out: string;
+  /** Files written before the reports (load.json), listed first. */
+  readonly written: readonly string[];
+  readonly thresholds: readonly Threshold[];
+  readonly outputs: MetricsOutputs | null;
+  readonly record: RecordFields;
+}
+
+/** Writes the reports, pushes the final metrics, prints the summary; the run's exit code. */
+export async function concludeRun(run: Conclusion): Promise<number> {
+  const { io, result } = run;
+  const judged = evaluateThresholds(run.thresholds, result.snapshot);
+  const reports = await writeLoadReports(run.out, { ...run.report, snapshot: result.snapshot, thresholds: judged });
+  const outputNotes = run.outputs === null ? [] : await run.outputs.finish(result.snapshot);
+  const little = littleCheck(result.snapshot, run.report.concurrency ?? null);
+  io.out(`${[...summaryLines(result), littleLine(little), ...thresholdLines(judged)].join('\n')}\n`);
+  for (const note of outputNotes) io.out(`note: ${note}\n`);
+  const files = [...run.written, ...reports, ...(run.outputs?.files ?? [])];
+  io.out(`files: ${files.join(', ')}\n`);
+  run.record({ ...loadFigures(result, judged, files, run.report.target.name), littles_law: little });
+  return exitOf(result.snapshot, judged, run.report.target.name, io);
+}
+
+function exitOf(snapshot: LoadSnapshot, judged: readonly ThresholdResult[], targetName: string, io: LoadIo): number {
+  if (unanswered(snapshot)) {
+    io.err(`afp load: ${targetName} answered none of the run's ${totalRequests(snapshot)} requests\n`);
+    return EXIT.liveness;
+  }
+  const failed = failedThresholds(judged);
+  if (failed.length > 0) {
+    io.out(`FAILED: ${failed.length} of ${judged.length} thresholds\n`);
+    return EXIT.loadThreshold;
+  }
+  return EXIT.ok;
+}
+
+export type { Concurrency };
+
+/** The thresholds as the terminal shows them (both engines). */
+export function thresholdLines(results: readonly ThresholdResult[]): string[] {
+  if (results.length === 0) return [];
+  return ['thresholds:', ...results.map((result) => `  ${result.ok ? 'pass' : 'FAIL'} ${result.metric}: ${result.expression} (observed ${Number.isInteger(result.value) ? String(result.value) : result.value.toFixed(4)}${result.noData ? ', no data' : ''})`)];
+}

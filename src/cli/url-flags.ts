@@ -1,0 +1,181 @@
+/**
+ * The flags of a URL run, read once for every command that takes them — `afp load URL` (afp's
+ * generator, or --engine autocannon) and `afp export k6 --url URL` — into one request and one
+ * `load:` section, the very section a scenario file would hold, so the run's plan
+ * (executors.ts `resolveLoadPlan`), its thresholds (threshold-parser.ts) and the k6 script's options
+ * (k6-options.ts) come from the same data as a scenario's.
+ *
+ *   URL | --url URL   an absolute http(s) URL (the positional or the flag; not both, unless equal)
+ *   --method M        GET (default), POST, PUT, DELETE
+ *   --header 'K: V'   repeatable; names lower-cased; host and content-length are the client's
+ *   --body TEXT | --body-file FILE   at most BODY_BYTES_MAX
+ *   --rate N/s        the open model: N per time unit (`N`, `N/s`, `N/m`, `N/100ms`) → constant-arrival-rate
+ *   --vus N           a closed loop of N → constant-vus (exactly one of --rate and --vus)
+ *   --max-vus N       with --rate: max_in_flight (k6 maxVUs)
+ *   --duration D      default URL_DEFAULTS.durationMs
+ *   --threshold 'METRIC: EXPR'   repeatable; k6's syntax, as a scenario's load.thresholds
+ *   --timeout D       per request, within URL_LIMITS.timeoutMs
+ * Every problem is reported, all at once; nothing is sent before they are.
+ */
+import { readFile } from 'node:fs/promises';
+import type { HttpMethod } from '../http/route.ts';
+import { LOAD_LIMITS, type LoadSection } from '../load/load-schema.ts';
+import { parseThresholds } from '../load/thresholds.ts';
+import { URL_METHODS, type UrlRequest } from '../load/url-source.ts';
+import { formatDuration, parseDuration, UNIT_MS } from '../sim/duration.ts';
+import { parseCommand, stringFlag, type ParsedArgs } from './args.ts';
+import { definitionOf } from './commands.ts';
+
+export const URL_DEFAULTS = { durationMs: 30_000, timeoutMs: 10_000 } as const;
+export const URL_LIMITS = { timeoutMs: { min: 100, max: 10 * UNIT_MS.m }, headers: 100, headerBytes: 8_192 } as const;
+export const BODY_BYTES_MAX = 1_048_576;
+
+export interface UrlRun {
+  readonly request: UrlRequest;
+  /** The profile as a scenario's `load:` section (durations in ms, as the schema gives them). */
+  readonly section: LoadSection;
+  readonly durationMs: number;
+  readonly timeoutMs: number;
+  /** --vus N: the closed loop's configured concurrency; null in the open model. */
+  readonly vus: number | null;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const OWN_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection'];
+const RATE = /^(\d{1,7})(?:\/(\d{0,7})(ms|s|m|h))?$/;
+
+/** The URL a run names: the positional or --url; null (with an error) when none or two different ones. */
+export function urlOf(args: ParsedArgs, errors: string[]): string | null {
+  const given = [...args.positionals, ...(stringFlag(args, 'url') === undefined ? [] : [stringFlag(args, 'url') ?? ''])];
+  const distinct = [...new Set(given)];
+  if (distinct.length !== 1) {
+    errors.push(distinct.length === 0 ? 'name the URL to load (afp load URL, or --url URL)' : `name one URL, got ${distinct.length}: ${distinct.map((url) => `'${url.slice(0, 200)}'`).join(', ')}`);
+    return null;
+  }
+  const url = distinct[0] ?? '';
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    errors.push(`'${url.slice(0, 200)}' is not an absolute http(s) URL`);
+    return null;
+  }
+  return url;
+}
+
+export function headersOf(values: readonly string[], errors: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (values.length > URL_LIMITS.headers) errors.push(`at most ${URL_LIMITS.headers} --header flags, got ${values.length}`);
+  for (const value of values.slice(0, URL_LIMITS.headers)) {
+    const colon = value.indexOf(':');
+    const name = colon === -1 ? '' : value.slice(0, colon).trim().toLowerCase();
+    const text = colon === -1 ? '' : value.slice(colon + 1).trim();
+    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(text) || value.length > URL_LIMITS.headerBytes) errors.push(`--header '${value.slice(0, 100)}' is not 'Name: value' (a token name, a value without line breaks, ${URL_LIMITS.headerBytes} bytes at most)`);
+    else if (OWN_HEADERS.includes(name)) errors.push(`--header ${name}: afp's client sets ${name} itself`);
+    else headers[name] = text;
+  }
+  return headers;
+}
+
+export async function bodyOf(args: ParsedArgs, errors: string[]): Promise<string | undefined> {
+  const text = stringFlag(args, 'body');
+  const file = stringFlag(args, 'body-file');
+  if (text !== undefined && file !== undefined) {
+    errors.push('give --body or --body-file, not both');
+    return undefined;
+  }
+  let body = text;
+  if (file !== undefined) {
+    try {
+      body = await readFile(file, 'utf8');
+    } catch (error) {
+      errors.push(`--body-file: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+  if (body !== undefined && Buffer.byteLength(body) > BODY_BYTES_MAX) errors.push(`the body is longer than ${BODY_BYTES_MAX} bytes`);
+  return body;
+}
+
+/** `300/s` → rate 300 per 1000 ms; `50/100ms`; a bare `N` is per second. */
+export function parseRate(text: string): { rate: number; timeUnitMs: number } | string {
+  const match = RATE.exec(text.trim());
+  if (match === null) return `--rate '${text.slice(0, 40)}' is not N/s, N/m, N/100ms or N (per second)`;
+  const rate = Number(match[1]);
+  const unitMs = match[3] === undefined ? UNIT_MS.s : (match[2] === '' || match[2] === undefined ? 1 : Number(match[2])) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
+  if (rate < 1 || rate > LOAD_LIMITS.rate) return `--rate must be from 1 to ${LOAD_LIMITS.rate} per time unit, got ${rate}`;
+  if (unitMs < LOAD_LIMITS.timeUnitMs.min || unitMs > LOAD_LIMITS.timeUnitMs.max) return `--rate's time unit must be from ${formatDuration(LOAD_LIMITS.timeUnitMs.min)} to ${formatDuration(LOAD_LIMITS.timeUnitMs.max)}`;
+  return { rate, timeUnitMs: unitMs };
+}
+
+function wholeFlag(args: ParsedArgs, name: string, max: number, errors: string[]): number | undefined {
+  const text = stringFlag(args, name);
+  if (text === undefined) return undefined;
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= max)) {
+    errors.push(`--${name} must be a whole number from 1 to ${max}, got '${text.slice(0, 20)}'`);
+    return undefined;
+  }
+  return value;
+}
+
+function durationFlag(args: ParsedArgs, name: string, bounds: { min: number; max: number }, errors: string[]): number | undefined {
+  const text = stringFlag(args, name);
+  if (text === undefined) return undefined;
+  const parsed = parseDuration(text);
+  if (typeof parsed === 'string') errors.push(`--${name}: ${parsed}`);
+  else if (parsed < bounds.min || parsed > bounds.max) errors.push(`--${name} must be from ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}`);
+  else return parsed;
+  return undefined;
+}
+
+/** `'http_req_duration: p(95)<200'` → key and expression; the key may hold a `{tag:value}` filter with colons. */
+export function thresholdsOf(values: readonly string[], errors: string[]): Record<string, string[]> {
+  const thresholds: Record<string, string[]> = {};
+  for (const value of values) {
+    const match = /^\s*([a-z_]{1,40}(?:\{[^{}]{1,300}\})?)\s*:\s*(\S.*?)\s*$/s.exec(value);
+    if (match === null) {
+      errors.push(`--threshold '${value.slice(0, 200)}' is not 'METRIC: EXPR', e.g. 'http_req_duration: p(95)<200' or 'http_req_failed: rate<0.01'`);
+      continue;
+    }
+    (thresholds[match[1] ?? ''] ??= []).push(match[2] ?? '');
+  }
+  return thresholds;
+}
+
+function profileOf(args: ParsedArgs, durationMs: number, errors: string[]): { section: Omit<LoadSection, 'thresholds'>; vus: number | null } {
+  const rateText = stringFlag(args, 'rate');
+  const vus = wholeFlag(args, 'vus', LOAD_LIMITS.vus, errors);
+  const maxVus = wholeFlag(args, 'max-vus', LOAD_LIMITS.maxInFlight, errors);
+  if ((rateText === undefined) === (stringFlag(args, 'vus') === undefined)) errors.push('give --rate N/s (the open model: arrivals whatever the latency) or --vus N (a closed loop), one of them');
+  if (maxVus !== undefined && rateText === undefined) errors.push('--max-vus goes with --rate (a closed loop of --vus N has N in flight)');
+  if (rateText !== undefined) {
+    const rate = parseRate(rateText);
+    if (typeof rate === 'string') errors.push(rate);
+    else return { section: { executor: 'constant-arrival-rate', rate: rate.rate, time_unit: rate.timeUnitMs, duration: durationMs, ...(maxVus === undefined ? {} : { max_in_flight: maxVus }) }, vus: null };
+  }
+  return { section: { executor: 'constant-vus', vus: vus ?? 1, duration: durationMs }, vus: vus ?? null };
+}
+
+/** The URL run the flags describe, or every problem with them. */
+export async function parseUrlRun(args: ParsedArgs): Promise<{ run: UrlRun | null; errors: string[] }> {
+  const errors: string[] = [];
+  const url = urlOf(args, errors);
+  const method = (stringFlag(args, 'method') ?? 'GET').toUpperCase();
+  if (!URL_METHODS.includes(method as HttpMethod)) errors.push(`--method must be one of ${URL_METHODS.join(', ')}, got '${method.slice(0, 20)}'`);
+  const headers = headersOf(args.lists['header'] ?? [], errors);
+  const body = await bodyOf(args, errors);
+  const durationMs = durationFlag(args, 'duration', LOAD_LIMITS.durationMs, errors) ?? URL_DEFAULTS.durationMs;
+  const timeoutMs = durationFlag(args, 'timeout', URL_LIMITS.timeoutMs, errors) ?? URL_DEFAULTS.timeoutMs;
+  const profile = profileOf(args, durationMs, errors);
+  const thresholds = thresholdsOf(args.lists['threshold'] ?? [], errors);
+  const judged = parseThresholds(thresholds);
+  if (!judged.ok) errors.push(...judged.errors.map((error) => error.replace(/^load\.thresholds\./, '--threshold ')));
+  if (errors.length > 0 || url === null) return { run: null, errors };
+  const section: LoadSection = { ...profile.section, ...(Object.keys(thresholds).length === 0 ? {} : { thresholds }) };
+  return { run: { request: { url, method: method as HttpMethod, headers, body }, section, durationMs, timeoutMs, vus: profile.vus }, errors };
+}
+
+/** Whether argv names a URL run: a positional http(s) URL, or --url. */
+export function isUrlRun(argv: readonly string[]): boolean {
+  const args = parseCommand(argv, definitionOf('load'));
+  return stringFlag(args, 'url') !== undefined || /^https?:\/\//i.test(args.positionals[0] ?? '');
+}
+

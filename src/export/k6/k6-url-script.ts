@@ -1,0 +1,67 @@
+/**
+ * `afp export k6 --url URL …`: the URL run `afp load URL …` makes, as a k6 script — the same
+ * `load:` section (src/cli/url-flags.ts) through the same k6-options.ts as a scenario's (a
+ * constant-arrival-rate scenario with maxVUs from --max-vus, or constant-vus), the thresholds as
+ * written, the method, headers and body afp sends (its default `accept` and `content-type`
+ * included), and every request tagged `endpoint: METHOD /path` (afp's endpoint name, so a
+ * `{endpoint:…}` threshold and a dashboard mean the same in both).
+ * `http_req_failed` counts what afp counts (no answer, 429, 5xx): the responseCallback expects
+ * every other status. AFP_URL overrides the URL at run time.
+ * Pure and byte-stable: the same flags and version give the same bytes.
+ */
+import type { LoadSection } from '../../load/load-schema.ts';
+import type { UrlRequest } from '../../load/url-source.ts';
+import { urlEndpointName } from '../../load/url-source.ts';
+import { jsLiteral, type JsValue } from './js-literal.ts';
+import { k6Duration, k6Options } from './k6-options.ts';
+
+export interface K6UrlExport {
+  readonly request: UrlRequest;
+  readonly section: LoadSection;
+  readonly timeoutMs: number;
+  readonly afpVersion: string;
+  /** The command line shown in the header. */
+  readonly command: string;
+}
+
+export type K6UrlResult = { readonly ok: true; readonly text: string; readonly endpoint: string } | { readonly ok: false; readonly errors: readonly string[] };
+
+/** The headers afp's sender puts on the request (load-run-transport.ts): accept, and content-type with a body; the user's win. */
+function sentHeaders(request: UrlRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  return { ...headers, ...request.headers };
+}
+
+export function exportK6UrlScript(input: K6UrlExport): K6UrlResult {
+  const { request } = input;
+  const endpoint = urlEndpointName(request);
+  const k6 = k6Options({ name: 'url', load: input.section, scenarioDurationMs: input.section.duration ?? 0, endpoints: [endpoint] });
+  if (!k6.ok) return { ok: false, errors: k6.errors };
+  const text = [
+    `// k6 script exported by afp ${input.afpVersion}: the URL run of \`afp load\`, request for request.`,
+    `// Written by \`${input.command.replace(/[\r\n]/g, ' ')}\`: do not edit, export again.`,
+    '// Run: k6 run --no-usage-report [-e AFP_URL=<another URL>] <this file>',
+    `// Every request is tagged endpoint=${JSON.stringify(endpoint)} (afp's endpoint name); http_req_failed counts`,
+    '// what afp load counts: no answer, a 429 or a 5xx.',
+    "import http from 'k6/http';",
+    '',
+    `export const options = ${jsLiteral(k6.options as unknown as JsValue)};`,
+    '',
+    `const URL = __ENV.AFP_URL || ${JSON.stringify(request.url)};`,
+    `const METHOD = ${JSON.stringify(request.method)};`,
+    `const BODY = ${request.body === undefined ? 'null' : JSON.stringify(request.body)};`,
+    `const PARAMS = {`,
+    `  headers: ${jsLiteral(sentHeaders(request), 1)},`,
+    `  tags: { endpoint: ${JSON.stringify(endpoint)} },`,
+    `  timeout: '${k6Duration(input.timeoutMs)}',`,
+    '  responseCallback: http.expectedStatuses({ min: 100, max: 428 }, { min: 430, max: 499 }),',
+    '};',
+    '',
+    'export default function () {',
+    '  http.request(METHOD, URL, BODY, PARAMS);',
+    '}',
+    '',
+  ].join('\n');
+  return { ok: true, text, endpoint };
+}

@@ -1,0 +1,169 @@
+/**
+ * `--out prometheus=URL` and `--out json=FILE`: the run's metrics (metric-series.ts) streamed while
+ * it goes — every PUSH_EVERY_MS from the live tally, and once at the end from the final snapshot,
+ * so the last values sent are summary.json's figures — to a Prometheus remote-write receiver
+ * (remote-write.ts) and/or a JSON-lines file (one object a series and push:
+ * `{"time_ms":…,"metric":…,"labels":{…},"value":…}`).
+ *
+ * Failures are counted, never thrown: a receiver that refuses or does not answer is a note in the
+ * run's output, not a failed run. One push at a time per output (a slow receiver skips live pushes
+ * rather than piling them up); timestamps strictly increase, as a receiver requires per series.
+ * Bounded: at most OUTPUTS_MAX outputs; the series are bounded by the recorder's endpoint limit.
+ * Non-goals: other outputs (InfluxDB, StatsD): k6 has them, through `afp export k6`.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { LoadRecorder, LoadSample, LoadSnapshot } from '../load-recorder.ts';
+import { seriesOf, seriesOfSnapshot, type MetricSeries } from './metric-series.ts';
+import { MetricsTally } from './metrics-tally.ts';
+import { pushRemoteWrite } from './remote-write.ts';
+
+export const PUSH_EVERY_MS = 5_000;
+export const OUTPUTS_MAX = 8;
+
+export type OutputSpec = { readonly kind: 'prometheus'; readonly url: string } | { readonly kind: 'json'; readonly file: string };
+
+export interface OutFlags {
+  /** The reports' directory (`--out DIR`), if one was given. */
+  readonly dir: string | undefined;
+  readonly outputs: readonly OutputSpec[];
+  readonly errors: readonly string[];
+}
+
+/** Every `--out` value: one plain DIR, and any number of `prometheus=URL` and `json=FILE`. */
+export function parseOutFlags(values: readonly string[]): OutFlags {
+  const errors: string[] = [];
+  const outputs: OutputSpec[] = [];
+  const dirs: string[] = [];
+  for (const value of values) {
+    const named = /^([a-z][a-z0-9-]{0,40})=(.*)$/s.exec(value);
+    if (named === null) {
+      dirs.push(value);
+      continue;
+    }
+    const [, kind, rest = ''] = named;
+    if (kind === 'prometheus') {
+      if (/^https?:\/\/[^\s]+$/.test(rest) && URL.canParse(rest)) outputs.push({ kind, url: rest });
+      else errors.push(`--out prometheus=URL needs an http(s) remote-write URL, e.g. prometheus=http://127.0.0.1:9090/api/v1/write, got '${rest.slice(0, 200)}'`);
+    } else if (kind === 'json') {
+      if (rest !== '') outputs.push({ kind, file: rest });
+      else errors.push('--out json=FILE needs a file name');
+    } else {
+      errors.push(`--out ${kind}=…: unknown output '${kind}' (afp streams to prometheus=URL and json=FILE; a plain --out DIR is where the reports go)`);
+    }
+  }
+  if (dirs.length > 1) errors.push(`--out DIR given ${dirs.length} times (${dirs.join(', ')}): the reports go to one directory`);
+  if (outputs.length > OUTPUTS_MAX) errors.push(`at most ${OUTPUTS_MAX} metrics outputs, got ${outputs.length}`);
+  return { dir: dirs[0], outputs, errors };
+}
+
+interface Sink {
+  readonly spec: OutputSpec;
+  pushes: number;
+  failures: number;
+  firstFailure: string | null;
+  busy: Promise<void> | null;
+}
+
+export class MetricsOutputs {
+  private readonly sinks: Sink[];
+  private readonly tally = new MetricsTally();
+  private readonly runLabels: Readonly<Record<string, string>>;
+  private readonly nowMs: () => number;
+  private readonly everyMs: number;
+  private recorder: LoadRecorder | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private lastTimestampMs = 0;
+
+  constructor(options: { specs: readonly OutputSpec[]; runLabels: Readonly<Record<string, string>>; nowMs: () => number; everyMs?: number }) {
+    this.sinks = options.specs.map((spec) => ({ spec, pushes: 0, failures: 0, firstFailure: null, busy: null }));
+    this.runLabels = options.runLabels;
+    this.nowMs = options.nowMs;
+    this.everyMs = options.everyMs ?? PUSH_EVERY_MS;
+  }
+
+  /** The JSON-lines files written (listed with the reports). */
+  get files(): string[] {
+    return this.sinks.flatMap((sink) => (sink.spec.kind === 'json' ? [sink.spec.file] : []));
+  }
+
+  /** Empties the JSON-lines files (a run's stream starts with the run), so a bad path is found before the run. */
+  async prepare(): Promise<string | null> {
+    for (const file of this.files) {
+      try {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, '');
+      } catch (error) {
+        return `--out json=${file}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    return null;
+  }
+
+  start(recorder: LoadRecorder): void {
+    this.recorder = recorder;
+    this.timer = setInterval(() => this.pushLive(), this.everyMs);
+  }
+
+  add(sample: LoadSample): void {
+    this.tally.add(sample);
+  }
+
+  stopLive(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The final push, from the run's snapshot; the notes on what was sent (and what failed). */
+  async finish(snapshot: LoadSnapshot): Promise<string[]> {
+    this.stopLive();
+    await Promise.all(this.sinks.map((sink) => sink.busy ?? Promise.resolve()));
+    const series = seriesOfSnapshot(snapshot, this.runLabels);
+    const timestampMs = this.timestamp();
+    await Promise.all(this.sinks.map((sink) => this.send(sink, series, timestampMs)));
+    return this.sinks.map((sink) => {
+      const where = sink.spec.kind === 'prometheus' ? `prometheus ${sink.spec.url}` : `json ${sink.spec.file}`;
+      const failed = sink.failures === 0 ? '' : `, ${sink.failures} failed (first: ${sink.firstFailure ?? '?'})`;
+      return `metrics to ${where}: ${sink.pushes} pushes${failed}`;
+    });
+  }
+
+  private pushLive(): void {
+    if (this.recorder === null) return;
+    const series = seriesOf(this.tally.figures(), this.recorder.iterationCounts(), this.runLabels);
+    const timestampMs = this.timestamp();
+    for (const sink of this.sinks) {
+      if (sink.busy !== null) continue;
+      sink.busy = this.send(sink, series, timestampMs).finally(() => (sink.busy = null));
+    }
+  }
+
+  /** Now, in whole ms, strictly after the last push's instant. */
+  private timestamp(): number {
+    this.lastTimestampMs = Math.max(this.lastTimestampMs + 1, Math.floor(this.nowMs()));
+    return this.lastTimestampMs;
+  }
+
+  private async send(sink: Sink, series: readonly MetricSeries[], timestampMs: number): Promise<void> {
+    sink.pushes += 1;
+    const failure = sink.spec.kind === 'prometheus' ? await remoteWriteFailure(sink.spec.url, series, timestampMs) : await jsonLinesFailure(sink.spec.file, series, timestampMs);
+    if (failure === null) return;
+    sink.failures += 1;
+    sink.firstFailure ??= failure;
+  }
+}
+
+async function remoteWriteFailure(url: string, series: readonly MetricSeries[], timestampMs: number): Promise<string | null> {
+  const outcome = await pushRemoteWrite(url, series, timestampMs);
+  return outcome.ok ? null : outcome.message;
+}
+
+async function jsonLinesFailure(file: string, series: readonly MetricSeries[], timestampMs: number): Promise<string | null> {
+  const text = series.map((one) => JSON.stringify({ time_ms: timestampMs, metric: one.name, labels: one.labels, value: one.value })).join('\n');
+  try {
+    await appendFile(file, `${text}\n`);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,158 @@
+// `afp load URL` end to end against tiny node:http servers on loopback (ephemeral ports): the
+// open model paces its arrivals whatever the latency (about rate × duration requests, every one
+// the server saw), a closed loop of N VUs keeps N in flight (Little's law: about N / latency
+// requests a second), thresholds decide exit 5, bad flags exit 2 with every problem listed, and a
+// URL where nothing listens exits 4 at once. Requests carry the --method, --header and --body given.
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { main, type LoadIo } from '../../src/cli/load.ts';
+import { systemLoadClock } from '../../src/load/generator.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-load-url-'));
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+    await once(server, 'close');
+  }
+});
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function load(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: LoadIo = { out: (text) => void (out += text), err: (text) => void (err += text), errIsTty: false, clock: systemLoadClock(), onInterrupt: () => () => undefined };
+  const code = await main([...argv], io);
+  return { code, out, err };
+}
+
+interface Summary {
+  readonly totals: { readonly requests: number; readonly failed: number; readonly statuses: Record<string, number> };
+  readonly latencyMs: { readonly p50: number; readonly mean: number };
+  readonly iterations: { readonly started: number; readonly completed: number; readonly dropped: number };
+  readonly endpoints: readonly { readonly endpoint: string; readonly requests: number }[];
+  readonly littlesLaw: { readonly requestsPerSecond: number; readonly inFlight: number; readonly concurrency: number; readonly concurrencySource: string; readonly ok: boolean } | null;
+  readonly thresholds: readonly { readonly metric: string; readonly ok: boolean }[];
+}
+
+const summaryOf = (out: string): Summary => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+
+describe('afp load URL', () => {
+  test('--rate 300/s for 5 s: about 1,500 requests, every one the server saw, no scenario, target file or key', async () => {
+    let seen = 0;
+    const url = await listen((request, response) => {
+      seen += 1;
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    const out = join(DIR, 'rate');
+    const ran = await load([`${url}/`, '--rate', '300/s', '--duration', '5s', '--out', out, '--threshold', 'http_req_failed: rate<0.01', '-q']);
+    expect(ran.code, ran.err).toBe(0);
+    const summary = summaryOf(out);
+    expect(summary.totals.requests).toBeGreaterThanOrEqual(1_350);
+    expect(summary.totals.requests).toBeLessThanOrEqual(1_650);
+    expect(summary.totals.requests).toBe(seen);
+    expect(summary.totals.statuses).toEqual({ '200': seen });
+    expect(summary.iterations.started).toBe(summary.iterations.completed + 0);
+    expect(summary.endpoints.map((endpoint) => endpoint.endpoint)).toEqual(['GET /']);
+    expect(summary.littlesLaw?.concurrencySource).toBe('measured on the wire');
+    expect(summary.thresholds).toEqual([expect.objectContaining({ metric: 'http_req_failed', ok: true })]);
+    expect(ran.out).toMatch(/^target: http:\/\/127\.0\.0\.1:\d+\/\nendpoint: GET \/\nplan: constant-arrival-rate 300\/1s for 5s/);
+    expect(ran.out).toContain("Little's law:");
+  });
+
+  test('a threshold that fails exits 5, the reports still written', async () => {
+    const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 5));
+    const out = join(DIR, 'failing');
+    const ran = await load([url, '--rate', '50/s', '--duration', '1s', '--out', out, '--threshold', 'http_req_duration: p(95)<1', '-q']);
+    expect(ran.code).toBe(5);
+    expect(ran.out).toContain('FAIL http_req_duration: p(95)<1');
+    expect(summaryOf(out).thresholds).toEqual([expect.objectContaining({ ok: false })]);
+  });
+
+  test("--vus 10 against a server answering after 20 ms: a closed loop of 10, about 500 requests/s, p50 about 20 ms, Little's law agrees", async () => {
+    const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 20));
+    const out = join(DIR, 'vus');
+    const ran = await load([url, '--vus', '10', '--duration', '2s', '--out', out, '-q']);
+    expect(ran.code, ran.err).toBe(0);
+    const summary = summaryOf(out);
+    expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
+    expect(summary.latencyMs.p50).toBeLessThan(40);
+    expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured VUs', ok: true });
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
+    expect(summary.littlesLaw?.requestsPerSecond).toBeLessThan(520);
+  });
+
+  test('--method, --header and --body reach the target; the endpoint is METHOD /path (the query left out)', async () => {
+    const bodies: string[] = [];
+    const url = await listen((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push(`${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`);
+        response.writeHead(201).end('{}');
+      });
+    });
+    const out = join(DIR, 'post');
+    const ran = await load(['--url', `${url}/api/v1/games/coin-flip?x=1`, '--method', 'post', '--header', 'X-Run: r1', '--body', '{"amount":"1.00"}', '--rate', '20/s', '--duration', '1s', '--out', out, '-q']);
+    expect(ran.code, ran.err).toBe(0);
+    expect(bodies.length).toBeGreaterThanOrEqual(18);
+    expect(new Set(bodies)).toEqual(new Set(['POST /api/v1/games/coin-flip?x=1 r1 application/json {"amount":"1.00"}']));
+    expect(summaryOf(out).endpoints).toEqual([expect.objectContaining({ endpoint: 'POST /api/v1/games/coin-flip', requests: bodies.length })]);
+  });
+
+  test('bad flags: exit 2, every problem listed, nothing sent', async () => {
+    let seen = 0;
+    const url = await listen((_request, response) => void (seen += 1, response.end()));
+    const ran = await load([url, '--rate', '3x', '--vus', '2', '--header', 'no colon', '--method', 'BREW', '--threshold', 'http_req_duration p95', '--threshold', 'http_req_duration: p(95)<x', '--out', 'influxdb=http://x', '--seed', '1']);
+    expect(ran.code).toBe(2);
+    for (const problem of ['unknown flag --seed', "--method must be one of GET, POST, PUT, DELETE, got 'BREW'", "--header 'no colon'", 'give --rate N/s', "--rate '3x'", "--threshold 'http_req_duration p95'", "'p(95)<x' is not a k6 threshold", "unknown output 'influxdb'"]) expect(ran.err).toContain(problem);
+    expect(seen).toBe(0);
+  });
+
+  test('nothing listens at the URL: exit 4 at once', async () => {
+    const url = await listen(() => undefined);
+    const server = servers.pop();
+    server?.close();
+    if (server !== undefined) await once(server, 'close');
+    const startedAt = performance.now();
+    const ran = await load([url, '--rate', '10/s', '--duration', '10s', '--out', join(DIR, 'down'), '-q']);
+    expect(ran.code).toBe(4);
+    expect(ran.err).toContain('is not reachable');
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+  });
+});
+
+describe('afp load URL --engine autocannon', () => {
+  test("a closed loop of 10 connections on a plain URL: about 500 requests/s at 20 ms, Little's law agrees, a JSON-lines stream of the figures", async () => {
+    const url = await listen((_request, response) => void setTimeout(() => response.writeHead(200).end('ok'), 20));
+    const out = join(DIR, 'autocannon');
+    const stream = join(DIR, 'autocannon.jsonl');
+    const ran = await load([url, '--engine', 'autocannon', '--connections', '10', '--duration', '2s', '--out', out, '--out', `json=${stream}`, '--threshold', 'http_req_duration: p(50)<30']);
+    expect(ran.code, ran.err).toBe(0);
+    const summary = summaryOf(out);
+    expect(summary.latencyMs.p50).toBeGreaterThanOrEqual(19.5);
+    expect(summary.latencyMs.p50).toBeLessThan(40);
+    expect(summary.littlesLaw).toMatchObject({ concurrency: 10, concurrencySource: 'configured connections', ok: true });
+    expect(summary.littlesLaw?.requestsPerSecond).toBeGreaterThan(200);
+    const lines = readFileSync(stream, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { metric: string; labels: Record<string, string>; value: number });
+    expect(lines.find((line) => line.metric === 'afp_http_reqs_total')).toMatchObject({ labels: { endpoint: 'GET /', status: '200' }, value: summary.totals.requests });
+    const refused = await load([url, '--engine', 'autocannon', '--rate', '3/s']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--rate: afp's own engine only");
+  });
+});

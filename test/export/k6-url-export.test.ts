@@ -1,0 +1,112 @@
+// `afp export k6 --url URL …`: the URL run afp load makes, as a k6 script that the real k6 of
+// ../shared/tools takes (`k6 inspect`: the executor, maxVUs and thresholds as given) and runs
+// against a tiny node:http server on loopback: every request the server saw carries afp's method,
+// headers and body, k6 counts them under the endpoint tag `METHOD /path`, and a failing threshold
+// fails k6 (exit 99) as it exits 5 in afp. Bad flags exit 2 with every problem listed.
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main as exportMain } from '../../src/cli/export.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+/** shared/ lies beside the clone (CI, /work/main) or beside the folder of worktrees (/work/wt/NAME). */
+const K6 = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')].map((shared) => join(shared, 'tools', 'k6-v1.3.0', 'k6')).find((path) => existsSync(path)) ?? join(ROOT, '..', 'shared', 'tools', 'k6-v1.3.0', 'k6');
+const scratch = mkdtempSync(join(tmpdir(), 'afp-k6-url-'));
+const seen: string[] = [];
+let server: Server | null = null;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      seen.push(`${request.method} ${request.url} ${request.headers['x-run'] ?? ''} ${request.headers['content-type'] ?? ''} ${body}`);
+      response.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  if (server !== null) {
+    server.closeAllConnections();
+    server.close();
+    await once(server, 'close');
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function runExport(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await exportMain(['k6', ...args], { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+function k6(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(K6, [...args], { timeout: 25_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
+interface Summary {
+  readonly metrics: Readonly<Record<string, { count?: number; value?: number; thresholds?: Record<string, boolean> }>>;
+}
+
+describe('afp export k6 --url', () => {
+  test('k6 inspect reads the open-model profile; k6 run sends what afp load sends, tagged METHOD /path', async () => {
+    const script = join(scratch, 'rate.js');
+    const flags = ['--url', `${base}/api/v1/games/coin-flip?x=1`, '--method', 'POST', '--header', 'X-Run: r1', '--body', '{"amount":"1.00"}', '--rate', '40/s', '--max-vus', '20', '--duration', '2s', '--threshold', 'http_req_duration: p(95)<2000', '--threshold', 'http_req_failed: rate<0.01'];
+    const exported = await runExport([...flags, '--out', script]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect((await runExport(flags)).stdout).toBe(readFileSync(script, 'utf8'));
+    const inspected = await k6(['inspect', script]);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    const options = JSON.parse(inspected.stdout) as { scenarios: Record<string, Record<string, unknown>>; thresholds: Record<string, unknown> };
+    expect(options.scenarios['url']).toMatchObject({ executor: 'constant-arrival-rate', rate: 40, timeUnit: '1s', duration: '2s', maxVUs: 20 });
+    expect(Object.keys(options.thresholds).sort()).toEqual(['http_req_duration', 'http_req_failed', 'http_reqs{endpoint:POST /api/v1/games/coin-flip}']);
+
+    seen.length = 0;
+    const summaryPath = join(scratch, 'rate.summary.json');
+    const ran = await k6(['run', '--no-usage-report', '--quiet', '--no-color', '--summary-export', summaryPath, script]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(summaryPath)).toBe(true);
+    const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
+    expect(seen.length).toBeGreaterThanOrEqual(76);
+    expect(seen.length).toBeLessThanOrEqual(84);
+    expect(new Set(seen)).toEqual(new Set(['POST /api/v1/games/coin-flip?x=1 r1 application/json {"amount":"1.00"}']));
+    expect(summary.metrics['http_reqs{endpoint:POST /api/v1/games/coin-flip}']?.count).toBe(seen.length);
+    expect(summary.metrics['http_req_failed']?.value).toBe(0);
+  }, 40_000);
+
+  test('--vus N is constant-vus; a threshold that fails fails k6 (99), as it exits 5 in afp', async () => {
+    const script = join(scratch, 'vus.js');
+    const exported = await runExport(['--url', `${base}/`, '--vus', '2', '--duration', '1s', '--threshold', 'http_req_duration: p(95)<0.0001', '--out', script]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const inspection = await k6(['inspect', script]);
+    expect(inspection.code, inspection.stderr).toBe(0);
+    const inspected = JSON.parse(inspection.stdout) as { scenarios: Record<string, Record<string, unknown>> };
+    expect(inspected.scenarios['url']).toMatchObject({ executor: 'constant-vus', vus: 2, duration: '1s' });
+    const ran = await k6(['run', '--no-usage-report', '--quiet', '--no-color', script]);
+    expect(ran.code).toBe(99);
+  }, 40_000);
+
+  test('bad flags: exit 2, every problem listed; URL flags without --url are refused for a scenario', async () => {
+    const bad = await runExport(['--url', 'ftp://x', '--rate', '0/s', '--header', 'nope', '--threshold', 'http_req_duration: p(95)<x']);
+    expect(bad.code).toBe(2);
+    for (const problem of ["'ftp://x' is not an absolute http(s) URL", '--rate must be from 1', "--header 'nope'", "'p(95)<x' is not a k6 threshold"]) expect(bad.stderr).toContain(problem);
+    const mixed = await runExport([join(ROOT, 'scenarios', 'k6-smoke.yaml'), '--rate', '10/s']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--rate describe a URL run: give --url URL with them');
+  });
+});
