@@ -52,7 +52,7 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
     const name = outcome.variant.variant;
     const ids = findingIds.filter((id) => id.includes(`:${name}:`) || id.endsWith(`:${name}`) || id.split(':')[1] === outcome.variant.game);
     const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
-    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
+    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
   });
 }
 

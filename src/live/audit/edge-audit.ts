@@ -34,7 +34,8 @@ import { optimalHolds } from '../../services/casino/games/video-poker-analysis.t
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
-import { recordVerification } from './verification-findings.ts';
+import { recordProofChecks } from './verification-findings.ts';
+import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
@@ -59,10 +60,16 @@ export interface VariantOutcome {
   readonly variant: PlannedVariant;
   readonly placed: number;
   readonly verified: number;
+  /** Verified bets that followed the published rule whole: its draw mapping and its payouts. */
   readonly followedRule: number;
+  /** Verified bets whose outcome followed the published draw mapping (payouts aside), and those whose did not. */
+  readonly followedMapping: number;
+  readonly brokeMapping: number;
+  /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
+  readonly tier: TierTrack;
   readonly refused: number;
   readonly verdict: VariantVerdict;
-  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law. */
+  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law or outside the published tier. */
   readonly sprt: { readonly decision: SprtDecision; readonly direction: SprtDirection | null; readonly bets: number } | null;
 }
 
@@ -79,6 +86,7 @@ export interface EdgeAuditResult {
 
 class VariantTrack {
   readonly tally = new ReturnTally();
+  readonly tier: TierTrack;
   /** Fine differences: Wald's test of the returns against the rule's exact edge (null without a law). */
   readonly sprt: Sprt | null;
   placed = 0;
@@ -86,7 +94,8 @@ class VariantTrack {
   followedRule = 0;
   refused = 0;
 
-  constructor(law: readonly Chance[] | null, maxBets: number) {
+  constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
+    this.tier = new TierTrack(payoutFields);
     const theory = law === null ? null : edgeTheory(law);
     this.sprt = theory === null || !(theory.sigma > 0) ? null : new Sprt({ advertisedEdge: ratioToNumber(theory.edge), sigma: theory.sigma, sides: 'two', maxBets: Math.max(1, maxBets) });
   }
@@ -126,7 +135,7 @@ export function isDocumentsOwn(outcome: VariantOutcome): boolean {
 
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
-  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant)), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
+  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant, payoutFieldsOf(options.scheme, variant.game))), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
   const before = await balanceOf(options);
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
@@ -140,9 +149,9 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   checkMoney(run, before, after);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
-    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, followedRule: track.followedRule, verified: track.verified });
-    const sprt = track.sprt === null ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
-    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, refused: track.refused, verdict, sprt };
+    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, tier: track.tier });
+    const sprt = track.sprt === null || verdict.edgeSource !== 'published' ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
+    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, followedMapping: track.tier.mapped, brokeMapping: track.tier.broke, tier: track.tier, refused: track.refused, verdict, sprt };
   });
   const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
   return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
@@ -301,14 +310,34 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
     const seedHex = seeds.get(bet.seedHash) ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
-    recordVerification(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    recordProofChecks(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    checkSelfConsistent(findings, bet, variant.variant);
     if (verdict === null) continue;
     track.verified += 1;
-    if (verdict.outcome.status === 'ok') track.followedRule += 1;
+    track.tier.add(schemeBet, verdict);
+    const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
+    if (followed) track.followedRule += 1;
     if (bet.paidMicro !== null && bet.amountMicro > 0n) {
       track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
-      if (verdict.outcome.status === 'ok') track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
+      if (followed) track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
     }
+  }
+}
+
+/**
+ * Money findings need the target to contradict itself: the amount credited is not the stake times
+ * the multiplier it showed (beyond half a cent, its rounding), or its win flag says the opposite of
+ * its payout. Never afp's expectation of the rule (the tiers state what the payouts give).
+ */
+function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant: string): void {
+  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, credited ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}`;
+  const contradiction = creditContradiction(bet);
+  if (contradiction !== null) {
+    findings.add({ id: `money:${bet.game}:credited`, severity: 'critical', kind: 'money', title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`, field: 'amount_won', expected: formatDecimal(contradiction.dueMicro), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence });
+  }
+  const paid = bet.paidMicro;
+  if (paid !== null && bet.won !== null && ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro))) {
+    findings.add({ id: `money:${bet.game}:won-flag`, severity: 'major', kind: 'money', title: `${bet.game}: the win flag contradicts the amount the target credited`, field: 'won', expected: paid === 0n ? false : true, seen: bet.won, evidence });
   }
 }
 
