@@ -2,12 +2,14 @@
  * `afp audit house-edge --target URL|FILE [--key KEY]`: the live house-edge audit
  * (src/live/audit/edge-audit.ts) as a command.
  *
- * Flow: resolve the target (live-command.ts); open the audit account the target's way (its
- * funding, or --key); play every variant of the target's fairness scheme for the games asked,
- * within the budgets --bets, --usdc and --max-minutes (or --max-seconds), paced by the target's
- * limits; verify every bet under the target's own scheme; print the edge table (each verdict with
- * the bets it rests on), then the findings; write edges.csv, edges.json and the findings reports
- * (findings.json, findings.csv, findings.junit.xml, findings.html) to --out.
+ * Flow: resolve the target (live-command.ts); print the plan (bets per variant, the limits it
+ * paces under, the ETA: edge-eta.ts); open the audit account the target's way (its funding, or
+ * --key); play every variant of the target's fairness scheme for the games asked, within the
+ * budgets --bets, --usdc and --max-minutes (or --max-seconds), paced by the target's limits;
+ * verify every bet under the target's own scheme; print the verdict (findings-verdict.ts), then
+ * the edge table (each variant's edge source and the bets its edge rests on); write edges.csv,
+ * edges.json and the findings reports (findings.json, findings.csv, findings.junit.xml,
+ * findings.html) to --out.
  * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
@@ -17,6 +19,7 @@ import { formatDecimal, type Micro } from '../core/money.ts';
 import { auditEdgeLive, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
+import { auditEta } from '../live/audit/edge-eta.ts';
 import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, verdictText } from '../live/audit/edge-table.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
@@ -65,6 +68,8 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   const stakes = planStakesMicro(plan, flags.bets);
   const usdcMicro = flags.usdcMicro ?? stakes;
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name} · ${plan.length} variants of ${new Set(plan.map((variant) => variant.game)).size} games\n`);
+  const eta = auditEta({ plan, bets: flags.bets, batched: run.session.offers('casino.batch') === null, limits: run.target.limits, maxSeconds: flags.maxSeconds });
+  say(`${eta.lines.join('\n')}\n`);
   const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO, clock, deadline: run.deadline });
   if (!account.ok) {
     io.err(`${COMMAND}: ${account.message}\n`);
@@ -76,10 +81,11 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   recordEdgeFindings(run.findings, result, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, { 'edges.csv': renderEdgeAuditCsv(result), 'edges.json': renderEdgeAuditJson(result, header) });
-  if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
-  else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, seed: flags.seed, checks: checksOf(result, ids) });
+  say(`${ending.verdict.join('\n')}\n`);
+  if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
+  else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const lines = [`bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`];
   if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
   if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');

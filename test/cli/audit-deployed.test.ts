@@ -223,20 +223,24 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
 });
 
 describe('each deployment-style defect is found by its audit, with evidence', () => {
-  test('payout-table-differs: house-edge finds coin flips paid off the rule', async () => {
+  test('payout-table-differs: house-edge finds coin flips paid off the published table and states the observed edge, no money finding (the target pays what it shows)', async () => {
     const served = await stand('payout', ['payout-table-differs']);
     const ran = await houseEdge(served, 'payout', ['--games', 'coin_flip', '--bets', '60']);
     expect(ran.code).toBe(3);
-    const finding = findingsOf('payout').find((found) => found.id === 'money:coin_flip:payout');
-    expect(finding?.severity).toBe('critical');
-    expect(finding?.evidence).toMatch(/^bet bet_[0-9a-f]{16} \(coin_flip:heads\): server seed [0-9a-f]{64}/);
+    const finding = findingsOf('payout').find((found) => found.id === 'rule:coin_flip:heads:payouts');
+    expect(finding?.severity).toBe('major');
+    expect(finding?.evidence).toMatch(/^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where it publishes 1\.96× \(\d+ bets\)$/);
+    expect(findingsOf('payout').filter((found) => found.id.startsWith('money:'))).toEqual([]);
+    const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as { variants: Array<{ edge_source: string; edge: number; rests_on_bets: number }> };
+    expect(edges.variants).toEqual([expect.objectContaining({ edge_source: 'observed', edge: 0, rests_on_bets: 60 })]);
   }, 60_000);
 
   test('keno-short-draw: house-edge finds keno outcomes that do not follow the rule', async () => {
     const served = await stand('keno', ['keno-short-draw']);
     const ran = await houseEdge(served, 'keno', ['--games', 'keno', '--bets', '100']);
     expect(ran.code).toBe(3);
-    expect(grave(findingsOf('keno'))).toContain('rule:keno:outcome');
+    expect(grave(findingsOf('keno'))).toContain('rule:keno:scheme');
+    expect(grave(findingsOf('keno')).filter((id) => id.startsWith('money:'))).toEqual([]);
   }, 60_000);
 
   test('payout-table-differs and keno-short-draw: fairness finds them in the history, each with the finding that names it', async () => {

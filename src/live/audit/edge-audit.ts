@@ -40,7 +40,7 @@ import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
 export const LIVE_BETS_MAX = 100_000;
-const VIDEO_POKER = 'video_poker';
+export const VIDEO_POKER = 'video_poker';
 
 export interface EdgeAuditOptions {
   readonly session: LiveSession;
@@ -176,17 +176,10 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   const { session, concurrency, deadline } = run.options;
   const slots: Slot[] = new Array<Slot>(count);
   const batched = session.offers('casino.batch') === null;
-  const groups: number[][] = [];
-  const aloneAt = (index: number): boolean => {
+  const groups = groupBets(first, count, (index) => {
     const game = betInput(run, index).game;
     return !batched || run.aloneGames.has(game) || game === VIDEO_POKER;
-  };
-  for (let offset = 0; offset < count; offset += 1) {
-    const index = first + offset;
-    const last = groups.at(-1);
-    if (!aloneAt(index) && last !== undefined && last.length < BATCH_BETS && !aloneAt(last[0] as number)) last.push(index);
-    else groups.push([index]);
-  }
+  });
   await runBounded(groups.length, concurrency, async (group) => {
     const indexes = groups[group] as number[];
     const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
@@ -209,6 +202,18 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   }, () => run.stoppedBy !== null || deadline.passed());
   if (deadline.passed()) run.stoppedBy ??= 'deadline';
   return slots;
+}
+
+/** Bets `first` … `first + count − 1` as calls: runs of up to BATCH_BETS batchable bets, each other bet alone. */
+export function groupBets(first: number, count: number, alone: (index: number) => boolean): number[][] {
+  const groups: number[][] = [];
+  for (let offset = 0; offset < count; offset += 1) {
+    const index = first + offset;
+    const last = groups.at(-1);
+    if (!alone(index) && last !== undefined && last.length < BATCH_BETS && !alone(last[0] as number)) last.push(index);
+    else groups.push([index]);
+  }
+  return groups;
 }
 
 /** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */

@@ -87,7 +87,7 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
 function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome, table: ObservedTable, scheme: FairnessScheme): void {
   const { variant, verdict } = outcome;
   const changed = table.rows.filter((row) => row.paid !== null && (row.paid.num !== row.published.num || row.paid.den !== row.published.den));
-  const described = changed.map((row) => `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bets)`);
+  const described = changed.map((row) => `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`);
   const law = scheme.law(variant.game, variant.params);
   const published = law === null ? null : lawEdge(law);
   const unobserved = table.rows.filter((row) => row.paid === null);
