@@ -156,6 +156,13 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     for (const game of GAME_IDS) expect(ran.out).toMatch(new RegExp(`^${game} `, 'm'));
     expect(ran.out).toContain('bets: 600 placed, 600 verified, 0 refused');
     expect(ran.out).not.toContain('stopped:');
+    // The plan before the first bet (before the account is even opened): bets per variant, the limits, the ETA.
+    expect(ran.out).toMatch(/^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m);
+    expect(ran.out).toMatch(/^eta: about [\d.]+ minutes \(casino\.batch at 10\/min paces it most\)$/m);
+    expect(ran.out.indexOf('\nplan: ')).toBeLessThan(ran.out.indexOf('\naccount: '));
+    // The verdict opens the report, before the table.
+    expect(ran.out.indexOf('\nverdict: passed — nothing at or above --fail-on major')).toBeGreaterThan(0);
+    expect(ran.out.indexOf('\nverdict: ')).toBeLessThan(ran.out.indexOf('\ncoin_flip '));
     const edges = JSON.parse(readFileSync(join(DIR, 'edge', 'edges.json'), 'utf8')) as { variants: Array<{ game: string; rests_on_bets: number; verified: number }> };
     expect(new Set(edges.variants.map((variant) => variant.game))).toEqual(new Set(GAME_IDS));
     for (const variant of edges.variants) expect(variant.rests_on_bets).toBe(variant.verified);
