@@ -102,7 +102,7 @@ function games(): readonly SchemeGame[] {
 /** The result fields the deployed rules write that state a payout (deployed/*.ts), per game. */
 const PAYOUT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   custom: ['payout_multiplier'], keno: ['payout_multiplier', 'payout_table'], scratch_card: ['payout_multiplier', 'payout_table'],
-  plinko: ['multiplier'], wheel: ['multiplier', 'won'], mines: ['payout_on_win'], video_poker: ['payout_multiplier', 'payout_table'],
+  plinko: ['multiplier'], slots: ['multiplier'], wheel: ['multiplier', 'won'], mines: ['payout_on_win'], video_poker: ['payout_multiplier', 'payout_table'],
 };
 
 function payoutFields(game: string): readonly string[] {

@@ -178,6 +178,19 @@ describe('a gross deviation is decided within 50 bets per variant', () => {
     return null;
   }
 
+  test('published: a rule whose exact law gives 99% where 9.5% is advertised is critical at the first bet that follows it', () => {
+    // The law is data of the target's published scheme: one outcome in a hundred pays 1x, the rest nothing.
+    const law = [[ratio(99, 100), ratio(0)], [ratio(1, 100), ratio(1)]] as const;
+    const tier = new TierTrack([]);
+    const tally = new ReturnTally();
+    const ok = { status: 'ok' } as const;
+    const bet = afpBet('coin_flip', HEADS, 0);
+    tier.add({ ...bet, paidMicro: 0n, multiplier: 0 }, { commitment: ok, resultHash: ok, outcome: ok, payout: ok, multiplier: ratio(0) });
+    tally.add(ratio(0));
+    const verdict = judgeVariant({ law, advertised: { edge: 0.095, text: '9.5%' }, tally, tier });
+    expect(verdict).toMatchObject({ edgeSource: 'published', exactEdge: 0.99, restsOnBets: 1, rule: 'differs', ruleSeverity: 'critical' });
+  });
+
   test('observed: coin flip paying 2.50x (a negative edge, −25%) is critical as soon as both outcomes are seen', () => {
     const bets = range(50).map((nonce) => paying(afpBet('coin_flip', HEADS, nonce), '2.5'));
     const decided = decidedAt(AFP_SCHEME, 'coin_flip', HEADS, bets, HALF_POINT);
