@@ -16,7 +16,7 @@
  */
 import type { LiveClock } from '../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { auditEdgeLive, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
+import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
@@ -76,7 +76,10 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
     return KIND_EXIT[account.kind];
   }
   say(`account: ${account.value.note}\n`);
-  const result = await auditEdgeLive({ session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings });
+  const result = await auditEdgeLive({
+    session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings,
+    singleShare: singleBetShare(run.target.limits),
+  });
   run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };

@@ -157,7 +157,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.out).toContain('bets: 600 placed, 600 verified, 0 refused');
     expect(ran.out).not.toContain('stopped:');
     // The plan before the first bet (before the account is even opened): bets per variant, the limits, the ETA.
-    expect(ran.out).toMatch(/^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m);
+    expect(ran.out).toMatch(/^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet 60\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m);
     expect(ran.out).toMatch(/^eta: about [\d.]+ minutes \(casino\.batch at 10\/min paces it most\)$/m);
     expect(ran.out.indexOf('\nplan: ')).toBeLessThan(ran.out.indexOf('\naccount: '));
     // The verdict opens the report, before the table.
@@ -178,8 +178,8 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.code, ran.out + ran.err).toBe(4);
     const counts = /bets: (\d+) placed, (\d+) verified/.exec(ran.out);
     expect(Number(counts?.[1])).toBeGreaterThan(0);
-    // Ten batches of 20 a minute: two minutes hold at most about 20 batches.
-    expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22);
+    // Ten batches of 20 and 60 single bets a minute: two minutes hold at most about 20 batches and 120 singles.
+    expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22 + 2 * 60);
     expect(counts?.[2]).toBe(counts?.[1]);
   }, 120_000);
 

@@ -5,7 +5,8 @@
  *
  * Plan: bet i plays plan[i mod V] at its minimum bet with client seed `afp-<sha256(seed)>-<i>`.
  * Bets go out in phases of PHASE_BETS: in batches of BATCH_BETS where the dialect offers a batch,
- * else one by one, at most `concurrency` calls in flight, every call paced by the target's limits
+ * else one by one (where the target paces single bets and batches apart, a share of the bets goes
+ * alone so both paces work at once: singleBetShare), at most `concurrency` calls in flight, every call paced by the target's limits
  * (LiveSession). A game whose bets a batch refuses is tried alone once; when that is accepted the
  * game is played alone from then on (an info finding says so). After each phase the seed is
  * rotated and the seed list read; every placed bet of the phase is verified in plan order, so
@@ -54,6 +55,8 @@ export interface EdgeAuditOptions {
   readonly clock: LiveClock;
   readonly deadline: Deadline;
   readonly findings: FindingsCollector;
+  /** The share of batchable bets sent alone (singleBetShare); 0 or absent: batches only. */
+  readonly singleShare?: number;
 }
 
 export interface VariantOutcome {
@@ -176,16 +179,17 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   const { session, concurrency, deadline } = run.options;
   const slots: Slot[] = new Array<Slot>(count);
   const batched = session.offers('casino.batch') === null;
-  const groups = groupBets(first, count, (index) => {
+  const aloneAt = (index: number): boolean => {
     const game = betInput(run, index).game;
-    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER;
-  });
+    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER || sentAlone(index, run.options.singleShare ?? 0);
+  };
+  const groups = groupBets(first, count, aloneAt);
   await runBounded(groups.length, concurrency, async (group) => {
     const indexes = groups[group] as number[];
     const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
     if (bets.length === 0) return;
     const lead = bets[0] as BetInput;
-    const answers = bets.length === 1 && (!batched || run.aloneGames.has(lead.game) || lead.game === VIDEO_POKER) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
+    const answers = bets.length === 1 && aloneAt(indexes[0] as number) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
     answers.forEach((answer, position) => {
       const index = indexes[position] as number;
       const track = run.tracks[index % run.options.plan.length] as VariantTrack;
@@ -204,16 +208,45 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   return slots;
 }
 
-/** Bets `first` … `first + count − 1` as calls: runs of up to BATCH_BETS batchable bets, each other bet alone. */
+/**
+ * Bets `first` … `first + count − 1` as calls, in the order they open: each bet sent alone is its
+ * own call; the others fill batches of up to BATCH_BETS in index order, bets sent alone between
+ * them notwithstanding.
+ */
 export function groupBets(first: number, count: number, alone: (index: number) => boolean): number[][] {
   const groups: number[][] = [];
+  let open: number[] | null = null;
   for (let offset = 0; offset < count; offset += 1) {
     const index = first + offset;
-    const last = groups.at(-1);
-    if (!alone(index) && last !== undefined && last.length < BATCH_BETS && !alone(last[0] as number)) last.push(index);
-    else groups.push([index]);
+    if (alone(index)) groups.push([index]);
+    else if (open !== null && open.length < BATCH_BETS) open.push(index);
+    else {
+      open = [index];
+      groups.push(open);
+    }
   }
   return groups;
+}
+
+/**
+ * Where the target paces single bets and batches apart (the deployment: 60 single bets and 10
+ * batches of 20 a minute), the share of the batchable bets sent alone, so that both paces work at
+ * once: singles use SINGLE_PACE_USE of their limit, leaving room for video poker's deal and draw
+ * (the deployment counts them in the same bucket). 0 when either is unpaced: batches alone then.
+ */
+export function singleBetShare(limits: Readonly<Record<string, { readonly perMinute: number }>>): number {
+  const single = limits['casino.bet']?.perMinute;
+  const batch = limits['casino.batch']?.perMinute;
+  if (single === undefined || batch === undefined) return 0;
+  const singles = single * SINGLE_PACE_USE;
+  return singles / (singles + batch * BATCH_BETS);
+}
+
+const SINGLE_PACE_USE = 0.75;
+
+/** Whether bet `index` is one of the `share` of bets sent alone (spread evenly over the indexes). */
+export function sentAlone(index: number, share: number): boolean {
+  return share > 0 && Math.floor((index + 1) * share) > Math.floor(index * share);
 }
 
 /** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */

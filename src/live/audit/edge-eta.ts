@@ -9,7 +9,7 @@
  * target's own speed sets, and the text says so. Pure: a function of the plan and the limits.
  */
 import type { PaceLimit } from '../target.ts';
-import { BATCH_BETS, groupBets, LIVE_BETS_MAX, PHASE_BETS, VIDEO_POKER } from './edge-audit.ts';
+import { BATCH_BETS, groupBets, LIVE_BETS_MAX, PHASE_BETS, sentAlone, singleBetShare, VIDEO_POKER } from './edge-audit.ts';
 import type { PlannedVariant } from './edge-plan.ts';
 
 export interface AuditEta {
@@ -38,12 +38,14 @@ function phaseCalls(input: EtaInput, first: number, count: number): Map<string, 
   const gameAt = (index: number): string => (input.plan[index % input.plan.length] as PlannedVariant).game;
   const calls = new Map<string, number>([['casino.rotate', 1], ['casino.seeds', 1]]);
   const bump = (op: string): void => void calls.set(op, (calls.get(op) ?? 0) + 1);
-  for (const group of groupBets(first, count, (index) => !input.batched || gameAt(index) === VIDEO_POKER)) {
-    const game = gameAt(group[0] as number);
-    if (game === VIDEO_POKER) {
+  const share = input.batched ? singleBetShare(input.limits) : 0;
+  const alone = (index: number): boolean => !input.batched || gameAt(index) === VIDEO_POKER || sentAlone(index, share);
+  for (const group of groupBets(first, count, alone)) {
+    const index = group[0] as number;
+    if (gameAt(index) === VIDEO_POKER) {
       bump('casino.deal');
       bump('casino.draw');
-    } else bump(input.batched ? 'casino.batch' : 'casino.bet');
+    } else bump(group.length === 1 && alone(index) ? 'casino.bet' : 'casino.batch');
   }
   return calls;
 }
