@@ -16,7 +16,7 @@ import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
 import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
-import { verdictLines } from '../live/report/findings-verdict.ts';
+import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
@@ -65,7 +65,7 @@ export interface LiveRunEnding {
   readonly code: number;
   /** The verdict a terminal opens with (findings-verdict.ts): print it before the tables. */
   readonly verdict: string[];
-  /** The counts and the files written: print them last. */
+  /** The counts, the info findings folded out of the verdict, and the files written: print them last. */
   readonly lines: string[];
 }
 
@@ -79,6 +79,6 @@ export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<L
     failOn: ending.failOn, findings, dropped: run.findings.dropped, checks: ending.checks,
   });
   const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
-  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`, `files: ${files.join(', ')}`];
+  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`, ...infoLines(findings), `files: ${files.join(', ')}`];
   return { code: findingsExitCode(findings, ending.failOn), verdict: verdictLines(findings, ending.failOn), lines };
 }

@@ -45,14 +45,20 @@ export function topField(path: string): string {
   return path.split(/[.[]/)[0] ?? path;
 }
 
-/** The multiplier a target paid: 0 when nothing was credited, else the one it showed (or paid / stake). */
+/**
+ * The multiplier a target paid: 0 when nothing was credited, else the one it showed (exact where
+ * the credit rounds to the cent), or credited / stake when it shows none or one its credit
+ * contradicts (the money is what was credited).
+ */
 export function paidMultiplier(bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>): Ratio | null {
   if (bet.paidMicro === null || bet.amountMicro <= 0n) return null;
   if (bet.paidMicro === 0n) return ratio(0);
   const shown = bet.multiplier;
-  if (shown !== null && Number.isFinite(shown) && /^\d+(\.\d+)?$/.test(String(shown))) return ratioFromDecimal(String(shown));
+  if (shown !== null && isDecimal(shown) && creditContradiction(bet) === null) return ratioFromDecimal(String(shown));
   return ratio(bet.paidMicro, bet.amountMicro);
 }
+
+const isDecimal = (value: number): boolean => Number.isFinite(value) && /^\d+(\.\d+)?$/.test(String(value));
 
 /** Accumulates one variant's verified bets and says which tier they put it in. */
 export class TierTrack {
@@ -139,7 +145,7 @@ export function payoutFieldsOf(scheme: FairnessScheme, game: string): readonly s
 /** The credited amount contradicts the target's own multiplier beyond half a cent (its rounding). */
 export function creditContradiction(bet: Pick<SchemeBet, 'amountMicro' | 'paidMicro' | 'multiplier'>): { readonly dueMicro: Micro } | null {
   const shown = bet.multiplier;
-  if (bet.paidMicro === null || bet.paidMicro === 0n || shown === null || !Number.isFinite(shown) || !/^\d+(\.\d+)?$/.test(String(shown))) return null;
+  if (bet.paidMicro === null || bet.paidMicro === 0n || shown === null || !isDecimal(shown)) return null;
   const exact = ratioFromDecimal(String(shown));
   const scaled = bet.amountMicro * exact.num;
   const gap = bet.paidMicro * exact.den - scaled;

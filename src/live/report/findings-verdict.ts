@@ -2,7 +2,7 @@
  * The few lines every findings report opens with (terminal, findings.json, findings.html, JUnit):
  * the verdict first ("FAILED — 2 critical, 3 major at or above --fail-on major"), then the findings
  * a person must act on, most severe first, one line each with its count; info findings are only
- * counted here ("4 info, folded") and listed after, in the full report.
+ * counted here ("4 info, folded") and listed after (infoLines, and in full in every report file).
  * Pure: the lines are a function of the findings (in compareFindings order) and --fail-on.
  * Limits: at most VERDICT_LIST_MAX findings are listed; the rest are counted.
  */
@@ -46,4 +46,13 @@ export function findingsVerdict(input: readonly Finding[], failOn: FailOn): Find
 export function verdictLines(findings: readonly Finding[], failOn: FailOn): string[] {
   const verdict = findingsVerdict(findings, failOn);
   return [verdict.headline, ...verdict.listed];
+}
+
+/** The info findings, listed after the tables (folded out of the verdict): at most VERDICT_LIST_MAX. */
+export function infoLines(input: readonly Finding[]): string[] {
+  const info = [...input].sort(compareFindings).filter((finding) => finding.severity === 'info');
+  if (info.length === 0) return [];
+  const lines = [`info (folded out of the verdict): ${info.length}`, ...info.slice(0, VERDICT_LIST_MAX).map((finding) => `  info ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`)];
+  if (info.length > VERDICT_LIST_MAX) lines.push(`  … and ${info.length - VERDICT_LIST_MAX} more (findings.html, findings.json)`);
+  return lines;
 }

@@ -246,6 +246,8 @@ describe('money needs the target to contradict itself', () => {
     expect(asNumber(paidMultiplier(bet(0n, 1.96)))).toBe(0);
     expect(asNumber(paidMultiplier(bet(1_960_000n, 1.96)))).toBe(1.96);
     expect(asNumber(paidMultiplier(bet(1_500_000n, null)))).toBe(1.5);
+    // A credit that contradicts the shown multiplier: the money credited is what was paid.
+    expect(asNumber(paidMultiplier(bet(1_500_000n, 1.96)))).toBe(1.5);
     expect(paidMultiplier(bet(null, 1.96))).toBeNull();
   });
 });
