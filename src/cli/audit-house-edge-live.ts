@@ -20,7 +20,7 @@ import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/aud
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
 import { auditEta } from '../live/audit/edge-eta.ts';
-import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, verdictText } from '../live/audit/edge-table.ts';
+import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, statedText, verdictText } from '../live/audit/edge-table.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
@@ -55,7 +55,7 @@ function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): Repor
     const name = outcome.variant.variant;
     const ids = findingIds.filter((id) => id.includes(`:${name}:`) || id.endsWith(`:${name}`) || id.split(':')[1] === outcome.variant.game);
     const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
-    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
+    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
   });
 }
 

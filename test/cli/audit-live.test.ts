@@ -210,6 +210,11 @@ describe('each deliberate defect is caught', () => {
     expect(findings.filter((finding) => finding.id.startsWith('money:'))).toEqual([]);
     expect(findings.find((finding) => finding.id === 'rule:coin_flip:heads:payouts')).toMatchObject({ severity: 'major' });
     expect(ran.out).toMatch(/^coin_flip +coin_flip:heads +observed +0\.000% /m);
+    // findings.html: titled once "afp audit house-edge", each variant's check names its edge source and edge.
+    const html = readFileSync(join(DIR, 'observed', 'findings.html'), 'utf8');
+    expect(html).toMatch(/<title>afp audit house-edge — [^<]+<\/title>/);
+    expect(html).toContain('edge_source observed: edge 0.000%; payouts differ from the published table');
+    expect(html).toContain('edge_source published: edge 2.000%;');
   });
 
   test('casino-biased-draw: fairness finds outcomes that do not come from the committed draw (exit 3)', async () => {

@@ -37,7 +37,7 @@ export function verdictText(outcome: VariantOutcome): string {
 }
 
 /** The stated edge and its range, readable: "2.000%", "2.000% [1.9%, 2.1%]". */
-function statedText(outcome: VariantOutcome): string {
+export function statedText(outcome: VariantOutcome): string {
   const { statedEdge, statedRange } = outcome.verdict;
   if (statedEdge === null) return '—';
   return statedRange === null || statedRange[0] === statedRange[1] ? percent(statedEdge) : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
