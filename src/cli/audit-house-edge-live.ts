@@ -51,9 +51,12 @@ export function planStakesMicro(plan: readonly PlannedVariant[], bets: number): 
 
 /** One JUnit test case per variant: passed, failed (a finding at or above --fail-on is among its ids), or skipped (nothing verified). */
 function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): ReportCheck[] {
+  const names = result.variants.map((outcome) => outcome.variant.variant);
+  const namesVariant = (id: string, name: string): boolean => id.includes(`:${name}:`) || id.endsWith(`:${name}`);
   return result.variants.map((outcome) => {
     const name = outcome.variant.variant;
-    const ids = findingIds.filter((id) => id.includes(`:${name}:`) || id.endsWith(`:${name}`) || id.split(':')[1] === outcome.variant.game);
+    // A variant's own findings, and its game's (`rule:keno:scheme`), not a sibling variant's (`edge:dice:over:90`).
+    const ids = findingIds.filter((id) => namesVariant(id, name) || (id.split(':')[1] === outcome.variant.game && !names.some((other) => namesVariant(id, other))));
     const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
     return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
   });

@@ -215,6 +215,10 @@ describe('each deliberate defect is caught', () => {
     expect(html).toMatch(/<title>afp audit house-edge — [^<]+<\/title>/);
     expect(html).toContain('edge_source observed: edge 0.000%; payouts differ from the published table');
     expect(html).toContain('edge_source published: edge 2.000%;');
+    // Each variant's check holds its own findings (and its game's), never a sibling variant's.
+    const checks = (JSON.parse(readFileSync(join(DIR, 'observed', 'findings.json'), 'utf8')) as { checks: Array<{ name: string; findingIds: string[] }> }).checks;
+    expect(checks.find((check) => check.name === 'dice:over:50')?.findingIds).toEqual(['edge:dice:over:50']);
+    expect(checks.find((check) => check.name === 'coin_flip:heads')?.findingIds).toEqual(['rule:coin_flip:heads:payouts', 'edge:coin_flip:heads']);
   });
 
   test('casino-biased-draw: fairness finds outcomes that do not come from the committed draw (exit 3)', async () => {

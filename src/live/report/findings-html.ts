@@ -36,7 +36,7 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; width: 100%; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; } td.count { text-align: right; font-variant-numeric: tabular-nums; }
-td, th, .verdict li { overflow-wrap: anywhere; } td.count, td.severity-critical, td.severity-major, td.severity-minor, td.severity-info { overflow-wrap: normal; }
+td, .verdict li { overflow-wrap: anywhere; } td.count, td.severity-critical, td.severity-major, td.severity-minor, td.severity-info { overflow-wrap: normal; }
 code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .note { color: #666; font-size: 0.9em; }
 .verdict { border-left: 4px solid #2e7d32; padding: 4px 12px; margin: 12px 0; } .verdict.failed { border-color: #b00020; }
 .verdict p { font-weight: 600; margin: 4px 0; } .verdict ul { margin: 4px 0; padding-left: 20px; }
