@@ -26,7 +26,8 @@ import type { JsonObject } from '../../core/errors.ts';
 import { ratioDecimal } from './edge-tier.ts';
 import type { ObservedTable } from './observed-table.ts';
 
-const percent = (value: number): string => `${(value * 100).toFixed(3)}%`;
+/** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
+export const percent = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;
 const NEGLIGIBLE = 1e-9;
 const MAX_EXAMPLES = 3;
 

@@ -13,9 +13,10 @@ import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edg
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
+import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
 
-const percent = (value: number | null): string => (value === null ? '—' : `${(value * 100).toFixed(3)}%`);
+const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
 
 function interval(outcome: VariantOutcome): string {
   const found = outcome.verdict.interval;

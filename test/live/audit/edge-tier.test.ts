@@ -17,6 +17,8 @@ import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../../../src/live
 import { DrawStream } from '../../../src/services/casino/fair/draw-stream.ts';
 import { findGame } from '../../../src/services/casino/games/index.ts';
 import { FindingsCollector } from '../../../src/live/finding.ts';
+import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
+import { recordEdgeFindings } from '../../../src/live/audit/edge-findings.ts';
 
 const SEED = 'ab'.repeat(32);
 const SEED_HASH = createHash('sha256').update(SEED).digest('hex');
@@ -165,6 +167,61 @@ describe('the deployed scheme, through the same interface', () => {
     expect(repaid.tier.source()).toEqual({ source: 'observed', cause: null });
     const drawnElsewhere = keno.map((bet, index) => (index === 3 ? { ...bet, result: { ...(bet.result as JsonObject), drawn: [] } } : bet));
     expect(feed(DEPLOYED_SCHEME, drawnElsewhere).tier.source()).toEqual({ source: 'empirical', cause: 'mapping' });
+  });
+});
+
+/** The audit's result for one variant fed with `bets`, as recordEdgeFindings reads it. */
+function resultOf(scheme: FairnessScheme, variant: { game: string; variant: string; params: JsonObject }, bets: readonly SchemeBet[], advertised: AdvertisedEdge): EdgeAuditResult {
+  const fed = feed(scheme, bets);
+  const verdict = judge(scheme, variant.game, variant.params, fed, advertised);
+  const outcome: VariantOutcome = {
+    variant: { ...variant, amountMicro: STAKE, advertised, documentsEdge: null }, placed: bets.length, verified: bets.length, followedRule: fed.tier.paidAsPublished,
+    followedMapping: fed.tier.mapped, brokeMapping: fed.tier.broke, tier: fed.tier, refused: 0, verdict, sprt: null,
+  };
+  return { variants: [outcome], placed: bets.length, verified: bets.length, refused: 0, stakedMicro: STAKE * BigInt(bets.length), stoppedBy: null, balanceBeforeMicro: null, balanceAfterMicro: null };
+}
+
+describe('the findings each tier gives: one per rule and cause, none derived from a rule the target was not seen to follow', () => {
+  const WHEEL = { game: 'wheel', variant: 'wheel', params: {} };
+  const wheel = range(120).map((nonce) => deployedBet('wheel', {}, nonce, ['multiplier', 'won']));
+
+  test('the deployment\'s wheel FIXED to behave as advertised (its sectors on r / 100, not r) is empirical: ONE rule finding with examples, no money finding, no built-in 99.095% stated', () => {
+    const SECTORS: ReadonlyArray<readonly [number, number]> = [[0, 0.35], [0.5, 0.25], [1, 0.15], [1.5, 0.1], [2, 0.08], [3, 0.04], [5, 0.02], [10, 0.01]];
+    const fixedMultiplier = (nonce: number): number => {
+      const roll = (parseInt(hmac(nonce).slice(0, 8), 16) % 10_000) / 100;
+      let cumulative = 0;
+      for (const [multiplier, probability] of SECTORS) if (roll / 100 < (cumulative += probability)) return multiplier;
+      return 0;
+    };
+    const fixed = wheel.map((bet) => {
+      const multiplier = fixedMultiplier(bet.nonce);
+      return { ...bet, result: { multiplier, won: multiplier > 0 }, multiplier, paidMicro: (STAKE * BigInt(Math.round(multiplier * 10))) / 10n };
+    });
+    const result = resultOf(DEPLOYED_SCHEME, WHEEL, fixed, { edge: 0.095, text: 'about 9.5%' });
+    const verdict = result.variants[0]?.verdict;
+    expect(verdict).toMatchObject({ edgeSource: 'empirical', cause: 'mixed-payouts', exactEdge: null, observed: null, restsOnBets: 120 });
+    // The published (built-in) rule's 99.095% is nowhere: the stated edge is the returns' own.
+    expect(verdict?.statedEdge).toBe(verdict?.interval?.edge);
+    expect(verdict?.statedEdge).toBeLessThan(0.5);
+    const findings = new FindingsCollector();
+    recordEdgeFindings(findings, result, DEPLOYED_SCHEME);
+    const listed = findings.list();
+    expect(listed.map((finding) => finding.id)).toEqual(['rule:wheel:scheme']);
+    const rule = listed[0];
+    expect(rule?.title).toBe("wheel: the target's rule differs from its published deployed scheme (one published outcome paid more than one way; the hashes verify)");
+    expect(rule?.evidence).toMatch(/^wheel: the outcome the scheme pays 0× was paid (\d+(\.\d+)?× \(\d+ bets?\)( and )?)+$/);
+  });
+
+  test('a deployed coin flip paid 2x is observed: one payouts finding stating the observed edge beside the published one, no money finding', () => {
+    const coins = range(40).map((nonce) => paying(deployedBet('coin_flip', HEADS, nonce, ['side_chosen', 'outcome', 'roll']), '2'));
+    const result = resultOf(DEPLOYED_SCHEME, { game: 'coin_flip', variant: 'coin_flip:heads', params: HEADS }, coins, HALF_POINT);
+    const findings = new FindingsCollector();
+    recordEdgeFindings(findings, result, DEPLOYED_SCHEME);
+    const payouts = findings.list().find((finding) => finding.id === 'rule:coin_flip:heads:payouts');
+    expect(payouts?.severity).toBe('major');
+    expect(payouts?.title).toMatch(/^coin_flip:heads: the target pays 2× where it publishes 1\.99× \(\d+ bets\) \(deployed scheme\): observed edge 0\.000%, published rule 0\.500%$/);
+    expect(payouts?.examples).toHaveLength(3);
+    expect(findings.list().some((finding) => finding.kind === 'money')).toBe(false);
   });
 });
 
