@@ -1,24 +1,28 @@
 /**
  * The live house-edge audit through a target's dialect and fairness scheme (`afp audit house-edge
  * --target URL|FILE`): small bets on every planned variant, each bet verified against its revealed
- * seed under the target's own published scheme, and a verdict per variant (edge-verdict.ts).
+ * seed under the target's own published scheme, and a verdict per variant in the tier its bets put
+ * it in (edge-tier.ts: published, observed or empirical; edge-verdict.ts).
  *
  * Plan: bet i plays plan[i mod V] at its minimum bet with client seed `afp-<sha256(seed)>-<i>`.
  * Bets go out in phases of PHASE_BETS: in batches of BATCH_BETS where the dialect offers a batch,
  * else one by one (where the target paces single bets and batches apart, a share of the bets goes
- * alone so both paces work at once: singleBetShare), at most `concurrency` calls in flight, every call paced by the target's limits
- * (LiveSession). A game whose bets a batch refuses is tried alone once; when that is accepted the
- * game is played alone from then on (an info finding says so). After each phase the seed is
- * rotated and the seed list read; every placed bet of the phase is verified in plan order, so
- * tallies, findings and verdicts do not depend on arrival order.
+ * alone so both paces work at once: singleBetShare), at most `concurrency` calls in flight, every
+ * call paced by the target's limits (LiveSession). A game whose bets a batch refuses is tried
+ * alone once; when that is accepted the game is played alone from then on (an info finding says
+ * so). After each phase the seed is rotated and the seed list read; every placed bet of the phase
+ * is verified in plan order, so tallies, findings and verdicts do not depend on arrival order.
  * Budgets: `bets`, `usdcMicro` (stakes), and the deadline; whichever ends first stops placing, and
- * what was placed is still rotated and verified. Money: the balance read before and after must
- * differ by exactly the returns minus the stakes the answers reported (to the target's rounding).
- * Verdicts: gross differences are decided by the exact law of the target's rule (as soon as the
- * bets verify) or by a 99.9% interval within tens to hundreds of bets; fine ones (a point of edge in
- * the returns paid) by an SPRT per variant against the rule's exact edge.
+ * what was placed is still rotated and verified.
+ * Money findings need the target to contradict itself: the balance read before and after must
+ * differ by the returns minus the stakes its answers reported (to its rounding); each bet's credit
+ * must be its stake times the multiplier it showed, and its win flag agree with its credit. What
+ * the published rule would have paid is never a money finding: the tiers state what was paid.
+ * Verdicts: gross differences are decided by the exact law the bets were seen to follow (as soon as
+ * they verify) or by a 99.9% interval within tens of bets; fine ones (a point of edge in the
+ * returns paid) by an SPRT per variant against the published rule's exact edge (published tier).
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
- * Limits: bets ≤ LIVE_BETS_MAX; listed problem examples ≤ 1 per finding (the collector counts).
+ * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import { runBounded } from '../../audit/live-target.ts';
