@@ -121,11 +121,12 @@ export async function runFairness(flags: FairnessFlags, io: AuditIo, clock: Live
   run.progress.finish();
   const json = renderFairnessJson(result, { target: run.target.name, source: run.target.source, scheme: scheme.name, agentId: account.value.agentId });
   const files = writeEdgeAuditFiles(flags.out, { 'fairness.json': json });
+  const ids = run.findings.list().map((finding) => finding.id);
+  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids, replay) });
+  say(`${ending.verdict.join('\n')}\n`);
   if (flags.json) record({ fairness: JSON.parse(json) as unknown });
   else io.out(renderFairnessTable(result));
   for (const probe of replay) say(`replay ${probe.status === 'ran' ? 'ran    ' : 'skipped'} ${probe.name}: ${probe.note}${probe.findingIds.length > 0 ? ` — ${probe.findingIds.length} findings` : ''}\n`);
-  const ids = run.findings.list().map((finding) => finding.id);
-  const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks: checksOf(result, ids, replay) });
   const total = result.historyTotal === null ? '' : ` of ${result.historyTotal} in the history`;
   const lines = [`bets: ${result.listed} listed${total}, ${result.audited} audited, ${result.verified} verified under the ${scheme.name} scheme`];
   if (result.rotation === 'none-active') lines.push('rotation: no active seed to reveal');

@@ -2,22 +2,25 @@
  * `afp audit house-edge --target URL|FILE [--key KEY]`: the live house-edge audit
  * (src/live/audit/edge-audit.ts) as a command.
  *
- * Flow: resolve the target (live-command.ts); open the audit account the target's way (its
- * funding, or --key); play every variant of the target's fairness scheme for the games asked,
- * within the budgets --bets, --usdc and --max-minutes (or --max-seconds), paced by the target's
- * limits; verify every bet under the target's own scheme; print the edge table (each verdict with
- * the bets it rests on), then the findings; write edges.csv, edges.json and the findings reports
- * (findings.json, findings.csv, findings.junit.xml, findings.html) to --out.
+ * Flow: resolve the target (live-command.ts); print the plan (bets per variant, the limits it
+ * paces under, the ETA: edge-eta.ts); open the audit account the target's way (its funding, or
+ * --key); play every variant of the target's fairness scheme for the games asked, within the
+ * budgets --bets, --usdc and --max-minutes (or --max-seconds), paced by the target's limits;
+ * verify every bet under the target's own scheme; print the verdict (findings-verdict.ts), then
+ * the edge table (each variant's edge source and the bets its edge rests on); write edges.csv,
+ * edges.json and the findings reports (findings.json, findings.csv, findings.junit.xml,
+ * findings.html) to --out.
  * Exit codes, first that applies: 2 invalid flags or target file; 4 the target does not answer; 1
  * the account could not be opened otherwise; 3 a finding reaches --fail-on (default major); 4 the time budget
  * ended the betting early; 0 otherwise.
  */
 import type { LiveClock } from '../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
-import { auditEdgeLive, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
+import { auditEdgeLive, singleBetShare, type EdgeAuditResult } from '../live/audit/edge-audit.ts';
 import { recordEdgeFindings } from '../live/audit/edge-findings.ts';
 import { planVariants, type PlannedVariant } from '../live/audit/edge-plan.ts';
-import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, verdictText } from '../live/audit/edge-table.ts';
+import { auditEta } from '../live/audit/edge-eta.ts';
+import { renderEdgeAuditCsv, renderEdgeAuditJson, renderEdgeAuditTable, statedText, verdictText } from '../live/audit/edge-table.ts';
 import { schemeByName } from '../live/fairness/schemes.ts';
 import { openLiveAccount } from '../live/live-account.ts';
 import type { ReportCheck } from '../live/report/write-findings.ts';
@@ -48,11 +51,14 @@ export function planStakesMicro(plan: readonly PlannedVariant[], bets: number): 
 
 /** One JUnit test case per variant: passed, failed (a finding at or above --fail-on is among its ids), or skipped (nothing verified). */
 function checksOf(result: EdgeAuditResult, findingIds: readonly string[]): ReportCheck[] {
+  const names = result.variants.map((outcome) => outcome.variant.variant);
+  const namesVariant = (id: string, name: string): boolean => id.includes(`:${name}:`) || id.endsWith(`:${name}`);
   return result.variants.map((outcome) => {
     const name = outcome.variant.variant;
-    const ids = findingIds.filter((id) => id.includes(`:${name}:`) || id.endsWith(`:${name}`) || id.split(':')[1] === outcome.variant.game);
+    // A variant's own findings, and its game's (`rule:keno:scheme`), not a sibling variant's (`edge:dice:over:90`).
+    const ids = findingIds.filter((id) => namesVariant(id, name) || (id.split(':')[1] === outcome.variant.game && !names.some((other) => namesVariant(id, other))));
     const status = outcome.verified === 0 ? 'skipped' : ids.length > 0 ? 'finding' : 'pass';
-    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
+    return { name, group: outcome.variant.game, status, findingIds: ids, detail: `edge_source ${outcome.verdict.edgeSource}: edge ${statedText(outcome)}; ${verdictText(outcome)}; ${outcome.verified} verified of ${outcome.placed} placed; rests on ${outcome.verdict.restsOnBets} bets` };
   });
 }
 
@@ -65,21 +71,27 @@ export async function runHouseEdgeLive(flags: HouseEdgeFlags, io: AuditIo, clock
   const stakes = planStakesMicro(plan, flags.bets);
   const usdcMicro = flags.usdcMicro ?? stakes;
   say(`target: ${run.target.name} (${run.target.source}) · fairness scheme ${scheme.name} · ${plan.length} variants of ${new Set(plan.map((variant) => variant.game)).size} games\n`);
+  const eta = auditEta({ plan, bets: flags.bets, batched: run.session.offers('casino.batch') === null, limits: run.target.limits, maxSeconds: flags.maxSeconds });
+  say(`${eta.lines.join('\n')}\n`);
   const account = await openLiveAccount({ session: run.session, key: flags.key, fundMicro: (usdcMicro < stakes ? usdcMicro : stakes) + FUND_MARGIN_MICRO, clock, deadline: run.deadline });
   if (!account.ok) {
     io.err(`${COMMAND}: ${account.message}\n`);
     return KIND_EXIT[account.kind];
   }
   say(`account: ${account.value.note}\n`);
-  const result = await auditEdgeLive({ session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings });
+  const result = await auditEdgeLive({
+    session: run.session, apiKey: account.value.apiKey, scheme, plan, bets: flags.bets, usdcMicro, seed: flags.seed, concurrency: flags.concurrency, clock, deadline: run.deadline, findings: run.findings,
+    singleShare: singleBetShare(run.target.limits),
+  });
   run.progress.finish();
   recordEdgeFindings(run.findings, result, scheme);
   const header = { target: run.target.name, source: run.target.source, scheme: scheme.name, seed: flags.seed };
   const files = writeEdgeAuditFiles(flags.out, { 'edges.csv': renderEdgeAuditCsv(result), 'edges.json': renderEdgeAuditJson(result, header) });
-  if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
-  else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const ids = run.findings.list().map((finding) => finding.id);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, seed: flags.seed, checks: checksOf(result, ids) });
+  say(`${ending.verdict.join('\n')}\n`);
+  if (flags.format === 'json') record({ edges: JSON.parse(renderEdgeAuditJson(result, header)) as unknown });
+  else io.out(flags.format === 'csv' ? renderEdgeAuditCsv(result) : renderEdgeAuditTable(result));
   const lines = [`bets: ${result.placed} placed, ${result.verified} verified, ${result.refused} refused; staked ${formatDecimal(result.stakedMicro)} USDC of a ${formatDecimal(usdcMicro)} budget`];
   if (result.stoppedBy === 'deadline') lines.push('stopped: the time budget ended the betting early (what was placed is verified)');
   if (result.stoppedBy === 'usdc') lines.push('stopped: the USDC budget was spent');

@@ -21,9 +21,10 @@
  * command finished; 0 otherwise.
  */
 import { MAX_SECONDS_LIMIT } from '../audit/live-target.ts';
-import { runMoneyProbes } from '../live/audit/money-probes.ts';
+import { runMoneyProbes, type ProbeResult } from '../live/audit/money-probes.ts';
 import { runSettlementProbes } from '../live/audit/settlement-probes.ts';
 import { timePassageOf } from '../live/audit/time-passage.ts';
+import type { ReportCheck } from '../live/report/write-findings.ts';
 import type { Severity } from '../live/finding.ts';
 import { fundLiveAccount, openLiveAccount, type LiveAccount, type LiveOutcome } from '../live/live-account.ts';
 import { curlOf } from '../live/report/curl.ts';
@@ -98,6 +99,14 @@ async function secondAccount(run: LiveRun, flags: MoneyFlags, clock: LiveClock):
   return openLiveAccount({ session: run.session, key, fundMicro: SECOND_FUND_MICRO, clock, deadline: run.deadline });
 }
 
+/** One check per probe: skipped, a finding, or a pass. */
+function checksOfProbes(results: readonly ProbeResult[]): ReportCheck[] {
+  return results.map((result) => ({
+    name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
+    findingIds: result.findingIds, detail: result.note,
+  }));
+}
+
 export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock = SYSTEM_LIVE_CLOCK, record: RecordFields = () => undefined): Promise<number> {
   const run = await startLiveRun(COMMAND, flags.target, flags.maxSeconds + (flags.includeSlow ? flags.maxMinutes * 60 : 0), clock, io, flags.quiet);
   if (typeof run === 'number') return run;
@@ -123,12 +132,10 @@ export async function runMoney(flags: MoneyFlags, io: AuditIo, clock: LiveClock 
     results.push(...slow);
   }
   run.progress.finish();
-  for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
-  const checks = results.map((result) => ({
-    name: result.name, group: 'money', status: result.status === 'skipped' ? ('skipped' as const) : result.findingIds.length > 0 ? ('finding' as const) : ('pass' as const),
-    findingIds: result.findingIds, detail: result.note,
-  }));
+  const checks = checksOfProbes(results);
   const ending = await finishLiveRun(run, { out: flags.out, failOn: flags.failOn, checks });
+  io.out(`${ending.verdict.join('\n')}\n`);
+  for (const result of results) io.out(`${result.status === 'ran' ? 'ran    ' : 'skipped'} ${result.name}: ${result.note}${result.findingIds.length > 0 ? ` — ${result.findingIds.length} findings` : ''}\n`);
   const code = ending.code !== EXIT.ok ? ending.code : run.deadline.passed() ? EXIT.liveness : EXIT.ok;
   io.out(`${ending.lines.join('\n')}\n`);
   record({ target: run.target.name, probes: results.map((result) => ({ name: result.name, status: result.status, findings: result.findingIds.length })), findings: run.findings.list().length, out: flags.out });

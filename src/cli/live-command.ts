@@ -5,7 +5,8 @@
  *
  * Exit codes, first that applies (DESIGN.md): 2 the target file is invalid; 4 the target does not
  * answer; 3 a finding reaches `--fail-on` (default major); 4 the time budget ended the run early;
- * 0 otherwise. While the run goes, a progress line on stderr counts the calls made against the
+ * 0 otherwise. Every terminal report opens with the verdict (findings-verdict.ts), before its
+ * tables, and ends with the counts and the files. While the run goes, a progress line on stderr counts the calls made against the
  * time budget (progress.ts; none when quiet). A deviation from the documents is a finding whose
  * severity the reader weighs, never a failure of the command.
  */
@@ -14,12 +15,13 @@ import { deviationFinding } from '../live/deviation-findings.ts';
 import { FindingsCollector, SEVERITIES } from '../live/finding.ts';
 import { LiveSession } from '../live/live-session.ts';
 import { curlOf } from '../live/report/curl.ts';
-import { findingsExitCode, reachesFailOn, type FailOn } from '../live/report/fail-on.ts';
+import { findingsExitCode, type FailOn } from '../live/report/fail-on.ts';
+import { infoLines, verdictLines } from '../live/report/findings-verdict.ts';
 import { writeFindingsReports, type ReportCheck } from '../live/report/write-findings.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import type { Target } from '../live/target.ts';
 import type { AuditIo } from './audit-io.ts';
-import { EXIT, exitOfUnresolvedTarget } from './exit-codes.ts';
+import { exitOfUnresolvedTarget } from './exit-codes.ts';
 import { Progress } from './progress.ts';
 
 export interface LiveRun {
@@ -58,22 +60,25 @@ export interface LiveEnding {
   readonly checks: readonly ReportCheck[];
 }
 
-/** Writes the findings reports and says what they hold; the exit code the findings give (0 or 3). */
-export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<{ code: number; lines: string[] }> {
+export interface LiveRunEnding {
+  /** The exit code the findings give (0 or 3). */
+  readonly code: number;
+  /** The verdict a terminal opens with (findings-verdict.ts): print it before the tables. */
+  readonly verdict: string[];
+  /** The counts, the info findings folded out of the verdict, and the files written: print them last. */
+  readonly lines: string[];
+}
+
+/** Writes the findings reports and says what they hold: the verdict, the counts, the files. */
+export async function finishLiveRun(run: LiveRun, ending: LiveEnding): Promise<LiveRunEnding> {
   run.progress.finish();
   const findings = run.findings.list();
   const files = await writeFindingsReports(ending.out, {
-    command: run.command, target: { name: run.target.name, source: run.target.source }, ...(ending.seed === undefined ? {} : { seed: ending.seed }),
+    // The report names the command as typed after `afp` (its title adds "afp ").
+    command: run.command.replace(/^afp /, ''), target: { name: run.target.name, source: run.target.source }, ...(ending.seed === undefined ? {} : { seed: ending.seed }),
     failOn: ending.failOn, findings, dropped: run.findings.dropped, checks: ending.checks,
   });
   const counts = [...SEVERITIES].reverse().map((severity) => `${findings.filter((finding) => finding.severity === severity).length} ${severity}`);
-  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`];
-  const code = findingsExitCode(findings, ending.failOn);
-  if (code !== EXIT.ok) {
-    const reaching = findings.filter((finding) => reachesFailOn(finding, ending.failOn));
-    lines.push(`FAILED: ${reaching.length} findings at or above --fail-on ${ending.failOn}:`);
-    for (const finding of reaching.slice(0, 20)) lines.push(`  ${finding.severity} ${finding.id}: ${finding.title}${finding.count > 1 ? ` (×${finding.count})` : ''}`);
-  }
-  lines.push(`files: ${files.join(', ')}`);
-  return { code, lines };
+  const lines = [`findings: ${findings.length} (${counts.join(', ')})${run.findings.dropped > 0 ? `, ${run.findings.dropped} more dropped` : ''}`, ...infoLines(findings), `files: ${files.join(', ')}`];
+  return { code: findingsExitCode(findings, ending.failOn), verdict: verdictLines(findings, ending.failOn), lines };
 }

@@ -42,10 +42,14 @@ export interface Finding {
   readonly reproduce?: string;
   /** How many times it was seen. */
   readonly count: number;
+  /** Up to MAX_FINDING_EXAMPLES distinct examples (the first is `evidence`); absent with one. */
+  readonly examples?: readonly string[];
 }
 
-/** A finding as a command reports it; the collector counts repeats. */
+/** A finding as a command reports it; the collector counts repeats and keeps their examples. */
 export type FindingInput = Omit<Finding, 'count'>;
+
+export const MAX_FINDING_EXAMPLES = 3;
 
 export const FINDINGS_MAX = 1_000;
 
@@ -62,18 +66,24 @@ export class FindingsCollector {
   private readonly byId = new Map<string, Finding>();
   private droppedCount = 0;
 
-  /** Records `finding`, or counts one more sighting of a finding with the same id (the first example stays). */
-  add(finding: FindingInput): void {
+  /**
+   * Records `finding` seen `times` times, or counts more sightings of a finding with the same id:
+   * the first stays, and its evidence and `examples` gather up to MAX_FINDING_EXAMPLES distinct ones.
+   */
+  add(finding: FindingInput, times = 1): void {
     const known = this.byId.get(finding.id);
     if (known !== undefined) {
-      this.byId.set(finding.id, { ...known, count: known.count + 1 });
+      const examples = mergeExamples(known.examples ?? [known.evidence], finding.examples ?? [finding.evidence]);
+      this.byId.set(finding.id, { ...known, count: known.count + times, ...(examples.length > 1 ? { examples } : {}) });
       return;
     }
     if (this.byId.size >= FINDINGS_MAX) {
       this.droppedCount += 1;
       return;
     }
-    this.byId.set(finding.id, { ...finding, count: 1 });
+    const examples = mergeExamples([finding.evidence], finding.examples ?? []);
+    const { examples: _given, ...rest } = finding;
+    this.byId.set(finding.id, { ...rest, count: times, ...(examples.length > 1 ? { examples } : {}) });
   }
 
   addAll(findings: Iterable<FindingInput>): void {
@@ -98,6 +108,12 @@ export class FindingsCollector {
   reaching(threshold: Severity): Finding[] {
     return this.list().filter((finding) => reaches(finding, threshold));
   }
+}
+
+function mergeExamples(kept: readonly string[], more: readonly string[]): string[] {
+  const merged = [...kept];
+  for (const example of more) if (merged.length < MAX_FINDING_EXAMPLES && !merged.includes(example)) merged.push(example);
+  return merged;
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

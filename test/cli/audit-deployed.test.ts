@@ -156,6 +156,13 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     for (const game of GAME_IDS) expect(ran.out).toMatch(new RegExp(`^${game} `, 'm'));
     expect(ran.out).toContain('bets: 600 placed, 600 verified, 0 refused');
     expect(ran.out).not.toContain('stopped:');
+    // The plan before the first bet (before the account is even opened): bets per variant, the limits, the ETA.
+    expect(ran.out).toMatch(/^plan: 600 bets, \d+–\d+ per game variant \(\d+ variants\) · paced under casino\.batch 10\/min, casino\.bet 60\/min, casino\.deal 60\/min, casino\.draw 60\/min$/m);
+    expect(ran.out).toMatch(/^eta: about [\d.]+ minutes \(casino\.batch at 10\/min paces it most\)$/m);
+    expect(ran.out.indexOf('\nplan: ')).toBeLessThan(ran.out.indexOf('\naccount: '));
+    // The verdict opens the report, before the table.
+    expect(ran.out.indexOf('\nverdict: passed — nothing at or above --fail-on major')).toBeGreaterThan(0);
+    expect(ran.out.indexOf('\nverdict: ')).toBeLessThan(ran.out.indexOf('\ncoin_flip '));
     const edges = JSON.parse(readFileSync(join(DIR, 'edge', 'edges.json'), 'utf8')) as { variants: Array<{ game: string; rests_on_bets: number; verified: number }> };
     expect(new Set(edges.variants.map((variant) => variant.game))).toEqual(new Set(GAME_IDS));
     for (const variant of edges.variants) expect(variant.rests_on_bets).toBe(variant.verified);
@@ -171,8 +178,8 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.code, ran.out + ran.err).toBe(4);
     const counts = /bets: (\d+) placed, (\d+) verified/.exec(ran.out);
     expect(Number(counts?.[1])).toBeGreaterThan(0);
-    // Ten batches of 20 a minute: two minutes hold at most about 20 batches.
-    expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22);
+    // Ten batches of 20 and 60 single bets a minute: two minutes hold at most about 20 batches and 120 singles.
+    expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22 + 2 * 60);
     expect(counts?.[2]).toBe(counts?.[1]);
   }, 120_000);
 
@@ -223,20 +230,24 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
 });
 
 describe('each deployment-style defect is found by its audit, with evidence', () => {
-  test('payout-table-differs: house-edge finds coin flips paid off the rule', async () => {
+  test('payout-table-differs: house-edge finds coin flips paid off the published table and states the observed edge, no money finding (the target pays what it shows)', async () => {
     const served = await stand('payout', ['payout-table-differs']);
     const ran = await houseEdge(served, 'payout', ['--games', 'coin_flip', '--bets', '60']);
     expect(ran.code).toBe(3);
-    const finding = findingsOf('payout').find((found) => found.id === 'money:coin_flip:payout');
-    expect(finding?.severity).toBe('critical');
-    expect(finding?.evidence).toMatch(/^bet bet_[0-9a-f]{16} \(coin_flip:heads\): server seed [0-9a-f]{64}/);
+    const finding = findingsOf('payout').find((found) => found.id === 'rule:coin_flip:heads:payouts');
+    expect(finding?.severity).toBe('major');
+    expect(finding?.evidence).toMatch(/^the draw mapping held on all 60 verified bets; payouts learnt from them: 2× where it publishes 1\.96× \(\d+ bets\)$/);
+    expect(findingsOf('payout').filter((found) => found.id.startsWith('money:'))).toEqual([]);
+    const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as { variants: Array<{ edge_source: string; edge: number; rests_on_bets: number }> };
+    expect(edges.variants).toEqual([expect.objectContaining({ edge_source: 'observed', edge: 0, rests_on_bets: 60 })]);
   }, 60_000);
 
   test('keno-short-draw: house-edge finds keno outcomes that do not follow the rule', async () => {
     const served = await stand('keno', ['keno-short-draw']);
     const ran = await houseEdge(served, 'keno', ['--games', 'keno', '--bets', '100']);
     expect(ran.code).toBe(3);
-    expect(grave(findingsOf('keno'))).toContain('rule:keno:outcome');
+    expect(grave(findingsOf('keno'))).toContain('rule:keno:scheme');
+    expect(grave(findingsOf('keno')).filter((id) => id.startsWith('money:'))).toEqual([]);
   }, 60_000);
 
   test('payout-table-differs and keno-short-draw: fairness finds them in the history, each with the finding that names it', async () => {

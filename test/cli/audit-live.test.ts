@@ -118,9 +118,9 @@ describe('against the faithful casino', () => {
     expect(ran.out).toMatch(/^keno +60 +60 +60 +60 +0 +0$/m);
     expect(grave('fair-text')).toEqual([]);
     const junit = readFileSync(join(DIR, 'fair-text', 'findings.junit.xml'), 'utf8');
-    for (const name of ['coin_flip', 'dice', 'keno', 'nonces']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.fairness"/>`);
+    for (const name of ['coin_flip', 'dice', 'keno', 'nonces']) expect(junit).toContain(`<testcase name="${name}" classname="afp audit fairness.fairness"/>`);
     // The replay probes ran after the history and placed 9 minimum bets (a draw, two batches of 3, two coin flips), refused every replay.
-    for (const name of ['draw-replay', 'batch-replay', 'seed-nonce-reuse']) expect(junit).toContain(`<testcase name="${name}" classname="afp afp audit fairness.replay"/>`);
+    for (const name of ['draw-replay', 'batch-replay', 'seed-nonce-reuse']) expect(junit).toContain(`<testcase name="${name}" classname="afp audit fairness.replay"/>`);
     expect(ran.out).toMatch(/^replay ran +draw-replay: deal nonce \d+, draw settled \(bet bet_\w+\); the same draw again: refused 404 NOT_FOUND; a draw for nonce \d+, never dealt: refused 404 NOT_FOUND$/m);
     const json = await fairness(handle, key, 'fair', '--json');
     expect(json.code).toBe(0);
@@ -169,11 +169,20 @@ describe('against the faithful casino', () => {
 });
 
 describe('each deliberate defect is caught', () => {
-  test('casino-payout-short: house-edge --target finds wins paid short (exit 3), and so does fairness', async () => {
+  test('casino-payout-short: house-edge --target states the edge of the short table it observed (exit 3); fairness finds each win paid off the rule', async () => {
     const handle = await serve(['casino-payout-short']);
     const ran = await liveEdge(handle, 'short', 120);
     expect(ran.code).toBe(3);
-    expect(ran.out).toMatch(/critical money:\w+:payout: \w+: the amount paid is not the stake times the rule's multiplier/);
+    // The target pays what it shows: no money finding, the payouts differ from its published table.
+    expect(grave('short').filter((id) => id.startsWith('money:'))).toEqual([]);
+    expect(ran.out).toContain('major rule:dice:over:50:payouts: dice:over:50: the target pays 1.9404× where it publishes 1.96× (2 bets) (afp scheme): observed edge 2.980%, published rule 2.000%');
+    const edges = JSON.parse(readFileSync(join(DIR, 'short', 'edges.json'), 'utf8')) as { variants: Array<{ variant: string; edge_source: string; edge: number; rests_on_bets: number; verified: number }> };
+    // Two bets a variant: those that saw a win learnt the short table; none broke the draw mapping.
+    const observed = edges.variants.filter((variant) => variant.edge_source === 'observed');
+    expect(observed.length).toBeGreaterThan(10);
+    expect(edges.variants.filter((variant) => variant.edge_source === 'empirical')).toEqual([]);
+    for (const variant of observed) expect(variant.rests_on_bets).toBe(variant.verified);
+    expect(edges.variants.find((variant) => variant.variant === 'dice:over:50')).toMatchObject({ edge_source: 'observed', edge: 0.0298 });
     expect(ran.out).toContain('reproduce: npx afp audit house-edge --target');
     const key = await player(handle);
     const fair = await fairness(handle, key, 'short-fair');
@@ -185,6 +194,37 @@ describe('each deliberate defect is caught', () => {
     expect(grave('short-fair').filter((id) => !/^(money:\w+:payout|rule:\w+:outcome)$/.test(id))).toEqual([]);
   });
 
+  test('payout-table-differs: coin flip paid 2.00x is `observed` — edges.json and edges.csv state the observed table\'s exact edge (0%), the bets it rests on, and no money finding', async () => {
+    const handle = await serve(['payout-table-differs']);
+    const ran = await audit(['house-edge', '--target', handle.urls.api as string, '--games', 'coin_flip,dice', '--bets', '120', '--seed', '8', '--out', join(DIR, 'observed'), '--max-seconds', '60']);
+    expect(ran.code, ran.out + ran.err).toBe(3);
+    const edges = JSON.parse(readFileSync(join(DIR, 'observed', 'edges.json'), 'utf8')) as { variants: Array<Record<string, unknown>> };
+    const coin = edges.variants.find((variant) => variant['game'] === 'coin_flip') as Record<string, unknown>;
+    expect(coin).toMatchObject({ edge_source: 'observed', edge: 0, edge_range: [0, 0], followed_mapping: coin['verified'], rests_on_bets: coin['verified'], sprt: null });
+    const table = coin['observed_table'] as { outcomes: Array<{ published: string; probability: string; paid: string | null; bets: number }>; unobserved_probability: number };
+    expect(table.outcomes.map((row) => [row.published, row.probability, row.paid])).toEqual([['0', '1/2', '0'], ['1.96', '1/2', '2']]);
+    expect(table.outcomes.reduce((total, row) => total + row.bets, 0)).toBe(coin['verified']);
+    expect(table.unobserved_probability).toBe(0);
+    // Dice is untouched: its edge is the published rule's.
+    for (const variant of edges.variants.filter((row) => row['game'] === 'dice')) expect(variant).toMatchObject({ edge_source: 'published', edge: 0.02 });
+    const csv = readFileSync(join(DIR, 'observed', 'edges.csv'), 'utf8').split('\n');
+    expect(csv[0]).toMatch(/^game,variant,edge_source,edge,edge_low,edge_high,/);
+    expect(csv.find((line) => line.startsWith('coin_flip,'))).toMatch(/^coin_flip,coin_flip:heads,observed,0\.00000000,0\.00000000,0\.00000000,/);
+    const findings = findingsOf('observed');
+    expect(findings.filter((finding) => finding.id.startsWith('money:'))).toEqual([]);
+    expect(findings.find((finding) => finding.id === 'rule:coin_flip:heads:payouts')).toMatchObject({ severity: 'major' });
+    expect(ran.out).toMatch(/^coin_flip +coin_flip:heads +observed +0\.000% /m);
+    // findings.html: titled once "afp audit house-edge", each variant's check names its edge source and edge.
+    const html = readFileSync(join(DIR, 'observed', 'findings.html'), 'utf8');
+    expect(html).toMatch(/<title>afp audit house-edge — [^<]+<\/title>/);
+    expect(html).toContain('edge_source observed: edge 0.000%; payouts differ from the published table');
+    expect(html).toContain('edge_source published: edge 2.000%;');
+    // Each variant's check holds its own findings (and its game's), never a sibling variant's.
+    const checks = (JSON.parse(readFileSync(join(DIR, 'observed', 'findings.json'), 'utf8')) as { checks: Array<{ name: string; findingIds: string[] }> }).checks;
+    expect(checks.find((check) => check.name === 'dice:over:50')?.findingIds).toEqual(['edge:dice:over:50']);
+    expect(checks.find((check) => check.name === 'coin_flip:heads')?.findingIds).toEqual(['rule:coin_flip:heads:payouts', 'edge:coin_flip:heads']);
+  });
+
   test('casino-biased-draw: fairness finds outcomes that do not come from the committed draw (exit 3)', async () => {
     const handle = await serve(['casino-biased-draw']);
     const key = await player(handle);
@@ -192,10 +232,11 @@ describe('each deliberate defect is caught', () => {
     expect(ran.code).toBe(3);
     expect(ran.out).toMatch(/major rule:\w+:outcome: \w+: the outcome does not follow the afp scheme's published rule \(the hashes verify\)/);
     expect(grave('biased-fair').some((id) => id.startsWith('fairness:'))).toBe(false);
-    // Live, every bet drawn from another draw than the committed one breaks the rule it is checked by.
+    // Live, outcomes drawn from another draw than the committed one: one finding per game, its edge measured.
     const edge = await liveEdge(handle, 'biased', 200);
     expect(edge.code).toBe(3);
-    expect(edge.out).toMatch(/major rule:\w+:outcome: \w+: the outcome does not follow the afp scheme's published rule \(the hashes verify\)/);
+    expect(edge.out).toMatch(/major rule:\w+:scheme: \w+: the target's rule differs from its published afp scheme \(\d+ of \d+ verified bets off the draw mapping; the hashes verify\)/);
+    expect(grave('biased').filter((id) => id.startsWith('money:'))).toEqual([]);
   });
 
   test('casino-replayable-nonce: fairness finds a (seed, nonce) pair drawn by many bets (exit 3)', async () => {
@@ -225,7 +266,10 @@ describe('each deliberate defect is caught', () => {
     const edge = await liveEdge(handle, 'keno', 300);
     expect(edge.code).toBe(3);
     const ids = (JSON.parse(readFileSync(join(DIR, 'keno', 'findings.json'), 'utf8')) as { findings: Array<{ id: string; severity: string }> }).findings.filter((finding) => finding.severity === 'major' || finding.severity === 'critical').map((finding) => finding.id);
-    expect(ids).toContain('rule:keno:outcome');
+    expect(ids).toContain('rule:keno:scheme');
     expect(ids.filter((id) => !id.includes('keno'))).toEqual([]);
+    // Nothing is derived from the published rule: every keno variant's edge is empirical.
+    const edges = JSON.parse(readFileSync(join(DIR, 'keno', 'edges.json'), 'utf8')) as { variants: Array<{ game: string; edge_source: string; exact_edge: number | null }> };
+    for (const variant of edges.variants.filter((row) => row.game === 'keno')) expect([variant.edge_source, variant.exact_edge]).toEqual(['empirical', null]);
   });
 });

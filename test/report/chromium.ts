@@ -103,6 +103,8 @@ export interface DecodedPng {
   readonly height: number;
   /** Pixels with a clear colour (max − min channel > 48): chart lines and bands, not grey text. */
   readonly colouredPixels: number;
+  /** The rightmost column holding anything but near-white (a channel below 240); −1 on a blank image. */
+  readonly rightmostInkX: number;
 }
 
 function paeth(left: number, up: number, upLeft: number): number {
@@ -140,6 +142,7 @@ export function decodePng(png: Buffer): DecodedPng {
   const filters = new Set<number>();
   let previous: Buffer | undefined;
   let colouredPixels = 0;
+  let rightmostInkX = -1;
   for (let y = 0; y < height; y += 1) {
     const filter = raw[y * (stride + 1)] ?? 255;
     filters.add(filter);
@@ -150,11 +153,12 @@ export function decodePng(png: Buffer): DecodedPng {
       const g = row[x + 1] ?? 0;
       const b = row[x + 2] ?? 0;
       if (Math.max(r, g, b) - Math.min(r, g, b) > 48) colouredPixels += 1;
+      if (Math.min(r, g, b) < 240 && x / channels > rightmostInkX) rightmostInkX = x / channels;
     }
     previous = row;
   }
   expect([...filters].every((filter) => filter <= 4), `PNG row filters ${[...filters].join(',')}`).toBe(true);
-  return { width, height, colouredPixels };
+  return { width, height, colouredPixels, rightmostInkX };
 }
 
 export function requireChromium(): string {

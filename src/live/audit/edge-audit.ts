@@ -1,23 +1,28 @@
 /**
  * The live house-edge audit through a target's dialect and fairness scheme (`afp audit house-edge
  * --target URL|FILE`): small bets on every planned variant, each bet verified against its revealed
- * seed under the target's own published scheme, and a verdict per variant (edge-verdict.ts).
+ * seed under the target's own published scheme, and a verdict per variant in the tier its bets put
+ * it in (edge-tier.ts: published, observed or empirical; edge-verdict.ts).
  *
  * Plan: bet i plays plan[i mod V] at its minimum bet with client seed `afp-<sha256(seed)>-<i>`.
  * Bets go out in phases of PHASE_BETS: in batches of BATCH_BETS where the dialect offers a batch,
- * else one by one, at most `concurrency` calls in flight, every call paced by the target's limits
- * (LiveSession). A game whose bets a batch refuses is tried alone once; when that is accepted the
- * game is played alone from then on (an info finding says so). After each phase the seed is
- * rotated and the seed list read; every placed bet of the phase is verified in plan order, so
- * tallies, findings and verdicts do not depend on arrival order.
+ * else one by one (where the target paces single bets and batches apart, a share of the bets goes
+ * alone so both paces work at once: singleBetShare), at most `concurrency` calls in flight, every
+ * call paced by the target's limits (LiveSession). A game whose bets a batch refuses is tried
+ * alone once; when that is accepted the game is played alone from then on (an info finding says
+ * so). After each phase the seed is rotated and the seed list read; every placed bet of the phase
+ * is verified in plan order, so tallies, findings and verdicts do not depend on arrival order.
  * Budgets: `bets`, `usdcMicro` (stakes), and the deadline; whichever ends first stops placing, and
- * what was placed is still rotated and verified. Money: the balance read before and after must
- * differ by exactly the returns minus the stakes the answers reported (to the target's rounding).
- * Verdicts: gross differences are decided by the exact law of the target's rule (as soon as the
- * bets verify) or by a 99.9% interval within tens to hundreds of bets; fine ones (a point of edge in
- * the returns paid) by an SPRT per variant against the rule's exact edge.
+ * what was placed is still rotated and verified.
+ * Money findings need the target to contradict itself: the balance read before and after must
+ * differ by the returns minus the stakes its answers reported (to its rounding); each bet's credit
+ * must be its stake times the multiplier it showed, and its win flag agree with its credit. What
+ * the published rule would have paid is never a money finding: the tiers state what was paid.
+ * Verdicts: gross differences are decided by the exact law the bets were seen to follow (as soon as
+ * they verify) or by a 99.9% interval within tens of bets; fine ones (a point of edge in the
+ * returns paid) by an SPRT per variant against the published rule's exact edge (published tier).
  * Nonces: two placed bets with the same (seed, nonce) are a critical fairness finding.
- * Limits: bets ≤ LIVE_BETS_MAX; listed problem examples ≤ 1 per finding (the collector counts).
+ * Limits: bets ≤ LIVE_BETS_MAX; examples ≤ 3 per finding (the collector counts the rest).
  */
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import { runBounded } from '../../audit/live-target.ts';
@@ -34,12 +39,13 @@ import { optimalHolds } from '../../services/casino/games/video-poker-analysis.t
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
-import { recordVerification } from './verification-findings.ts';
+import { recordProofChecks } from './verification-findings.ts';
+import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
 export const LIVE_BETS_MAX = 100_000;
-const VIDEO_POKER = 'video_poker';
+export const VIDEO_POKER = 'video_poker';
 
 export interface EdgeAuditOptions {
   readonly session: LiveSession;
@@ -53,16 +59,24 @@ export interface EdgeAuditOptions {
   readonly clock: LiveClock;
   readonly deadline: Deadline;
   readonly findings: FindingsCollector;
+  /** The share of batchable bets sent alone (singleBetShare); 0 or absent: batches only. */
+  readonly singleShare?: number;
 }
 
 export interface VariantOutcome {
   readonly variant: PlannedVariant;
   readonly placed: number;
   readonly verified: number;
+  /** Verified bets that followed the published rule whole: its draw mapping and its payouts. */
   readonly followedRule: number;
+  /** Verified bets whose outcome followed the published draw mapping (payouts aside), and those whose did not. */
+  readonly followedMapping: number;
+  readonly brokeMapping: number;
+  /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
+  readonly tier: TierTrack;
   readonly refused: number;
   readonly verdict: VariantVerdict;
-  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law. */
+  /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law or outside the published tier. */
   readonly sprt: { readonly decision: SprtDecision; readonly direction: SprtDirection | null; readonly bets: number } | null;
 }
 
@@ -79,6 +93,7 @@ export interface EdgeAuditResult {
 
 class VariantTrack {
   readonly tally = new ReturnTally();
+  readonly tier: TierTrack;
   /** Fine differences: Wald's test of the returns against the rule's exact edge (null without a law). */
   readonly sprt: Sprt | null;
   placed = 0;
@@ -86,7 +101,8 @@ class VariantTrack {
   followedRule = 0;
   refused = 0;
 
-  constructor(law: readonly Chance[] | null, maxBets: number) {
+  constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
+    this.tier = new TierTrack(payoutFields);
     const theory = law === null ? null : edgeTheory(law);
     this.sprt = theory === null || !(theory.sigma > 0) ? null : new Sprt({ advertisedEdge: ratioToNumber(theory.edge), sigma: theory.sigma, sides: 'two', maxBets: Math.max(1, maxBets) });
   }
@@ -126,7 +142,7 @@ export function isDocumentsOwn(outcome: VariantOutcome): boolean {
 
 export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAuditResult> {
   const perVariant = Math.ceil(Math.min(options.bets, LIVE_BETS_MAX) / Math.max(1, options.plan.length));
-  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant)), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
+  const run: AuditRun = { options, tracks: options.plan.map((variant) => new VariantTrack(options.scheme.law(variant.game, variant.params), perVariant, payoutFieldsOf(options.scheme, variant.game))), aloneGames: new Set(), stakedMicro: 0n, paidMicro: 0n, answeredStakeMicro: 0n, videoPokerTurn: Promise.resolve(), draws: new Set(), stoppedBy: null };
   const before = await balanceOf(options);
   for (let first = 0; first < Math.min(options.bets, LIVE_BETS_MAX) && run.stoppedBy === null; first += PHASE_BETS) {
     const count = Math.min(PHASE_BETS, options.bets - first);
@@ -140,9 +156,9 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   checkMoney(run, before, after);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
-    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, followedRule: track.followedRule, verified: track.verified });
-    const sprt = track.sprt === null ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
-    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, refused: track.refused, verdict, sprt };
+    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, tier: track.tier });
+    const sprt = track.sprt === null || verdict.edgeSource !== 'published' ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
+    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, followedMapping: track.tier.mapped, brokeMapping: track.tier.broke, tier: track.tier, refused: track.refused, verdict, sprt };
   });
   const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
   return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
@@ -167,23 +183,17 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   const { session, concurrency, deadline } = run.options;
   const slots: Slot[] = new Array<Slot>(count);
   const batched = session.offers('casino.batch') === null;
-  const groups: number[][] = [];
   const aloneAt = (index: number): boolean => {
     const game = betInput(run, index).game;
-    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER;
+    return !batched || run.aloneGames.has(game) || game === VIDEO_POKER || sentAlone(index, run.options.singleShare ?? 0);
   };
-  for (let offset = 0; offset < count; offset += 1) {
-    const index = first + offset;
-    const last = groups.at(-1);
-    if (!aloneAt(index) && last !== undefined && last.length < BATCH_BETS && !aloneAt(last[0] as number)) last.push(index);
-    else groups.push([index]);
-  }
+  const groups = groupBets(first, count, aloneAt);
   await runBounded(groups.length, concurrency, async (group) => {
     const indexes = groups[group] as number[];
     const bets = indexes.map((index) => betInput(run, index)).filter((bet) => reserve(run, bet));
     if (bets.length === 0) return;
     const lead = bets[0] as BetInput;
-    const answers = bets.length === 1 && (!batched || run.aloneGames.has(lead.game) || lead.game === VIDEO_POKER) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
+    const answers = bets.length === 1 && aloneAt(indexes[0] as number) ? [await placeAlone(run, lead)] : await placeBatch(run, bets);
     answers.forEach((answer, position) => {
       const index = indexes[position] as number;
       const track = run.tracks[index % run.options.plan.length] as VariantTrack;
@@ -200,6 +210,47 @@ async function placePhase(run: AuditRun, first: number, count: number): Promise<
   }, () => run.stoppedBy !== null || deadline.passed());
   if (deadline.passed()) run.stoppedBy ??= 'deadline';
   return slots;
+}
+
+/**
+ * Bets `first` … `first + count − 1` as calls, in the order they open: each bet sent alone is its
+ * own call; the others fill batches of up to BATCH_BETS in index order, bets sent alone between
+ * them notwithstanding.
+ */
+export function groupBets(first: number, count: number, alone: (index: number) => boolean): number[][] {
+  const groups: number[][] = [];
+  let open: number[] | null = null;
+  for (let offset = 0; offset < count; offset += 1) {
+    const index = first + offset;
+    if (alone(index)) groups.push([index]);
+    else if (open !== null && open.length < BATCH_BETS) open.push(index);
+    else {
+      open = [index];
+      groups.push(open);
+    }
+  }
+  return groups;
+}
+
+/**
+ * Where the target paces single bets and batches apart (the deployment: 60 single bets and 10
+ * batches of 20 a minute), the share of the batchable bets sent alone, so that both paces work at
+ * once: singles use SINGLE_PACE_USE of their limit, leaving room for video poker's deal and draw
+ * (the deployment counts them in the same bucket). 0 when either is unpaced: batches alone then.
+ */
+export function singleBetShare(limits: Readonly<Record<string, { readonly perMinute: number }>>): number {
+  const single = limits['casino.bet']?.perMinute;
+  const batch = limits['casino.batch']?.perMinute;
+  if (single === undefined || batch === undefined) return 0;
+  const singles = single * SINGLE_PACE_USE;
+  return singles / (singles + batch * BATCH_BETS);
+}
+
+const SINGLE_PACE_USE = 0.75;
+
+/** Whether bet `index` is one of the `share` of bets sent alone (spread evenly over the indexes). */
+export function sentAlone(index: number, share: number): boolean {
+  return share > 0 && Math.floor((index + 1) * share) > Math.floor(index * share);
 }
 
 /** One bet alone: its answer, a refusal, or null when nothing came back (deadline, unreachable). */
@@ -301,14 +352,34 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const schemeBet: SchemeBet = { ...bet, game: variant.game, params: slot.params };
     const seedHex = seeds.get(bet.seedHash) ?? null;
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
-    recordVerification(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    recordProofChecks(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
+    checkSelfConsistent(findings, bet, variant.variant);
     if (verdict === null) continue;
     track.verified += 1;
-    if (verdict.outcome.status === 'ok') track.followedRule += 1;
+    track.tier.add(schemeBet, verdict);
+    const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
+    if (followed) track.followedRule += 1;
     if (bet.paidMicro !== null && bet.amountMicro > 0n) {
       track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
-      if (verdict.outcome.status === 'ok') track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
+      if (followed) track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
     }
+  }
+}
+
+/**
+ * Money findings need the target to contradict itself: the amount credited is not the stake times
+ * the multiplier it showed (beyond half a cent, its rounding), or its win flag says the opposite of
+ * its payout. Never afp's expectation of the rule (the tiers state what the payouts give).
+ */
+function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant: string): void {
+  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, credited ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}`;
+  const contradiction = creditContradiction(bet);
+  if (contradiction !== null) {
+    findings.add({ id: `money:${bet.game}:credited`, severity: 'critical', kind: 'money', title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`, field: 'amount_won', expected: formatDecimal(contradiction.dueMicro), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence });
+  }
+  const paid = bet.paidMicro;
+  if (paid !== null && bet.won !== null && ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro))) {
+    findings.add({ id: `money:${bet.game}:won-flag`, severity: 'major', kind: 'money', title: `${bet.game}: the win flag contradicts the amount the target credited`, field: 'won', expected: paid === 0n ? false : true, seen: bet.won, evidence });
   }
 }
 

@@ -1,48 +1,47 @@
 /**
- * The live house-edge verdicts as findings:
- *   - `edge:<variant>`: the target's own rule does not give the advertised edge (severity from
- *     edge-verdict.ts: critical for a negative edge or 10 points over, major from 1 point; info
- *     when the rule is the documents' own payout table, whose edge the documents misstate);
- *   - `fairness:<variant>:returns`: the returns paid do not follow the rule's exact law beyond
+ * The live house-edge verdicts as findings, one per rule and cause, each with its count, up to
+ * three examples, and the bets it rests on, in the variant's tier (edge-tier.ts):
+ *   - `rule:<game>:scheme` (major): the target's rule for the game differs from its published
+ *     scheme (outcomes off the draw mapping, or one published outcome paid two ways): ONE finding
+ *     per game, counted in bets, with examples; nothing else is derived from the published rule;
+ *   - `rule:<variant>:payouts` (major: a payout that differs from the target's own table, either
+ *     way): the mapping holds but the target pays another table than it publishes; states the
+ *     exact edge of the observed table beside the published rule's;
+ *   - `edge:<variant>`: the edge stated in the variant's tier is not the advertised one (severity
+ *     from edge-verdict.ts; info when it is the documents' own payout table, whose edge the
+ *     documents misstate);
+ *   - `fairness:<variant>:returns`: the returns paid do not follow the stated exact law beyond
  *     chance (99.9%), though every bet verified one by one — a sign of selection, not of a bad hash;
- *   - `fairness:<variant>:returns-sprt`: the SPRT finds the returns a point of edge off the rule's
- *     law (fine differences the interval cannot decide within the bets);
- *   - `rule:<variant>:documents`: the target's rule and the documents' payout table give different
- *     exact edges (info: a documented difference between dialects, never a defect by itself).
- * Each says how many bets it rests on.
+ *   - `fairness:<variant>:returns-sprt`: the SPRT finds the returns a point of edge off the
+ *     published rule's law (published tier only);
+ *   - `rule:<variant>:documents`: the scheme's rule and the documents' payout table give different
+ *     exact edges (info; not for an empirical variant, whose published rule says nothing).
  */
-import { lawEdge } from './edge-verdict.ts';
-import { isDocumentsOwn, type EdgeAuditResult } from './edge-audit.ts';
+import { lawEdge, type VariantVerdict } from './edge-verdict.ts';
+import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
 import { documentsEdgeOf } from './edge-plan.ts';
 import type { JsonObject } from '../../core/errors.ts';
+import { ratioDecimal } from './edge-tier.ts';
+import type { ObservedTable } from './observed-table.ts';
 
-const percent = (value: number): string => `${(value * 100).toFixed(3)}%`;
+/** A percentage with 3 decimals; never "-0.000%" (an edge of −6e-7 shows as 0.000%). */
+export const percent = (value: number): string => `${(value * 100).toFixed(3).replace(/^-(0\.0+)$/, '$1')}%`;
 const NEGLIGIBLE = 1e-9;
+const MAX_EXAMPLES = 3;
 
 export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAuditResult, scheme: FairnessScheme): void {
+  recordSchemeDifferences(findings, result, scheme);
   for (const outcome of result.variants) {
     const { variant, verdict } = outcome;
     const name = variant.variant;
-    const documents = variant.documentsEdge;
-    if (verdict.rule === 'differs' && verdict.advertised !== null) {
-      const seen = verdict.exactEdge ?? verdict.interval?.edge ?? null;
-      const how = verdict.exactEdge !== null ? `the exact edge of the target's rule (${scheme.name} scheme), which ${verdict.restsOnBets} verified bets followed` : `the empirical edge over ${verdict.restsOnBets} bets, outside its 99.9% interval`;
-      // The target plays the documents' own payout table, whose edge is not the one they advertise:
-      // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
-      const documentsOwn = isDocumentsOwn(outcome);
-      findings.add({
-        id: `edge:${name}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
-        title: `${name}: edge ${seen === null ? '?' : percent(seen)} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
-        expected: verdict.advertised.text, seen: seen === null ? null : percent(seen),
-        evidence: `${how}; rests on ${verdict.restsOnBets} bets`,
-      });
-    }
-    if (verdict.exactEdge !== null && verdict.empirical === 'differs' && verdict.interval !== null) {
+    if (verdict.edgeSource === 'observed' && verdict.observed !== null) recordPayoutTable(findings, outcome, verdict.observed, scheme);
+    if (verdict.rule === 'differs' && verdict.advertised !== null) recordEdge(findings, outcome, scheme);
+    if (verdict.exactEdge !== null && verdict.empirical === 'differs' && verdict.interval !== null && verdict.edgeSource !== 'empirical') {
       findings.add({
         id: `fairness:${name}:returns`, severity: 'major', kind: 'fairness',
-        title: `${name}: the returns paid do not follow the rule's law (empirical ${percent(verdict.interval.edge)}, exact ${percent(verdict.exactEdge)})`,
+        title: `${name}: the returns paid do not follow the ${verdict.edgeSource} rule's law (empirical ${percent(verdict.interval.edge)}, exact ${percent(verdict.exactEdge)})`,
         expected: percent(verdict.exactEdge), seen: `${percent(verdict.interval.edge)} [${percent(verdict.interval.low)}, ${percent(verdict.interval.high)}]`,
         evidence: `${verdict.interval.bets} bets, each verified alone; beyond a 99.9% interval`,
       });
@@ -55,8 +54,74 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
         evidence: `Wald's SPRT (two-sided, δ = 1 point, α = β = 1%) decided after ${outcome.sprt.bets} verified bets`,
       });
     }
-    recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name, documentsEdge: documents });
+    if (verdict.edgeSource !== 'empirical') recordDocumentsDifference(findings, scheme, { game: variant.game, params: variant.params, variant: name, documentsEdge: variant.documentsEdge });
   }
+}
+
+/** ONE finding per game whose rule differs from the published scheme, counted in bets, with examples. */
+function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditResult, scheme: FairnessScheme): void {
+  const byGame = new Map<string, VariantOutcome[]>();
+  for (const outcome of result.variants) {
+    const cause = outcome.verdict.cause;
+    if (outcome.verdict.edgeSource !== 'empirical' || cause === null || cause === 'not-replayed') continue;
+    byGame.set(outcome.variant.game, [...(byGame.get(outcome.variant.game) ?? []), outcome]);
+  }
+  for (const [game, outcomes] of byGame) {
+    const examples = outcomes.flatMap((outcome) => [
+      ...outcome.tier.mappingExamples.map((example) => `bet ${example.betId} (${outcome.variant.variant}): ${example.text}`),
+      ...outcome.tier.mixedClasses().map((found) => `${outcome.variant.variant}: the outcome the scheme pays ${ratioDecimal(found.published)}× was paid ${[...found.paid.values()].map((paid) => `${ratioDecimal(paid.multiplier)}× (${paid.count} bets)`).join(' and ')}`),
+      ...(outcome.verdict.cause === 'outside-law' ? [`${outcome.variant.variant}: bets landed on outcomes the scheme's law does not hold`] : []),
+    ]).slice(0, MAX_EXAMPLES);
+    const broke = outcomes.reduce((total, outcome) => total + outcome.brokeMapping, 0);
+    const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
+    const evidence = examples[0] ?? `${broke} bets`;
+    findings.add({
+      id: `rule:${game}:scheme`, severity: 'major', kind: 'rule',
+      title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
+      field: 'result', expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`, seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
+      evidence, ...(examples.length > 1 ? { examples } : {}),
+    }, Math.max(1, broke));
+  }
+}
+
+/** The observed payout table of one variant: what differs from the published one, and the edge it gives. */
+function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome, table: ObservedTable, scheme: FairnessScheme): void {
+  const { variant, verdict } = outcome;
+  const changed = table.rows.filter((row) => row.paid !== null && (row.paid.num !== row.published.num || row.paid.den !== row.published.den));
+  const described = changed.map((row) => `${ratioDecimal(row.paid ?? row.published)}× where it publishes ${ratioDecimal(row.published)}× (${row.bets} bet${row.bets === 1 ? '' : 's'})`);
+  const law = scheme.law(variant.game, variant.params);
+  const published = law === null ? null : lawEdge(law);
+  const unobserved = table.rows.filter((row) => row.paid === null);
+  const bounds = unobserved.length === 0 ? '' : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
+  findings.add({
+    id: `rule:${variant.variant}:payouts`, severity: 'major', kind: 'rule',
+    title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${percent(table.edge)}${published === null ? '' : `, published rule ${percent(published)}`}`,
+    field: 'payout_multiplier', expected: published === null ? null : percent(published), seen: percent(table.edge),
+    evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
+    ...(outcome.tier.payoutExamples.length > 0 ? { examples: outcome.tier.payoutExamples.map((example) => `bet ${example.betId}: ${example.text}`) } : {}),
+  });
+}
+
+const HOW: Readonly<Record<VariantVerdict['edgeSource'], (verdict: VariantVerdict, scheme: string) => string>> = {
+  published: (verdict, scheme) => `the exact edge of the target's published rule (${scheme} scheme), which ${verdict.restsOnBets} verified bets followed`,
+  observed: (verdict) => `the exact edge of the payout table observed over ${verdict.restsOnBets} verified bets (the draw mapping held on every one)`,
+  empirical: (verdict) => `the empirical edge (1 − returns / stakes) over ${verdict.restsOnBets} bets, outside its 99.9% interval`,
+};
+
+function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
+  const { variant, verdict } = outcome;
+  if (verdict.advertised === null) return;
+  const seen = verdict.statedEdge;
+  const range = verdict.statedRange !== null && verdict.statedRange[0] !== verdict.statedRange[1] ? ` [${percent(verdict.statedRange[0])}, ${percent(verdict.statedRange[1])}]` : '';
+  // The target plays the documents' own payout table, whose edge is not the one they advertise:
+  // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
+  const documentsOwn = isDocumentsOwn(outcome);
+  findings.add({
+    id: `edge:${variant.variant}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
+    title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
+    expected: verdict.advertised.text, seen: seen === null ? null : percent(seen),
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets`,
+  });
 }
 
 export interface PlayedVariant {

@@ -1,14 +1,22 @@
 /**
- * The live house-edge audit's result as a text table, CSV and JSON: one row per variant with the
- * bets placed and verified, whether the outcomes followed the target's rule, the exact edge of that
- * rule, the advertised edge, the empirical edge with its 99% interval, the verdict and how many
- * bets it rests on. Pure and byte-stable: fixed number formats, rows in plan order; the CSV has
- * one figure per column in one format (snake_case header, fractions with 8 decimals).
+ * The live house-edge audit's result as a text table, CSV and JSON: one row per variant with where
+ * its edge comes from (`edge_source`: published, observed or empirical, edge-tier.ts), the edge
+ * stated in that tier with its range (exact: one point; observed: bounded by the unobserved
+ * outcomes; empirical: the 99% interval), the bets placed and verified, how many followed the
+ * published rule and its draw mapping, the advertised edge, the empirical edge with its 99%
+ * interval, the verdict and how many bets it rests on; the JSON adds the observed payout table.
+ * Pure and byte-stable: fixed number formats, rows in plan order; the CSV has one figure per
+ * column in one format (snake_case header, fractions with 8 decimals).
  */
 import { stringify } from 'csv-stringify/sync';
 import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
+import type { JsonValue } from '../../core/errors.ts';
+import { ratioText } from '../../core/ratio.ts';
+import { ratioDecimal } from './edge-tier.ts';
+import { percent as edgePercent } from './edge-findings.ts';
+import type { ObservedTable } from './observed-table.ts';
 
-const percent = (value: number | null): string => (value === null ? '—' : `${(value * 100).toFixed(3)}%`);
+const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
 
 function interval(outcome: VariantOutcome): string {
   const found = outcome.verdict.interval;
@@ -18,14 +26,29 @@ function interval(outcome: VariantOutcome): string {
 export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
   if (outcome.verified === 0) return 'not verified';
-  if (outcome.followedRule < outcome.verified) return `${outcome.verified - outcome.followedRule} bets break the rule`;
   const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table; advertised differs" : `differs from advertised (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? 'no advertised edge' : 'undecided';
-  return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
+  switch (verdict.edgeSource) {
+    case 'published':
+      return verdict.empirical === 'differs' ? `${rule}; returns differ from the law` : rule;
+    case 'observed':
+      return `payouts differ from the published table; ${rule}${verdict.empirical === 'differs' ? '; returns differ from the table' : ''}`;
+    case 'empirical':
+      return outcome.brokeMapping > 0 ? `${outcome.brokeMapping} bets off the published mapping; ${rule}` : verdict.cause === 'not-replayed' ? `not replayed; ${rule}` : `rule differs from the published scheme; ${rule}`;
+  }
+}
+
+/** The stated edge and its range, readable: "2.000%", "2.000% [1.9%, 2.1%]". */
+export function statedText(outcome: VariantOutcome): string {
+  const { statedEdge, statedRange } = outcome.verdict;
+  if (statedEdge === null) return '—';
+  return statedRange === null || statedRange[0] === statedRange[1] ? percent(statedEdge) : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
 }
 
 interface Row {
   readonly game: string;
   readonly variant: string;
+  readonly source: string;
+  readonly stated: string;
   readonly placed: number;
   readonly verified: number;
   readonly followed: number;
@@ -41,6 +64,8 @@ function rowsOf(result: EdgeAuditResult): Row[] {
   return result.variants.map((outcome) => ({
     game: outcome.variant.game,
     variant: outcome.variant.variant,
+    source: outcome.verdict.edgeSource,
+    stated: statedText(outcome),
     placed: outcome.placed,
     verified: outcome.verified,
     followed: outcome.followedRule,
@@ -53,10 +78,10 @@ function rowsOf(result: EdgeAuditResult): Row[] {
   }));
 }
 
-const HEADERS = ['game', 'variant', 'bets', 'verified', 'followed rule', 'exact edge', 'advertised', 'empirical edge [99%]', 'verdict', 'rests on bets', 'sprt vs rule'];
+const HEADERS = ['game', 'variant', 'edge source', 'edge', 'bets', 'verified', 'followed rule', 'advertised', 'empirical edge [99%]', 'verdict', 'rests on bets', 'sprt vs rule'];
 
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
-  const cells = rowsOf(result).map((row) => [row.game, row.variant, String(row.placed), String(row.verified), String(row.followed), row.exact, row.advertised, row.empirical, row.verdict, String(row.restsOn), row.sprt]);
+  const cells = rowsOf(result).map((row) => [row.game, row.variant, row.source, row.stated, String(row.placed), String(row.verified), String(row.followed), row.advertised, row.empirical, row.verdict, String(row.restsOn), row.sprt]);
   const widths = HEADERS.map((header, column) => Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)));
   const line = (values: readonly string[]): string => values.map((value, column) => value.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [line(HEADERS), ...cells.map(line)].join('\n') + '\n';
@@ -75,20 +100,33 @@ function fractionCell(value: number | null | undefined): string {
  * the SPRT into one readable cell.
  */
 const CSV_COLUMNS = [
-  'game', 'variant', 'bets', 'verified', 'followed_rule', 'exact_edge', 'advertised_text', 'advertised_edge', 'empirical_edge', 'low', 'high',
-  'verdict', 'rests_on_bets', 'sprt_decision', 'sprt_direction', 'sprt_bets',
+  'game', 'variant', 'edge_source', 'edge', 'edge_low', 'edge_high', 'bets', 'verified', 'followed_rule', 'followed_mapping', 'exact_edge',
+  'advertised_text', 'advertised_edge', 'empirical_edge', 'low', 'high', 'unobserved_probability', 'verdict', 'rests_on_bets', 'sprt_decision', 'sprt_direction', 'sprt_bets',
 ] as const;
 
 export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
   const rows = result.variants.map((outcome) => {
     const { verdict, sprt } = outcome;
     return [
-      outcome.variant.game, outcome.variant.variant, outcome.placed, outcome.verified, outcome.followedRule, fractionCell(verdict.exactEdge),
+      outcome.variant.game, outcome.variant.variant, verdict.edgeSource, fractionCell(verdict.statedEdge), fractionCell(verdict.statedRange?.[0]), fractionCell(verdict.statedRange?.[1]),
+      outcome.placed, outcome.verified, outcome.followedRule, outcome.followedMapping, fractionCell(verdict.exactEdge),
       verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(verdict.interval?.low), fractionCell(verdict.interval?.high),
-      verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
+      fractionCell(verdict.observed?.unobservedProbability), verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
     ];
   });
   return stringify(rows, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\n' });
+}
+
+/** The observed payout table as data: multipliers and probabilities as exact decimal or fraction text, bets per outcome. */
+function observedJson(table: ObservedTable | null): JsonValue {
+  if (table === null) return null;
+  return {
+    bets: table.bets,
+    edge: table.edge,
+    edge_max: table.edgeMax,
+    unobserved_probability: table.unobservedProbability,
+    outcomes: table.rows.map((row) => ({ published: ratioDecimal(row.published), probability: ratioText(row.probability), paid: row.paid === null ? null : ratioDecimal(row.paid), bets: row.bets })),
+  };
 }
 
 export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Record<string, string>>): string {
@@ -96,9 +134,16 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     game: outcome.variant.game,
     variant: outcome.variant.variant,
     params: outcome.variant.params,
+    edge_source: outcome.verdict.edgeSource,
+    edge_source_cause: outcome.verdict.cause,
+    edge: outcome.verdict.statedEdge,
+    edge_range: outcome.verdict.statedRange === null ? null : [...outcome.verdict.statedRange],
+    observed_table: observedJson(outcome.verdict.observed),
     placed: outcome.placed,
     verified: outcome.verified,
     followed_rule: outcome.followedRule,
+    followed_mapping: outcome.followedMapping,
+    broke_mapping: outcome.brokeMapping,
     refused: outcome.refused,
     exact_edge: outcome.verdict.exactEdge,
     advertised_edge: outcome.verdict.advertised?.edge ?? null,

@@ -1,15 +1,18 @@
 /**
- * The verdict on one game variant of a live house-edge audit, as pure math over what was measured.
- *
- * Two questions, answered separately:
- *   1. Does the target's own rule give the advertised edge? Where the fairness scheme has the
- *      rule's exact law and the verified bets follow that rule, the exact edge is arithmetic, and
- *      a gross difference (an edge of 99% where 9.5% is advertised, a negative edge) is decided by
- *      the bets that showed the rule is the one played: tens, not the tens of thousands a
- *      sampling test needs. The verdict says how many bets it rests on.
- *   2. Do the returns paid agree with that law (and, without a law, with the advertised edge)?
- *      The empirical edge with its 99% interval (edge-statistics.ts); "differs" only when the
- *      other figure lies outside a 99.9% interval (z = 3.29) after MIN_EMPIRICAL_BETS bets.
+ * The verdict on one game variant of a live house-edge audit, as pure math over what was measured,
+ * in the tier the bets put the variant in (edge-tier.ts):
+ *   - `published`: the exact edge of the scheme's rule, which every verified bet followed; a gross
+ *     difference (an edge of 99% where 9.5% is advertised, a negative edge) is decided by the bets
+ *     that showed the rule is the one played: tens, not the tens of thousands a sampling test needs;
+ *   - `observed`: the exact edge of the observed payout table (observed-table.ts), stated as the
+ *     range [unobserved outcomes at their published payout, unobserved outcomes paying nothing];
+ *     decided when the whole range lies on one side of the advertised edge;
+ *   - `empirical`: nothing is derived from the published rule: 1 − returns / stakes with its 99%
+ *     interval (σ at least the published law's where there is one: heavy tails, edge-statistics.ts),
+ *     and a verdict only when a 99.9% interval (z = 3.29) after MIN_EMPIRICAL_BETS bets excludes
+ *     the advertised edge; its severity is judged from the interval's end nearest the advertised.
+ * The returns are also held against the stated exact edge (published, or a fully observed table):
+ * "differs" beyond a 99.9% interval is a sign of selection, not of a bad hash.
  * Tolerance for "matches the advertised edge": the advertised text's own precision: half a unit
  * of its last printed digit ("0.5%" ± 0.05 points), one point for an edge given as "about".
  * Severity: a negative edge (players win on average) or one 10 points or more above the
@@ -19,6 +22,8 @@ import { ratioToNumber } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
 import { edgeInterval, edgeTheory, Z_99, type EdgeInterval, type ReturnTally } from '../../audit/edge-statistics.ts';
 import type { Severity } from '../finding.ts';
+import type { EdgeSource, EmpiricalCause, TierTrack } from './edge-tier.ts';
+import { observedTable, type ObservedTable } from './observed-table.ts';
 
 export const MIN_EMPIRICAL_BETS = 30;
 const Z_999 = 3.2905267314919255;
@@ -29,16 +34,26 @@ export interface AdvertisedEdge {
 }
 
 export interface VariantVerdict {
+  readonly edgeSource: EdgeSource;
+  /** Why the variant is empirical; null in the other tiers. */
+  readonly cause: EmpiricalCause | 'outside-law' | null;
+  /** The exact edge of the rule the bets were seen to follow (published, or a fully observed table); null otherwise. */
   readonly exactEdge: number | null;
+  /** The edge the audit states for the variant, in its tier; null when nothing supports one. */
+  readonly statedEdge: number | null;
+  /** Its range: [e, e] for an exact edge, the unobserved bounds of an observed table, the 99% interval of an empirical one. */
+  readonly statedRange: readonly [low: number, high: number] | null;
   readonly advertised: AdvertisedEdge | null;
-  /** 'matches' / 'differs' against the advertised edge; 'unknown' when neither the law nor enough bets decide. */
+  /** 'matches' / 'differs' against the advertised edge; 'unknown' when neither the rule nor enough bets decide. */
   readonly rule: 'matches' | 'differs' | 'unknown';
   readonly ruleSeverity: Severity | null;
-  /** Bets the rule verdict rests on (verified bets that followed the rule). */
+  /** Bets the stated edge rests on (bets that followed the mapping; every paid bet when empirical). */
   readonly restsOnBets: number;
   readonly interval: EdgeInterval | null;
-  /** Whether the empirical edge agrees with the law (or the advertised edge when there is no law). */
+  /** Whether the returns agree with the stated exact edge (or, empirical, with the advertised edge). */
   readonly empirical: 'agrees' | 'differs' | 'too-few-bets';
+  /** The observed payout table (observed tier only). */
+  readonly observed: ObservedTable | null;
 }
 
 /** The tolerance the advertised text itself implies, in edge units (0.0005 for "0.5%"). */
@@ -56,39 +71,71 @@ export function ruleSeverity(exactEdge: number, advertisedEdge: number): Severit
 }
 
 export interface VerdictInput {
+  /** The published law of the variant under the target's scheme, or null. */
   readonly law: readonly Chance[] | null;
   readonly advertised: AdvertisedEdge | null;
+  /** Returns per unit staked of every verified bet. */
   readonly tally: ReturnTally;
-  /** Verified bets whose outcome followed the scheme's rule. */
-  readonly followedRule: number;
-  /** Verified bets (followed or not). */
-  readonly verified: number;
+  readonly tier: TierTrack;
+}
+
+interface Stated {
+  readonly source: EdgeSource;
+  readonly cause: VariantVerdict['cause'];
+  readonly exact: number | null;
+  readonly range: readonly [number, number] | null;
+  readonly restsOn: number;
+  readonly observed: ObservedTable | null;
+}
+
+/** The tier, and the edge it states from the law and the bets (empirical: none yet). */
+function stateEdge(input: VerdictInput): Stated {
+  const tier = input.tier.source();
+  const empirical = (cause: VariantVerdict['cause']): Stated => ({ source: 'empirical', cause, exact: null, range: null, restsOn: input.tally.bets, observed: null });
+  if (tier.source === 'empirical') return empirical(tier.cause);
+  if (input.law === null) return tier.source === 'published' ? { source: 'published', cause: null, exact: null, range: null, restsOn: input.tier.mapped, observed: null } : empirical('not-replayed');
+  if (tier.source === 'published') {
+    const exact = ratioToNumber(edgeTheory(input.law).edge);
+    return { source: 'published', cause: null, exact, range: [exact, exact], restsOn: input.tier.mapped, observed: null };
+  }
+  const table = observedTable(input.law, input.tier.classes);
+  if (table.outsideLaw > 0) return empirical('outside-law');
+  const exact = table.unobservedProbability === 0 ? table.edge : null;
+  return { source: 'observed', cause: null, exact, range: [table.edge, table.edgeMax], restsOn: input.tier.mapped, observed: table };
+}
+
+/** Matches, differs (with severity) or unknown: a range against the advertised edge. */
+function judgeRange(range: readonly [number, number], advertised: AdvertisedEdge): { rule: VariantVerdict['rule']; severity: Severity | null } {
+  const tolerance = advertisedTolerance(advertised.text);
+  const [low, high] = range;
+  if (high < 0 || low - advertised.edge > tolerance) return { rule: 'differs', severity: ruleSeverity(high < 0 ? high : low, advertised.edge) };
+  if (advertised.edge - high > tolerance) return { rule: 'differs', severity: ruleSeverity(high, advertised.edge) };
+  return low >= advertised.edge - tolerance && high <= advertised.edge + tolerance ? { rule: 'matches', severity: null } : { rule: 'unknown', severity: null };
 }
 
 export function judgeVariant(input: VerdictInput): VariantVerdict {
+  const stated = stateEdge(input);
   const theory = input.law === null ? null : edgeTheory(input.law);
-  const lawTrusted = theory !== null && input.verified > 0 && input.followedRule === input.verified;
-  const exactEdge = lawTrusted ? ratioToNumber(theory.edge) : null;
   const interval = input.tally.bets >= 2 ? edgeInterval(input.tally.data(), theory?.sigma ?? 0) : null;
+  const advertised = input.advertised;
   let rule: VariantVerdict['rule'] = 'unknown';
   let severity: Severity | null = null;
-  const advertised = input.advertised;
-  if (exactEdge !== null && advertised !== null) {
-    const differs = Math.abs(exactEdge - advertised.edge) > advertisedTolerance(advertised.text) || exactEdge < 0;
-    rule = differs ? 'differs' : 'matches';
-    severity = differs ? ruleSeverity(exactEdge, advertised.edge) : null;
-  }
-  const reference = exactEdge ?? advertised?.edge ?? null;
+  if (stated.range !== null && advertised !== null) ({ rule, severity } = judgeRange(stated.range, advertised));
+  const reference = stated.source === 'empirical' ? (advertised?.edge ?? null) : stated.exact;
   let empirical: VariantVerdict['empirical'] = 'too-few-bets';
-  if (interval !== null && reference !== null && interval.bets >= MIN_EMPIRICAL_BETS) {
+  let range = stated.range;
+  if (interval !== null && interval.bets >= MIN_EMPIRICAL_BETS && (reference !== null || stated.source === 'empirical')) {
     const halfWidth999 = (interval.halfWidth * Z_999) / Z_99;
-    empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
-    if (exactEdge === null && advertised !== null && empirical === 'differs') {
+    if (reference !== null) empirical = Math.abs(interval.edge - reference) > halfWidth999 ? 'differs' : 'agrees';
+    if (stated.source === 'empirical' && advertised !== null && empirical === 'differs') {
+      const nearest = interval.edge > advertised.edge ? interval.edge - halfWidth999 : interval.edge + halfWidth999;
       rule = 'differs';
-      severity = ruleSeverity(interval.edge, advertised.edge);
+      severity = ruleSeverity(nearest, advertised.edge);
     }
   }
-  return { exactEdge, advertised, rule, ruleSeverity: severity, restsOnBets: lawTrusted ? input.followedRule : (interval?.bets ?? 0), interval, empirical };
+  if (stated.source === 'empirical' && interval !== null) range = [interval.low, interval.high];
+  const statedEdge = stated.source === 'empirical' ? (interval?.edge ?? null) : stated.source === 'observed' ? (stated.observed?.edge ?? null) : stated.exact;
+  return { edgeSource: stated.source, cause: stated.cause, exactEdge: stated.exact, statedEdge, statedRange: range, advertised, rule, ruleSeverity: severity, restsOnBets: stated.restsOn, interval, empirical, observed: stated.observed };
 }
 
 /** 1 − E[M] of a law, for the documents-versus-target comparison. */

@@ -1,7 +1,8 @@
 /**
  * What one bet's verification says, as findings: each of a fairness scheme's four checks that
  * failed is its own finding (one per game and check; the collector counts the bets), with the
- * bet, its seed and the differences as evidence. Severities: a seed that does not hash to its
+ * bet, its seed and the differences as evidence. The fairness audit records all four; the live
+ * house-edge audit only the proof's (its tiers judge outcomes and payouts, edge-tier.ts). Severities: a seed that does not hash to its
  * commitment or a result hash that is not the HMAC is critical (the proof is broken); an outcome
  * that does not follow the target's published rule is major (a rule finding, never "unfair": the
  * hashes verified); a paid amount other than the rule's is critical (money); a seed never revealed
@@ -25,7 +26,28 @@ function evidenceOf(input: VerificationInput): string {
   return `bet ${bet.betId} (${input.variant}): server seed ${input.seedHex ?? 'not revealed'}, client seed ${bet.clientSeed}, nonce ${bet.nonce}`;
 }
 
+/** The fairness audit's record of one bet: the proof checks, then the outcome and payout against the published rule. */
 export function recordVerification(findings: FindingsCollector, input: VerificationInput): void {
+  recordProofChecks(findings, input);
+  const { bet, verdict } = input;
+  if (verdict === null) return;
+  const game = bet.game;
+  const evidence = evidenceOf(input);
+  if (verdict.outcome.status === 'failed') {
+    const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
+    findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
+  }
+  if (verdict.payout.status === 'failed') {
+    const due = verdict.payout.dueMicro;
+    findings.add({ id: `money:${game}:payout`, severity: 'critical', kind: 'money', title: `${game}: the amount paid is not the stake times the rule's multiplier`, field: 'amount_won', expected: due === undefined ? verdict.payout.detail : formatDecimal(due), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; ${verdict.payout.detail}` });
+  }
+}
+
+/**
+ * The checks of the proof alone (the seed revealed, its commitment, the result hash): what the live
+ * house-edge audit records per bet; the outcome and payout go to its tiers (edge-tier.ts) instead.
+ */
+export function recordProofChecks(findings: FindingsCollector, input: VerificationInput): void {
   const { bet, verdict } = input;
   const game = bet.game;
   const evidence = evidenceOf(input);
@@ -38,13 +60,5 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
   }
   if (verdict.resultHash.status === 'failed') {
     findings.add({ id: `fairness:${game}:result-hash`, severity: 'critical', kind: 'fairness', title: `${game}: the result hash is not the ${input.scheme} scheme's HMAC of (client seed, nonce)`, expected: verdict.resultHash.detail, seen: bet.resultHash, evidence });
-  }
-  if (verdict.outcome.status === 'failed') {
-    const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
-    findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
-  }
-  if (verdict.payout.status === 'failed') {
-    const due = verdict.payout.dueMicro;
-    findings.add({ id: `money:${game}:payout`, severity: 'critical', kind: 'money', title: `${game}: the amount paid is not the stake times the rule's multiplier`, field: 'amount_won', expected: due === undefined ? verdict.payout.detail : formatDecimal(due), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; ${verdict.payout.detail}` });
   }
 }

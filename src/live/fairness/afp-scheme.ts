@@ -94,6 +94,9 @@ function paramsOf(game: string, result: JsonValue): JsonObject | null {
   return module.parse(params).ok ? params : null;
 }
 
+/** Result fields of afp's games that state a payout (hilo's `win_multiplier`), per game. */
+const PAYOUT_FIELDS: Readonly<Record<string, readonly string[]>> = { hilo: ['win_multiplier'] };
+
 export const AFP_SCHEME: FairnessScheme = {
   name: 'afp',
   games: documentVariants,
@@ -101,4 +104,5 @@ export const AFP_SCHEME: FairnessScheme = {
   law,
   paramsOf,
   roundOf,
+  payoutFields: (game) => PAYOUT_FIELDS[game] ?? [],
 };

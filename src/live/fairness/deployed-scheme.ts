@@ -99,7 +99,17 @@ function games(): readonly SchemeGame[] {
   return documentVariants();
 }
 
-export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf };
+/** The result fields the deployed rules write that state a payout (deployed/*.ts), per game. */
+const PAYOUT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  custom: ['payout_multiplier'], keno: ['payout_multiplier', 'payout_table'], scratch_card: ['payout_multiplier', 'payout_table'],
+  plinko: ['multiplier'], slots: ['multiplier'], wheel: ['multiplier', 'won'], mines: ['payout_on_win'], video_poker: ['payout_multiplier', 'payout_table'],
+};
+
+function payoutFields(game: string): readonly string[] {
+  return PAYOUT_FIELDS[game] ?? [];
+}
+
+export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf, payoutFields };
 
 /** Whether the deployed scheme has an exact law for these parameters, without computing it. */
 export function deployedHasLaw(game: string, params: JsonObject): boolean {

@@ -92,4 +92,11 @@ export interface FairnessScheme {
    * Bets of one round sharing a nonce are no reuse.
    */
   roundOf?(bet: SchemeBet): string | null;
+  /**
+   * The top-level `result` fields of a game that state a payout rather than a draw (keno's
+   * `payout_multiplier`, the wheel's `multiplier`): a target that changes its payouts changes these,
+   * not its draw mapping, and the live house-edge audit tells the two apart by them (edge-tier.ts).
+   * `payout_multiplier` always counts as one; absent: no other.
+   */
+  payoutFields?(game: string): readonly string[];
 }

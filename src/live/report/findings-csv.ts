@@ -4,8 +4,9 @@
  *
  * Invariants: a header row always (also with no findings); rows in the findings' total order;
  * `\n` line endings and a final newline; quoting by csv-stringify wherever a field needs it
- * (comma, quote, line break), as the run reports do (src/report/csv-tables.ts). `expected` and
- * `seen` are JSON text (so `"1"` and `1` stay apart); an absent optional field is empty.
+ * (comma, quote, line break), as the run reports do (src/report/csv-tables.ts). `expected`,
+ * `seen` and `examples` (up to three, the first is `evidence`) are JSON text (so `"1"` and `1`
+ * stay apart); an absent optional field is empty.
  * The free-text cells carry what a target answered, and a target may be hostile: in them control
  * characters other than tab, LF and CR and lone surrogates become U+FFFD (as in report.html), and
  * a cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, CR first, or their
@@ -16,7 +17,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Finding } from '../finding.ts';
 import { assertReportBounded, sortedFindings, type FindingsReport } from './findings-report.ts';
 
-const COLUMNS = ['severity', 'kind', 'id', 'title', 'endpoint', 'field', 'expected', 'seen', 'evidence', 'reproduce', 'count'] as const;
+const COLUMNS = ['severity', 'kind', 'id', 'title', 'endpoint', 'field', 'expected', 'seen', 'evidence', 'reproduce', 'count', 'examples'] as const;
 
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
@@ -41,6 +42,7 @@ function row(finding: Finding): (string | number)[] {
     spreadsheetText(finding.evidence),
     spreadsheetText(finding.reproduce ?? ''),
     finding.count,
+    JSON.stringify(finding.examples ?? [finding.evidence]),
   ];
 }
 

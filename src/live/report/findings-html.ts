@@ -1,9 +1,13 @@
 /**
  * findings.html: a live command's findings report as one self-contained page (inline CSS, no
  * script, no external resource; a Content-Security-Policy forbids every network source). It opens
- * with the summary table — per finding its severity, title and id, evidence, the curl line that
- * reproduces it, and count, most severe first — then the counts per severity and the checks (left
- * out when the command reported none: no empty sections).
+ * with the verdict (findings-verdict.ts: a few lines), then the summary table of the findings to
+ * act on — per finding its severity, title and id, evidence with up to three examples, the curl
+ * line that reproduces it, and count, most severe first — then the info findings folded in a
+ * <details> (counted in its summary), the counts per severity and the checks (left out when the
+ * command reported none: no empty sections).
+ * Width: the page fits a laptop screen (1366 px): long cells wrap anywhere (ids, hashes, curl
+ * lines), so no row is wider than the page.
  * Pure: the bytes are a function of the report (fixed order, fixed formatting, no clock).
  *
  * Invariants: every text is escaped by escapeHtml (src/report/html/html-text.ts, shared with
@@ -14,6 +18,7 @@
 import { boundedText, escapeHtml } from '../../report/html/html-text.ts';
 import { FINDINGS_MAX, type Finding, type Severity } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
+import { findingsVerdict } from './findings-verdict.ts';
 import {
   assertReportBounded, checkFails, indexFindings, reachingCount, severityCounts, SEVERITIES_DESCENDING, sortedFindings,
   type FindingIndex, type FindingsReport, type ReportCheck,
@@ -31,7 +36,11 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: 4px; margin-top: 32px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.9em; width: 100%; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; } td.count { text-align: right; font-variant-numeric: tabular-nums; }
+td, .verdict li { overflow-wrap: anywhere; } td.count, td.severity-critical, td.severity-major, td.severity-minor, td.severity-info { overflow-wrap: normal; }
 code { white-space: pre-wrap; word-break: break-all; font-size: 0.9em; } .id, .note { color: #666; font-size: 0.9em; }
+.verdict { border-left: 4px solid #2e7d32; padding: 4px 12px; margin: 12px 0; } .verdict.failed { border-color: #b00020; }
+.verdict p { font-weight: 600; margin: 4px 0; } .verdict ul { margin: 4px 0; padding-left: 20px; }
+details { margin: 16px 0; } summary { cursor: pointer; font-weight: 600; } ul.examples { margin: 4px 0; padding-left: 18px; }
 .severity-critical { background: #b00020; color: #fff; } .severity-major { background: #e65100; color: #fff; }
 .severity-minor { background: #f9a825; } .severity-info { background: #e3f2fd; }
 .fails { font-weight: 600; color: #b00020; } footer { margin-top: 32px; color: #777; font-size: 0.85em; }`;
@@ -61,14 +70,21 @@ function reproduceCell(reproduce: string | undefined): string {
   return `<td><code>${text(reproduce, REPRODUCE_MAX_CHARS)}</code></td>`;
 }
 
-function findingRow(finding: Finding): string {
+/** The evidence, the examples beyond it (a finding keeps up to three), and what was expected and seen. */
+function evidenceCell(finding: Finding): string {
   const where = [finding.endpoint, finding.field === undefined ? undefined : `field ${finding.field}`].filter((part) => part !== undefined);
   const context = [...where.map((part) => text(part)), `expected ${json(finding.expected)}`, `seen ${json(finding.seen)}`].join(' · ');
+  const more = (finding.examples ?? []).filter((example) => example !== finding.evidence);
+  const examples = more.length === 0 ? '' : `<ul class="examples">${more.map((example) => `<li>${text(example)}</li>`).join('')}</ul>`;
+  return `<td>${text(finding.evidence)}${examples}<br><span class="note">${context}</span></td>`;
+}
+
+function findingRow(finding: Finding): string {
   return row(
     [
       severityCell(finding.severity),
       `<td><span class="title">${text(finding.title)}</span><br><span class="id">${text(finding.id)}</span></td>`,
-      `<td>${text(finding.evidence)}<br><span class="note">${context}</span></td>`,
+      evidenceCell(finding),
       reproduceCell(finding.reproduce),
       `<td class="count">${finding.count}</td>`,
     ],
@@ -76,9 +92,25 @@ function findingRow(finding: Finding): string {
   );
 }
 
-function summaryTable(findings: readonly Finding[]): string {
-  const rows = findings.length === 0 ? ['<tr><td colspan="5">No findings.</td></tr>'] : findings.map(findingRow);
-  return table('findings', 'Findings, most severe first', ['severity', 'finding', 'evidence', 'how to reproduce', 'count'], rows);
+const FINDING_HEAD = ['severity', 'finding', 'evidence', 'how to reproduce', 'count'];
+
+function summaryTable(findings: readonly Finding[], info: number): string {
+  const none = info === 0 ? 'No findings.' : 'No findings but info (below).';
+  const rows = findings.length === 0 ? [`<tr><td colspan="5">${none}</td></tr>`] : findings.map(findingRow);
+  return table('findings', 'Findings to act on, most severe first', FINDING_HEAD, rows);
+}
+
+/** Info findings (documented or harmless deviations), folded: counted in the summary line, listed when opened. */
+function infoDetails(findings: readonly Finding[]): string {
+  if (findings.length === 0) return '';
+  const rows = findings.map(findingRow);
+  return `<details id="info">\n<summary>${findings.length} info findings (documented or harmless deviations)</summary>\n${table('info-findings', 'Info findings', FINDING_HEAD, rows)}\n</details>`;
+}
+
+function verdictSection(report: FindingsReport, findings: readonly Finding[]): string {
+  const verdict = findingsVerdict(findings, report.failOn);
+  const listed = verdict.listed.length === 0 ? '' : `\n<ul>${verdict.listed.map((line) => `<li>${text(line.trim())}</li>`).join('')}</ul>`;
+  return `<section id="verdict" class="verdict${verdict.failed ? ' failed' : ''}">\n<p>${text(verdict.headline)}</p>${listed}\n</section>`;
 }
 
 function countsTable(report: FindingsReport, findings: readonly Finding[]): string {
@@ -117,6 +149,7 @@ function subtitle(report: FindingsReport, findings: readonly Finding[]): string 
 export function renderFindingsHtml(report: FindingsReport): string {
   assertReportBounded(report);
   const findings = sortedFindings(report);
+  const acting = findings.filter((finding) => finding.severity !== 'info');
   const title = `afp ${report.command} — ${report.target.name}`;
   const generator = report.afpVersion === undefined ? 'afp' : `afp ${report.afpVersion}`;
   return `${[
@@ -132,7 +165,9 @@ export function renderFindingsHtml(report: FindingsReport): string {
     '</head>',
     '<body>',
     `<header>\n<h1>${text(title)}</h1>\n<p class="subtitle">${subtitle(report, findings)}</p>\n</header>`,
-    summaryTable(findings),
+    verdictSection(report, findings),
+    summaryTable(acting, findings.length - acting.length),
+    infoDetails(findings.filter((finding) => finding.severity === 'info')),
     `<section id="severities">\n<h2>Counts</h2>\n${countsTable(report, findings)}\n</section>`,
     // No empty sections: a command that reported no checks gets no checks section.
     report.checks.length === 0 ? '' : `<section id="checks-run">\n<h2>Checks</h2>\n${checksTable(report, indexFindings(report.findings))}\n</section>`,

@@ -3,15 +3,17 @@
  * report alone.
  *
  * Invariants: keys in a fixed order (objects built in that order; no key is integer-like, so
- * JavaScript keeps insertion order), 2-space indent, trailing newline. The header comes first:
- * command, target, `seed` and `afpVersion` only when given, the --fail-on threshold, counts per
+ * JavaScript keeps insertion order), 2-space indent, trailing newline. It opens with the verdict
+ * (findings-verdict.ts: the lines a terminal opens with), then the header: command, target, `seed` and `afpVersion` only when given, the --fail-on threshold, counts per
  * severity (most severe first), how many findings reach the threshold, and how many were dropped;
  * then `checks` in the order run and `findings` in their total order. A finding's or a check's
- * absent optional field is `null`, so every row has the same keys. `expected` and `seen` are the
+ * absent optional field is `null`, so every row has the same keys; `examples` lists up to three
+ * (the first is `evidence`). `expected` and `seen` are the
  * JSON values as collected (their own key order is the wire's).
  */
 import type { JsonValue } from '../../core/errors.ts';
 import type { Finding } from '../finding.ts';
+import { verdictLines } from './findings-verdict.ts';
 import { assertReportBounded, reachingCount, severityCounts, sortedFindings, type FindingsReport, type ReportCheck } from './findings-report.ts';
 
 function checkJson(check: ReportCheck): JsonValue {
@@ -37,6 +39,7 @@ function findingJson(finding: Finding): JsonValue {
     evidence: finding.evidence,
     reproduce: finding.reproduce ?? null,
     count: finding.count,
+    examples: [...(finding.examples ?? [finding.evidence])],
   };
 }
 
@@ -44,6 +47,7 @@ export function renderFindingsJson(report: FindingsReport): string {
   assertReportBounded(report);
   const findings = sortedFindings(report);
   const document: Record<string, JsonValue> = {
+    verdict: verdictLines(findings, report.failOn),
     command: report.command,
     target: { name: report.target.name, source: report.target.source },
   };

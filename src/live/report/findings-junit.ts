@@ -9,6 +9,7 @@
  * <system-out> lists the findings; `skipped` → <skipped message=…/>. Findings no check names get
  * one more test case, `findings outside the checks`, judged the same way, so the file fails
  * exactly when the findings fail the command and no finding is left out.
+ * The suite's first property is the verdict (findings-verdict.ts), what a CI page shows first.
  * Invariants: every text escaped by xml-text.ts (the file is well-formed XML 1.0 whatever a
  * target answered); messages at most MESSAGE_MAX_CHARS, texts at most TEXT_MAX_CHARS.
  */
@@ -17,6 +18,7 @@ import { FINDINGS_MAX, type Finding } from '../finding.ts';
 import { reachesFailOn } from './fail-on.ts';
 import { assertReportBounded, checkFails, indexFindings, sortedFindings, type FindingIndex, type FindingsReport, type ReportCheck } from './findings-report.ts';
 import { xmlAttribute, xmlText } from './xml-text.ts';
+import { findingsVerdict } from './findings-verdict.ts';
 
 const MESSAGE_MAX_CHARS = 300;
 const TEXT_MAX_CHARS = 2_000;
@@ -31,6 +33,7 @@ function findingBlock(id: string, index: FindingIndex): string {
   const lines = [`- [${finding.severity}] ${finding.title} (${finding.id}) ×${finding.count}`];
   if (finding.endpoint !== undefined) lines.push(`  endpoint: ${finding.endpoint}${finding.field === undefined ? '' : `, field ${finding.field}`}`);
   lines.push(`  expected: ${JSON.stringify(finding.expected)}`, `  seen: ${JSON.stringify(finding.seen)}`, `  evidence: ${finding.evidence}`);
+  for (const example of (finding.examples ?? []).filter((text) => text !== finding.evidence)) lines.push(`  example: ${example}`);
   if (finding.reproduce !== undefined) lines.push(`  reproduce: ${finding.reproduce}`);
   return lines.map((line) => text(line)).join('\n');
 }
@@ -85,6 +88,7 @@ export function renderFindingsJunit(report: FindingsReport): string {
   const checks = checksWithOutside(report);
   const counts = `tests="${checks.length}" failures="${checks.filter((check) => checkFails(check, index, report.failOn)).length}" errors="0" skipped="${checks.filter((check) => check.status === 'skipped').length}"`;
   const properties = [
+    property('verdict', findingsVerdict(report.findings, report.failOn).headline),
     property('target', report.target.name),
     property('source', report.target.source),
     ...(report.seed === undefined ? [] : [property('seed', report.seed)]),

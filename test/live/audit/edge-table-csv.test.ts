@@ -4,8 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import type { EdgeAuditResult, VariantOutcome } from '../../../src/live/audit/edge-audit.ts';
 import { renderEdgeAuditCsv, renderEdgeAuditTable } from '../../../src/live/audit/edge-table.ts';
+import { TierTrack } from '../../../src/live/audit/edge-tier.ts';
+import type { VariantVerdict } from '../../../src/live/audit/edge-verdict.ts';
 
-const HEADER = 'game,variant,bets,verified,followed_rule,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
+const HEADER = 'game,variant,edge_source,edge,edge_low,edge_high,bets,verified,followed_rule,followed_mapping,exact_edge,advertised_text,advertised_edge,empirical_edge,low,high,unobserved_probability,verdict,rests_on_bets,sprt_decision,sprt_direction,sprt_bets';
 
 function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verdict'>): VariantOutcome {
   return {
@@ -13,6 +15,9 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
     placed: 400,
     verified: 400,
     followedRule: 400,
+    followedMapping: 400,
+    brokeMapping: 0,
+    tier: new TierTrack([]),
     refused: 0,
     sprt: { decision: 'accept-h0', direction: null, bets: 380 },
     ...overrides,
@@ -24,30 +29,32 @@ function result(variants: VariantOutcome[]): EdgeAuditResult {
 }
 
 const INTERVAL = { bets: 400, edge: 0.0123, sampleSigma: 1, sigma: 1, halfWidth: 0.12, low: -0.1077, high: 0.1323 };
+const PUBLISHED: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = { edgeSource: 'published', cause: null, statedEdge: 0.01, statedRange: [0.01, 0.01], observed: null };
+const EMPIRICAL: Pick<VariantVerdict, 'edgeSource' | 'cause' | 'statedEdge' | 'statedRange' | 'observed'> = { edgeSource: 'empirical', cause: 'not-replayed', statedEdge: null, statedRange: null, observed: null };
 
 describe('live edges.csv', () => {
   test('one figure per column, fractions with 8 decimals, empty cells where a figure does not exist', () => {
     const csv = renderEdgeAuditCsv(
       result([
-        outcome({ verdict: { exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } }),
+        outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } }),
         outcome({
           variant: { game: 'crash', variant: 'crash:2', params: {}, amountMicro: 10_000n, advertised: null, documentsEdge: null },
           verified: 300, followedRule: 300, sprt: null,
-          verdict: { exactEdge: null, advertised: null, rule: 'unknown', ruleSeverity: null, restsOnBets: 300, interval: null, empirical: 'too-few-bets' },
+          verdict: { ...EMPIRICAL, exactEdge: null, advertised: null, rule: 'unknown', ruleSeverity: null, restsOnBets: 300, interval: null, empirical: 'too-few-bets' },
         }),
       ]),
     );
     expect(csv.split('\n')).toEqual([
       HEADER,
-      'dice,dice:over:50,400,400,400,0.01000000,1%,0.01000000,0.01230000,-0.10770000,0.13230000,matches advertised,400,accept-h0,,380',
-      'crash,crash:2,400,300,300,,,,,,,no advertised edge,300,,,',
+      'dice,dice:over:50,published,0.01000000,0.01000000,0.01000000,400,400,400,400,0.01000000,1%,0.01000000,0.01230000,-0.10770000,0.13230000,,matches advertised,400,accept-h0,,380',
+      'crash,crash:2,empirical,,,,400,300,300,400,,,,,,,,not replayed; no advertised edge,300,,,',
       '',
     ]);
     expect(renderEdgeAuditCsv(result([]))).toBe(`${HEADER}\n`);
   });
 
   test('the text table still packs the interval and the SPRT into readable cells', () => {
-    const table = renderEdgeAuditTable(result([outcome({ verdict: { exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]));
+    const table = renderEdgeAuditTable(result([outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]));
     expect(table).toContain('1.230% [-10.770%, 13.230%]');
     expect(table).toContain('accept-h0 @380');
   });

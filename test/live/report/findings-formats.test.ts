@@ -56,8 +56,12 @@ const SMALL: FindingsReport = {
 };
 
 describe('findings.json', () => {
-  test('header first, then checks and findings; absent optional fields null, no seed or version when not given', () => {
+  test('the verdict first, then the header, checks and findings; absent optional fields null, no seed or version when not given', () => {
     expect(renderFindingsJson(SMALL)).toBe(`{
+  "verdict": [
+    "verdict: passed — nothing at or above --fail-on critical: 0 critical, 0 major, 1 minor",
+    "  minor shape:casino.bet:missing:ok: \`ok\` is missing (×2)"
+  ],
   "command": "check",
   "target": {
     "name": "local",
@@ -95,7 +99,10 @@ describe('findings.json', () => {
       "seen": null,
       "evidence": "POST /bet answered 200",
       "reproduce": null,
-      "count": 2
+      "count": 2,
+      "examples": [
+        "POST /bet answered 200"
+      ]
     }
   ]
 }
@@ -105,7 +112,14 @@ describe('findings.json', () => {
   test('the sample: seed and version in the header, findings most severe first, hostile text read back exactly', () => {
     const report = sampleReport({ hostile: HOSTILE });
     const parsed = JSON.parse(renderFindingsJson(report)) as { seed: string; afpVersion: string; counts: object; reachingFailOn: number; findings: Finding[] };
-    expect(Object.keys(parsed)).toEqual(['command', 'target', 'seed', 'afpVersion', 'failOn', 'counts', 'reachingFailOn', 'dropped', 'checks', 'findings']);
+    expect(Object.keys(parsed)).toEqual(['verdict', 'command', 'target', 'seed', 'afpVersion', 'failOn', 'counts', 'reachingFailOn', 'dropped', 'checks', 'findings']);
+    // The verdict lists what to act on; the info finding is only counted (folded).
+    expect((parsed as unknown as { verdict: string[] }).verdict).toEqual([
+      'verdict: FAILED — 2 of 4 findings at or above --fail-on major: 1 critical, 1 major, 1 minor; 1 info, folded',
+      `  critical money:withdraw:overdraw: a withdrawal above the balance was accepted ${HOSTILE}`,
+      '  major edge:dice:over-50: dice over 50: empirical edge 4.1% where 1% is advertised',
+      '  minor limit:casino.bet:no-retry-after: =HYPERLINK("http://evil") 429 without Retry-After',
+    ]);
     expect([parsed.seed, parsed.afpVersion, parsed.counts, parsed.reachingFailOn]).toEqual(['42', '0.1.0', { critical: 1, major: 1, minor: 1, info: 1 }, 2]);
     expect(parsed.findings.map((finding) => [finding.severity, finding.count])).toEqual([['critical', 1], ['major', 1], ['minor', 1], ['info', 3]]);
     expect(parsed.findings[0]?.seen).toEqual({ status: 200, body: { note: HOSTILE } });
@@ -117,9 +131,10 @@ describe('findings.csv', () => {
   test('one row per finding under the header; quotes, commas and line breaks read back; JSON cells are JSON', () => {
     const report = sampleReport({ hostile: 'with "quotes", commas,\nand a line break' });
     const rows = readCsv(renderFindingsCsv(report));
-    expect(rows[0]).toEqual(['severity', 'kind', 'id', 'title', 'endpoint', 'field', 'expected', 'seen', 'evidence', 'reproduce', 'count']);
-    expect(rows.slice(1).map((row) => row.length)).toEqual([11, 11, 11, 11]);
-    const [severity, kind, id, title, endpoint, field, expected, seen, evidence, reproduce, count] = rows[1] ?? [];
+    expect(rows[0]).toEqual(['severity', 'kind', 'id', 'title', 'endpoint', 'field', 'expected', 'seen', 'evidence', 'reproduce', 'count', 'examples']);
+    expect(rows.slice(1).map((row) => row.length)).toEqual([12, 12, 12, 12]);
+    const [severity, kind, id, title, endpoint, field, expected, seen, evidence, reproduce, count, examples] = rows[1] ?? [];
+    expect(JSON.parse(examples ?? '')).toEqual([evidence]);
     expect([severity, kind, id, endpoint, field, count]).toEqual(['critical', 'money', 'money:withdraw:overdraw', 'casino.withdraw', '', '1']);
     expect(title).toBe('a withdrawal above the balance was accepted with "quotes", commas,\nand a line break');
     expect([JSON.parse(expected ?? ''), JSON.parse(seen ?? '')]).toEqual([{ status: '4xx' }, { status: 200, body: { note: 'with "quotes", commas,\nand a line break' } }]);
@@ -137,7 +152,7 @@ describe('findings.csv', () => {
   });
 
   test('an empty report is the header alone', () => {
-    expect(renderFindingsCsv({ ...SMALL, findings: [], checks: [] })).toBe('severity,kind,id,title,endpoint,field,expected,seen,evidence,reproduce,count\n');
+    expect(renderFindingsCsv({ ...SMALL, findings: [], checks: [] })).toBe('severity,kind,id,title,endpoint,field,expected,seen,evidence,reproduce,count,examples\n');
   });
 });
 
@@ -155,23 +170,31 @@ describe('findings.html', () => {
   test('no empty sections: a command that reported no checks gets no checks section', () => {
     const html = renderFindingsHtml(sampleReport({ checks: [] }));
     expect(html).not.toContain('id="checks-run"');
-    expect([...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1])).toEqual(['findings', 'counts']);
+    expect([...html.matchAll(/<table id="([^"]+)">/g)].map((match) => match[1])).toEqual(['findings', 'info-findings', 'counts']);
     expect(html.endsWith('</html>\n')).toBe(true);
     expect(renderFindingsHtml(sampleReport())).toContain('<section id="checks-run">');
   });
 
-  test('it opens with the summary table: titles most severe first, curl lines in <code>, counts', () => {
+  test('it opens with the verdict, then the summary table of what to act on (most severe first, curl lines in <code>, counts); info is folded in <details>', () => {
     const html = renderFindingsHtml(sampleReport());
+    expect(html.indexOf('<section id="verdict" class="verdict failed">')).toBeGreaterThan(html.indexOf('</header>'));
+    expect(html.indexOf('<section id="verdict"')).toBeLessThan(html.indexOf('<table'));
+    expect(html).toContain('<p>verdict: FAILED — 2 of 4 findings at or above --fail-on major: 1 critical, 1 major, 1 minor; 1 info, folded</p>');
     const firstTable = html.slice(html.indexOf('<table'), html.indexOf('</table>'));
     expect(firstTable.startsWith('<table id="findings">')).toBe(true);
     expect([...firstTable.matchAll(/<span class="title">([^<]*)<\/span>/g)].map((match) => match[1])).toEqual([
       'a withdrawal above the balance was accepted and &quot;more&quot; &lt;b&gt;bold&lt;/b&gt;',
       'dice over 50: empirical edge 4.1% where 1% is advertised',
       '=HYPERLINK(&quot;http://evil&quot;) 429 without Retry-After',
-      'casino.bet: `balance` is what the documents call `new_balance`',
     ]);
     expect(firstTable).toContain(`<code>curl -sS &#39;http://127.0.0.1:9/api/v1/casino/balance&#39; -H &quot;Authorization: Bearer $AFP_KEY&quot;</code>`);
-    expect([...firstTable.matchAll(/<td class="count">(\d+)<\/td>/g)].map((match) => match[1])).toEqual(['1', '1', '1', '3']);
+    expect([...firstTable.matchAll(/<td class="count">(\d+)<\/td>/g)].map((match) => match[1])).toEqual(['1', '1', '1']);
+    const folded = html.slice(html.indexOf('<details id="info">'), html.indexOf('</details>'));
+    expect(folded).toContain('<summary>1 info findings (documented or harmless deviations)</summary>');
+    expect([...folded.matchAll(/<span class="title">([^<]*)<\/span>/g)].map((match) => match[1])).toEqual(['casino.bet: `balance` is what the documents call `new_balance`']);
+    expect([...folded.matchAll(/<td class="count">(\d+)<\/td>/g)].map((match) => match[1])).toEqual(['3']);
+    expect(html.indexOf('<details id="info">')).toBeLessThan(html.indexOf('<table id="counts">'));
+    expect(html).toContain('<title>afp audit house-edge — staging &lt;casino&gt;</title>');
     expect(html.indexOf('<table id="counts">')).toBeGreaterThan(html.indexOf('<table id="findings">'));
     expect(html.indexOf('<table id="checks">')).toBeGreaterThan(html.indexOf('<table id="counts">'));
   });

@@ -1,10 +1,12 @@
 // findings.html in a real browser: the sample report with hostile text in every field, opened by
 // Debian's headless Chromium from file:// (no script on the page, so the dumped DOM is the parse).
-// The first table of the parsed page must be the summary, one row of five cells per finding, the
-// titles in the report's order and equal to the text given (markup stayed text: the parser built
-// no element from it), the curl lines inside <code>; the screenshot must decode to the window
-// size and show the severity colours. Skipped without Chromium, never on CI
-// (test/report/chromium-presence.ts).
+// The first table of the parsed page must be the summary of the findings to act on, one row of
+// five cells per finding, the titles in the report's order and equal to the text given (markup
+// stayed text: the parser built no element from it), the curl lines inside <code>; info findings
+// folded in a <details>; the screenshot must decode to the window size and show the severity
+// colours. At a laptop's 1366 px the page must not overflow sideways, even with 260-character
+// unbroken ids, evidence and curl lines (a page built to overflow shows the check can see it).
+// Skipped without Chromium, never on CI (test/report/chromium-presence.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import { CHROMIUM_SKIPPED, CHROMIUM_TIMEOUT_MS, chromiumArgs, decodePng, require
 import { HOSTILE, sampleReport } from './fixture.ts';
 
 const WINDOW = { width: 1280, height: 1400 } as const;
-
+const LAPTOP = { width: 1366, height: 900 } as const;
 
 const directories: string[] = [];
 afterAll(() => {
@@ -49,8 +51,10 @@ describe('findings.html in headless Chromium', () => {
     expect(firstTable.startsWith('<table id="findings">'), 'the first table is the summary').toBe(true);
     expect(dom.stdout.match(/<script/g), 'no element built from the findings').toBeNull();
     const rows = [...firstTable.matchAll(/<tr class="finding">([\s\S]*?)<\/tr>/g)].map((match) => match[1] ?? '');
-    expect(rows.map((row) => row.match(/<td[ >]/g)?.length)).toEqual([5, 5, 5, 5]);
-    const findings = sortedFindings(report);
+    expect(rows.map((row) => row.match(/<td[ >]/g)?.length)).toEqual([5, 5, 5]);
+    const findings = sortedFindings(report).filter((finding) => finding.severity !== 'info');
+    const folded = /<details id="info">[\s\S]*?<\/details>/.exec(dom.stdout)?.[0] ?? '';
+    expect([...folded.matchAll(/<tr class="finding">/g)]).toHaveLength(1);
     const titles = rows.map((row) => textOf(/<span class="title">([\s\S]*?)<\/span>/.exec(row)?.[1] ?? ''));
     expect(titles).toEqual(findings.map((finding) => shown(finding.title)));
     const codes = rows.map((row) => /<code>([\s\S]*?)<\/code>/.exec(row)?.[1]).map((code) => (code === undefined ? undefined : textOf(code)));
@@ -59,6 +63,30 @@ describe('findings.html in headless Chromium', () => {
     const decoded = decodePng(readFileSync(shot));
     expect({ width: decoded.width, height: decoded.height }).toEqual(WINDOW);
     expect(decoded.colouredPixels, 'coloured pixels (the severity cells) in the screenshot').toBeGreaterThan(2_000);
+    expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
+  });
+
+  test.skipIf(CHROMIUM_SKIPPED)('at 1366 px wide the page does not overflow sideways, even with 260-character unbroken cells', { timeout: 3 * CHROMIUM_TIMEOUT_MS }, async () => {
+    const chromium = requireChromium();
+    const long = 'f'.repeat(260);
+    const base = sampleReport({ hostile: HOSTILE });
+    const findings = base.findings.map((finding, index) => ({ ...finding, id: `${finding.id}:${long}`, evidence: `${finding.evidence} ${long}`, ...(index === 0 ? { reproduce: `curl -sS 'http://127.0.0.1:9/${long}${long}'` } : {}) }));
+    const report = { ...base, findings, checks: base.checks.map((check) => ({ ...check, detail: `${check.detail ?? ''}${long}` })) };
+    const directory = mkdtempSync(join(tmpdir(), 'afp-findings-width-'));
+    directories.push(directory);
+    const shots = { page: join(directory, 'page.png'), control: join(directory, 'control.png') };
+    const page = join(directory, 'findings.html');
+    writeFileSync(page, renderFindingsHtml(report));
+    // The control: a page whose one line of unbroken text is wider than the window.
+    const control = join(directory, 'control.html');
+    writeFileSync(control, `<!doctype html><html><body style="margin:8px"><p style="white-space:nowrap">${long.repeat(4)}</p></body></html>`);
+    await runChromium(chromium, [...chromiumArgs(directory, LAPTOP), `--screenshot=${shots.page}`, `file://${page}`]);
+    await runChromium(chromium, [...chromiumArgs(directory, LAPTOP), `--screenshot=${shots.control}`, `file://${control}`]);
+    const shown = decodePng(readFileSync(shots.page));
+    expect(shown.width).toBe(LAPTOP.width);
+    expect(decodePng(readFileSync(shots.control)).rightmostInkX, 'the control overflows to the window edge').toBeGreaterThanOrEqual(LAPTOP.width - 2);
+    expect(shown.rightmostInkX, 'nothing drawn in the right margin: no cell wider than the page').toBeLessThan(LAPTOP.width - 16);
+    expect(shown.rightmostInkX, 'the page shows something').toBeGreaterThan(LAPTOP.width / 2);
     expect(await waitForNoProcessWith(directory), 'chromium processes left running').toEqual([]);
   });
 });

@@ -42,7 +42,7 @@ describe('findings.junit.xml', () => {
     const money = testcases(suite).get('money: overdraw withdrawal');
     expect(money?.attributes['classname']).toBe('afp audit house-edge.money');
     const properties = suite.children.find((child) => child.name === 'properties')?.children.map((child) => [child.attributes['name'], child.attributes['value']]);
-    expect(properties).toEqual([['target', 'staging <casino>'], ['source', 'targets/staging.yaml'], ['seed', '42'], ['afp-version', '0.1.0'], ['fail-on', 'major'], ['findings', '4'], ['dropped', '0']]);
+    expect(properties).toEqual([['verdict', 'verdict: FAILED — 2 of 4 findings at or above --fail-on major: 1 critical, 1 major, 1 minor; 1 info, folded'], ['target', 'staging <casino>'], ['source', 'targets/staging.yaml'], ['seed', '42'], ['afp-version', '0.1.0'], ['fail-on', 'major'], ['findings', '4'], ['dropped', '0']]);
   });
 
   test.each([
