@@ -12,6 +12,11 @@ import type { ServeLayout } from './listeners.ts';
 
 export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, wallet: 5, faucet: 6, escrow: 7 } as const;
 
+/** `limitsLifted` (`afp serve --lift-deployed-limits`, tests only): no per-IP windows, no per-agent buckets. */
+export function deployedLayout(options: { readonly limitsLifted: boolean }): ServeLayout {
+  return { ...DEPLOYED_LAYOUT, dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes, options) };
+}
+
 export const DEPLOYED_LAYOUT: ServeLayout = {
   dialect: 'deployed',
   mounts: () => [
