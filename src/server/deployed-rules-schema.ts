@@ -22,13 +22,13 @@ const multiplier = z
   .number({ error: 'expected a multiplier (a number such as 1.97)' })
   .min(0, 'a multiplier is at least 0')
   .max(RULES_LIMITS.multiplierMax, `a multiplier is at most ${RULES_LIMITS.multiplierMax}`)
-  .refine(isPlainDecimal, 'a multiplier is a plain decimal such as 1.97');
+  .refine((value) => value < 0 || isPlainDecimal(value), 'a multiplier is a plain decimal such as 1.97');
 
 const factor = z
   .number({ error: 'expected an edge factor (a number such as 0.995)' })
   .gt(0, 'an edge factor is above 0')
   .max(2, 'an edge factor is at most 2')
-  .refine(isPlainDecimal, 'an edge factor is a plain decimal such as 0.995');
+  .refine((value) => value <= 0 || isPlainDecimal(value), 'an edge factor is a plain decimal such as 0.995');
 
 const probability = z.number({ error: 'expected a probability from 0 to 1' }).min(0, 'a probability is at least 0').max(1, 'a probability is at most 1');
 const places = z.number({ error: 'expected a whole number of decimal places' }).int('decimal places are a whole number').min(0).max(RULES_LIMITS.placesMax, `at most ${RULES_LIMITS.placesMax} decimal places (afp keeps micro-USDC)`);
