@@ -85,6 +85,7 @@ const casinoSchema = z
     hilo: z.strictObject({ edge_factor: factor.optional().describe('(1/wp) × edge_factor (published 0.96)'), payout_min: multiplier.optional(), payout_max: multiplier.optional() }).optional(),
     keno: z.strictObject({
       paytable: kenoPaytable.optional().describe('spots picked → catches → total return'),
+      numbers: z.number({ error: 'expected how many numbers the board has' }).int('a whole number of numbers').min(20, 'at least 20 numbers (20 are drawn)').max(80, 'at most 80 numbers (picks are 1 to 80)').optional().describe('numbers are drawn from 1 to this (published 80)'),
       draw: z.enum(['deployed', 'uniform']).optional().describe('deployed: (floor(roll × 10000) % 80) + 1, 5–8 numbers drawn (the deployment); uniform: 20 distinct numbers as a fair keno draws'),
     }).optional(),
     scratch_card: z.strictObject({ triples: z.array(multiplier).length(6, 'six triples, in symbol order').optional(), pair: multiplier.optional() }).optional(),

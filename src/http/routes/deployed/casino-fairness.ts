@@ -5,7 +5,8 @@
  * `{ server_seed, server_seed_hash, client_seed, nonce }`; neither → 400 `missing_params`), the
  * audit of one of your bets (another's → 403 `forbidden`), rotate, seeds (revealed ones with their
  * text). `result`/`computed_result` is the roll; a bet's `verified` replays it by the stand-in's
- * rules (deployed-rules-of.ts). Nearest values: verify keeps afp's owner rule (another agent's bet
+ * published rules (deployed-rules-of.ts: a defect that changes a game shows here; the deployment's
+ * own verify checks the hash and roll only). Nearest values: verify keeps afp's owner rule (another agent's bet
  * → 403); a seed's `id` is its place in your history (1 = oldest).
  */
 import { hash } from 'node:crypto';
@@ -23,7 +24,7 @@ import { isClientSeed } from '../../../services/casino/place-bet.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 import { jsonCopy } from '../json-copy.ts';
 import { exactNumber } from './casino-bet-answer.ts';
-import { deployedRulesOf } from './deployed-rules-of.ts';
+import { publishedRulesOf } from './deployed-rules-of.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 const HOW_TO_VERIFY = 'result_hash = HMAC-SHA256(key = server seed hex, message = "<client_seed>:<nonce>"); roll = (parseInt(result_hash[0..8], 16) % 10000) / 100; sha256(server seed hex) = server_seed_hash.';
@@ -84,7 +85,7 @@ const verify = defineRoute<VerifyCommand, JsonObject>({
   run: (context, command) => {
     if ('betId' in command) {
       const verification = context.platform.casino.verify(casinoCaller(context), command.betId);
-      return verification.ok ? succeed(verifiedBet(verification.value, deployedRulesOf(context))) : betRefusal(verification);
+      return verification.ok ? succeed(verifiedBet(verification.value, publishedRulesOf(context))) : betRefusal(verification);
     }
     const computed = firstDraw(command.seed, command.clientSeed, command.nonce);
     const hashMatches = hash('sha256', command.seed) === command.seedHash;

@@ -9,8 +9,8 @@
  * Named alternatives: wheel `compare: percent` (the deployment: r in 0.00–99.99 against cumulative
  * probabilities on a 0–1 scale, so r ≥ 1 is always BUST) or `fraction` (r/100 compared: the wheel
  * as advertised); keno `draw: deployed` (§2.5's (floor(roll × 10000) % 80) + 1, 5–8 numbers) or
- * `uniform` ((round(roll × 100) % 80) + 1, 20 distinct numbers as a fair keno draws); coin flip
- * `headsBelow` (heads iff r < headsBelow).
+ * `uniform` ((round(roll × 100) % 80) + 1, 20 distinct numbers as a fair keno draws), both over
+ * keno's `numbers` (1 … 80 published); coin flip `headsBelow` (heads iff r < headsBelow).
  * Invariants: every multiplier is a non-negative plain decimal (the file schema checks it); tables
  * have the shape the published ones have. Non-goals: validation of a file (deployed-rules-file.ts).
  */
@@ -34,8 +34,8 @@ export interface DeployedGameRules {
   readonly plinko: { readonly tables: Readonly<Record<PlinkoRisk, Readonly<Record<PlinkoRows, readonly number[]>>>> };
   readonly slots: { readonly triples: Readonly<Record<string, number>>; readonly barBar: number; readonly twoCherries: number; readonly cherryFirst: number };
   readonly hilo: { readonly edgeFactor: number; readonly payoutMin: number; readonly payoutMax: number };
-  /** Spots picked → catches → total return. */
-  readonly keno: { readonly paytable: Readonly<Record<number, Readonly<Record<number, number>>>>; readonly draw: KenoDraw };
+  /** Spots picked → catches → total return; numbers are drawn from 1 … `numbers` (published 80). */
+  readonly keno: { readonly paytable: Readonly<Record<number, Readonly<Record<number, number>>>>; readonly draw: KenoDraw; readonly numbers: number };
   /** Triples in symbol order 💎 7️⃣ ⭐ 🍀 🔔 🍒, then any pair. */
   readonly scratch_card: { readonly triples: readonly number[]; readonly pair: number };
   /** Sectors in order: (multiplier, probability on a 0–1 scale). */
@@ -80,6 +80,7 @@ export const PUBLISHED_DEPLOYED_RULES: DeployedCasinoRules = {
         9: { 4: 1, 5: 15, 6: 100, 7: 1000, 8: 5000, 9: 100_000 }, 10: { 5: 10, 6: 50, 7: 500, 8: 2000, 9: 10_000, 10: 250_000 },
       },
       draw: 'deployed',
+      numbers: 80,
     },
     scratch_card: { triples: [50, 20, 15, 12, 8, 5], pair: 2 },
     wheel: { sectors: [[0, 0.35], [0.5, 0.25], [1, 0.15], [1.5, 0.1], [2, 0.08], [3, 0.04], [5, 0.02], [10, 0.01]], compare: 'percent' },

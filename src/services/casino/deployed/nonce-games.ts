@@ -69,10 +69,10 @@ const KENO_UNIQUE = 20;
 /** The counter advances by at most this many nonces per keno bet (DEPLOYED.md §2.5). */
 export const KENO_NONCES_MAX = 25;
 type KenoPaytable = DeployedGameRules['keno']['paytable'];
-/** `deployed`: the deployment's (floor(roll × 10000) % 80) + 1; `uniform`: (round(roll × 100) % 80) + 1, every number alike. */
-const KENO_NUMBERS: Readonly<Record<KenoDraw, (roll: number) => number>> = {
-  deployed: (roll) => (Math.floor(roll * 10_000) % 80) + 1,
-  uniform: (roll) => (Math.round(roll * 100) % 80) + 1,
+/** `deployed`: the deployment's (floor(roll × 10000) % n) + 1; `uniform`: (round(roll × 100) % n) + 1, every number alike (n = 80 published). */
+const KENO_NUMBERS: Readonly<Record<KenoDraw, (roll: number, numbers: number) => number>> = {
+  deployed: (roll, numbers) => (Math.floor(roll * 10_000) % numbers) + 1,
+  uniform: (roll, numbers) => (Math.round(roll * 100) % numbers) + 1,
 };
 const kenoPayout = (paytable: KenoPaytable, spots: number, catches: number): number => paytable[spots]?.[catches] ?? 0;
 
@@ -82,7 +82,7 @@ function readPicks(params: JsonObject): number[] | Unreadable {
   return valid ? (picks as number[]) : { why: 'picks must be 1 to 10 distinct integers from 1 to 80' };
 }
 
-export const kenoRule = ({ paytable, draw }: DeployedGameRules['keno']): DeployedRule => ({
+export const kenoRule = ({ paytable, draw, numbers }: DeployedGameRules['keno']): DeployedRule => ({
   game: 'keno',
   play(params, source) {
     const picks = readPicks(params);
@@ -90,7 +90,7 @@ export const kenoRule = ({ paytable, draw }: DeployedGameRules['keno']): Deploye
     const drawn: number[] = [];
     let attempts = 0;
     for (; attempts < KENO_ATTEMPTS && drawn.length < KENO_UNIQUE; attempts += 1) {
-      const number = KENO_NUMBERS[draw](source.roll(source.clientSeed, source.nonce + attempts));
+      const number = KENO_NUMBERS[draw](source.roll(source.clientSeed, source.nonce + attempts), numbers);
       if (!drawn.includes(number)) drawn.push(number);
     }
     const payout = kenoPayout(paytable, picks.length, picks.filter((pick) => drawn.includes(pick)).length);
@@ -100,13 +100,13 @@ export const kenoRule = ({ paytable, draw }: DeployedGameRules['keno']): Deploye
   // The uniform draw stops at 20 numbers, which the inclusion–exclusion law does not model.
   law: (params) => {
     const picks = readPicks(params);
-    return isUnreadable(picks) || draw !== 'deployed' ? null : kenoLaw(picks, paytable);
+    return isUnreadable(picks) || draw !== 'deployed' ? null : kenoLaw(picks, paytable, numbers);
   },
-  hasLaw: (params) => draw === 'deployed' && !isUnreadable(readPicks(params)),
+  hasLaw: (params) => draw === 'deployed' && !isUnreadable(readPicks(params)) && rollWeights((roll) => KENO_NUMBERS.deployed(roll, numbers)).size < KENO_UNIQUE,
 });
 
-function kenoLaw(picks: readonly number[], paytable: KenoPaytable): Chance[] | null {
-  const weights = rollWeights(KENO_NUMBERS.deployed);
+function kenoLaw(picks: readonly number[], paytable: KenoPaytable, numbers: number): Chance[] | null {
+  const weights = rollWeights((roll) => KENO_NUMBERS.deployed(roll, numbers));
   if (weights.size >= KENO_UNIQUE) return null;
   const drawable = picks.filter((pick) => weights.has(pick)).map((pick) => weights.get(pick) as bigint);
   const subsets = 1 << drawable.length;
