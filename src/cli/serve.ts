@@ -19,7 +19,7 @@
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
  * services. Not with --data (its log replays the documents' dispatcher). Its casino plays the
  * deployment's engine by the published rules, or by `--rules FILE`'s overrides
- * (src/server/deployed-rules-file.ts; an invalid file is exit 2 with every error);
+ * (src/cli/deployed-rules-file.ts; an invalid file is exit 2 with every error);
  * `--lift-deployed-limits` (tests only) drops the deployment's fixed windows, which a tier cannot lift.
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
  * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
@@ -42,7 +42,7 @@ import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
-import { loadDeployedRulesFile } from '../server/deployed-rules-file.ts';
+import { loadDeployedRulesFile } from './deployed-rules-file.ts';
 import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseDeployedRulesFile } from '../../src/server/deployed-rules-file.ts';
-import { renderDeployedRulesJsonSchema } from '../../src/server/deployed-rules-schema.ts';
+import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
+import { renderDeployedRulesJsonSchema } from '../../src/cli/deployed-rules-schema.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 
 const root = join(import.meta.dirname, '..', '..');
