@@ -2,7 +2,7 @@
  * The deployed casino's mines (spec/DEPLOYED.md §2.3, §2.5): a Fisher–Yates shuffle of cells
  * 0–24 driven by the digest HMAC(seed, "<cs>:<nonce>:mines"): for i = 24 … 1, v is the 16 bits of
  * digest bytes (24 − i) % 32 and the next, big-endian, and j = v % (i + 1); the first `mines`
- * shuffled cells are mines; cells 0 … reveals − 1 are revealed. A win pays
+ * shuffled cells are mines; cells 0 … reveals − 1 are revealed in order, stopping at the first mine. A win pays
  * round4((1/P) × edgeFactor) (published: 0.975), P = Π_{i<reveals} (25 − mines − i)/(25 − i) in doubles.
  *
  * The law is exact: consecutive steps share a digest byte and the modulo is biased, so the
@@ -122,8 +122,10 @@ export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedR
     const parsed = readMines(params);
     if (isUnreadable(parsed)) return parsed;
     const minePositions = shuffledCells(source.digest(`${source.clientSeed}:${source.nonce}:mines`)).slice(0, parsed.mines);
-    const revealed = Array.from({ length: parsed.reveals }, (_, cell) => cell);
-    const hitAt = revealed.find((cell) => minePositions.includes(cell));
+    const planned = Array.from({ length: parsed.reveals }, (_, cell) => cell);
+    const hitAt = planned.find((cell) => minePositions.includes(cell));
+    // Revealing stops at the first mine: `revealed_cells` ends at `hit_at_cell` on a loss (§2.5).
+    const revealed = hitAt === undefined ? planned : planned.slice(0, hitAt + 1);
     const payout = minesPayout(parsed, edgeFactor);
     const result: JsonObject = { mines_count: parsed.mines, reveals_count: parsed.reveals, mine_positions: minePositions, revealed_cells: revealed, hit_mine: hitAt !== undefined, payout_on_win: payout };
     if (hitAt !== undefined) result['hit_at_cell'] = hitAt;

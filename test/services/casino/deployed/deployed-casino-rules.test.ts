@@ -91,4 +91,22 @@ describe('DeployedCasinoRules overrides', () => {
     expect((deployed.result.detail['drawn'] as number[]).length).toBeLessThanOrEqual(8);
     expect(deployed.noncesUsed).toBe(25);
   });
+
+  test('mines: revealing stops at the first mine (revealed_cells ends at hit_at_cell on a loss, DEPLOYED.md §2.5)', () => {
+    let losses = 0;
+    for (let nonce = 0; nonce < 60; nonce += 1) {
+      const drawn = deployedDraw(PUBLISHED_DEPLOYED_RULES, { game: 'mines', params: { mines: 10, reveals: 8 }, seedHex: SEED, clientSeed: 'mines', nonce });
+      if (isUnreadable(drawn)) throw new Error(drawn.why);
+      const detail = drawn.result.detail;
+      const revealed = detail['revealed_cells'] as number[];
+      if (detail['hit_mine'] === true) {
+        losses += 1;
+        expect(revealed.at(-1)).toBe(detail['hit_at_cell']);
+        expect((detail['mine_positions'] as number[]).filter((cell) => revealed.includes(cell))).toEqual([detail['hit_at_cell']]);
+      } else {
+        expect(revealed).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      }
+    }
+    expect(losses).toBeGreaterThan(30);
+  });
 });
