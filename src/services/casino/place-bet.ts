@@ -9,6 +9,10 @@
  * settles: the stake moves to `casino-house`, the total return (floor(stake × multiplier)) moves
  * back, referral commissions follow the agent's net losses, and the bet is recorded.
  *
+ * The deployed dialect's bets (`deployedRules` set) take the same checks, nonce and settlement, but
+ * the deployment's engine draws them (deployed/deployed-draw.ts): its HMAC roll and rules, the
+ * counter advanced past every nonce a multi-nonce game reads.
+ *
  * Deliberate defects (tests and demos only): `casino-payout-short` pays 1% less on every win;
  * `casino-biased-draw` draws twice and keeps the outcome worse for the agent (the recorded proof
  * then fails verification); `casino-replayable-nonce` never advances the nonce, so the same
