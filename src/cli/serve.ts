@@ -237,7 +237,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
   const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
-  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? 'dialect deployed; ' : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
+  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
   process.stdout.write('ready\n');
   const stop = await Promise.race([nextSignal().then((signal) => ({ signal })), ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))])]);
   if ('error' in stop) {

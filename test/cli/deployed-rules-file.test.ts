@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
+import { parseServeArgs } from '../../src/cli/serve.ts';
 import { renderDeployedRulesJsonSchema } from '../../src/cli/deployed-rules-schema.ts';
 import { PUBLISHED_DEPLOYED_RULES } from '../../src/services/casino/deployed/deployed-casino-rules.ts';
 
@@ -85,5 +86,12 @@ describe('deployed rules files', () => {
 
   test('schemas/deployed-rules.schema.json is fresh (run node scripts/gen-schema.ts)', () => {
     expect(readFileSync(join(root, 'schemas', 'deployed-rules.schema.json'), 'utf8')).toBe(renderDeployedRulesJsonSchema());
+  });
+
+  test('afp serve: --rules and --lift-deployed-limits need --dialect deployed; with it they are kept', () => {
+    const nowMs = Date.parse('2025-06-01T00:00:00Z');
+    expect(parseServeArgs(['--rules', 'r.yaml', '--lift-deployed-limits'], nowMs)).toEqual({ errors: ["--rules needs --dialect deployed (the rules are the deployed casino's)", '--lift-deployed-limits needs --dialect deployed'] });
+    expect(parseServeArgs(['--dialect', 'deployed', '--rules', 'r.yaml', '--lift-deployed-limits'], nowMs)).toMatchObject({ dialect: 'deployed', rules: 'r.yaml', liftDeployedLimits: true });
+    expect(parseServeArgs(['--dialect', 'deployed'], nowMs)).not.toHaveProperty('rules');
   });
 });
