@@ -17,7 +17,10 @@
  * `--dialect deployed` serves the deployment's wire instead (spec/DEPLOYED.md;
  * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
- * services. Not with --data (its log replays the documents' dispatcher).
+ * services. Not with --data (its log replays the documents' dispatcher). Its casino plays the
+ * deployment's engine by the published rules, or by `--rules FILE`'s overrides
+ * (src/cli/deployed-rules-file.ts; an invalid file is exit 2 with every error);
+ * `--lift-deployed-limits` (tests only) drops the deployment's fixed windows, which a tier cannot lift.
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
  * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
@@ -38,7 +41,9 @@ import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenari
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
-import { DEPLOYED_LAYOUT } from '../server/deployed-layout.ts';
+import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
+import { loadDeployedRulesFile } from './deployed-rules-file.ts';
+import type { DeployedCasinoRules } from '../services/casino/deployed/deployed-casino-rules.ts';
 import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
 import type { Route } from '../http/route.ts';
@@ -59,8 +64,8 @@ export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
 /** The rows and the listener layout of each dialect. */
-function dialectServing(dialect: ServeDialect): { routes: readonly Route[]; layout: ServeLayout } {
-  return dialect === 'deployed' ? { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT } : { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+function dialectServing(dialect: ServeDialect, liftDeployedLimits = false): { routes: readonly Route[]; layout: ServeLayout } {
+  return dialect === 'deployed' ? { routes: DEPLOYED_ROUTES, layout: liftDeployedLimits ? deployedLayout({ limitsLifted: true }) : DEPLOYED_LAYOUT } : { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
 }
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
@@ -83,6 +88,10 @@ export interface ServeFlags {
   readonly checkpointEvery?: number;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
+  /** --rules FILE (only with --dialect deployed). */
+  readonly rules?: string;
+  /** --lift-deployed-limits (only with --dialect deployed). */
+  readonly liftDeployedLimits?: true;
   /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
   readonly shed: LoadShedderOptions;
 }
@@ -103,6 +112,10 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
   if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
+  const rules = stringFlag(args, 'rules');
+  const liftDeployedLimits = args.flags['lift-deployed-limits'] === true;
+  if (dialect !== 'deployed' && rules !== undefined) errors.push('--rules needs --dialect deployed (the rules are the deployed casino\'s)');
+  if (dialect !== 'deployed' && liftDeployedLimits) errors.push('--lift-deployed-limits needs --dialect deployed');
   const checkpointText = stringFlag(args, 'checkpoint-every');
   const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
   if (Number.isNaN(checkpointEvery)) errors.push(`--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`);
@@ -122,7 +135,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const maxInFlight = boundFlag(stringFlag(args, 'max-in-flight'), 'max-in-flight', SHED_DEFAULTS.maxInFlight, SHED_LIMITS.maxInFlight, errors);
   const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(rules === undefined ? {} : { rules }), ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}) };
   return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
 }
 
@@ -194,11 +207,17 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<number> {
-  const settings = await resolveSettings(flags, commandLog?.settings ?? null);
-  if ('error' in settings) {
-    process.stderr.write(`afp serve: ${settings.error}\n${USAGE}\n`);
+  const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
+  const rules = flags.rules === undefined ? null : await loadDeployedRulesFile(flags.rules);
+  if (rules !== null && !rules.ok) {
+    process.stderr.write(`afp serve: invalid --rules file:\n${rules.message}\n`);
     return EXIT.invalidInput;
   }
+  if ('error' in resolved) {
+    process.stderr.write(`afp serve: ${resolved.error}\n${USAGE}\n`);
+    return EXIT.invalidInput;
+  }
+  const settings = rules === null ? resolved : withDeployedRules(resolved, rules.value);
   const differences = commandLog?.adopt(logSettingsOf(settings.options, Date.now())) ?? [];
   if (differences.length > 0) {
     const file = commandLog?.file ?? '';
@@ -209,7 +228,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    const serving = dialectServing(flags.dialect ?? 'documents');
+    const serving = dialectServing(flags.dialect ?? 'documents', flags.liftDeployedLimits === true);
     handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -218,7 +237,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);
   for (const [mount, url] of Object.entries(handle.urls)) process.stdout.write(`${mount}: ${url}\n`);
   const adminUrl = flags.dialect === 'deployed' ? handle.urls.casino : handle.urls.api;
-  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? 'dialect deployed; ' : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
+  process.stderr.write(`afp serve: ${flags.dialect === 'deployed' ? `dialect deployed; ${flags.rules === undefined ? 'published rules' : `rules ${flags.rules}`}${flags.liftDeployedLimits === true ? '; limits lifted' : ''}; ` : ''}clock ${handle.clock.mode} at ${new Date(handle.clock.nowMs()).toISOString()}; admin: GET/POST ${adminUrl ?? ''}/_afp/clock\n`);
   process.stdout.write('ready\n');
   const stop = await Promise.race([nextSignal().then((signal) => ({ signal })), ...(handle.logFailure === undefined ? [] : [handle.logFailure.then((error) => ({ error }))])]);
   if ('error' in stop) {
@@ -270,6 +289,12 @@ async function resolveSettings(flags: ServeFlags, stored: LogSettings | null): P
   const domainsText = yearMs === DEFAULT_CONFIG.domains.yearMs && graceMs === DEFAULT_CONFIG.domains.graceMs ? '' : `; domain year ${yearMs} ms, grace ${graceMs} ms`;
   const note = `scenario ${scenario.name}${wallStart}: dispute_outcome ${settings.config.escrow.disputeOutcome}; ${windows.length} fault window(s)${windows.length > 0 ? `: ${windows.join(', ')}` : ''}${closureText}${tradingText}${domainsText}`;
   return { note, options: { ...settings, clockMode, defects } };
+}
+
+/** The settings with the deployed casino's rules in the platform config (`config.casino.deployedRules`). */
+function withDeployedRules(resolved: { note?: string; options: ServedSettings }, rules: DeployedCasinoRules): { note?: string; options: ServedSettings } {
+  const config = resolved.options.config ?? DEFAULT_CONFIG;
+  return { ...resolved, options: { ...resolved.options, config: { ...config, casino: { ...config.casino, deployedRules: rules } } } };
 }
 
 /** The settings a --data log stores (a new log) or must already hold: no start given = now. */

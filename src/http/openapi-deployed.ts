@@ -240,11 +240,11 @@ const tournamentLine = named(
 const elementRefusal = z.looseObject({ error: z.string().describe('The refusal, as a single bet names it (minimum_bet, insufficient_balance, ...)'), message: z.string() });
 
 /** fairness.verify (deployed casino-fairness.ts): a revealed bet, a bet whose seed is still active, or a seed. */
-const verifyProof = z.strictObject({ server_seed: hex64(), server_seed_hash: hex64(), client_seed: z.string(), nonce: z.int().min(0), result_hash: hex64(), computed_result: z.int().min(0).describe("afp's first 32-bit draw of the block"), hash_matches: z.boolean() });
+const verifyProof = z.strictObject({ server_seed: hex64(), server_seed_hash: hex64(), client_seed: z.string(), nonce: z.int().min(0), result_hash: hex64(), computed_result: z.number().min(0).max(99.99).describe('the roll (parseInt(result_hash[0..8], 16) % 10000) / 100'), hash_matches: z.boolean() });
 const verifyAnswers = z.union([
   withInfo({ bet_id: z.string(), verified: z.boolean(), game: z.enum(GAME_IDS), result: z.record(z.string(), z.unknown()), won: z.boolean(), amount_bet: usdc(), amount_won: usdc(), proof: verifyProof, how_to_verify_yourself: z.string() }),
   withInfo({ bet_id: z.string(), status: z.literal('seed_not_yet_revealed'), server_seed_hash: hex64(), client_seed: z.string(), nonce: z.int().min(0), result_hash: hex64(), message: z.string(), note: z.string() }),
-  withInfo({ verified: z.boolean(), result: z.int().min(0), result_hash: hex64(), hash_matches: z.boolean() }),
+  withInfo({ verified: z.boolean(), result: z.number().min(0).max(99.99).describe('the roll'), result_hash: hex64(), hash_matches: z.boolean() }),
 ]);
 
 export const DEPLOYED_RESPONSES: Readonly<Record<string, z.ZodType>> = {

@@ -75,7 +75,7 @@ export interface AdminOptions {
    * Set by a dialect other than the documents': `/_afp/mounts` then also says the dialect and each
    * service's base URL (its address + base path, e.g. the deployed casino's `/api/v1`).
    */
-  readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>> };
+  readonly dialect?: { readonly name: string; readonly basePaths: Readonly<Partial<Record<Mount, string>>>; readonly fairness?: string };
   /** The overload guard's bounds and counts, shown by GET /_afp/state under `load` (absent = none). */
   readonly load?: () => JsonObject;
   /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
@@ -179,13 +179,14 @@ function failureAnswer(failure: Failure, headers?: Record<string, string>): Edge
   return headers === undefined ? { status: failure.status, body } : { status: failure.status, headers, body };
 }
 
-/** `{ mounts }`; with a dialect, `{ dialect, mounts, base_urls }`. */
+/** `{ mounts }`; with a dialect, `{ dialect, mounts, base_urls }` (+ `fairness`, the scheme its casino plays, when it names one). */
 function mountsView(options: AdminOptions): JsonObject {
   const mounts = { ...options.mounts() } as Record<string, string>;
   if (options.dialect === undefined) return { mounts };
   const baseUrls: Record<string, string> = {};
   for (const [mount, url] of Object.entries(mounts)) baseUrls[mount] = `${url}${options.dialect.basePaths[mount as Mount] ?? ''}`;
-  return { dialect: options.dialect.name, mounts, base_urls: baseUrls };
+  const fairness = options.dialect.fairness;
+  return { dialect: options.dialect.name, mounts, base_urls: baseUrls, ...(fairness === undefined ? {} : { fairness }) };
 }
 
 function clockView(clock: ServeClock): JsonObject {

@@ -12,6 +12,11 @@ import type { ServeLayout } from './listeners.ts';
 
 export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, wallet: 5, faucet: 6, escrow: 7 } as const;
 
+/** `limitsLifted` (`afp serve --lift-deployed-limits`, tests only): no per-IP windows, no per-agent buckets. */
+export function deployedLayout(options: { readonly limitsLifted: boolean }): ServeLayout {
+  return { ...DEPLOYED_LAYOUT, dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes, options) };
+}
+
 export const DEPLOYED_LAYOUT: ServeLayout = {
   dialect: 'deployed',
   mounts: () => [
@@ -22,6 +27,8 @@ export const DEPLOYED_LAYOUT: ServeLayout = {
   adminMount: 'casino',
   basePaths: { casino: '/api/v1', faucet: '', escrow: '', trading: '/v1', domains: '/v1', wallet: '/v1' },
   mcp: false,
+  // The casino plays the deployment's engine (DEPLOYED.md §2.3–§2.5): a live audit verifies its bets so.
+  fairness: 'deployed',
   dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes),
   // The deployment's error shape (spec/DEPLOYED.md §1.2): `{ error: snake_case, message }`, no code.
   shedBody: (service, message) => ({ error: 'service_unavailable', message, _info: deployedInfo(service ?? 'casino') }),

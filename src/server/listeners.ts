@@ -98,6 +98,8 @@ export interface ServeLayout {
   readonly basePaths: Readonly<Partial<Record<Mount, string>>>;
   /** Whether faucet and escrow also serve `/mcp`. */
   readonly mcp: boolean;
+  /** The fairness scheme its casino plays, announced by `/_afp/mounts` (absent: afp's). */
+  readonly fairness?: string;
   dispatcher(platform: Platform, routes: readonly Route[]): Dispatcher;
   /** A shed request's 503 body in this dialect (absent: the documents' `{ error, code, _info }`). */
   readonly shedBody?: (service: ServiceName | null, message: string) => JsonObject;
@@ -159,7 +161,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
           checkpointer?.noteAdmin(command);
           group.appended();
         };
-  const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths } };
+  const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths, ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }) } };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
   const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }), ...dialect };
   const servers: Server[] = [];

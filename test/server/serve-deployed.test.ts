@@ -86,6 +86,7 @@ describe('afp serve --dialect deployed, the published example client', () => {
         dialect: 'deployed',
         mounts: { casino: url('casino'), faucet: url('faucet'), escrow: url('escrow'), trading: url('trading'), domains: url('domains'), wallet: url('wallet') },
         base_urls: { casino: `${url('casino')}/api/v1`, faucet: url('faucet'), escrow: url('escrow'), trading: `${url('trading')}/v1`, domains: `${url('domains')}/v1`, wallet: `${url('wallet')}/v1` },
+        fairness: 'deployed',
       });
       const client = await runNode([CLIENT, url('casino'), url('faucet'), url('escrow')]);
       expect(client.stderr).toBe('');
@@ -322,8 +323,8 @@ describe('afp\'s own live reading of the deployment (src/live/dialects/deployed)
 });
 
 describe('deployed-style defects, observable on the wire', () => {
-  test('payout-table-differs: a winning coin flip pays 2.00x (1.96x without the defect)', async () => {
-    for (const [defects, expected] of [[['payout-table-differs'], 2], [[], 1.96]] as const) {
+  test('payout-table-differs: a winning coin flip pays 2.00x (1.99x, DEPLOYED.md §2.5, without the defect)', async () => {
+    for (const [defects, expected] of [[['payout-table-differs'], 2], [[], 1.99]] as const) {
       const served = await serve(defects);
       const agent = await funded(served, '100');
       const multipliers = new Set<unknown>();

@@ -55,12 +55,17 @@ export class DeployedDispatcher extends Dispatcher {
   private readonly agentWindows = new FixedWindows();
   private readonly claimCooldowns = new FixedWindows();
 
-  constructor(platform: Platform, routes: readonly Route[]) {
+  /**
+   * `limitsLifted` (tests only: `afp serve --lift-deployed-limits`): the per-IP windows and the
+   * per-agent buckets are not applied; a tier cannot lift them, the deployment has no tiers.
+   */
+  constructor(platform: Platform, routes: readonly Route[], options: { readonly limitsLifted?: boolean } = {}) {
     super(platform, routes);
     const limits = new Map<string, DeployedLimit>();
     for (const route of routes) {
       const limit = deployedLimitOf(route);
-      if (limit !== null) limits.set(route.id, limit);
+      if (limit === null) continue;
+      limits.set(route.id, options.limitsLifted === true ? { ...limit, perIpPerMinute: null, agentBucket: null } : limit);
     }
     this.limitsByRoute = limits;
   }

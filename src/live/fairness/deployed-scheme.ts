@@ -2,8 +2,9 @@
  * The deployed casino's fairness scheme (spec/DEPLOYED.md §2.3–§2.5) as a FairnessScheme, for all
  * 17 games: the commitment is SHA-256 of the seed's hex text; the result hash is
  * HMAC-SHA256(seed hex, "<client_seed>:<nonce>"); each game replays from rolls
- * `(parseInt(hash[0..8], 16) % 10000) / 100`, sub-draw suffixes and extra nonces (deployed/*.ts);
- * payouts are the deployment's tables, credited as amount × multiplier unrounded and shown as
+ * `(parseInt(hash[0..8], 16) % 10000) / 100`, sub-draw suffixes and extra nonces
+ * (src/services/casino/deployed/*.ts, the same rules the stand-in plays); payouts are the
+ * PUBLISHED tables (PUBLISHED_DEPLOYED_RULES, never a stand-in's --rules file), credited as amount × multiplier unrounded and shown as
  * `amount_won` rounded to 2 decimals — so a payout is right when it is within half a cent of the
  * exact amount × multiplier (`dueMicro` is that amount rounded half up to the cent).
  *
@@ -23,23 +24,17 @@ import type { JsonObject } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import { isZero, type Ratio } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import { BACCARAT, BLACKJACK } from './deployed/card-games.ts';
-import { hmacHex } from './deployed/deployed-roll.ts';
-import { isUnreadable, RollSource, type DeployedPlay, type DeployedRule } from './deployed/deployed-rule.ts';
-import { MINES } from './deployed/mines-rule.ts';
-import { HILO, KENO, SCRATCH_CARD } from './deployed/nonce-games.ts';
-import { COIN_FLIP, CRASH, CUSTOM, DICE, MULTIPLIER, ROULETTE, SIMPLE_DICE, WHEEL_RULE } from './deployed/roll-games.ts';
+import { PUBLISHED_DEPLOYED_RULES } from '../../services/casino/deployed/deployed-casino-rules.ts';
+import { hmacHex } from '../../services/casino/deployed/deployed-roll.ts';
+import { isUnreadable, RollSource, type DeployedPlay } from '../../services/casino/deployed/deployed-rule.ts';
+import { deployedRuleTable, type DeployedRuleTable } from '../../services/casino/deployed/deployed-rule-table.ts';
 import { deployedParamsOf } from './deployed/result-params.ts';
-import { PLINKO, SLOTS } from './deployed/subdraw-games.ts';
-import { VIDEO_POKER } from './deployed/video-poker-rule.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult } from './field-differences.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeGame, SchemeVerdict } from './scheme.ts';
 
-const RULES: ReadonlyMap<string, DeployedRule> = new Map([
-  COIN_FLIP, DICE, SIMPLE_DICE, MULTIPLIER, ROULETTE, CUSTOM, BLACKJACK, CRASH, PLINKO,
-  SLOTS, HILO, KENO, SCRATCH_CARD, VIDEO_POKER, WHEEL_RULE, MINES, BACCARAT,
-].map((rule) => [rule.game, rule]));
+/** Always the PUBLISHED rules: a stand-in playing other rules must fail here as a deployment that changed its rules would. */
+const RULES: DeployedRuleTable = deployedRuleTable(PUBLISHED_DEPLOYED_RULES);
 
 const SEED_HEX = /^[0-9a-f]{64}$/;
 const CENT_MICRO = 10_000n;

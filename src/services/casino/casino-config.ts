@@ -4,6 +4,7 @@
  * ("Casino"). Scenarios may override any of them through PlatformConfig.
  */
 import { usdc, type Micro } from '../../core/money.ts';
+import type { DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
 
 export interface CasinoConfig {
   /** The house bankroll, moved from `external` into `casino-house` at genesis. */
@@ -36,6 +37,11 @@ export interface CasinoConfig {
   readonly leaderboardSize: number;
   /** Video-poker hands dealt but not drawn, per agent; the oldest is dropped beyond it. */
   readonly pendingHandsMax: number;
+  /**
+   * The deployed dialect's game rules (`afp serve --dialect deployed --rules FILE`); absent: the
+   * published ones (deployed/deployed-casino-rules.ts). afp's own rules never read it.
+   */
+  readonly deployedRules?: DeployedCasinoRules;
 }
 
 export const DEFAULT_CASINO_CONFIG: CasinoConfig = {

@@ -9,6 +9,10 @@
  * settles: the stake moves to `casino-house`, the total return (floor(stake × multiplier)) moves
  * back, referral commissions follow the agent's net losses, and the bet is recorded.
  *
+ * The deployed dialect's bets (`deployedRules` set) take the same checks, nonce and settlement, but
+ * the deployment's engine draws them (deployed/deployed-draw.ts): its HMAC roll and rules, the
+ * counter advanced past every nonce a multi-nonce game reads.
+ *
  * Deliberate defects (tests and demos only): `casino-payout-short` pays 1% less on every win;
  * `casino-biased-draw` draws twice and keeps the outcome worse for the agent (the recorded proof
  * then fails verification); `casino-replayable-nonce` never advances the nonce, so the same
@@ -30,6 +34,10 @@ import type { GameModule, GameResult } from './games/game.ts';
 import { kenoPlayDefective, kenoPlayShortDraw, type KenoParams } from './games/keno.ts';
 import { kellyMaxBetMicro, variantNameOf } from './kelly-rule.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
+import type { DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
+import { deployedDraw } from './deployed/deployed-draw.ts';
+import { isUnreadable } from './deployed/deployed-rule.ts';
+import type { ServerSeed } from './seed-book.ts';
 
 export interface BetCommand<P = unknown> {
   readonly agentId: string;
@@ -47,6 +55,8 @@ export interface BetCommand<P = unknown> {
   readonly betId?: string;
   /** Overrides the game's variant name (crash rounds: "crash:round"). */
   readonly variant?: string;
+  /** Plays the game by the deployment's engine under these rules (deployed/deployed-draw.ts) instead of afp's. */
+  readonly deployedRules?: DeployedCasinoRules;
 }
 
 /** Client seeds: 1..64 printable characters without ':' (the HMAC message separator). */
@@ -100,18 +110,34 @@ export function placeBet<P>(state: CasinoState, command: BetCommand<P>, nowMs: n
   if (!checked.ok) return checked;
   const { seed, nonce } = takeNonceFor(state, agent, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
+  if (command.deployedRules !== undefined) return placeDeployed(state, agent, command, command.deployedRules, { seed, nonce, clientSeed }, nowMs);
   const draws = new DrawStream(seed.hex, clientSeed, nonce, seed.keyBytes);
   let result = state.defective ? playWithDefects(state, command, draws) : command.game.play(command.params, draws);
   if (hasDefect(state, 'casino-biased-draw')) result = worseOfTwo(command, result, seed.hex, clientSeed, nonce);
   return succeed(settleFor(state, agent, command, { result, seedHash: seed.hash, clientSeed, nonce, resultHash: draws.firstBlockHex, resultBytes: draws.firstBlock }, nowMs));
 }
 
+/**
+ * The bet by the deployment's engine: an unplayable parameter gives the nonce back (nothing else has
+ * changed yet) and is a 400; a multi-nonce play advances the counter past the nonces it read.
+ */
+function placeDeployed<P>(state: CasinoState, agent: CasinoAgent, command: BetCommand<P>, rules: DeployedCasinoRules, taken: { seed: ServerSeed; nonce: number; clientSeed: string }, nowMs: number): Outcome<BetRecord> {
+  const { seed, nonce, clientSeed } = taken;
+  const drawn = deployedDraw(rules, { game: command.game.id, params: command.paramsJson, seedHex: seed.hex, clientSeed, nonce });
+  if (isUnreadable(drawn)) {
+    seed.nonces -= 1;
+    return fail('BAD_REQUEST', drawn.why);
+  }
+  seed.nonces += drawn.noncesUsed - 1;
+  return succeed(settleFor(state, agent, command, { result: drawn.result, seedHash: seed.hash, clientSeed, nonce, resultHash: drawn.resultBytes.toString('hex'), resultBytes: drawn.resultBytes }, nowMs));
+}
+
 /** The next nonce; the `casino-replayable-nonce` defect hands out the same nonce again. */
-export function takeNonce(state: CasinoState, agentId: string, nowMs: number): { seed: { hex: string; keyBytes: Buffer; hash: string }; nonce: number } {
+export function takeNonce(state: CasinoState, agentId: string, nowMs: number): { seed: ServerSeed; nonce: number } {
   return takeNonceFor(state, state.agent(agentId), nowMs);
 }
 
-function takeNonceFor(state: CasinoState, agent: CasinoAgent, nowMs: number): { seed: { hex: string; keyBytes: Buffer; hash: string }; nonce: number } {
+function takeNonceFor(state: CasinoState, agent: CasinoAgent, nowMs: number): { seed: ServerSeed; nonce: number } {
   const taken = state.seeds.takeFrom((agent.seeds ??= state.seeds.seedsOf(agent.agentId, nowMs)), agent.agentId, nowMs);
   if (hasDefect(state, 'casino-replayable-nonce') && taken.nonce > 0) {
     taken.seed.nonces -= 1;

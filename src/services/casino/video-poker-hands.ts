@@ -23,6 +23,9 @@ import { DrawStream } from './fair/draw-stream.ts';
 import { cardCodes } from './games/cards.ts';
 import { deal, holdPositions, OPTIMAL_PARAMS, videoPoker, type VideoPokerHolds } from './games/video-poker.ts';
 import { checkBet, settle, takeNonce } from './place-bet.ts';
+import type { DeployedCasinoRules } from './deployed/deployed-casino-rules.ts';
+import { isUnreadable } from './deployed/deployed-rule.ts';
+import { deployedDealCards, deployedVideoPokerDraw } from './deployed/deployed-video-poker.ts';
 import { CASINO_HOUSE } from './referral-commission.ts';
 
 export interface Dealt {
@@ -35,25 +38,28 @@ export interface Dealt {
 /** A dealt hand's stake waits here until the draw. */
 export const holdAccount = (agentId: string): string => `video-poker:${agentId}`;
 
-export function dealHand(state: CasinoState, command: { agentId: string; amountMicro: Micro; clientSeed: string | null }, nowMs: number): Outcome<Dealt> {
+/** `deployedRules`: deal and draw by the deployment's engine (deployed/deployed-video-poker.ts). */
+export function dealHand(state: CasinoState, command: { agentId: string; amountMicro: Micro; clientSeed: string | null; deployedRules?: DeployedCasinoRules }, nowMs: number): Outcome<Dealt> {
   const { agentId, amountMicro } = command;
   const pending = state.hands.get(agentId);
   const pendingHand = pending === undefined ? undefined : [...pending.values()][0];
   // The pending hand's stake comes back into play when it is drawn: count it for the checks.
-  const autoDrawn = pendingHand === undefined ? null : drawHand(state, { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null }, nowMs);
+  const autoDrawn = pendingHand === undefined ? null : drawHand(state, { agentId, nonce: pendingHand.nonce, holds: OPTIMAL_PARAMS.holds, amountMicro: null, ...deployedOf(command) }, nowMs);
   if (autoDrawn !== null && !autoDrawn.ok) return autoDrawn;
   const checked = checkBet(state, { agentId, game: videoPoker, params: OPTIMAL_PARAMS, paramsJson: {}, amountMicro, clientSeed: null, source: 'video-poker' });
   if (!checked.ok) return checked;
   const { seed, nonce } = takeNonce(state, agentId, nowMs);
   const clientSeed = command.clientSeed ?? state.ctx.ids.next('', 16);
-  const cards = deal(new DrawStream(seed.hex, clientSeed, nonce));
+  const cards = command.deployedRules === undefined ? deal(new DrawStream(seed.hex, clientSeed, nonce)) : deployedDealCards(seed.hex, clientSeed, nonce);
   const hand: DealtHand = { agentId, nonce, seedHash: seed.hash, seedHex: seed.hex, clientSeed, cards: cardCodes(cards), atMs: nowMs, amountMicro };
   state.ctx.ledger.transfer({ from: agentAccount(agentId), to: holdAccount(agentId), amountMicro, reason: 'casino.video-poker.commit', reference: `${seed.hash.slice(0, 16)}:${nonce}` });
   state.hands.set(agentId, new Map([[nonce, hand]]));
   return succeed({ hand, amountMicro, autoDrawn: autoDrawn?.value ?? null });
 }
 
-export function drawHand(state: CasinoState, command: { agentId: string; nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null }, nowMs: number): Outcome<BetRecord> {
+const deployedOf = (command: { deployedRules?: DeployedCasinoRules }): { deployedRules?: DeployedCasinoRules } => (command.deployedRules === undefined ? {} : { deployedRules: command.deployedRules });
+
+export function drawHand(state: CasinoState, command: { agentId: string; nonce: number; holds: VideoPokerHolds; amountMicro: Micro | null; deployedRules?: DeployedCasinoRules }, nowMs: number): Outcome<BetRecord> {
   const { agentId } = command;
   const hand = state.hands.get(agentId)?.get(command.nonce);
   if (hand === undefined) return fail('NOT_FOUND', `no dealt hand with nonce ${command.nonce}: deal first (a hand is drawn once)`);
@@ -61,9 +67,12 @@ export function drawHand(state: CasinoState, command: { agentId: string; nonce: 
     return fail('BAD_REQUEST', 'amount must equal the amount committed at the deal', { committed_amount: Number(hand.amountMicro) / 1e6 });
   }
   const draws = new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce);
-  const dealt = deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce));
+  const rules = command.deployedRules;
+  const dealt = rules === undefined ? deal(new DrawStream(hand.seedHex, hand.clientSeed, hand.nonce)) : deployedDealCards(hand.seedHex, hand.clientSeed, hand.nonce);
   const positions = holdPositions(dealt, command.holds);
   if (isFailure(positions)) return positions;
+  const deployed = rules === undefined ? null : deployedVideoPokerDraw(rules, hand, positions);
+  if (deployed !== null && isUnreadable(deployed)) return fail('BAD_REQUEST', deployed.why);
   const params = { holds: { kind: 'positions', positions } as const, nonce: hand.nonce };
   const replay = state.ctx.defects.has('casino-replayable-nonce');
   const account = agentAccount(agentId);
@@ -74,11 +83,12 @@ export function drawHand(state: CasinoState, command: { agentId: string; nonce: 
     state.ctx.ledger.transfer({ from: account, to: CASINO_HOUSE, amountMicro: hand.amountMicro, reason: 'casino.bet.stake', reference: `video-poker:${hand.nonce}` });
   }
   if (!replay) state.hands.delete(agentId);
-  const result = videoPoker.play(params, draws);
+  const result = deployed === null ? videoPoker.play(params, draws) : deployed.result;
+  const resultHash = deployed === null ? draws.firstBlockHex : deployed.resultBytes.toString('hex');
   const bet = settle(
     state,
     { agentId, game: videoPoker, params, paramsJson: { holds: positions, nonce: hand.nonce }, amountMicro: hand.amountMicro, clientSeed: hand.clientSeed, source: 'video-poker', stakeHeld: true },
-    { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash: draws.firstBlockHex },
+    { result, seedHash: hand.seedHash, clientSeed: hand.clientSeed, nonce: hand.nonce, resultHash },
     nowMs,
   );
   return succeed(bet);

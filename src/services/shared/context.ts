@@ -70,7 +70,8 @@ export const DEFECT_NAMES = [
   'domains-registration-race',
   // The deployment's faults (spec/DEPLOYED.md), for audits of the live commands against afp serve
   // --dialect deployed (usable in either dialect): coin_flip pays 2.00x where the game table says
-  // 1.96x; keno draws from 1..79 (80 is never drawn); a withdrawal skips the balance check (bets keep
+  // 1.96x (the deployed dialect: 1.99x); keno draws from 1..79 (80 is never drawn; the deployed
+  // dialect plays both as perturbed rules, src/http/routes/deployed/deployed-rules-of.ts); a withdrawal skips the balance check (bets keep
   // theirs); a batch summary reports total_wagered 0 and net_pnl = total_won.
   'payout-table-differs',
   'keno-short-draw',

@@ -21,6 +21,7 @@ import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
 import { betCommand, casinoCaller } from '../casino/casino-games.ts';
 import { betRefusal, deployedBet } from './casino-bet-answer.ts';
 import { knownFields } from './deployed-row.ts';
+import { deployedRulesOf } from './deployed-rules-of.ts';
 
 /** §2.6's defaults for a batch element's missing parameters. */
 const DEFAULTS: Readonly<Record<string, unknown>> = {
@@ -62,11 +63,11 @@ function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
   let wonMicro = 0n;
   const rendered = results.map((result): JsonObject => {
     if (!result.ok) return deployedRefusal(betRefusal(result), 'casino').body;
-    if (result.value.won) won += 1;
+    if (result.value.multiplier.num > 0n) won += 1;
     else lost += 1;
     wageredMicro += result.value.amountMicro;
     wonMicro += result.value.payoutMicro;
-    return deployedBet(result.value, context.platform.casino.state);
+    return deployedBet(result.value, context);
   });
   // DEFECT 'batch-summary-zero' (tests and demos only): the deployment's summary, which sums a field
   // its results lack: total_wagered 0, net_pnl = total_won.
@@ -91,7 +92,8 @@ const batch = defineRoute<BatchCommand, BatchResults>({
   summary: 'Place 1 to 20 bets ({ bets: [{ game, amount, ...params }] }); each is processed like a single bet.',
   parse: (input, context) => parseBatch(input, context.platform.config.casino.batchMax),
   run: (context, command) => {
-    const commands = command.elements.map((element) => (isFailure(element) ? element : betCommand(context, element, 'batch')));
+    const deployedRules = deployedRulesOf(context);
+    const commands = command.elements.map((element) => (isFailure(element) ? element : { ...betCommand(context, element, 'batch'), deployedRules }));
     return { ok: true, value: context.platform.casino.batch(commands, context.nowMs).results };
   },
   successStatus: 200,

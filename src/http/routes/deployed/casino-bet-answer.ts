@@ -1,20 +1,56 @@
 /**
  * The deployed casino's bet answer (spec/DEPLOYED.md §2.4): `{ bet_id, game, amount_bet, result,
  * won, payout_multiplier, amount_won, new_balance, proof, kelly }` — afp's style A answer without
- * its `placed_at`, which the deployment does not send. The figures are afp's, exactly: `amount_won`
- * and `new_balance` to the micro (the deployment rounds them to 2 dp), `won` when the payout exceeds
- * the stake (the deployment also says true for pushes and every plinko drop), `bet_id` afp's id.
- * Also the refusal names of a bet (§2.4, §2.12) and cards as the deployment shows them.
+ * its `placed_at`, which the deployment does not send. As the deployment writes them: `won` when the
+ * multiplier is above 0 (pushes, every plinko drop and the 0.5× wheel sector too);
+ * `payout_multiplier` the rule's double itself (the bet keeps its exact decimal); `amount_won` and
+ * `new_balance` rounded half up to the rules' display places (default 2) from afp's exact micro
+ * amounts (the ledger keeps the micro). Also the refusal names of a bet (§2.4, §2.12) and cards as
+ * the deployment shows them.
+ * Float noise (rules `money.floatNoise`, DEPLOYED.md §2.2) is read by the money rendering of the
+ * deployed rows, not here: `deployedRulesOf(context).money.floatNoise`.
  */
 import type { Failure, JsonObject } from '../../../core/errors.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
-import type { CasinoState } from '../../../services/casino/casino-state.ts';
+import type { Micro } from '../../../core/money.ts';
+import type { Ratio } from '../../../core/ratio.ts';
+import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
+import { moneyA } from '../../render.ts';
+import type { RouteContext } from '../../route.ts';
+import { deployedRulesOf } from './deployed-rules-of.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
 import { betA } from '../casino/casino-render.ts';
 
-export function deployedBet(bet: BetRecord, state: CasinoState): JsonObject {
-  const { placed_at: _placedAt, ...answer } = betA(bet, state);
-  return answer;
+export function deployedBet(bet: BetRecord, context: RouteContext): JsonObject {
+  const { placed_at: _placedAt, ...answer } = betA(bet, context.platform.casino.state);
+  const { display } = deployedRulesOf(context);
+  return {
+    ...answer,
+    won: bet.multiplier.num > 0n,
+    payout_multiplier: exactNumber(bet.multiplier),
+    amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces),
+    new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces),
+  };
+}
+
+/** Decimal places beyond which a ratio is not shown as its exact decimal (a double has at most 767). */
+const EXACT_PLACES_MAX = 40;
+
+/** A ratio with a finite decimal (a denominator dividing 10^k) as the double that decimal names; others to 6 places. */
+export function exactNumber(value: Ratio): number {
+  let scale = 1n;
+  for (let places = 0; places <= EXACT_PLACES_MAX; places += 1, scale *= 10n) {
+    if (scale % value.den === 0n) return Number(`${value.num * (scale / value.den)}e-${places}`);
+  }
+  return fixedNumber(value);
+}
+
+/** Micro-USDC rounded half up to `places` decimals (0–6), as a JSON number. */
+export function roundedMoney(amountMicro: Micro, places: number): number {
+  const step = 10n ** BigInt(6 - places);
+  const half = step / 2n;
+  const rounded = amountMicro >= 0n ? ((amountMicro + half) / step) * step : -(((-amountMicro + half) / step) * step);
+  return moneyA(rounded);
 }
 
 /** §2.4: `minimum_bet`, `insufficient_balance`, `kelly_limit_exceeded` (with `max_bet`); others by code. */

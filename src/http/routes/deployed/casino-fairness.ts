@@ -1,16 +1,20 @@
 /**
- * The deployed casino's fairness rows (spec/DEPLOYED.md §2.7) over afp's style A rows and afp's
- * fairness scheme (docs/fairness.md: HMAC-SHA256 blocks, one nonce per bet): seed-hash, verify
- * (`{ bet_id }`, or `{ server_seed, server_seed_hash, client_seed, nonce }`; neither → 400
- * `missing_params`), the audit of one of your bets (another's → 403 `forbidden`), rotate, seeds.
- * Nearest values: afp has no single roll, so the seed form's and the proof's `result`/
- * `computed_result` is afp's first 32-bit draw of the block (0 … 4 294 967 295); verify keeps afp's
- * owner rule (another agent's bet → 403); a seed's `id` is its place in your history (1 = oldest).
+ * The deployed casino's fairness rows (spec/DEPLOYED.md §2.7) over afp's style A rows and the
+ * deployment's scheme (§2.3: `result_hash = HMAC-SHA256(seed hex, "<client_seed>:<nonce>")`, the
+ * roll `(parseInt(hash[0..8], 16) % 10000) / 100`): seed-hash, verify (`{ bet_id }`, or
+ * `{ server_seed, server_seed_hash, client_seed, nonce }`; neither → 400 `missing_params`), the
+ * audit of one of your bets (another's → 403 `forbidden`), rotate, seeds (revealed ones with their
+ * text). `result`/`computed_result` is the roll; a bet's `verified` replays it by the stand-in's
+ * published rules (deployed-rules-of.ts: a defect that changes a game shows here; the deployment's
+ * own verify checks the hash and roll only). Nearest values: verify keeps afp's owner rule (another agent's bet
+ * → 403); a seed's `id` is its place in your history (1 = oldest).
  */
 import { hash } from 'node:crypto';
 import { succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { BET_ID_PATTERN } from '../../../services/casino/bet-record.ts';
-import { DrawStream } from '../../../services/casino/fair/draw-stream.ts';
+import type { DeployedCasinoRules } from '../../../services/casino/deployed/deployed-casino-rules.ts';
+import { deployedMismatches } from '../../../services/casino/deployed/deployed-draw.ts';
+import { hmacHex, rollOfHash } from '../../../services/casino/deployed/deployed-roll.ts';
 import type { Verification } from '../../../services/casino/fairness.ts';
 import type { ServerSeed } from '../../../services/casino/seed-book.ts';
 import { deployedFailure, renamed } from '../../deployed/deployed-errors.ts';
@@ -19,10 +23,11 @@ import { defineRoute, type Route } from '../../route.ts';
 import { isClientSeed } from '../../../services/casino/place-bet.ts';
 import { casinoCaller } from '../casino/casino-games.ts';
 import { jsonCopy } from '../json-copy.ts';
-import { fixedNumber } from '../../../services/casino/kelly/kelly-numbers.ts';
+import { exactNumber } from './casino-bet-answer.ts';
+import { publishedRulesOf } from './deployed-rules-of.ts';
 import { adaptedRow } from './deployed-row.ts';
 
-const HOW_TO_VERIFY = 'result_hash = HMAC-SHA256(key = server seed hex, message = "<client_seed>:<nonce>:<block>"); sha256(server seed hex) = server_seed_hash. Rules: GET /openapi.json and docs/fairness.md.';
+const HOW_TO_VERIFY = 'result_hash = HMAC-SHA256(key = server seed hex, message = "<client_seed>:<nonce>"); roll = (parseInt(result_hash[0..8], 16) % 10000) / 100; sha256(server seed hex) = server_seed_hash.';
 const HIDDEN = '[hidden until seed rotation]';
 
 const betRefusal = (failure: Failure): Failure => (failure.code === 'NOT_FOUND' ? renamed(failure, 'bet_not_found') : failure);
@@ -35,11 +40,11 @@ const seedHash = adaptedRow('casino.A.fairness.seed-hash', {
 });
 
 function firstDraw(seedHex: string, clientSeed: string, nonce: number): { resultHash: string; result: number } {
-  const stream = new DrawStream(seedHex, clientSeed, nonce);
-  return { resultHash: stream.firstBlockHex, result: stream.uint32() };
+  const resultHash = hmacHex(seedHex, `${clientSeed}:${nonce}`);
+  return { resultHash, result: rollOfHash(resultHash) };
 }
 
-function verifiedBet(verification: Verification): JsonObject {
+function verifiedBet(verification: Verification, rules: DeployedCasinoRules): JsonObject {
   const { bet, serverSeed } = verification;
   if (serverSeed === null) {
     return {
@@ -49,7 +54,7 @@ function verifiedBet(verification: Verification): JsonObject {
   }
   const computed = firstDraw(serverSeed, bet.clientSeed, bet.nonce);
   return {
-    bet_id: bet.id, verified: verification.verified === true, game: bet.game, result: jsonCopy(bet.detail), won: bet.won, amount_bet: moneyA(bet.amountMicro), amount_won: moneyA(bet.payoutMicro),
+    bet_id: bet.id, verified: deployedMismatches(rules, { ...bet, params: bet.params }, serverSeed).length === 0, game: bet.game, result: jsonCopy(bet.detail), won: bet.multiplier.num > 0n, amount_bet: moneyA(bet.amountMicro), amount_won: moneyA(bet.payoutMicro),
     proof: {
       server_seed: serverSeed, server_seed_hash: bet.seedHash, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash,
       computed_result: computed.result, hash_matches: computed.resultHash === bet.resultHash && hash('sha256', serverSeed) === bet.seedHash,
@@ -80,7 +85,7 @@ const verify = defineRoute<VerifyCommand, JsonObject>({
   run: (context, command) => {
     if ('betId' in command) {
       const verification = context.platform.casino.verify(casinoCaller(context), command.betId);
-      return verification.ok ? succeed(verifiedBet(verification.value)) : betRefusal(verification);
+      return verification.ok ? succeed(verifiedBet(verification.value, publishedRulesOf(context))) : betRefusal(verification);
     }
     const computed = firstDraw(command.seed, command.clientSeed, command.nonce);
     const hashMatches = hash('sha256', command.seed) === command.seedHash;
@@ -98,7 +103,7 @@ const audit = adaptedRow('casino.A.fairness.audit', {
   render: (value) => {
     const { bet, serverSeed, revealedAtMs } = value as Verification;
     return {
-      bet_id: bet.id, game: bet.game, amount: moneyA(bet.amountMicro), payout_multiplier: fixedNumber(bet.multiplier), won: bet.won, amount_won: moneyA(bet.payoutMicro),
+      bet_id: bet.id, game: bet.game, amount: moneyA(bet.amountMicro), payout_multiplier: exactNumber(bet.multiplier), won: bet.multiplier.num > 0n, amount_won: moneyA(bet.payoutMicro),
       result: jsonCopy(bet.detail),
       fairness: { server_seed_hash: bet.seedHash, server_seed: serverSeed ?? HIDDEN, client_seed: bet.clientSeed, nonce: bet.nonce, result_hash: bet.resultHash, seed_revealed: serverSeed !== null, seed_revealed_at: revealedAtMs === null ? null : isoTime(revealedAtMs) },
       timestamp: isoTime(bet.atMs),

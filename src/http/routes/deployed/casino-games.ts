@@ -3,13 +3,20 @@
  * `POST /api/v1/games/<path>` row per single-call game (afp's 16, their parameters as the
  * deployment names them: side, direction, threshold, target_multiplier, cash_out_at, bet_type,
  * bet_value, win_probability, pick, action, rows, risk, guess, picks, mines, reveals, bet_on), and
- * video poker's deal and draw. Each is afp's style A row on the known keys (deployed-row.ts), so
- * afp's game rules and fairness scheme decide every outcome.
+ * video poker's deal and draw. Each parses and checks as afp's style A row on the known keys
+ * (deployed-row.ts); the deployment's engine plays it (DEPLOYED.md §2.3–§2.5, by the rules of
+ * deployed-rules-of.ts: the published ones unless `afp serve --rules FILE` changed them).
  * Video poker keeps afp's rule that the stake is committed at the deal: the deal takes an optional
  * `amount` (default the minimum, 0.01) and a draw whose amount differs is refused
  * (`amount_mismatch`, with `committed_amount`); holds may be the deployment's five booleans.
  */
-import type { JsonObject } from '../../../core/errors.ts';
+import type { JsonObject, Outcome } from '../../../core/errors.ts';
+import type { Micro } from '../../../core/money.ts';
+import type { VideoPokerHolds } from '../../../services/casino/games/video-poker.ts';
+import { dealHand, drawHand } from '../../../services/casino/video-poker-hands.ts';
+import type { ParsedBet } from '../casino/casino-bet-fields.ts';
+import { betCommand, casinoCaller } from '../casino/casino-games.ts';
+import { deployedRulesOf } from './deployed-rules-of.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
 import type { GameModule } from '../../../services/casino/games/game.ts';
 import { GAMES } from '../../../services/casino/games/index.ts';
@@ -21,6 +28,11 @@ import { betRefusal, cardObject, deployedBet } from './casino-bet-answer.ts';
 import { adaptedRow } from './deployed-row.ts';
 
 const BET_KEYS = ['amount', 'client_seed'];
+/** Video poker's paytable rows, in order. */
+const HAND_NAMES = ['royal_flush', 'straight_flush', 'four_of_a_kind', 'full_house', 'flush', 'straight', 'three_of_a_kind', 'two_pair', 'jacks_or_better'];
+
+type DealCommand = { readonly amountMicro: Micro; readonly clientSeed: string | null };
+type DrawCommand = { readonly nonce: number; readonly holds: VideoPokerHolds; readonly amountMicro: Micro | null };
 
 function gameListEntry(game: GameModule): JsonObject {
   const endpoint = `POST /api/v1/games/${game.path}${game.id === 'video_poker' ? '/deal' : ''}`;
@@ -44,13 +56,19 @@ const games = adaptedRow('casino.A.games', {
 });
 
 function gameRow(game: GameModule): Route {
-  return adaptedRow(`casino.A.game.${game.id}`, {
+  const row = adaptedRow(`casino.A.game.${game.id}`, {
     id: `casino.deployed.game.${game.id}`,
     summary: `Play ${game.name} (${[...game.paramFields, ...BET_KEYS].join(', ')}).`,
     bodyKeys: [...BET_KEYS, ...game.paramFields],
     refusal: betRefusal,
-    render: (bet, context) => deployedBet(bet as BetRecord, context.platform.casino.state),
+    render: (bet, context) => deployedBet(bet as BetRecord, context),
   });
+  // afp's parse and checks; the deployment's engine plays the bet.
+  return { ...row, run: (context, parsed) => refusedAs(context.platform.casino.bet({ ...betCommand(context, parsed as ParsedBet, 'A'), deployedRules: deployedRulesOf(context) }, context.nowMs)) };
+}
+
+function refusedAs<T>(outcome: Outcome<T>): Outcome<T> {
+  return outcome.ok ? outcome : betRefusal(outcome);
 }
 
 const deal = adaptedRow('casino.A.video-poker.deal', {
@@ -93,19 +111,28 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
   refusal: (failure) => (failure.extra?.['committed_amount'] !== undefined ? renamed(failure, 'amount_mismatch', 400) : failure.code === 'NOT_FOUND' ? renamed(failure, 'hand_not_found', 400) : betRefusal(failure)),
   render: (value, context) => {
     const bet = value as BetRecord;
-    const answer = deployedBet(bet, context.platform.casino.state);
-    const detail = bet.detail as { dealt_cards?: string[]; final_cards?: string[]; held_positions?: number[]; hand?: string };
-    const dealt = detail.dealt_cards ?? [];
-    const final = detail.final_cards ?? [];
-    const held = detail.held_positions ?? [];
-    const holds = dealt.map((_card, position) => held.includes(position));
-    // `result` stays afp's record (the stand-in plays afp's rules, verifiable under afp's scheme); the
-    // deployment's top-level extras are added beside it.
-    return { ...answer, poker_hand: detail.hand ?? 'nothing', initial_cards: dealt.map(cardObject), final_cards: final.map(cardObject), holds };
+    const answer = deployedBet(bet, context);
+    // `result` is the deployed rule's ("Q♠" cards, five booleans); the deployment's top-level extras beside it.
+    const detail = bet.detail as { initial_cards?: string[]; final_cards?: string[]; holds?: boolean[] };
+    const paytable = deployedRulesOf(context).casino.video_poker.paytable;
+    const row = bet.multiplier.num === 0n ? -1 : paytable.findIndex((payout) => payout === answer['payout_multiplier']);
+    const pokerHand = HAND_NAMES[row] ?? 'nothing';
+    return { ...answer, poker_hand: pokerHand, initial_cards: (detail.initial_cards ?? []).map(cardObject), final_cards: (detail.final_cards ?? []).map(cardObject), holds: detail.holds ?? [] };
   },
 });
 
-const dealRow: Route = { ...deal, parse: (input, context) => deal.parse(withDealAmount(input), context) };
-const drawRow: Route = { ...drawBase, parse: (input, context) => drawBase.parse(holdsAsPositions(input), context) };
+const dealRow: Route = {
+  ...deal,
+  parse: (input, context) => deal.parse(withDealAmount(input), context),
+  run: (context, command) => refusedAs(dealHand(context.platform.casino.state, { agentId: casinoCaller(context), ...(command as DealCommand), deployedRules: deployedRulesOf(context) }, context.nowMs)),
+};
+const drawRow: Route = {
+  ...drawBase,
+  parse: (input, context) => drawBase.parse(holdsAsPositions(input), context),
+  run: (context, command) => {
+    const outcome = drawHand(context.platform.casino.state, { agentId: casinoCaller(context), ...(command as DrawCommand), deployedRules: deployedRulesOf(context) }, context.nowMs);
+    return outcome.ok ? outcome : outcome.extra?.['committed_amount'] !== undefined ? renamed(outcome, 'amount_mismatch', 400) : outcome.code === 'NOT_FOUND' ? renamed(outcome, 'hand_not_found', 400) : betRefusal(outcome);
+  },
+};
 
 export const deployedGameRoutes: readonly Route[] = [games, ...GAMES.filter((game) => game.id !== 'video_poker').map(gameRow), dealRow, drawRow];

@@ -15,6 +15,9 @@ import { moneyA } from '../../render.ts';
 import type { Route, RouteContext, RouteInput } from '../../route.ts';
 import { deployedBet } from './casino-bet-answer.ts';
 import { adaptedRow } from './deployed-row.ts';
+import { deployedRulesOf } from './deployed-rules-of.ts';
+import type { ParsedBet } from '../casino/casino-bet-fields.ts';
+import { casinoCaller } from '../casino/casino-games.ts';
 
 const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -87,7 +90,7 @@ const enter = adaptedRow('casino.A.tournaments.enter', {
   },
 });
 
-const play = adaptedRow('casino.A.tournaments.play', {
+const playBase = adaptedRow('casino.A.tournaments.play', {
   id: 'casino.deployed.tournaments.play', summary: 'Play the tournament\'s game ({ amount, ...params, client_seed? }).',
   bodyKeys: ['game', 'amount', 'client_seed', 'side', 'direction', 'threshold', 'target_multiplier', 'bet_type', 'bet_value', 'win_probability', 'cash_out_at', 'pick', 'action', 'rows', 'risk', 'guess', 'picks', 'mines', 'reveals', 'bet_on'],
   refusal: tournamentRefusal,
@@ -96,8 +99,19 @@ const play = adaptedRow('casino.A.tournaments.play', {
     const tournamentId = bet.tournamentId ?? '';
     const entrant = context.platform.casino.tournaments.details(tournamentId);
     const score = entrant.ok ? (entrant.value.leaderboard.find((line) => line.agentId === bet.agentId)?.scoreMicro ?? 0n) : 0n;
-    return { ...deployedBet(bet, context.platform.casino.state), tournament_score: moneyA(score), tournament_id: tournamentId };
+    return { ...deployedBet(bet, context), tournament_score: moneyA(score), tournament_id: tournamentId };
   },
 });
+
+/** A play is an ordinary bet of the deployment's engine (its rules: deployed-rules-of.ts). */
+const play: Route = {
+  ...playBase,
+  run: (context, value) => {
+    const { id, bet } = value as { id: string; bet: ParsedBet };
+    const command = { agentId: casinoCaller(context), tournamentId: id, game: bet.game, params: bet.params, paramsJson: bet.paramsJson, amountMicro: bet.amountMicro, clientSeed: bet.clientSeed, deployedRules: deployedRulesOf(context) };
+    const outcome = context.platform.casino.tournaments.play(command, context.nowMs);
+    return outcome.ok ? outcome : tournamentRefusal(outcome);
+  },
+};
 
 export const deployedTournamentRoutes: readonly Route[] = [create, list, details, enter, play];

@@ -9,6 +9,7 @@
  * until completion, when the hold is paid out to exactly zero (`prizes` + `creatorReturnMicro`
  * = the pool). Records are handed out as read-only views; only the service mutates them.
  */
+import type { DeployedCasinoRules } from '../deployed/deployed-casino-rules.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 import { usdc, type Micro } from '../../../core/money.ts';
 import type { GameId, GameModule } from '../games/game.ts';
@@ -112,4 +113,6 @@ export interface TournamentPlayCommand<P = unknown> {
   readonly paramsJson: JsonObject;
   readonly amountMicro: Micro;
   readonly clientSeed: string | null;
+  /** The deployed dialect's engine and rules (place-bet.ts), when the play is one of its bets. */
+  readonly deployedRules?: DeployedCasinoRules;
 }

@@ -9,7 +9,7 @@
  */
 import { ZERO, ratioFromDecimal, type Ratio } from '../../../core/ratio.ts';
 import type { JsonObject, JsonValue } from '../../../core/errors.ts';
-import type { Chance } from '../../../services/casino/games/game.ts';
+import type { Chance } from '../games/game.ts';
 import { hmacBytes, hmacHex, lawOfRoll, rollOfHash } from './deployed-roll.ts';
 
 /** The draws of one bet: rolls of (client seed, nonce) pairs and raw digests, under its seed. */
@@ -42,6 +42,8 @@ export interface DeployedPlay {
   readonly result: JsonObject;
   /** Fields of `result` that are sets (compared in any order). */
   readonly unordered?: readonly string[];
+  /** How far the play advances the agent's nonce counter (absent: 1). */
+  readonly noncesUsed?: number;
 }
 
 /** Why a bet's parameters cannot be replayed (the deployment would refuse them, or they are absent). */

@@ -13,8 +13,8 @@
 import { createHmac } from 'node:crypto';
 import { assert } from '../../../core/assert.ts';
 import type { Ratio } from '../../../core/ratio.ts';
-import { chancesFromCounts, type CountedOutcome } from '../../../services/casino/games/chances.ts';
-import type { Chance } from '../../../services/casino/games/game.ts';
+import { chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
+import type { Chance } from '../games/game.ts';
 
 export const RESIDUES = 10_000;
 export const WORDS = 2n ** 32n;

@@ -6,34 +6,28 @@
  * binomial with p = P(r < 50) = 5000 · 429497 / 2^32 (slightly above 1/2) and slots' law is the
  * product of three reels' symbol weights.
  */
-import { ratio, ZERO, type Ratio } from '../../../core/ratio.ts';
-import { binomial, chancesFromCounts, type CountedOutcome } from '../../../services/casino/games/chances.ts';
+import { ZERO, type Ratio } from '../../../core/ratio.ts';
+import { binomial, chancesFromCounts, type CountedOutcome } from '../games/chances.ts';
 import { round2, rollWeights, WORDS } from './deployed-roll.ts';
+import type { DeployedGameRules, PlinkoRisk, PlinkoRows } from './deployed-casino-rules.ts';
 import { choiceParam, decimalOf, isUnreadable, type DeployedPlay, type DeployedRule, type Unreadable } from './deployed-rule.ts';
 import type { JsonObject } from '../../../core/errors.ts';
 
-/** Each table from slot 0 to the centre; the rest mirrors it. */
-const PLINKO_HALVES: Readonly<Record<string, Readonly<Record<number, readonly number[]>>>> = {
-  low: { 8: [5.6, 2.1, 1.1, 1.0, 0.5], 12: [10, 3, 1.6, 1.4, 1.1, 1.0, 0.5], 16: [16, 9, 2, 1.4, 1.4, 1.2, 1.1, 1.0, 0.5] },
-  medium: { 8: [13, 3, 1.3, 0.7, 0.4], 12: [33, 11, 4, 2, 0.6, 0.3, 0.2], 16: [110, 41, 10, 5, 3, 1.5, 1.0, 0.5, 0.3] },
-  high: { 8: [29, 4, 1.5, 0.3, 0.2], 12: [170, 24, 8.1, 2, 0.7, 0.2, 0.2], 16: [1000, 130, 26, 9, 4, 2, 0.2, 0.2, 0.2] },
-};
-
 interface PlinkoParams { readonly rows: number; readonly risk: string; readonly table: readonly number[] }
 
-function readPlinko(params: JsonObject): PlinkoParams | Unreadable {
+function readPlinko(params: JsonObject, tables: DeployedGameRules['plinko']['tables']): PlinkoParams | Unreadable {
   const risk = choiceParam(params, 'risk', ['low', 'medium', 'high'] as const, 'low');
   const rows = params['rows'] ?? 8;
   if (isUnreadable(risk)) return risk;
-  const half = typeof rows === 'number' ? PLINKO_HALVES[risk]?.[rows] : undefined;
+  const half = rows === 8 || rows === 12 || rows === 16 ? tables[risk as PlinkoRisk][rows as PlinkoRows] : undefined;
   if (half === undefined) return { why: 'rows must be 8, 12 or 16' };
   return { rows: rows as number, risk, table: [...half, ...half.slice(0, -1).reverse()] };
 }
 
-export const PLINKO: DeployedRule = {
+export const plinkoRule = ({ tables }: DeployedGameRules['plinko']): DeployedRule => ({
   game: 'plinko',
   play(params, source): DeployedPlay | Unreadable {
-    const plinko = readPlinko(params);
+    const plinko = readPlinko(params, tables);
     if (isUnreadable(plinko)) return plinko;
     const path = Array.from({ length: plinko.rows }, (_, row) => (source.roll(`${source.clientSeed}_row${row}`) < 50 ? 'R' : 'L'));
     const slot = path.filter((step) => step === 'R').length;
@@ -41,42 +35,42 @@ export const PLINKO: DeployedRule = {
     return { multiplier: decimalOf(multiplier), multiplierNumber: multiplier, result: { rows: plinko.rows, risk: plinko.risk, path, slot, multiplier, roll: round2(source.roll()) } };
   },
   law(params) {
-    const plinko = readPlinko(params);
+    const plinko = readPlinko(params, tables);
     if (isUnreadable(plinko)) return null;
     const right = rollWeights((roll) => roll < 50).get(true) ?? 0n;
     const left = WORDS - right;
     const outcomes: CountedOutcome[] = plinko.table.map((multiplier, slot) => [binomial(plinko.rows, slot) * right ** BigInt(slot) * left ** BigInt(plinko.rows - slot), decimalOf(multiplier)]);
     return chancesFromCounts(outcomes, WORDS ** BigInt(plinko.rows));
   },
-};
+});
 
 const SYMBOLS: ReadonlyArray<readonly [below: number, symbol: string]> = [[2, '7'], [7, 'BAR'], [15, 'BELL'], [35, 'CHERRY'], [57, 'LEMON'], [78, 'ORANGE']];
 const symbolOf = (roll: number): string => SYMBOLS.find(([below]) => roll < below)?.[1] ?? 'GRAPE';
-const TRIPLES: Readonly<Record<string, number>> = { '7': 250, BAR: 50, BELL: 25, CHERRY: 10, LEMON: 5, ORANGE: 5, GRAPE: 5 };
+type SlotsPayouts = DeployedGameRules['slots'];
 
 /** The first matching line: three alike, BAR BAR on reels 1–2, exactly two CHERRY, CHERRY on reel 1. */
-export function slotsMultiplier(reels: readonly string[]): number {
+export function slotsMultiplier(reels: readonly string[], payouts: SlotsPayouts): number {
   const [first, second, third] = reels;
-  if (first === second && second === third) return TRIPLES[first as string] ?? 0;
-  if (first === 'BAR' && second === 'BAR') return 5;
+  if (first === second && second === third) return payouts.triples[first as string] ?? 0;
+  if (first === 'BAR' && second === 'BAR') return payouts.barBar;
   const cherries = reels.filter((reel) => reel === 'CHERRY').length;
-  if (cherries === 2) return 2;
-  return first === 'CHERRY' ? 1 : 0;
+  if (cherries === 2) return payouts.twoCherries;
+  return first === 'CHERRY' ? payouts.cherryFirst : 0;
 }
 
-const slotsRatio = (multiplier: number): Ratio => (multiplier === 0 ? ZERO : ratio(multiplier));
+const slotsRatio = (multiplier: number): Ratio => (multiplier === 0 ? ZERO : decimalOf(multiplier));
 
-export const SLOTS: DeployedRule = {
+export const slotsRule = (payouts: SlotsPayouts): DeployedRule => ({
   game: 'slots',
   play(_params, source) {
     const reels = [1, 2, 3].map((reel) => symbolOf(source.roll(`${source.clientSeed}_reel${reel}`)));
-    const multiplier = slotsMultiplier(reels);
+    const multiplier = slotsMultiplier(reels, payouts);
     return { multiplier: slotsRatio(multiplier), multiplierNumber: multiplier, result: { reels, multiplier, roll: round2(source.roll()) } };
   },
   law() {
     const weights = [...rollWeights(symbolOf).entries()];
     const outcomes: CountedOutcome[] = [];
-    for (const [first, a] of weights) for (const [second, b] of weights) for (const [third, c] of weights) outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third]))]);
+    for (const [first, a] of weights) for (const [second, b] of weights) for (const [third, c] of weights) outcomes.push([a * b * c, slotsRatio(slotsMultiplier([first, second, third], payouts))]);
     return chancesFromCounts(outcomes, WORDS ** 3n);
   },
-};
+});

@@ -5,12 +5,14 @@
  *
  * Blackjack: card at offset o = RANKS[floor(((r + o·7.3) % 100) / 100 × 52) % 13]; player 0, 1,
  * dealer 2, 3; hit and double add offset 4; the dealer draws 5, 6, … while below 17 (an ace counts
- * 11 unless that busts). Multipliers are per `amount_bet` (a double stakes 2 × amount).
+ * 11 unless that busts). Multipliers are per `amount_bet` (a double stakes 2 × amount); the payouts
+ * are DeployedCasinoRules' (published: natural 1.5, win 1, double 2, push 1; baccarat 1.98, 1.9, 8).
  * Baccarat: idx = floor(frac(r × (off·1664525 + 1013904223)) × 13), value idx ≥ 9 ? 0 : idx + 1;
  * the standard tableau (naturals 8/9 stop; player draws on 0–5; the banker by the player's third).
  */
 import { assert } from '../../../core/assert.ts';
 import { round2 } from './deployed-roll.ts';
+import type { DeployedGameRules } from './deployed-casino-rules.ts';
 import { choiceParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
 
 const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'] as const;
@@ -37,19 +39,21 @@ export function handTotal(cards: readonly string[]): number {
 
 type Action = 'hit' | 'stand' | 'double';
 
-function blackjackMultiplier(action: Action, player: readonly string[], dealer: readonly string[]): number {
+type BlackjackPayouts = DeployedGameRules['blackjack'];
+
+function blackjackMultiplier(payouts: BlackjackPayouts, action: Action, player: readonly string[], dealer: readonly string[]): number {
   const playerNatural = player.length === 2 && handTotal(player) === 21;
   const dealerNatural = handTotal(dealer.slice(0, 2)) === 21;
-  if (playerNatural || dealerNatural) return playerNatural && dealerNatural ? 1 : playerNatural ? 1.5 : 0;
+  if (playerNatural || dealerNatural) return playerNatural && dealerNatural ? payouts.push : playerNatural ? payouts.natural : 0;
   const playerTotal = handTotal(player);
   const dealerTotal = handTotal(dealer);
-  const win = action === 'double' ? 2 : 1;
+  const win = action === 'double' ? payouts.doubleWin : payouts.win;
   if (playerTotal > 21) return 0;
   if (dealerTotal > 21 || playerTotal > dealerTotal) return win;
-  return playerTotal === dealerTotal ? 1 : 0;
+  return playerTotal === dealerTotal ? payouts.push : 0;
 }
 
-export const BLACKJACK: DeployedRule = oneRollRule(
+export const blackjackRule = (payouts: BlackjackPayouts): DeployedRule => oneRollRule(
   'blackjack',
   (params) => choiceParam(params, 'action', ['hit', 'stand', 'double'] as const, 'stand'),
   (action, roll) => {
@@ -63,7 +67,7 @@ export const BLACKJACK: DeployedRule = oneRollRule(
         assert(dealer.length <= DEALER_CARDS_MAX, 'the dealer stops within 21 cards');
       }
     }
-    const multiplier = blackjackMultiplier(action, player, dealer);
+    const multiplier = blackjackMultiplier(payouts, action, player, dealer);
     const result = { action, player_cards: player, player_total: handTotal(player), dealer_cards: dealer, dealer_total: handTotal(dealer), roll: round2(roll) };
     return paidIf(multiplier > 0, multiplier, result);
   },
@@ -86,9 +90,7 @@ function bankerDraws(banker: number, third: number | null): boolean {
   return false;
 }
 
-const BACCARAT_PAYOUT = { player: 1.98, banker: 1.9, tie: 8 } as const;
-
-export const BACCARAT: DeployedRule = oneRollRule(
+export const baccaratRule = (payouts: DeployedGameRules['baccarat']): DeployedRule => oneRollRule(
   'baccarat',
   (params) => choiceParam(params, 'bet_on', ['player', 'banker', 'tie'] as const),
   (betOn, roll) => {
@@ -103,6 +105,6 @@ export const BACCARAT: DeployedRule = oneRollRule(
     }
     const outcome = value(player) > value(banker) ? 'player' : value(banker) > value(player) ? 'banker' : 'tie';
     const won = outcome === betOn;
-    return paidIf(won, BACCARAT_PAYOUT[betOn], { bet_on: betOn, outcome, player_value: value(player), banker_value: value(banker), natural, won });
+    return paidIf(won, payouts[betOn], { bet_on: betOn, outcome, player_value: value(player), banker_value: value(banker), natural, won });
   },
 );

@@ -1,27 +1,26 @@
 /**
  * The deployed casino's games of one roll r (spec/DEPLOYED.md §2.5): coin flip, dice, multiplier,
- * crash, roulette, custom, simple dice and the wheel, each with the deployment's payout rule and
+ * crash, roulette, custom, simple dice and the wheel, each with its payout rule (DeployedCasinoRules) and the deployment's
  * double arithmetic (round2/round4 = Math.round(x·10^d)/10^d). Multipliers are total return.
  * `roll` in a result is round2(r), as the deployment writes it.
  */
 import type { JsonObject } from '../../../core/errors.ts';
+import type { DeployedGameRules, WheelCompare } from './deployed-casino-rules.ts';
 import { choiceParam, isUnreadable, numberParam, oneRollRule, paidIf, type DeployedRule } from './deployed-rule.ts';
 import { round2, round4 } from './deployed-roll.ts';
 
-const HOUSE = 0.995;
-
-export const COIN_FLIP: DeployedRule = oneRollRule(
+export const coinFlipRule = ({ payout, headsBelow }: DeployedGameRules['coin_flip']): DeployedRule => oneRollRule(
   'coin_flip',
   (params) => choiceParam(params, 'side', ['heads', 'tails'] as const, 'heads'),
   (side, roll) => {
-    const outcome = roll < 50 ? 'heads' : 'tails';
-    return paidIf(outcome === side, 1.99, { side_chosen: side, outcome, roll: round2(roll) });
+    const outcome = roll < headsBelow ? 'heads' : 'tails';
+    return paidIf(outcome === side, payout, { side_chosen: side, outcome, roll: round2(roll) });
   },
 );
 
 interface DiceParams { readonly direction: 'over' | 'under'; readonly threshold: number }
 
-export const DICE: DeployedRule = oneRollRule<DiceParams>(
+export const diceRule = ({ edgeFactor }: DeployedGameRules['dice']): DeployedRule => oneRollRule<DiceParams>(
   'dice',
   (params) => {
     const direction = choiceParam(params, 'direction', ['over', 'under'] as const, 'over');
@@ -32,48 +31,48 @@ export const DICE: DeployedRule = oneRollRule<DiceParams>(
     const p = direction === 'over' ? (100 - threshold) / 100 : threshold / 100;
     const value = Math.floor(roll) + 1;
     const won = direction === 'over' ? value > threshold : value < threshold;
-    return paidIf(won, round4((1 / p) * HOUSE), { direction, threshold, dice_value: value, roll: round2(roll) });
+    return paidIf(won, round4((1 / p) * edgeFactor), { direction, threshold, dice_value: value, roll: round2(roll) });
   },
 );
 
-/** The crash point of r: 10000 at r ≥ 99.99, else round2(0.995 / (1 − r/100)), at least 1.00. */
-export function crashPointOf(roll: number): number {
-  return roll >= 99.99 ? 10_000 : Math.max(1, round2(HOUSE / (1 - roll / 100)));
+/** The crash point of r: 10000 at r ≥ 99.99, else round2(edgeFactor / (1 − r/100)) (the deployment: 0.995), at least 1.00. */
+export function crashPointOf(roll: number, edgeFactor: number): number {
+  return roll >= 99.99 ? 10_000 : Math.max(1, round2(edgeFactor / (1 - roll / 100)));
 }
 
-export const MULTIPLIER: DeployedRule = oneRollRule(
+export const multiplierRule = ({ edgeFactor }: DeployedGameRules['multiplier']): DeployedRule => oneRollRule(
   'multiplier',
   (params) => numberParam(params, 'target_multiplier', { min: 1.01, max: 1000, fallback: 2 }),
   (target, roll) => {
-    const crash = crashPointOf(roll);
+    const crash = crashPointOf(roll, edgeFactor);
     return paidIf(crash >= target, target, { target_multiplier: target, crash_point: crash, roll: round2(roll) });
   },
 );
 
-export const CRASH: DeployedRule = oneRollRule(
+export const crashRule = ({ edgeFactor }: DeployedGameRules['crash']): DeployedRule => oneRollRule(
   'crash',
   (params) => numberParam(params, 'cash_out_at', { min: 1.01, max: 100, fallback: 2 }),
   (cashOut, roll) => {
-    const crash = crashPointOf(roll);
+    const crash = crashPointOf(roll, edgeFactor);
     return paidIf(crash >= cashOut, cashOut, { cash_out_at: cashOut, crash_point: crash, cashed_out: crash >= cashOut, roll: round2(roll) });
   },
 );
 
-export const CUSTOM: DeployedRule = oneRollRule(
+export const customRule = ({ edgeFactor }: DeployedGameRules['custom']): DeployedRule => oneRollRule(
   'custom',
   (params) => numberParam(params, 'win_probability', { min: 1, max: 99, fallback: 50 }),
   (percent, roll) => {
-    const payout = round4((100 / percent) * HOUSE);
+    const payout = round4((100 / percent) * edgeFactor);
     return paidIf(roll < percent, payout, { win_probability_pct: percent, payout_multiplier: payout, roll: round2(roll), threshold: percent });
   },
 );
 
-export const SIMPLE_DICE: DeployedRule = oneRollRule(
+export const simpleDiceRule = ({ payout }: DeployedGameRules['simple_dice']): DeployedRule => oneRollRule(
   'simple_dice',
   (params) => numberParam(params, 'pick', { min: 1, max: 6, fallback: 3, integer: true }),
   (pick, roll) => {
     const rolled = (Math.floor(roll) % 6) + 1;
-    return paidIf(rolled === pick, 5.5, { pick, rolled, won: rolled === pick });
+    return paidIf(rolled === pick, payout, { pick, rolled, won: rolled === pick });
   },
 );
 
@@ -99,9 +98,9 @@ function rouletteWins(bet: RouletteBet, value: number | null, n: number): boolea
   }
 }
 
-const roulettePayout = (bet: RouletteBet): number => (bet === 'number' ? 34.825 : bet.startsWith('dozen') || bet.startsWith('column') ? 2.985 : 1.99);
+const roulettePayout = (payouts: DeployedGameRules['roulette'], bet: RouletteBet): number => (bet === 'number' ? payouts.number : bet.startsWith('dozen') || bet.startsWith('column') ? payouts.dozenColumn : payouts.evenMoney);
 
-export const ROULETTE: DeployedRule = oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
+export const rouletteRule = (payouts: DeployedGameRules['roulette']): DeployedRule => oneRollRule<{ readonly bet: RouletteBet; readonly value: number | null }>(
   'roulette',
   (params) => {
     const bet = choiceParam(params, 'bet_type', ROULETTE_BETS, 'red');
@@ -112,28 +111,31 @@ export const ROULETTE: DeployedRule = oneRollRule<{ readonly bet: RouletteBet; r
   ({ bet, value }, roll) => {
     const n = Math.floor((roll * 37) / 100);
     const echo: JsonObject = value === null ? { bet_type: bet } : { bet_type: bet, bet_value: value };
-    return paidIf(rouletteWins(bet, value, n), roulettePayout(bet), { ...echo, number: n, roll: round2(roll) });
+    return paidIf(rouletteWins(bet, value, n), roulettePayout(payouts, bet), { ...echo, number: n, roll: round2(roll) });
   },
 );
 
-/** The wheel's sectors in order: (multiplier, probability on a 0–1 scale). */
-const WHEEL: ReadonlyArray<readonly [multiplier: number, probability: number]> = [[0, 0.35], [0.5, 0.25], [1, 0.15], [1.5, 0.1], [2, 0.08], [3, 0.04], [5, 0.02], [10, 0.01]];
-
-/** The first sector whose running total (a double, summed in order) exceeds r; none → BUST (0). */
-export function wheelMultiplierOf(roll: number): number {
+/**
+ * The first sector whose running total (a double, summed in order) exceeds the compared value;
+ * none → BUST (0). `percent` compares r itself (the deployment), `fraction` compares r / 100.
+ */
+export function wheelMultiplierOf(roll: number, wheel: DeployedGameRules['wheel']): number {
+  const compared = wheelCompared(roll, wheel.compare);
   let cumulative = 0;
-  for (const [multiplier, probability] of WHEEL) {
+  for (const [multiplier, probability] of wheel.sectors) {
     cumulative += probability;
-    if (roll < cumulative) return multiplier;
+    if (compared < cumulative) return multiplier;
   }
   return 0;
 }
 
-export const WHEEL_RULE: DeployedRule = oneRollRule(
+const wheelCompared = (roll: number, compare: WheelCompare): number => (compare === 'percent' ? roll : roll / 100);
+
+export const wheelRule = (wheel: DeployedGameRules['wheel']): DeployedRule => oneRollRule(
   'wheel',
   () => null,
   (_params, roll) => {
-    const multiplier = wheelMultiplierOf(roll);
+    const multiplier = wheelMultiplierOf(roll, wheel);
     return paidIf(multiplier > 0, multiplier, { multiplier, won: multiplier > 0 });
   },
 );

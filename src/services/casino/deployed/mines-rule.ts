@@ -2,8 +2,8 @@
  * The deployed casino's mines (spec/DEPLOYED.md §2.3, §2.5): a Fisher–Yates shuffle of cells
  * 0–24 driven by the digest HMAC(seed, "<cs>:<nonce>:mines"): for i = 24 … 1, v is the 16 bits of
  * digest bytes (24 − i) % 32 and the next, big-endian, and j = v % (i + 1); the first `mines`
- * shuffled cells are mines; cells 0 … reveals − 1 are revealed. A win pays
- * round4((1/P) × 0.975), P = Π_{i<reveals} (25 − mines − i)/(25 − i) in doubles.
+ * shuffled cells are mines; cells 0 … reveals − 1 are revealed in order, stopping at the first mine. A win pays
+ * round4((1/P) × edgeFactor) (published: 0.975), P = Π_{i<reveals} (25 − mines − i)/(25 − i) in doubles.
  *
  * The law is exact: consecutive steps share a digest byte and the modulo is biased, so the
  * shuffle is neither uniform nor a product of independent steps. It is a Markov chain over
@@ -16,8 +16,9 @@
  */
 import { ratio, ZERO } from '../../../core/ratio.ts';
 import type { JsonObject } from '../../../core/errors.ts';
-import type { Chance } from '../../../services/casino/games/game.ts';
+import type { Chance } from '../games/game.ts';
 import { round4 } from './deployed-roll.ts';
+import type { DeployedGameRules } from './deployed-casino-rules.ts';
 import { decimalOf, isUnreadable, numberParam, type DeployedRule, type Unreadable } from './deployed-rule.ts';
 
 export const MINES_LAW_WORK_MAX = 64_000_000;
@@ -33,10 +34,10 @@ function readMines(params: JsonObject): MinesParams | Unreadable {
   return isUnreadable(reveals) ? reveals : { mines, reveals };
 }
 
-function minesPayout({ mines, reveals }: MinesParams): number {
+function minesPayout({ mines, reveals }: MinesParams, edgeFactor: number): number {
   let chance = 1;
   for (let index = 0; index < reveals; index += 1) chance *= (CELLS - mines - index) / (CELLS - index);
-  return round4((1 / chance) * 0.975);
+  return round4((1 / chance) * edgeFactor);
 }
 
 /** The shuffled cells of a digest (DEPLOYED.md: bytes (24 − i) % 32 and the next, big-endian). */
@@ -111,7 +112,7 @@ function winningCount({ mines, reveals }: MinesParams): bigint {
   return won;
 }
 
-export const MINES: DeployedRule = {
+export const minesRule = ({ edgeFactor }: DeployedGameRules['mines']): DeployedRule => ({
   game: 'mines',
   hasLaw(params) {
     const parsed = readMines(params);
@@ -121,9 +122,11 @@ export const MINES: DeployedRule = {
     const parsed = readMines(params);
     if (isUnreadable(parsed)) return parsed;
     const minePositions = shuffledCells(source.digest(`${source.clientSeed}:${source.nonce}:mines`)).slice(0, parsed.mines);
-    const revealed = Array.from({ length: parsed.reveals }, (_, cell) => cell);
-    const hitAt = revealed.find((cell) => minePositions.includes(cell));
-    const payout = minesPayout(parsed);
+    const planned = Array.from({ length: parsed.reveals }, (_, cell) => cell);
+    const hitAt = planned.find((cell) => minePositions.includes(cell));
+    // Revealing stops at the first mine: `revealed_cells` ends at `hit_at_cell` on a loss (§2.5).
+    const revealed = hitAt === undefined ? planned : planned.slice(0, hitAt + 1);
+    const payout = minesPayout(parsed, edgeFactor);
     const result: JsonObject = { mines_count: parsed.mines, reveals_count: parsed.reveals, mine_positions: minePositions, revealed_cells: revealed, hit_mine: hitAt !== undefined, payout_on_win: payout };
     if (hitAt !== undefined) result['hit_at_cell'] = hitAt;
     return { multiplier: hitAt === undefined ? decimalOf(payout) : ZERO, multiplierNumber: hitAt === undefined ? payout : 0, result, unordered: ['mine_positions'] };
@@ -135,8 +138,8 @@ export const MINES: DeployedRule = {
     const won = winningCount(parsed);
     const total = BigInt(BYTE_VALUES) ** BigInt(CELLS + 1 - parsed.mines);
     const chances: Chance[] = [];
-    if (won > 0n) chances.push([ratio(won, total), decimalOf(minesPayout(parsed))]);
+    if (won > 0n) chances.push([ratio(won, total), decimalOf(minesPayout(parsed, edgeFactor))]);
     if (won < total) chances.push([ratio(total - won, total), ZERO]);
     return chances;
   },
-};
+});
