@@ -67,6 +67,7 @@ const SERVE: CommandDefinition = {
     { name: 'scenario', value: 'FILE', description: 'serve the platform this scenario runs on (seed, start, overrides, fault windows)' },
     { name: 'data', value: 'FILE', description: 'durable: commit every command to this SQLite log; a restart replays it' },
     { name: 'dialect', value: 'documents|deployed', description: 'the documents\' styles, or the deployment\'s wire (spec/DEPLOYED.md)', default: 'documents' },
+    { name: 'float-money', description: 'with --dialect deployed: write the casino\'s money as the deployment does (doubles with their rounding noise; amount_won, new_balance to 2 dp)' },
     { name: 'checkpoint-every', value: 'N', description: 'with --data: commands between two state checkpoints', default: '20000' },
     { name: 'max-in-flight', value: 'N', description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)', default: '1024' },
     { name: 'max-event-loop-delay-ms', value: 'MS', description: 'event-loop lateness beyond which requests are shed (0: not measured)', default: '1000' },

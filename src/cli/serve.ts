@@ -17,7 +17,9 @@
  * `--dialect deployed` serves the deployment's wire instead (spec/DEPLOYED.md;
  * src/server/deployed-layout.ts): the casino on P under /api/v1 (and /_afp/*), the faucet on P+6,
  * escrow on P+7, the deployment's paths, bodies, errors and fixed-window limits over afp's own
- * services. Not with --data (its log replays the documents' dispatcher).
+ * services. Not with --data (its log replays the documents' dispatcher). `--float-money` (with
+ * --dialect deployed) writes the casino's money as the deployment does, doubles with their noise
+ * (src/http/deployed/float-balances.ts, read by the deployed rows through RouteContext.floatBalances).
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
  * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
@@ -38,7 +40,7 @@ import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenari
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
-import { DEPLOYED_LAYOUT } from '../server/deployed-layout.ts';
+import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
 import { SHED_DEFAULTS, SHED_LIMITS, type LoadShedderOptions } from '../server/load-shedder.ts';
 import { DEPLOYED_ROUTES } from '../http/routes/deployed/index.ts';
 import type { Route } from '../http/route.ts';
@@ -59,8 +61,9 @@ export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
 /** The rows and the listener layout of each dialect. */
-function dialectServing(dialect: ServeDialect): { routes: readonly Route[]; layout: ServeLayout } {
-  return dialect === 'deployed' ? { routes: DEPLOYED_ROUTES, layout: DEPLOYED_LAYOUT } : { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+function dialectServing(dialect: ServeDialect, floatMoney = false): { routes: readonly Route[]; layout: ServeLayout } {
+  if (dialect !== 'deployed') return { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+  return { routes: DEPLOYED_ROUTES, layout: floatMoney ? deployedLayout({ floatMoney }) : DEPLOYED_LAYOUT };
 }
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
@@ -83,6 +86,8 @@ export interface ServeFlags {
   readonly checkpointEvery?: number;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
+  /** --float-money (with --dialect deployed; present only then): the casino's money as the deployment's doubles. */
+  readonly floatMoney?: boolean;
   /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
   readonly shed: LoadShedderOptions;
 }
@@ -102,6 +107,8 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
+  const floatMoney = args.flags['float-money'] === true;
+  if (floatMoney && dialect !== 'deployed') errors.push('--float-money needs --dialect deployed (it writes money as the deployment does)');
   if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
   const checkpointText = stringFlag(args, 'checkpoint-every');
   const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
@@ -122,7 +129,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const maxInFlight = boundFlag(stringFlag(args, 'max-in-flight'), 'max-in-flight', SHED_DEFAULTS.maxInFlight, SHED_LIMITS.maxInFlight, errors);
   const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}) };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(floatMoney ? { floatMoney } : {}) };
   return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
 }
 
@@ -209,7 +216,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    const serving = dialectServing(flags.dialect ?? 'documents');
+    const serving = dialectServing(flags.dialect ?? 'documents', flags.floatMoney === true);
     handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -49,7 +49,7 @@ function gameRow(game: GameModule): Route {
     summary: `Play ${game.name} (${[...game.paramFields, ...BET_KEYS].join(', ')}).`,
     bodyKeys: [...BET_KEYS, ...game.paramFields],
     refusal: betRefusal,
-    render: (bet, context) => deployedBet(bet as BetRecord, context.platform.casino.state),
+    render: (bet, context) => deployedBet(bet as BetRecord, context.platform.casino.state, context.floatBalances),
   });
 }
 
@@ -93,7 +93,7 @@ const drawBase = adaptedRow('casino.A.video-poker.draw', {
   refusal: (failure) => (failure.extra?.['committed_amount'] !== undefined ? renamed(failure, 'amount_mismatch', 400) : failure.code === 'NOT_FOUND' ? renamed(failure, 'hand_not_found', 400) : betRefusal(failure)),
   render: (value, context) => {
     const bet = value as BetRecord;
-    const answer = deployedBet(bet, context.platform.casino.state);
+    const answer = deployedBet(bet, context.platform.casino.state, context.floatBalances);
     const detail = bet.detail as { dealt_cards?: string[]; final_cards?: string[]; held_positions?: number[]; hand?: string };
     const dealt = detail.dealt_cards ?? [];
     const final = detail.final_cards ?? [];

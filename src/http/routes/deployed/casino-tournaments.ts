@@ -96,7 +96,7 @@ const play = adaptedRow('casino.A.tournaments.play', {
     const tournamentId = bet.tournamentId ?? '';
     const entrant = context.platform.casino.tournaments.details(tournamentId);
     const score = entrant.ok ? (entrant.value.leaderboard.find((line) => line.agentId === bet.agentId)?.scoreMicro ?? 0n) : 0n;
-    return { ...deployedBet(bet, context.platform.casino.state), tournament_score: moneyA(score), tournament_id: tournamentId };
+    return { ...deployedBet(bet, context.platform.casino.state, context.floatBalances), tournament_score: moneyA(score), tournament_id: tournamentId };
   },
 });
 
