@@ -34,6 +34,12 @@ export interface LiveBet {
   readonly resultHash: string;
   /** The balance after the bet, when the answer says. */
   readonly balanceAfterMicro: Micro | null;
+  /**
+   * The decimals the answer rounds `paidMicro` to (a display field: the deployment's `amount_won`,
+   * 2 dp; live/documented-rules.ts DISPLAY_ROUNDING); absent or null: shown exactly. The credit
+   * itself is then stake × multiplier, never the shown figure.
+   */
+  readonly paidPlaces?: number | null;
 }
 
 /** A refusal as the target said it: its own error name is kept, never relabelled. */

@@ -22,11 +22,11 @@
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { ratio, ratioToNumber } from '../../core/ratio.ts';
+import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
 import { edgeTheory, ReturnTally } from '../../audit/edge-statistics.ts';
 import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
+import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { JsonObject } from '../../core/errors.ts';
@@ -305,11 +305,23 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     if (verdict === null) continue;
     track.verified += 1;
     if (verdict.outcome.status === 'ok') track.followedRule += 1;
-    if (bet.paidMicro !== null && bet.amountMicro > 0n) {
-      track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
-      if (verdict.outcome.status === 'ok') track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
+    const returned = returnOf(bet, verdict);
+    if (returned !== null) {
+      track.tally.add(returned);
+      if (verdict.outcome.status === 'ok') track.observe(ratioToNumber(returned));
     }
   }
+}
+
+/**
+ * What the bet returned per unit staked: paid / stake, or, where the answer shows the payout rounded
+ * (a display field, `paidPlaces`) and the payout agreed with the credit within that rounding, the
+ * credit's own ratio — the multiplier — never the rounded figure (which biases small stakes).
+ */
+function returnOf(bet: LiveBet, verdict: SchemeVerdict): Ratio | null {
+  if (bet.paidMicro === null || bet.amountMicro <= 0n) return null;
+  if ((bet.paidPlaces ?? null) !== null && verdict.payout.status === 'ok' && verdict.multiplier !== null) return verdict.multiplier;
+  return ratio(bet.paidMicro, bet.amountMicro);
 }
 
 async function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {
