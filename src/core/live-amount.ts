@@ -152,13 +152,18 @@ export function withinRounding(shown: LiveAmount, exact: LiveAmount, places: num
   return compareAmounts(absoluteAmount(subtractAmounts(shown, exact)), tolerance) <= 0;
 }
 
-/** Plain decimal text, no exponent: "101.49949999999998", "0.0000001", "-3", "0". */
-export function formatAmount(amount: LiveAmount): string {
-  const negative = amount.units < 0n;
-  const digits = (negative ? -amount.units : amount.units).toString();
-  if (amount.places === 0) return (negative ? '-' : '') + digits;
-  const padded = digits.padStart(amount.places + 1, '0');
-  const pointAt = padded.length - amount.places;
+/**
+ * Plain decimal text, no exponent: "101.49949999999998", "0.0000001", "-3", "0"; with `placesMin`,
+ * at least that many decimals ("50.00" for 50 with 2), never fewer than the amount has.
+ */
+export function formatAmount(amount: LiveAmount, placesMin = 0): string {
+  const places = Math.max(amount.places, placesMin);
+  const units = amount.units * 10n ** BigInt(places - amount.places);
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString();
+  if (places === 0) return (negative ? '-' : '') + digits;
+  const padded = digits.padStart(places + 1, '0');
+  const pointAt = padded.length - places;
   return `${negative ? '-' : ''}${padded.slice(0, pointAt)}.${padded.slice(pointAt)}`;
 }
 

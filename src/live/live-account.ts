@@ -16,6 +16,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { formatAmount } from '../core/live-amount.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import type { CallOptions, LiveSession } from './live-session.ts';
 import { fundingEnvironment } from './funding-environment.ts';
@@ -80,7 +81,9 @@ async function existing(options: AccountOptions, apiKey: string): Promise<LiveOu
   if (balance.kind === 'unreadable') return { ok: true, value: { apiKey, agentId: '(agent id not read)', note: `the account of the given key on ${options.session.target.name} (its balance answer could not be read: ${describe(balance)})` } };
   if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
   const agentId = balance.value.agentId ?? '(agent id not shown)';
-  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
+  // The balance as the target wrote it, where the dialect kept that (a deployment's double), else afp's micro.
+  const shown = balance.value.balance === undefined ? formatDecimal(balance.value.balanceMicro) : formatAmount(balance.value.balance, 2);
+  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${shown} USDC) on ${options.session.target.name}` } };
 }
 
 /** Funds a registered account the target's way (`fundMicro` is what admin-deposit and command funding bring); says how. */

@@ -42,6 +42,8 @@ describe('afp serve --dialect deployed --float-money and the live commands, all 
           expect(fairness.code, fairness.stdout + fairness.stderr).toBe(0);
           expect(fairness.stdout).toContain(`${4 * rounds} audited, ${4 * rounds} verified`);
           expect(fairness.stdout + fairness.stderr).not.toContain('is not an amount');
+          // The account's balance as the target wrote it, digit for digit (not afp's micro rounding of it).
+          expect(fairness.stdout).toMatch(/balance \d+\.\d{7,} USDC\)/);
           const check = await runCliChild(['check', '--target', casino, '--runs', '3', '--seed', '3', '--quiet'], { timeoutMs: 60_000 });
           expect(check.code, check.stdout + check.stderr).toBe(0);
           expect(check.stdout).toContain('ok: 3 runs held');

@@ -32,6 +32,8 @@ describe('parseLiveAmount', () => {
     expect(formatAmount(read(1e21))).toBe('1000000000000000000000');
     expect(formatAmount(read('2.5E+3'))).toBe('2500');
     expect(formatAmount(read(-1.5e-10))).toBe('-0.00000000015');
+    expect(formatAmount(read(50), 2)).toBe('50.00');
+    expect(formatAmount(read(1.1287999999999996), 2)).toBe('1.1287999999999996');
   });
 
   test('decimal strings and integers; trailing zeros folded', () => {

@@ -5,6 +5,7 @@
  * batch elements without `ok`, errors `{ error: snake_case, message }`. Each renamed field is read
  * under the deployment's name and recorded as a documented deviation from the documents.
  */
+import { toMicro } from '../../../core/live-amount.ts';
 import { toNumber } from '../../../core/money.ts';
 import { betBody, readBet } from '../bet-answer.ts';
 import { displayPlaces } from '../../documented-rules.ts';
@@ -41,9 +42,9 @@ export const CASINO_DEPLOYED: DialectTable = {
     request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
     read: (reader) => {
       const agentId = reader.string('agent_id', { optional: true });
-      const balanceMicro = reader.money('balance_usd', { documents: 'balance' });
+      const balance = reader.amount('balance_usd', { documents: 'balance' });
       reader.knows('tier', 'risk_factor', 'lifetime', 'recent_activity');
-      return balanceMicro === null ? null : { agentId, balanceMicro };
+      return balance === null ? null : { agentId, balanceMicro: toMicro(balance).micro, balance };
     },
   }),
   'casino.games': row('casino.games', {
