@@ -13,6 +13,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { Deadline, type LiveClock } from '../../src/audit/live-target.ts';
 import { runDialectCheck } from '../../src/check/dialect/run-dialect-check.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
+import { parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
+import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
 import { OPERATION_CASES } from '../../src/conformance/operation-cases.ts';
@@ -120,6 +122,18 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     for (const game of report.games) expect([game.followed_rule, game.paid_right], game.game).toEqual([game.audited, game.audited]);
     expect(grave(reportOf('fair'))).toEqual([]);
     expect(out.text()).not.toContain('is not an amount');
+  }, 120_000);
+
+  test('afp audit house-edge --target on keno: returns from the credits, not from amount_won (2 dp), no returns finding', async () => {
+    const flags = parseHouseEdgeArgs(['--target', targetFile, '--key', await fundedKey('100'), '--seed', '5', '--games', 'keno,coin_flip', '--bets', '300', '--out', join(DIR, 'edge'), '--quiet'], () => '5');
+    if ('errors' in flags) throw new Error(flags.errors.join('; '));
+    const out = sink();
+    const code = await runHouseEdgeLive(flags, out.io, clock);
+    expect(code, out.text()).toBe(0);
+    expect(out.text()).toContain('bets: 300 placed, 300 verified, 0 refused');
+    const findings = reportOf('edge');
+    expect(findings.filter((finding) => finding.id.startsWith('fairness:') || finding.id.startsWith('money:'))).toEqual([]);
+    expect(grave(findings)).toEqual([]);
   }, 120_000);
 
   test('afp audit money: every probe runs on the doubles, exit 0', async () => {
