@@ -8,10 +8,12 @@
  * a batch or alone) joined with the parameters the auditor sent. Parsing is strict: a missing or
  * mistyped field is a returned problem naming the field (a malformed answer is a finding, not a
  * crash). The server's own `verified`/`mismatches` are never read.
- * Money arrives as style-A numbers and is converted exactly (core/money.ts parseNumber).
+ * Money arrives as style-A numbers, read without loss (core/live-amount.ts) and kept to the nearest
+ * micro (a target's sub-micro digits are float noise to afp's model).
  */
 import type { JsonObject, JsonValue } from '../core/errors.ts';
-import { parseNumber, type Micro } from '../core/money.ts';
+import { isLiveAmount, parseLiveAmount, toMicro } from '../core/live-amount.ts';
+import type { Micro } from '../core/money.ts';
 
 export interface WireBet {
   readonly betId: string;
@@ -58,9 +60,9 @@ const isAnything = (value: unknown): value is JsonValue => value !== undefined;
 
 function micro(object: Record<string, unknown>, name: string): Micro {
   const value = field(object, name, isFiniteNumber, 'a number');
-  const parsed = parseNumber(value);
-  if (typeof parsed !== 'bigint') throw new FieldError(`${name} is not an amount (${parsed})`);
-  return parsed;
+  const parsed = parseLiveAmount(value);
+  if (!isLiveAmount(parsed)) throw new FieldError(`${name} is not an amount (${parsed})`);
+  return toMicro(parsed).micro;
 }
 
 function proofFields(proof: Record<string, unknown>): Pick<WireBet, 'clientSeed' | 'nonce' | 'seedHash' | 'resultHash'> {

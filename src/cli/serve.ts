@@ -21,6 +21,9 @@
  * deployment's engine by the published rules, or by `--rules FILE`'s overrides
  * (src/cli/deployed-rules-file.ts; an invalid file is exit 2 with every error);
  * `--lift-deployed-limits` (tests only) drops the deployment's fixed windows, which a tier cannot lift.
+ * `--float-money`, or the rules file's `money: { float_noise: true }`, writes the casino's money as
+ * the deployment does, doubles with their noise (src/http/deployed/float-balances.ts, read by the
+ * deployed rows through RouteContext.floatBalances).
  * Overload: `--max-in-flight N` and `--max-event-loop-delay-ms MS` bound the requests in flight and
  * the event loop's lateness (src/server/load-shedder.ts); past either, 503 + Retry-After.
  * Exit 1: the --data log failed to commit (disk full, I/O error): the server stops rather than serve
@@ -64,8 +67,11 @@ export const SERVE_DIALECTS = ['documents', 'deployed'] as const;
 export type ServeDialect = (typeof SERVE_DIALECTS)[number];
 
 /** The rows and the listener layout of each dialect. */
-function dialectServing(dialect: ServeDialect, liftDeployedLimits = false): { routes: readonly Route[]; layout: ServeLayout } {
-  return dialect === 'deployed' ? { routes: DEPLOYED_ROUTES, layout: liftDeployedLimits ? deployedLayout({ limitsLifted: true }) : DEPLOYED_LAYOUT } : { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+function dialectServing(dialect: ServeDialect, options: { floatMoney?: boolean; limitsLifted?: boolean } = {}): { routes: readonly Route[]; layout: ServeLayout } {
+  if (dialect !== 'deployed') return { routes: ALL_ROUTES, layout: DOCUMENTS_LAYOUT };
+  const floatMoney = options.floatMoney === true;
+  const limitsLifted = options.limitsLifted === true;
+  return { routes: DEPLOYED_ROUTES, layout: floatMoney || limitsLifted ? deployedLayout({ floatMoney, limitsLifted }) : DEPLOYED_LAYOUT };
 }
 
 import { DEFECT_NAMES } from '../services/shared/context.ts';
@@ -92,6 +98,8 @@ export interface ServeFlags {
   readonly rules?: string;
   /** --lift-deployed-limits (only with --dialect deployed). */
   readonly liftDeployedLimits?: true;
+  /** --float-money (with --dialect deployed; present only then): the casino's money as the deployment's doubles. */
+  readonly floatMoney?: boolean;
   /** --max-in-flight and --max-event-loop-delay-ms (SHED_DEFAULTS when left out). */
   readonly shed: LoadShedderOptions;
 }
@@ -111,6 +119,8 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   if (!(port === 0 || (port >= 1 && port + highestOffset <= 65_535))) errors.push(`--port must be 0 or 1..${65_535 - highestOffset} (services use P+1..P+${highestOffset}), got '${portText}'`);
   const scenario = stringFlag(args, 'scenario');
   const data = stringFlag(args, 'data');
+  const floatMoney = args.flags['float-money'] === true;
+  if (floatMoney && dialect !== 'deployed') errors.push('--float-money needs --dialect deployed (it writes money as the deployment does)');
   if (dialect === 'deployed' && data !== undefined) errors.push('--data is not supported with --dialect deployed (its command log replays the documents\' dispatcher)');
   const rules = stringFlag(args, 'rules');
   const liftDeployedLimits = args.flags['lift-deployed-limits'] === true;
@@ -135,7 +145,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const maxInFlight = boundFlag(stringFlag(args, 'max-in-flight'), 'max-in-flight', SHED_DEFAULTS.maxInFlight, SHED_LIMITS.maxInFlight, errors);
   const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
-  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(rules === undefined ? {} : { rules }), ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}) };
+  const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(rules === undefined ? {} : { rules }), ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}), ...(floatMoney ? { floatMoney } : {}) };
   return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
 }
 
@@ -228,7 +238,7 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
   if (settings.note !== undefined) process.stderr.write(`afp serve: ${settings.note}\n`);
   let handle: ServeHandle;
   try {
-    const serving = dialectServing(flags.dialect ?? 'documents', flags.liftDeployedLimits === true);
+    const serving = dialectServing(flags.dialect ?? 'documents', { floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true, limitsLifted: flags.liftDeployedLimits === true });
     handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
     process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);

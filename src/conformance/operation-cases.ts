@@ -14,6 +14,7 @@
 import { hash } from 'node:crypto';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import { FAUCET_CLAIM_LIMIT, SHOWN_ROUNDING_MICRO } from '../live/documented-rules.ts';
+import { betCredit } from '../live/bet-credit.ts';
 import type { LiveAccount } from '../live/live-account.ts';
 import { isRefusal, type BetInput, type LiveBet } from '../live/operations.ts';
 import type { OperationCase, OperationCaseContext } from './operation-case.ts';
@@ -39,10 +40,13 @@ async function balanceOf(context: OperationCaseContext, apiKey: string, label: s
   return (await context.ok(label, 'casino.balance', {}, apiKey)).value.balanceMicro;
 }
 
-/** `actual` within the casino dialect's shown rounding of `expected` (`figures` rounded amounts). */
-function near(context: OperationCaseContext, label: string, actual: Micro | null, expected: Micro, figures: number): void {
+/**
+ * `actual` within `slackMicro` of `expected`, plus the casino dialect's display rounding when
+ * `actual` is a display field (a bet's new_balance, a batch's balance_after: 2 dp on the deployment).
+ */
+function near(context: OperationCaseContext, label: string, actual: Micro | null, expected: Micro, slackMicro: Micro, display: boolean): void {
   if (actual === null) return;
-  const tolerance = SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] * BigInt(figures);
+  const tolerance = slackMicro + (display ? SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] : 0n);
   if (abs(actual - expected) > tolerance) context.problem(`${label}: ${formatDecimal(actual)}, expected ${formatDecimal(expected)}${tolerance > 0n ? ` (± ${formatDecimal(tolerance)})` : ''}`);
 }
 
@@ -62,18 +66,33 @@ async function gameList(context: OperationCaseContext): Promise<void> {
   context.expect('coin_flip and dice are listed', ['coin_flip', 'dice'].every((game) => value.games.includes(game)), true);
 }
 
+/**
+ * What a placed bet credited: stake × multiplier where the answer rounds amount_won (a display
+ * field; live/bet-credit.ts), never the rounded figure; `slackMicro` 1 when the target's credit has
+ * digits below the micro. A shown figure that disagrees with the credit is a problem of the case.
+ */
+function creditOf(context: OperationCaseContext, label: string, placed: LiveBet): { micro: Micro; slackMicro: Micro } {
+  const credit = betCredit(placed);
+  if (credit.ok) return { micro: credit.micro, slackMicro: credit.exact ? 0n : 1n };
+  context.problem(`${label}: ${credit.problem}`);
+  return { micro: placed.paidMicro ?? 0n, slackMicro: SHOWN_ROUNDING_MICRO[context.dialectOf('casino')] };
+}
+
 async function betsPayExactly(context: OperationCaseContext): Promise<void> {
   const { apiKey } = account(context, 0);
   let expected = await balanceOf(context, apiKey, 'balance before');
+  let slackMicro = 0n;
   const bets = [bet('pay-1', 'coin_flip', { side: 'heads' }), bet('pay-2', 'coin_flip', { side: 'tails' }), bet('pay-3', 'dice', { direction: 'over', threshold: 50 }), bet('pay-4', 'dice', { direction: 'under', threshold: 50 })];
   for (const [index, input] of bets.entries()) {
     const { value } = await context.ok(`bet ${index + 1}`, 'casino.bet', input, apiKey);
     context.expect(`bet ${index + 1}: game, stake and client seed as sent`, [value.game, formatDecimal(value.amountMicro), value.clientSeed], [input.game, formatDecimal(input.amountMicro), input.clientSeed]);
-    expected = expected - value.amountMicro + (value.paidMicro ?? 0n);
-    near(context, `bet ${index + 1}: new balance = previous − stake + return`, value.balanceAfterMicro, expected, index + 1);
+    const credit = creditOf(context, `bet ${index + 1}`, value);
+    expected = expected - value.amountMicro + credit.micro;
+    slackMicro += credit.slackMicro;
+    near(context, `bet ${index + 1}: new balance = previous − stake + return`, value.balanceAfterMicro, expected, slackMicro, true);
     context.expect(`bet ${index + 1}: a 64-hex seed hash and result hash`, [/^[0-9a-f]{64}$/.test(value.seedHash), /^[0-9a-f]{64}$/.test(value.resultHash)], [true, true]);
   }
-  near(context, 'balance after the bets = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, bets.length);
+  near(context, 'balance after the bets = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, slackMicro, false);
 }
 
 async function noncesAndRotation(context: OperationCaseContext): Promise<void> {
@@ -100,8 +119,14 @@ async function batch(context: OperationCaseContext): Promise<void> {
   context.expect('one result per bet; the zero-amount bet alone refused', value.results.map((result) => (isRefusal(result) ? 'refused' : 'placed')), ['placed', 'placed', 'refused']);
   const placed = value.results.filter((result): result is LiveBet => !isRefusal(result));
   if (value.summary !== null) context.expect('summary: total and errors', [value.summary.total, value.summary.errors], [3, 1]);
-  const expected = placed.reduce((balance, one) => balance - one.amountMicro + (one.paidMicro ?? 0n), before);
-  near(context, 'balance after the batch = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, placed.length);
+  let expected = before;
+  let slackMicro = 0n;
+  for (const [index, one] of placed.entries()) {
+    const credit = creditOf(context, `batch bet ${index + 1}`, one);
+    expected = expected - one.amountMicro + credit.micro;
+    slackMicro += credit.slackMicro;
+  }
+  near(context, 'balance after the batch = before − stakes + returns', await balanceOf(context, apiKey, 'balance after'), expected, slackMicro, false);
 }
 
 async function betAboveBalance(context: OperationCaseContext): Promise<void> {

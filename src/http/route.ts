@@ -16,6 +16,7 @@
  */
 import type { Failure, JsonObject, Outcome } from '../core/errors.ts';
 import type { Agent } from '../services/shared/agents.ts';
+import type { FloatBalances } from './deployed/float-balances.ts';
 import { SERVICE_NAMES, type Platform, type ServiceName } from '../platform/platform.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -48,6 +49,11 @@ export interface RouteContext {
    * wallet send then names its verified sender instead of its key (src/http/routes/wallet/wallet-parse.ts).
    */
   readonly replaying?: boolean;
+  /**
+   * afp serve --dialect deployed --float-money: the casino balances as the deployment's doubles
+   * (src/http/deployed/float-balances.ts), which the deployed rows render instead of the exact ones.
+   */
+  readonly floatBalances?: FloatBalances;
 }
 
 /** Rate-limit rows that apply on top of the caller's tier (platform.md Limits rules 3 and 5). */

@@ -18,7 +18,7 @@ const TITLES = {
   missing: (field: string) => `\`${field}\` is missing`,
   type: (field: string, expected: JsonValue) => `\`${field}\` is not ${String(expected)}`,
   unknown: (field: string) => `\`${field}\` is not in the documents`,
-  'error-shape': (field: string, expected: JsonValue) => `error body without \`${field}\` (documents: ${String(expected)})`,
+  'error-shape': (field: string, expected: JsonValue) => `error body without \`${field}\` (expected ${String(expected)})`,
   'not-json': () => 'the answer is not JSON',
 } as const;
 

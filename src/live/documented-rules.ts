@@ -158,8 +158,43 @@ export const FAUCET_CLAIM_LIMIT: Readonly<Record<DialectName, string | null>> = 
   deployed: 'the deployed faucet allows one claim per IP address a day and answers any other with 429 ip_rate_limited (DEPLOYED.md §3)',
 };
 
-/** The amounts a dialect's answers round (a bet's amount_won and new_balance to 2 dp on the deployment). */
-export const SHOWN_ROUNDING_MICRO: Readonly<Record<DialectName, Micro>> = { A: 0n, B: 0n, short: 0n, deployed: 5_000n };
+/**
+ * The display fields of a dialect's answers and the decimals they are rounded to: a display field
+ * is only checked to agree with the exact value within half a unit of its last place (plus float
+ * noise, core/live-amount.ts withinRounding), and a credited amount is never judged from one.
+ * The deployment (DEPLOYED.md §2.2, §2.4, §2.6, §2.8) rounds a bet's `amount_won` and
+ * `new_balance`, a batch's `balance_after` and `kelly_max_next_bet`, and the Kelly figures to 2 dp;
+ * its balances (`balance_usd`) and credits are unrounded doubles. The documents' styles round nothing.
+ */
+export interface DisplayRounding {
+  /** Decimals of the display fields; null: the dialect shows every amount exactly. */
+  readonly places: number | null;
+  /** Field names (as the dialect spells them, last path segment) that are display fields. */
+  readonly fields: readonly string[];
+}
+
+const EXACT: DisplayRounding = { places: null, fields: [] };
+export const DISPLAY_ROUNDING: Readonly<Record<DialectName, DisplayRounding>> = {
+  A: EXACT,
+  B: EXACT,
+  short: EXACT,
+  deployed: { places: 2, fields: ['amount_won', 'new_balance', 'balance_after', 'kelly_max_next_bet', 'max_bet', 'suggested_bet', 'max_bet_this_game'] },
+};
+
+/** The decimals `field` is rounded to in `dialect`'s answers, or null when it is shown exactly. */
+export function displayPlaces(dialect: DialectName, field: string): number | null {
+  const rounding = DISPLAY_ROUNDING[dialect];
+  return rounding.fields.includes(field.split('.').at(-1) ?? field) ? rounding.places : null;
+}
+
+/** Half a unit of the display fields' last place, in micro (a bet's amount_won and new_balance: 5 000 on the deployment). */
+export const SHOWN_ROUNDING_MICRO: Readonly<Record<DialectName, Micro>> = {
+  A: halfUnitMicro(DISPLAY_ROUNDING.A), B: halfUnitMicro(DISPLAY_ROUNDING.B), short: halfUnitMicro(DISPLAY_ROUNDING.short), deployed: halfUnitMicro(DISPLAY_ROUNDING.deployed),
+};
+
+function halfUnitMicro(rounding: DisplayRounding): Micro {
+  return rounding.places === null || rounding.places >= 6 ? 0n : 5n * 10n ** BigInt(5 - rounding.places);
+}
 
 export type Judgement =
   | { readonly verdict: 'pass' }

@@ -6,22 +6,27 @@
  *     the audit measures the casino, not afp's limiter), deposit by a simulated Solana deposit
  *     (POST /_afp/casino/deposit) and bring a manual serve clock to the credit instant;
  *   - `faucet`: register, then claim the target's faucet (small: 1 USDC on a deployment);
- *   - `command`: register, then run the user's command with AFP_AGENT_ID, AFP_API_KEY and
+ *   - `command`: register, then run the user's command (in the user's environment, PATH without
+ *     afp's own Node: funding-environment.ts) with AFP_AGENT_ID, AFP_API_KEY and
  *     AFP_AMOUNT in its environment (bounded to COMMAND_TIMEOUT_MS), and wait for the balance.
  * Registration and funding go through the LiveSession (the target's dialect); only the afp serve
  * admin doors are called directly. Every wait is bounded by the deadline.
  * Failures are returned with the exit kind the CLI maps: 'invalid' (flags), 'trouble', 'deadline',
  * 'unreachable' (the target did not answer: exit 4, as every live command's unreachable target).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import type { Deadline, LiveClock } from '../audit/live-target.ts';
+import { formatAmount } from '../core/live-amount.ts';
 import { formatDecimal, type Micro } from '../core/money.ts';
 import type { CallOptions, LiveSession } from './live-session.ts';
+import { fundingEnvironment } from './funding-environment.ts';
 
 export const FUNDING_CHAIN = 'solana';
 const POLL_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 120_000;
 const ADMIN_TIMEOUT_MS = 10_000;
+/** Bytes of the funding command's output kept (only its first 300 characters are reported). */
+const COMMAND_OUTPUT_MAX = 1_000_000;
 
 export type LiveFailure = { readonly ok: false; readonly kind: 'invalid' | 'trouble' | 'deadline' | 'unreachable'; readonly message: string };
 export type LiveOutcome<T> = { readonly ok: true; readonly value: T } | LiveFailure;
@@ -72,9 +77,13 @@ function describe(outcome: { kind: string; refusal?: { status: number; name: str
 async function existing(options: AccountOptions, apiKey: string): Promise<LiveOutcome<LiveAccount>> {
   const balance = await options.session.call('casino.balance', {}, apiKey);
   if (balance.kind === 'deadline') return { ok: false, kind: 'deadline', message: 'the balance read was rate limited past the time budget' };
+  // An answer without a readable balance is a finding (the session reported its deviations); the audit goes on.
+  if (balance.kind === 'unreadable') return { ok: true, value: { apiKey, agentId: '(agent id not read)', note: `the account of the given key on ${options.session.target.name} (its balance answer could not be read: ${describe(balance)})` } };
   if (balance.kind !== 'ok') return trouble(`the balance of the given key could not be read: ${describe(balance)}`, balance);
   const agentId = balance.value.agentId ?? '(agent id not shown)';
-  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${formatDecimal(balance.value.balanceMicro)} USDC) on ${options.session.target.name}` } };
+  // The balance as the target wrote it, where the dialect kept that (a deployment's double), else afp's micro.
+  const shown = balance.value.balance === undefined ? formatDecimal(balance.value.balanceMicro) : formatAmount(balance.value.balance, 2);
+  return { ok: true, value: { apiKey, agentId, note: `the account of the given key (${agentId}, balance ${shown} USDC) on ${options.session.target.name}` } };
 }
 
 /** Funds a registered account the target's way (`fundMicro` is what admin-deposit and command funding bring); says how. */
@@ -94,7 +103,9 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
       return { ok: true, value: `funded by the faucet (${claimed.value.creditedMicro === null ? 'amount not shown' : `${formatDecimal(claimed.value.creditedMicro)} USDC`})` };
     }
     case 'command': {
-      const ran = spawnSync('/bin/sh', ['-c', funding.command], { env: { ...process.env, AFP_AGENT_ID: agentId, AFP_API_KEY: apiKey, AFP_AMOUNT: formatDecimal(options.fundMicro) }, timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8' });
+      // The user's environment, without afp's own Node on PATH (funding-environment.ts).
+      const env = fundingEnvironment(process.env, process.execPath, { AFP_AGENT_ID: agentId, AFP_API_KEY: apiKey, AFP_AMOUNT: formatDecimal(options.fundMicro) });
+      const ran = await runCommand(funding.command, env);
       if (ran.status !== 0) return trouble(`the funding command exited ${ran.status ?? ran.signal ?? 'abnormally'}: ${(ran.stderr || ran.stdout).slice(0, 300)}`);
       const waited = await waitForBalance(options, apiKey);
       return waited.ok ? { ok: true, value: `funded by the target file's command` } : waited;
@@ -102,6 +113,26 @@ export async function fundLiveAccount(options: AccountOptions, agentId: string, 
     case 'keys':
       return { ok: false, kind: 'invalid', message: 'pre-funded keys are used as they are' };
   }
+}
+
+interface CommandRun {
+  readonly status: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the funding command without blocking the event loop (the target may be served by this very
+ * process, as in tests: a blocking spawn would starve it), bounded to COMMAND_TIMEOUT_MS.
+ */
+function runCommand(command: string, env: NodeJS.ProcessEnv): Promise<CommandRun> {
+  return new Promise((resolve) => {
+    execFile('/bin/sh', ['-c', command], { env, timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8', maxBuffer: COMMAND_OUTPUT_MAX }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ status: code, signal: error?.signal ?? null, stdout, stderr: stderr || (error !== null && code === null ? error.message : '') });
+    });
+  });
 }
 
 /** One call of afp serve's admin doors (/_afp/…): GET without a body, POST with one. */

@@ -7,6 +7,7 @@
  * is reached through the route tables of afp's own client).
  */
 import type { JsonObject, JsonValue } from '../core/errors.ts';
+import type { LiveAmount } from '../core/live-amount.ts';
 import type { Micro } from '../core/money.ts';
 
 export interface BetInput {
@@ -34,6 +35,12 @@ export interface LiveBet {
   readonly resultHash: string;
   /** The balance after the bet, when the answer says. */
   readonly balanceAfterMicro: Micro | null;
+  /**
+   * The decimals the answer rounds `paidMicro` to (a display field: the deployment's `amount_won`,
+   * 2 dp; live/documented-rules.ts DISPLAY_ROUNDING); absent or null: shown exactly. The credit
+   * itself is then stake × multiplier, never the shown figure.
+   */
+  readonly paidPlaces?: number | null;
 }
 
 /** A refusal as the target said it: its own error name is kept, never relabelled. */
@@ -138,7 +145,8 @@ export interface DnsView {
 
 export interface Operations {
   'casino.register': { input: { referralCode?: string }; result: { agentId: string; apiKey: string } };
-  'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro } };
+  /** `balance`: the balance exactly as the target wrote it (a deployment's double, float noise included), where the dialect reads it so. */
+  'casino.balance': { input: Record<string, never>; result: { agentId: string | null; balanceMicro: Micro; balance?: LiveAmount } };
   'casino.games': { input: Record<string, never>; result: { games: readonly string[] } };
   'casino.bet': { input: BetInput; result: LiveBet };
   'casino.batch': {

@@ -14,10 +14,13 @@
  *   - present with another JSON type: `type`, and null is returned.
  * `unknownFields()` lists top-level fields neither spelling names (`unknown`, info).
  * Invariants: never throws on any JSON value; paths are dotted (`proof.nonce`); money is read
- * exactly (core/money.ts), from a JSON number or a decimal string.
+ * without loss (core/live-amount.ts), from a JSON number (its shortest text, float noise and
+ * exponent forms included) or a decimal string: `amount` gives it exactly, `money` in afp's
+ * micro-USDC (nearest micro: a target's sub-micro digits are float noise to afp's model).
  */
 import type { JsonValue } from '../core/errors.ts';
-import { parseDecimal, parseNumber, type Micro } from '../core/money.ts';
+import { isLiveAmount, parseLiveAmount, toMicro, type LiveAmount } from '../core/live-amount.ts';
+import type { Micro } from '../core/money.ts';
 
 export type DeviationKind = 'renamed' | 'fallback' | 'missing' | 'type' | 'unknown' | 'error-shape' | 'not-json';
 
@@ -66,7 +69,7 @@ function fits(value: unknown, type: JsonType): boolean {
     case 'any':
       return value !== undefined;
     case 'money':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && typeof parseDecimal(value) === 'bigint');
+      return isLiveAmount(parseLiveAmount(value));
     case 'array':
       return Array.isArray(value);
     case 'object':
@@ -125,14 +128,18 @@ export class WireReader {
     return (this.read(path, 'any', options) as JsonValue | undefined) ?? null;
   }
 
-  /** An amount (JSON number or decimal string), exactly; null when absent or not an amount. */
-  money(path: string, options: ReadOptions = {}): Micro | null {
+  /** An amount (JSON number or decimal string) exactly as written; null when absent or not an amount. */
+  amount(path: string, options: ReadOptions = {}): LiveAmount | null {
     const value = this.read(path, 'money', options);
     if (value === null) return null;
-    const parsed = typeof value === 'number' ? parseNumber(value) : parseDecimal(value as string);
-    if (typeof parsed === 'bigint') return parsed;
-    this.record({ kind: 'type', field: path, expected: 'an amount', seen: snippet(value), documented: false, required: options.optional !== true });
-    return null;
+    const parsed = parseLiveAmount(value);
+    return isLiveAmount(parsed) ? parsed : null;
+  }
+
+  /** An amount in afp's micro-USDC (the nearest micro of what was written); null when absent or not an amount. */
+  money(path: string, options: ReadOptions = {}): Micro | null {
+    const amount = this.amount(path, options);
+    return amount === null ? null : toMicro(amount).micro;
   }
 
   /** Declares top-level names the dialect knows but does not read, so they are not reported unknown. */

@@ -6,14 +6,19 @@
  * serves it on other ports, behind nginx). A shed request (overload) answers in the deployment's
  * error shape.
  */
-import { DeployedDispatcher } from '../http/deployed/deployed-dispatcher.ts';
+import { DeployedDispatcher, type DeployedDispatcherOptions } from '../http/deployed/deployed-dispatcher.ts';
 import { deployedInfo } from '../http/deployed/deployed-info.ts';
 import type { ServeLayout } from './listeners.ts';
 
 export const DEPLOYED_PORT_OFFSETS = { casino: 0, trading: 3, domains: 4, wallet: 5, faucet: 6, escrow: 7 } as const;
 
-/** `limitsLifted` (`afp serve --lift-deployed-limits`, tests only): no per-IP windows, no per-agent buckets. */
-export function deployedLayout(options: { readonly limitsLifted: boolean }): ServeLayout {
+/**
+ * The deployed layout; `floatMoney` writes the casino's money as the deployment does (doubles with
+ * their noise, display fields to 2 dp: `afp serve --dialect deployed --float-money`, or a rules
+ * file's `money: { float_noise: true }`); `limitsLifted` (`--lift-deployed-limits`, tests only): no
+ * per-IP windows, no per-agent buckets.
+ */
+export function deployedLayout(options: DeployedDispatcherOptions): ServeLayout {
   return { ...DEPLOYED_LAYOUT, dispatcher: (platform, routes) => new DeployedDispatcher(platform, routes, options) };
 }
 

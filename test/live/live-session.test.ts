@@ -182,9 +182,10 @@ describe('a target speaking the deployed dialect', () => {
     const page = await live.call('casino.history', { offset: 0, limit: 500 }, 'k');
     expect(page.kind === 'ok' && page.value).toEqual({ betIds: ['bet_1', 'bet_0'], total: 3, hasMore: true });
     const trail = await live.call('casino.audit', { betId: 'bet_0' }, 'k');
+    // The deployment rounds amount_won to 2 dp (a display field: DISPLAY_ROUNDING), so the bet says so.
     expect(trail.kind === 'ok' && trail.value).toEqual({
       params: null, revealedSeed: null,
-      bet: { betId: 'bet_0', game: 'coin_flip', amountMicro: 10_000n, paidMicro: 0n, multiplier: 0, won: false, result: { side_chosen: 'tails', outcome: 'heads', roll: 25.73 }, clientSeed: 'c', nonce: 0, seedHash: 'a'.repeat(64), resultHash: 'b'.repeat(64), balanceAfterMicro: null },
+      bet: { betId: 'bet_0', game: 'coin_flip', amountMicro: 10_000n, paidMicro: 0n, multiplier: 0, won: false, result: { side_chosen: 'tails', outcome: 'heads', roll: 25.73 }, clientSeed: 'c', nonce: 0, seedHash: 'a'.repeat(64), resultHash: 'b'.repeat(64), balanceAfterMicro: null, paidPlaces: 2 },
     });
     expect(deviations.filter((deviation) => !deviation.deviation.documented)).toEqual([]);
     expect(deviations.map((deviation) => deviation.deviation.field).sort()).toEqual([

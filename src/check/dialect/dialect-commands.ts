@@ -12,6 +12,7 @@
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { formatDecimal, type Micro } from '../../core/money.ts';
+import { betCredit } from '../../live/bet-credit.ts';
 import { judge, type RuleName } from '../../live/documented-rules.ts';
 import type { CallOutcome, SentRequest } from '../../live/live-session.ts';
 import { isRefusal, type BetInput, type LiveBet, type OperationInput, type OperationName, type OperationResult } from '../../live/operations.ts';
@@ -109,11 +110,14 @@ function observeBet(model: DialectModel, account: DialectAccount, bet: LiveBet, 
   if (account.rotatedHash !== null && (bet.seedHash === account.rotatedHash || bet.nonce !== 0)) throw new CheckMismatch(`${label}: after a rotation the bet is on seed ${bet.seedHash.slice(0, 12)}… nonce ${bet.nonce}, expected a new seed at nonce 0`);
   if (previous !== null && previous.hash === bet.seedHash && bet.nonce !== previous.nonce + 1) throw new CheckMismatch(`${label}: nonce ${bet.nonce} on the same seed, expected ${previous.nonce + 1}`);
   if (previous !== null && previous.hash !== bet.seedHash && bet.nonce !== 0) throw new CheckMismatch(`${label}: a new seed at nonce ${bet.nonce}, expected 0`);
-  if (bet.paidMicro === null) throw new CheckMismatch(`${label}: the answer does not say what the bet returned`);
+  // The credit is stake × multiplier where the answer rounds amount_won (a display field), never the rounded figure.
+  const credit = betCredit(bet);
+  if (!credit.ok) throw new CheckMismatch(`${label}: ${credit.problem}`);
   account.seed = { hash: bet.seedHash, nonce: bet.nonce };
   account.rotatedHash = null;
-  account.balanceMicro = account.balanceMicro - bet.amountMicro + bet.paidMicro;
-  account.slackMicro += model.roundingMicro;
+  account.balanceMicro = account.balanceMicro - bet.amountMicro + credit.micro;
+  // A credit with digits below the micro (kept by the target, rounded by the model) leaves up to a micro.
+  if (!credit.exact) account.slackMicro += 1n;
   near(`${label}: new balance = previous − stake + return`, bet.balanceAfterMicro, account.balanceMicro, account.slackMicro + model.roundingMicro);
 }
 

@@ -9,8 +9,10 @@
  *
  * Accounts are opened once per invocation (the target's way) and shared by every run, so a run
  * starts by reading their balances: the model knows each balance from that read on. A dialect
- * that shows amounts rounded (the deployment's 2 dp) leaves a `slackMicro` that grows by its
- * rounding per shown figure and is cleared by the next balance read (the read re-anchors).
+ * that shows amounts rounded (the deployment's 2 dp display fields) has each shown figure compared
+ * within its rounding (`roundingMicro`); credits are booked as stake × multiplier
+ * (live/bet-credit.ts), never from a display field, and one with digits below the micro (a target
+ * keeping doubles) adds a micro to `slackMicro`, cleared by the next balance read (it re-anchors).
  * Non-goals: the documents-only rules (tiers, cooldowns, expiry, disputes, referral): the
  * documents' model (src/check/check-model.ts) checks those on afp serve.
  */

@@ -22,7 +22,7 @@ import { deviationFinding } from '../../live/deviation-findings.ts';
 import { SHOWN_ROUNDING_MICRO } from '../../live/documented-rules.ts';
 import { FindingsCollector } from '../../live/finding.ts';
 import type { LiveAccount } from '../../live/live-account.ts';
-import { LiveSession, type SentRequest } from '../../live/live-session.ts';
+import { LiveSession, type CallOutcome, type SentRequest } from '../../live/live-session.ts';
 import type { Target } from '../../live/target.ts';
 import { CheckMismatch } from '../model-command.ts';
 import type { CheckFailure, CheckResult } from '../run-check.ts';
@@ -132,9 +132,7 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   const newRun = async (): Promise<{ model: DialectModel; real: DialectSystem }> => {
     const balances: Micro[] = [];
     for (const account of planned.accounts) {
-      const outcome = await session.call('casino.balance', {}, account.apiKey);
-      if (outcome.kind !== 'ok') throw new Error(`reading the balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
-      balances.push(outcome.value.balanceMicro);
+      balances.push(startBalance(await session.call('casino.balance', {}, account.apiKey), `reading the balance of ${account.agentId} at the start of a run`).balanceMicro);
     }
     return { model: createDialectModel(planned.accounts, balances, roundingMicro, { trading: await tradingModel(session, planned.trading), domains: await domainsModel(session, planned.domains, (runsStarted += 1)), wallet: walletModel(planned.wallet) }), real: system };
   };
@@ -159,13 +157,34 @@ export async function runDialectCheck(options: DialectCheckOptions): Promise<Dia
   return { ...result, ok: false, failure: await describeFailure(details, options, newRun) };
 }
 
+/**
+ * A balance a run starts from. What the target answered and afp could not use (a refusal, an
+ * answer without a readable balance: its deviations are already findings, with a curl line) is a
+ * check failure (exit 3), never a crash; only a target that does not answer stays an error.
+ */
+function startBalance<R>(outcome: CallOutcome<R>, label: string): R {
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome.value;
+    case 'refused':
+      throw new CheckMismatch(`${label}: refused ${outcome.refusal.status} ${outcome.refusal.name} (${outcome.request.method} ${outcome.request.url})`);
+    case 'unreadable':
+      throw new CheckMismatch(`${label}: ${outcome.status} answer without a readable balance (${outcome.request.method} ${outcome.request.url}): ${JSON.stringify(outcome.body).slice(0, 200)}`);
+    case 'unsupported':
+      throw new Error(`${label}: ${outcome.reason}`);
+    case 'unreachable':
+      throw new Error(`${label}: ${outcome.message}`);
+    case 'deadline':
+      throw new Error(`${label}: the time budget ran out`);
+  }
+}
+
 /** A run's trading model: the account's balance and margin in use read at its start. */
 async function tradingModel(session: LiveSession, opened: OpenedService | null): Promise<TradingModel | null> {
   const account = opened?.accounts[0];
   if (account === undefined) return null;
-  const outcome = await session.call('trading.balance', {}, account.apiKey);
-  if (outcome.kind !== 'ok') throw new Error(`reading the trading balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
-  return { account: serviceAccount(account, outcome.value.balanceMicro), positions: [], baseMarginMicro: outcome.value.marginMicro ?? 0n };
+  const value = startBalance(await session.call('trading.balance', {}, account.apiKey), `reading the trading balance of ${account.agentId} at the start of a run`);
+  return { account: serviceAccount(account, value.balanceMicro), positions: [], baseMarginMicro: value.marginMicro ?? 0n };
 }
 
 /** A run's domains model: both accounts' balances read at its start, names tagged by the invocation (its account) and the run. */
@@ -174,9 +193,7 @@ async function domainsModel(session: LiveSession, opened: OpenedService | null, 
   if (first === undefined || second === undefined) return null;
   const balances: bigint[] = [];
   for (const account of [first, second]) {
-    const outcome = await session.call('domains.balance', {}, account.apiKey);
-    if (outcome.kind !== 'ok') throw new Error(`reading the domains balance of ${account.agentId} at the start of a run: ${outcome.kind}`);
-    balances.push(outcome.value.balanceMicro);
+    balances.push(startBalance(await session.call('domains.balance', {}, account.apiKey), `reading the domains balance of ${account.agentId} at the start of a run`).balanceMicro);
   }
   const tag = `${hash('sha256', first.agentId).slice(0, 8)}-${run}`;
   return { accounts: [serviceAccount(first, balances[0] ?? 0n), serviceAccount(second, balances[1] ?? 0n)], tag, held: new Map() };

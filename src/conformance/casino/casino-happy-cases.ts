@@ -10,7 +10,8 @@
  */
 import type { CasinoBody } from '../../client/casino-client.ts';
 import type { AfpClient, ApiResult } from '../../client/client.ts';
-import { formatDecimal, parseNumber } from '../../core/money.ts';
+import { isLiveAmount, parseLiveAmount, toMicro } from '../../core/live-amount.ts';
+import { formatDecimal } from '../../core/money.ts';
 import { SetupError, type ScriptCase, type ScriptSession } from '../conformance-case.ts';
 
 function must(answer: ApiResult<CasinoBody>, label: string): CasinoBody {
@@ -18,11 +19,11 @@ function must(answer: ApiResult<CasinoBody>, label: string): CasinoBody {
   return answer.body;
 }
 
-/** A JSON number of money as micro-USDC (exact: at most 6 decimals). */
+/** A JSON number of money as micro-USDC (read without loss, to the nearest micro). */
 function micro(value: unknown, label: string): bigint {
-  const parsed = typeof value === 'number' ? parseNumber(value) : 'not-a-number';
-  if (typeof parsed !== 'bigint') throw new Error(`${label}: ${JSON.stringify(value)} is not an amount`);
-  return parsed;
+  const parsed = typeof value === 'number' ? parseLiveAmount(value) : 'not-a-number';
+  if (!isLiveAmount(parsed)) throw new Error(`${label}: ${JSON.stringify(value)} is not an amount (${parsed})`);
+  return toMicro(parsed).micro;
 }
 
 async function registered(session: ScriptSession, slot: number): Promise<AfpClient> {

@@ -9,7 +9,8 @@
  */
 import type { AfpClient, ApiResult } from '../../client/client.ts';
 import type { TradingBody } from '../../client/trading-client.ts';
-import { formatDecimal, parseDecimal, parseNumber } from '../../core/money.ts';
+import { isLiveAmount, parseLiveAmount, toMicro } from '../../core/live-amount.ts';
+import { formatDecimal } from '../../core/money.ts';
 import { SetupError, type ScriptCase, type ScriptSession } from '../conformance-case.ts';
 
 const PRICE_SCALE = 100_000_000n;
@@ -19,11 +20,11 @@ function must(answer: ApiResult<TradingBody>, label: string): TradingBody {
   return answer.body;
 }
 
-/** An amount of money (A: JSON number, B: decimal string) as micro-USDC, exactly. */
+/** An amount of money (A: JSON number, B: decimal string) as micro-USDC (read without loss, to the nearest micro). */
 function micro(value: unknown, label: string): bigint {
-  const parsed = typeof value === 'number' ? parseNumber(value) : typeof value === 'string' ? parseDecimal(value) : 'not-a-number';
-  if (typeof parsed !== 'bigint') throw new Error(`${label}: ${JSON.stringify(value)} is not an amount`);
-  return parsed;
+  const parsed = parseLiveAmount(value);
+  if (!isLiveAmount(parsed)) throw new Error(`${label}: ${JSON.stringify(value)} is not an amount (${parsed})`);
+  return toMicro(parsed).micro;
 }
 
 /** A price or quantity (8 decimals; A: JSON number, B: decimal string) scaled by 10^8. */

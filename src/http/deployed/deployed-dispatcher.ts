@@ -27,6 +27,7 @@ import { Dispatcher, type ApiResponse, type DispatchRequest } from '../dispatche
 import type { Mount, Route, RouteContext, RouteInput } from '../route.ts';
 import { deployedFailure, deployedRefusal } from './deployed-errors.ts';
 import { deployedInfo } from './deployed-info.ts';
+import { FloatBalances } from './float-balances.ts';
 import { AGENT_BUCKET_LIMITS, agentBucketMessage, deployedLimitOf, perIpMessage, WINDOW_MS, type DeployedLimit } from './deployed-limits.ts';
 import { FixedWindows } from './fixed-windows.ts';
 import { platformAuthorization } from './service-keys.ts';
@@ -49,18 +50,31 @@ function serviceOf(mount: Mount): ServiceName {
   return mount === 'api' ? 'casino' : mount;
 }
 
+export interface DeployedDispatcherOptions {
+  /**
+   * Write the casino's money as the deployment does (JS doubles with their rounding noise; `amount_won`,
+   * `new_balance`, batch `balance_after` rounded to 2 dp): `afp serve --dialect deployed --float-money`.
+   */
+  readonly floatMoney?: boolean;
+  /**
+   * Tests only (`afp serve --lift-deployed-limits`): the per-IP windows and the per-agent buckets are
+   * not applied; a tier cannot lift them, the deployment has no tiers.
+   */
+  readonly limitsLifted?: boolean;
+}
+
 export class DeployedDispatcher extends Dispatcher {
   private readonly limitsByRoute: ReadonlyMap<string, DeployedLimit>;
   private readonly ipWindows = new FixedWindows();
   private readonly agentWindows = new FixedWindows();
   private readonly claimCooldowns = new FixedWindows();
 
-  /**
-   * `limitsLifted` (tests only: `afp serve --lift-deployed-limits`): the per-IP windows and the
-   * per-agent buckets are not applied; a tier cannot lift them, the deployment has no tiers.
-   */
-  constructor(platform: Platform, routes: readonly Route[], options: { readonly limitsLifted?: boolean } = {}) {
+  /** Present with `floatMoney` (afp serve --float-money): the casino's balances as doubles. */
+  private readonly floatBalances: FloatBalances | null;
+
+  constructor(platform: Platform, routes: readonly Route[], options: DeployedDispatcherOptions = { floatMoney: false }) {
     super(platform, routes);
+    this.floatBalances = options.floatMoney === true ? new FloatBalances() : null;
     const limits = new Map<string, DeployedLimit>();
     for (const route of routes) {
       const limit = deployedLimitOf(route);
@@ -101,7 +115,8 @@ export class DeployedDispatcher extends Dispatcher {
         return refuse(deployedFailure(429, 'rate_limit_exceeded', agentBucketMessage(limit.agentBucket), { reset_at: new Date(window.resetAtMs).toISOString() }), service, route.id);
       }
     }
-    return this.runRow(route, match.params, request, { platform, nowMs, caller: route.auth === 'none' ? null : caller, ip }, limit);
+    const context: RouteContext = { platform, nowMs, caller: route.auth === 'none' ? null : caller, ip, ...(this.floatBalances === null ? {} : { floatBalances: this.floatBalances }) };
+    return this.runRow(route, match.params, request, context, limit);
   }
 
   private runRow(route: Route, params: Readonly<Record<string, string>>, request: DispatchRequest, context: RouteContext, limit: DeployedLimit | null): ApiResponse {

@@ -27,11 +27,11 @@
 import type { Deadline, LiveClock } from '../../audit/live-target.ts';
 import { runBounded } from '../../audit/live-target.ts';
 import { formatDecimal, type Micro } from '../../core/money.ts';
-import { ratio, ratioToNumber } from '../../core/ratio.ts';
+import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
 import { edgeTheory, ReturnTally } from '../../audit/edge-statistics.ts';
 import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
+import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { JsonObject } from '../../core/errors.ts';
@@ -41,6 +41,7 @@ import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
 import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
 import { recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
+import { betCredit } from '../bet-credit.ts';
 
 export const PHASE_BETS = 200;
 export const BATCH_BETS = 20;
@@ -340,7 +341,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const variant = plan[slot.index % plan.length] as PlannedVariant;
     const track = run.tracks[slot.index % plan.length] as VariantTrack;
     const bet = slot.bet;
-    run.paidMicro += bet.paidMicro ?? 0n;
+    const credit = betCredit(bet);
+    run.paidMicro += credit.ok ? credit.micro : (bet.paidMicro ?? 0n);
     const draw = `${bet.seedHash}:${bet.nonce}`;
     if (run.draws.has(draw)) {
       findings.add({
@@ -359,28 +361,46 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     track.tier.add(schemeBet, verdict);
     const followed = verdict.outcome.status === 'ok' && verdict.payout.status !== 'failed';
     if (followed) track.followedRule += 1;
-    if (bet.paidMicro !== null && bet.amountMicro > 0n) {
-      track.tally.add(ratio(bet.paidMicro, bet.amountMicro));
-      if (followed) track.observe(ratioToNumber(ratio(bet.paidMicro, bet.amountMicro)));
+    const returned = returnOf(bet);
+    if (returned !== null) {
+      track.tally.add(returned);
+      if (followed) track.observe(ratioToNumber(returned));
     }
   }
 }
 
 /**
+/**
  * Money findings need the target to contradict itself: the amount credited is not the stake times
- * the multiplier it showed (beyond half a cent, its rounding), or its win flag says the opposite of
- * its payout. Never afp's expectation of the rule (the tiers state what the payouts give).
+ * the multiplier it showed (beyond its display rounding), or its win flag says the opposite of its
+ * credit. Never afp's expectation of the rule (the tiers state what the payouts give). The credit
+ * is read the way the target writes money (live/bet-credit.ts): where `amount_won` is a display
+ * field, stake × the shown multiplier, never the rounded figure (0.01 × 0.2 shows as 0.00).
  */
 function checkSelfConsistent(findings: FindingsCollector, bet: LiveBet, variant: string): void {
-  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, credited ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}`;
-  const contradiction = creditContradiction(bet);
-  if (contradiction !== null) {
-    findings.add({ id: `money:${bet.game}:credited`, severity: 'critical', kind: 'money', title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`, field: 'amount_won', expected: formatDecimal(contradiction.dueMicro), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence });
+  const credit = betCredit(bet);
+  const evidence = `bet ${bet.betId} (${variant}): staked ${formatDecimal(bet.amountMicro)}, shown multiplier ${String(bet.multiplier)}, shown credit ${bet.paidMicro === null ? '?' : formatDecimal(bet.paidMicro)}${(bet.paidPlaces ?? null) === null ? '' : ` (rounded to ${String(bet.paidPlaces)} places)`}`;
+  const displayed = (bet.paidPlaces ?? null) !== null;
+  const contradiction = displayed ? (credit.ok ? null : credit.problem) : creditContradiction(bet) === null ? null : 'the credit is not stake × the shown multiplier';
+  if (contradiction !== null && bet.paidMicro !== null) {
+    findings.add({ id: `money:${bet.game}:credited`, severity: 'critical', kind: 'money', title: `${bet.game}: the amount credited is not the stake times the multiplier the target itself showed`, field: 'amount_won', expected: bet.multiplier === null ? null : `stake × ${String(bet.multiplier)}`, seen: formatDecimal(bet.paidMicro), evidence: `${evidence}: ${contradiction}` });
   }
-  const paid = bet.paidMicro;
-  if (paid !== null && bet.won !== null && ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro))) {
-    findings.add({ id: `money:${bet.game}:won-flag`, severity: 'major', kind: 'money', title: `${bet.game}: the win flag contradicts the amount the target credited`, field: 'won', expected: paid === 0n ? false : true, seen: bet.won, evidence });
+  if (!credit.ok || bet.won === null) return;
+  const paid = credit.micro;
+  if ((bet.won && paid === 0n) || (!bet.won && paid > bet.amountMicro)) {
+    findings.add({ id: `money:${bet.game}:won-flag`, severity: 'major', kind: 'money', title: `${bet.game}: the win flag contradicts the amount the target credited`, field: 'won', expected: paid !== 0n, seen: bet.won, evidence });
   }
+}
+
+/**
+ * What the bet returned per unit staked: its credit (live/bet-credit.ts: stake × the shown
+ * multiplier where the answer rounds `amount_won`) over the stake — never the rounded figure,
+ * which biases small stakes.
+ */
+function returnOf(bet: LiveBet): Ratio | null {
+  if (bet.amountMicro <= 0n) return null;
+  const credit = betCredit(bet);
+  return credit.ok ? ratio(credit.micro, bet.amountMicro) : null;
 }
 
 async function balanceOf(options: EdgeAuditOptions): Promise<Micro | null> {

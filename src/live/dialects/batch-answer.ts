@@ -24,14 +24,14 @@ function refusalOf(element: unknown, errorName: 'code' | 'error'): Refusal {
  * The elements in order; null when `results` is absent. `isError` tells an error element by the
  * dialect's own flag (the documents' `ok: false`); without one, `error` without `bet_id` does.
  */
-export function readBatchElements(reader: WireReader, errorName: 'code' | 'error', isError: (element: WireReader) => boolean): Array<LiveBet | Refusal> | null {
+export function readBatchElements(reader: WireReader, errorName: 'code' | 'error', isError: (element: WireReader) => boolean, paidPlaces: number | null = null): Array<LiveBet | Refusal> | null {
   const results = reader.array('results');
   if (results === null) return null;
   return results.slice(0, MAX_ELEMENTS).map((element, index) => {
     const nested = reader.nested(element, `results[${index}]`);
     const errorLike = valueAt(element, 'error') !== undefined && valueAt(element, 'bet_id') === undefined;
     if (isError(nested) || errorLike) return refusalOf(element, errorName);
-    return readBet(nested) ?? refusalOf(element, errorName);
+    return readBet(nested, paidPlaces) ?? refusalOf(element, errorName);
   });
 }
 

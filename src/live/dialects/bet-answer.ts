@@ -16,7 +16,8 @@ export function betBody(bet: BetInput, withGame: boolean): JsonObject {
   return { ...base, amount: toNumber(bet.amountMicro), client_seed: bet.clientSeed, ...bet.params };
 }
 
-export function readBet(reader: WireReader): LiveBet | null {
+/** A bet answer; `paidPlaces`: the decimals the dialect rounds `amount_won` to (null: exact). */
+export function readBet(reader: WireReader, paidPlaces: number | null = null): LiveBet | null {
   const betId = reader.string('bet_id');
   const game = reader.string('game');
   const amountMicro = reader.money('amount_bet');
@@ -31,5 +32,5 @@ export function readBet(reader: WireReader): LiveBet | null {
   const resultHash = reader.string('proof.result_hash');
   reader.knows('kelly', 'placed_at', 'index', 'ok');
   if (betId === null || game === null || amountMicro === null || clientSeed === null || nonce === null || seedHash === null || resultHash === null) return null;
-  return { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro };
+  return { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro, paidPlaces };
 }

@@ -7,7 +7,8 @@
  *
  * The outcome check compares the whole recorded `result` with the replayed one (afp writes no
  * field it does not recompute) and the recorded `payout_multiplier` with the recomputed one at the
- * wire's six decimals. Variants: the documents' (document-variants.ts). A crash-round bet of the
+ * wire's six decimals. A payout the dialect shows rounded (paidPlaces) is checked within that
+ * rounding against the unrounded credit (shown-payout.ts). Variants: the documents' (document-variants.ts). A crash-round bet of the
  * short style (its parameters name a `round_id`) replays as its round: the crash point of the
  * round's draw, and the cash-out it reached (verify-wire-bet.ts).
  * Parameters read back from a result (`paramsOf`, for a wire without them: afp serve --dialect
@@ -24,6 +25,7 @@ import type { Chance } from '../../services/casino/games/game.ts';
 import { fixedNumber } from '../../services/casino/kelly/kelly-numbers.ts';
 import { documentVariants } from './document-variants.ts';
 import { compareResult } from './field-differences.ts';
+import { shownPayoutCheck } from './shown-payout.ts';
 import type { Check, FairnessScheme, FieldDifference, SchemeBet, SchemeVerdict } from './scheme.ts';
 
 const OK: Check = { status: 'ok' };
@@ -63,7 +65,10 @@ function verify(bet: SchemeBet, serverSeedHex: string): SchemeVerdict {
   if (bet.multiplier !== null && bet.multiplier !== wireMultiplier) differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: wireMultiplier });
   const outcome = differences.length === 0 ? OK : { status: 'failed' as const, detail: `${differences.length} field(s) differ from the replayed game`, differences };
   const dueMicro = applyToMicro(bet.amountMicro, multiplier);
-  const payout = bet.paidMicro === null
+  const places = bet.paidPlaces ?? null;
+  const payout = places !== null
+    ? shownPayoutCheck(bet, multiplier, places)
+    : bet.paidMicro === null
     ? notChecked('the answer does not say the amount paid')
     : bet.paidMicro === dueMicro ? { status: 'ok' as const, dueMicro } : { status: 'failed' as const, detail: `paid ${bet.paidMicro} micro, due ${dueMicro} (amount × recomputed multiplier, rounded down)`, dueMicro };
   return { commitment, resultHash, outcome, payout, multiplier };

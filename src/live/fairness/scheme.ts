@@ -32,6 +32,8 @@ export interface SchemeBet {
   readonly amountMicro: Micro;
   /** The gross return credited (stake included); null when the answer does not say. */
   readonly paidMicro: Micro | null;
+  /** The decimals the answer rounds `paidMicro` to (a display field); absent or null: shown exactly. */
+  readonly paidPlaces?: number | null;
   /** The recorded total-return multiplier as the wire shows it; null when absent. */
   readonly multiplier: number | null;
   /** The recorded `result` object. */

@@ -93,7 +93,7 @@ const balance = adaptedRow('casino.A.balance', {
     const agent = context.platform.agents.get(view.agentId);
     return {
       agent_id: view.agentId,
-      balance_usd: moneyA(view.balanceMicro),
+      balance_usd: context.floatBalances === undefined ? moneyA(view.balanceMicro) : context.floatBalances.balance(view.agentId, view.balanceMicro),
       tier: agent?.tier ?? 'free',
       risk_factor: riskFactor(context, view.agentId),
       lifetime: lifetime(context, view.agentId),
@@ -118,7 +118,8 @@ const withdraw = adaptedRow('casino.A.withdraw', {
   refusal: withdrawRefusal,
   render: (value, context): JsonObject => {
     const withdrawal = value as WithdrawalRecord;
-    const newBalance = moneyA(context.platform.casino.balanceMicro(withdrawal.agentId));
+    const balanceMicro = context.platform.casino.balanceMicro(withdrawal.agentId);
+    const newBalance = context.floatBalances === undefined ? moneyA(balanceMicro) : context.floatBalances.balance(withdrawal.agentId, balanceMicro);
     if (withdrawal.status !== 'completed') {
       return { status: withdrawal.status, withdrawal_id: withdrawal.id, amount: moneyA(withdrawal.amountMicro), fee: moneyA(withdrawal.feeMicro), message: 'Withdrawals over 1000 USDC are reviewed before they are sent.', new_balance: newBalance };
     }

@@ -16,6 +16,7 @@ import { findGame } from '../../../services/casino/games/index.ts';
 import { riskFactorOf } from '../../../services/casino/kelly-rule.ts';
 import { deployedFailure, deployedRefusal } from '../../deployed/deployed-errors.ts';
 import { moneyA } from '../../render.ts';
+import { roundCents } from '../../deployed/float-balances.ts';
 import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../route.ts';
 import { parseBetFields, type ParsedBet } from '../casino/casino-bet-fields.ts';
 import { betCommand, casinoCaller } from '../casino/casino-games.ts';
@@ -82,7 +83,7 @@ function renderBatch(results: BatchResults, context: RouteContext): JsonObject {
       total_wagered: moneyA(wageredMicro), total_won: moneyA(wonMicro), net_pnl: moneyA(wonMicro - wageredMicro),
       win_rate_pct: placed === 0 ? 0 : Math.round((won / placed) * 10_000) / 100,
     },
-    balance_after: moneyA(balanceMicro),
+    balance_after: context.floatBalances === undefined ? moneyA(balanceMicro) : roundCents(context.floatBalances.balance(agentId, balanceMicro)),
     kelly_max_next_bet: moneyA(kellyMicro),
   };
 }

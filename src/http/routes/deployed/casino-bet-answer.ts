@@ -7,8 +7,9 @@
  * `new_balance` rounded half up to the rules' display places (default 2) from afp's exact micro
  * amounts (the ledger keeps the micro). Also the refusal names of a bet (§2.4, §2.12) and cards as
  * the deployment shows them.
- * Float noise (rules `money.floatNoise`, DEPLOYED.md §2.2) is read by the money rendering of the
- * deployed rows, not here: `deployedRulesOf(context).money.floatNoise`.
+ * Float noise (rules `money.floatNoise` or --float-money, DEPLOYED.md §2.2): RouteContext.floatBalances
+ * keeps each agent's balance as the deployment's double (`- amount`, then `+ amount × multiplier`),
+ * and `amount_won` / `new_balance` are those doubles rounded to the display places.
  */
 import type { Failure, JsonObject } from '../../../core/errors.ts';
 import type { BetRecord } from '../../../services/casino/bet-record.ts';
@@ -19,18 +20,33 @@ import { moneyA } from '../../render.ts';
 import type { RouteContext } from '../../route.ts';
 import { deployedRulesOf } from './deployed-rules-of.ts';
 import { renamed } from '../../deployed/deployed-errors.ts';
+import type { FloatBalances } from '../../deployed/float-balances.ts';
 import { betA } from '../casino/casino-render.ts';
 
 export function deployedBet(bet: BetRecord, context: RouteContext): JsonObject {
   const { placed_at: _placedAt, ...answer } = betA(bet, context.platform.casino.state);
   const { display } = deployedRulesOf(context);
-  return {
-    ...answer,
-    won: bet.multiplier.num > 0n,
-    payout_multiplier: exactNumber(bet.multiplier),
-    amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces),
-    new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces),
-  };
+  const shown = { ...answer, won: bet.multiplier.num > 0n, payout_multiplier: exactNumber(bet.multiplier) };
+  if (context.floatBalances !== undefined) return floatMoneyBet(shown, bet, context.floatBalances, display);
+  return { ...shown, amount_won: roundedMoney(bet.payoutMicro, display.amountWonPlaces), new_balance: roundedMoney(bet.balanceAfterMicro, display.newBalancePlaces) };
+}
+
+/**
+ * With float money, as the deployment settles (§2.4): the balance a double moved by `- amount` and
+ * `+ amount × payout_multiplier`, shown rounded to its display places, and `amount_won` that
+ * unrounded credit rounded likewise (both display fields).
+ */
+function floatMoneyBet(answer: JsonObject, bet: BetRecord, floatBalances: FloatBalances, display: { amountWonPlaces: number; newBalancePlaces: number }): JsonObject {
+  const multiplier = answer['payout_multiplier'] as number;
+  const amount = answer['amount_bet'] as number;
+  const balance = floatBalances.settle({ agentId: bet.agentId, amountMicro: bet.amountMicro, payoutMicro: bet.payoutMicro, balanceAfterMicro: bet.balanceAfterMicro, multiplier });
+  return { ...answer, amount_won: bet.payoutMicro > 0n ? roundPlaces(amount * multiplier, display.amountWonPlaces) : 0, new_balance: roundPlaces(balance, display.newBalancePlaces) };
+}
+
+/** The deployment's display rounding of a double (`Math.round(x * 10^k) / 10^k`; k = 2 is roundCents). */
+function roundPlaces(value: number, places: number): number {
+  const scale = 10 ** places;
+  return Math.round(value * scale) / scale;
 }
 
 /** Decimal places beyond which a ratio is not shown as its exact decimal (a double has at most 767). */

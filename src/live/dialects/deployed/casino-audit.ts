@@ -9,6 +9,7 @@
  * documented rename of afp's style A answer.
  */
 import { row, type DialectTable } from '../dialect.ts';
+import { displayPlaces } from '../../documented-rules.ts';
 import { betIdSegment, readBetIds } from '../history-answer.ts';
 
 export const DEPLOYED_HISTORY_LIMIT_MAX = 200;
@@ -48,7 +49,7 @@ export const CASINO_AUDIT_DEPLOYED: DialectTable = {
       reader.knows('timestamp');
       if (betId === null || game === null || amountMicro === null || clientSeed === null || nonce === null || seedHash === null || resultHash === null) return null;
       return {
-        bet: { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro: null },
+        bet: { betId, game, amountMicro, paidMicro, multiplier, won, result, clientSeed, nonce, seedHash, resultHash, balanceAfterMicro: null, paidPlaces: displayPlaces('deployed', 'amount_won') },
         params: null,
         revealedSeed: typeof seed === 'string' && HEX_SEED.test(seed) ? seed : null,
       };

@@ -5,16 +5,20 @@
  * batch elements without `ok`, errors `{ error: snake_case, message }`. Each renamed field is read
  * under the deployment's name and recorded as a documented deviation from the documents.
  */
+import { toMicro } from '../../../core/live-amount.ts';
 import { toNumber } from '../../../core/money.ts';
 import { betBody, readBet } from '../bet-answer.ts';
+import { displayPlaces } from '../../documented-rules.ts';
 import { readHand } from '../card-answer.ts';
 import { readBatchElements, readSummary } from '../batch-answer.ts';
-import { row, type DialectTable, type WireRequest } from '../dialect.ts';
+import { row, type DialectTable, type OperationRow, type WireRequest } from '../dialect.ts';
 import type { LiveBet, OperationInput } from '../../operations.ts';
 import { CASINO_A, registerRequest } from '../documents/casino-a.ts';
 import type { WireReader } from '../../wire-reader.ts';
 
 const HEX_SEED = /^[0-9a-f]{64}$/;
+/** The decimals the deployment rounds a bet's `amount_won` to (a display field). */
+const PAID_PLACES = displayPlaces('deployed', 'amount_won');
 
 /** A game list element's name: `id` as the documents have it, else the deployment's `game` or `name`. */
 function gameName(element: WireReader): string | null {
@@ -35,7 +39,7 @@ function drawRequest(input: OperationInput<'casino.draw'>): WireRequest {
 
 function readDraw(reader: WireReader): LiveBet | null {
   reader.knows('poker_hand', 'initial_cards', 'final_cards', 'holds');
-  return readBet(reader);
+  return readBet(reader, PAID_PLACES);
 }
 
 export const CASINO_DEPLOYED: DialectTable = {
@@ -52,9 +56,9 @@ export const CASINO_DEPLOYED: DialectTable = {
     request: () => ({ service: 'casino', method: 'GET', path: '/api/v1/auth/balance', auth: true }),
     read: (reader) => {
       const agentId = reader.string('agent_id', { optional: true });
-      const balanceMicro = reader.money('balance_usd', { documents: 'balance' });
+      const balance = reader.amount('balance_usd', { documents: 'balance' });
       reader.knows('tier', 'risk_factor', 'lifetime', 'recent_activity');
-      return balanceMicro === null ? null : { agentId, balanceMicro };
+      return balance === null ? null : { agentId, balanceMicro: toMicro(balance).micro, balance };
     },
   }),
   'casino.games': row('casino.games', {
@@ -65,8 +69,8 @@ export const CASINO_DEPLOYED: DialectTable = {
       return { games: games.map((game, index) => gameName(reader.nested(game, `games[${index}]`))).filter((id): id is string => id !== null) };
     },
   }),
-  // A single bet is the documents' request and answer (DEPLOYED.md §2.4).
-  'casino.bet': CASINO_A['casino.bet'],
+  // A single bet is the documents' request and answer (DEPLOYED.md §2.4), its amount_won a display field.
+  'casino.bet': { ...(CASINO_A['casino.bet'] as OperationRow<'casino.bet'>), read: (reader) => readBet(reader, PAID_PLACES) },
   // Video poker (DEPLOYED.md §2.5): the deal takes no amount; the draw re-deals from (seed, client
   // seed, nonce), so it sends the same client seed, and holds are five booleans.
   'casino.deal': row('casino.deal', {
@@ -84,7 +88,7 @@ export const CASINO_DEPLOYED: DialectTable = {
   'casino.batch': row('casino.batch', {
     request: (input) => ({ service: 'casino', method: 'POST', path: '/api/v1/bets/batch', body: { bets: input.bets.map((bet) => betBody(bet, true)) }, auth: true }),
     read: (reader) => {
-      const results = readBatchElements(reader, 'error', () => false);
+      const results = readBatchElements(reader, 'error', () => false, PAID_PLACES);
       if (results === null) return null;
       reader.knows('kelly_max_next_bet', 'kelly_tip');
       return { results, summary: readSummary(reader), balanceAfterMicro: reader.money('balance_after', { optional: true }) };
