@@ -30,7 +30,7 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
       const seen = verdict.exactEdge ?? verdict.interval?.edge ?? null;
       const how = verdict.exactEdge !== null ? `the exact edge of the target's rule (${scheme.name} scheme), which ${verdict.restsOnBets} verified bets followed` : `the empirical edge over ${verdict.restsOnBets} bets, outside its 99.9% interval`;
       // The target plays the documents' own payout table, whose edge is not the one they advertise:
-      // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
+      // a contradiction inside the documents (docs/decisions/live-and-audit.md), not a defect of the target.
       const documentsOwn = isDocumentsOwn(outcome);
       findings.add({
         id: `edge:${name}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',
