@@ -71,8 +71,12 @@ function runScript(script: string, dir: string, block: ShellBlock): Promise<Ran>
     npm_config_offline: 'true',
     ...block.marker.env,
   };
-  delete env.GITHUB_RUN_ID;
-  if (block.marker.env.GITHUB_RUN_ID !== undefined) env.GITHUB_RUN_ID = block.marker.env.GITHUB_RUN_ID;
+  // A CI's run variables (the recipes read them with a default) are the marker's or none.
+  for (const name of ['GITHUB_RUN_ID', 'GITHUB_RUN_NUMBER']) {
+    const value = block.marker.env[name];
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   return new Promise((resolve) => {
     // `set -m`: a background job gets its own process group, so `kill %1` stops it with its
     // children, as in a reader's terminal; the block runs in a session of its own (detached), and
