@@ -4,7 +4,7 @@
 // (Node 22.13 or later: node:sqlite without a flag). In a clone it runs the TypeScript sources by
 // Node 24's type stripping (the `node` dev dependency, first on PATH under npm and npx), so an
 // edit needs no build. The 32 MiB young-generation semi-space suits afp's request path, which
-// makes many short-lived objects (docs/decisions.md, "Runtime").
+// makes many short-lived objects (docs/decisions/tooling.md, "Runtime").
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 

@@ -1,23 +1,21 @@
-// Regenerates the generated parts of README.md: the endpoint list (from the route table), each
-// command's usage block and the exit-code table (from the CLI's definitions, src/cli/commands.ts).
+// Regenerates the generated parts of the user documentation (README.md and docs/*.md): the endpoint
+// list (from the route table), each command's usage block and the exit-code table (from the CLI's
+// definitions, src/cli/commands.ts), each in the one file that holds its markers.
 // Why a script: these parts are data-derived; test/docs/readme.test.ts fails when one is stale.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/commands.ts';
-import { spliceUsage } from '../src/cli/readme-usage.ts';
-import { endpointListMarkdown, spliceEndpoints } from '../src/http/endpoint-list.ts';
+import { docBlocks, readDocTexts, spliceDocs } from '../src/cli/docs-usage.ts';
 import { ALL_ROUTES } from '../src/http/routes/index.ts';
 
-const readmePath = join(import.meta.dirname, '..', 'README.md');
-const withEndpoints = spliceEndpoints(readFileSync(readmePath, 'utf8'), endpointListMarkdown(ALL_ROUTES));
-if (withEndpoints === null) {
-  console.error('README.md lacks the endpoint markers');
+const root = join(import.meta.dirname, '..');
+const docs = readDocTexts(root);
+const result = spliceDocs(docs, docBlocks(COMMANDS.map((row) => row.definition), ALL_ROUTES));
+if (result.missing.length > 0 || result.duplicated.length > 0) {
+  if (result.missing.length > 0) console.error(`no file holds the markers of: ${result.missing.join(', ')} (add <!-- usage:afp NAME:start --> and <!-- usage:afp NAME:end --> to the page of the job it belongs to)`);
+  if (result.duplicated.length > 0) console.error(`more than one file holds the markers of: ${result.duplicated.join(', ')} (a block has one home)`);
   process.exit(2);
 }
-const usage = spliceUsage(withEndpoints, COMMANDS.map((row) => row.definition));
-if (usage.missing.length > 0) {
-  console.error(`README.md lacks the usage markers of: ${usage.missing.join(', ')} (add <!-- usage:afp NAME:start --> and <!-- usage:afp NAME:end --> where each block goes)`);
-  process.exit(2);
-}
-writeFileSync(readmePath, usage.text);
-console.log('README.md endpoint list, usage blocks and exit codes updated');
+const changed = result.docs.filter((doc, index) => doc.text !== docs[index]?.text);
+for (const doc of changed) writeFileSync(join(root, doc.path), doc.text);
+console.log(`usage blocks, exit codes and endpoint list: ${changed.length === 0 ? 'all fresh' : `updated ${changed.map((doc) => doc.path).join(', ')}`}`);

@@ -1,6 +1,6 @@
 /**
  * Archetype `referral-recruiter`: grows a referral tree and pays fees on every service, so the
- * tree's referrers earn at every level (platform.md item 6; docs/decisions.md "Referral
+ * tree's referrers earn at every level (platform.md item 6; docs/decisions/platform.md "Referral
  * programme").
  *
  * At setup it registers, with chance `referred`, referred by a recruiter already registered (the

@@ -155,7 +155,7 @@ export function keyed(model: Readonly<CheckModel>, system: CheckSystem, slot: nu
   return system.client.withKey(agent.apiKey);
 }
 
-/** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions.md). */
+/** A client without key, from a never-used IP (per-IP limits never bind, docs/decisions/check.md). */
 export function keyless(model: Readonly<CheckModel>, system: CheckSystem): AfpClient {
   return system.client.withIp(model.names.freshIp());
 }

@@ -1,6 +1,6 @@
 /**
  * RateBudget: keeps every run of `afp check` well inside the platform's rate limits instead of
- * modelling the limiter (docs/decisions.md "Model-based check").
+ * modelling the limiter (docs/decisions/check.md "Model-based check").
  *
  * Requests sent without a key get a never-used originating IP each (RunNames.freshIp), so per-IP
  * buckets never bind. Requests with an agent's key are counted here per agent and per bucket

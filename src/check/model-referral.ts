@@ -1,6 +1,6 @@
 /**
  * The reference model's referral programme for the fee services (platform.md item 6;
- * docs/decisions.md "Referral programme"), written from the documents, not from src/services:
+ * docs/decisions/platform.md "Referral programme"), written from the documents, not from src/services:
  * the three registration referrers above the payer earn the service's share at level 1 and half
  * and a quarter of it at levels 2 and 3, each floor(fee × bps / 10,000) of the same fee, out of
  * fee income into their payables; a level whose referrer is the payer or an excluded party (an

@@ -3,7 +3,7 @@
  * positionals and every flag (long name, optional short, value name, description, default,
  * repeatable), the exit codes it can give. One definition drives four things, so they cannot
  * drift apart: the parser (args.ts, over node:util parseArgs), `--help`, `afp --help`'s list and the
- * README's usage blocks (scripts/gen-docs.ts).
+ * usage blocks of README.md and docs/*.md (scripts/gen-docs.ts).
  *
  * Rendering is pure and byte-stable: the same definition always gives the same text.
  * Non-goals: validating flag values (each command checks its own, reporting every error at once).
@@ -44,7 +44,7 @@ export interface CommandDefinition {
   readonly exits: readonly ExitCode[];
   /** What `--json` prints, for commands that print a verdict (documented under the flags). */
   readonly json?: string;
-  /** Extra lines printed after the flags (a second form, a note); the README keeps its own prose. */
+  /** Extra lines printed after the flags (a second form, a note); the docs keep their own prose. */
   readonly notes?: readonly string[];
 }
 
@@ -118,7 +118,7 @@ export function exitLine(definition: CommandDefinition): string {
   return `exit codes: ${codes.map((code) => `${code} ${EXIT_MEANINGS[code]}`).join(' · ')}`;
 }
 
-/** The whole `--help` text of a command (also the README's usage block). */
+/** The whole `--help` text of a command (also its usage block in docs/). */
 export function helpText(definition: CommandDefinition): string {
   const lines = [`${commandName(definition)}: ${definition.summary}`, '', `usage: ${usageLine(definition)}`];
   if (definition.positionals.length > 0) lines.push('', 'arguments:', ...twoColumns(definition.positionals.map((positional) => [positionalText(positional), positional.description])));

@@ -2,7 +2,7 @@
  * Every afp command and subcommand, one row each: its definition (command-definition.ts) and the
  * module that runs it, loaded lazily so `afp run` does not pay for the HTTP server's imports.
  * Adding a command is adding a row here: the entry dispatches it, answers its `--help`, lists it
- * in `afp --help`, and scripts/gen-docs.ts writes its usage block into the README.
+ * in `afp --help`, and scripts/gen-docs.ts writes its usage block into its page of docs/.
  *
  * A subcommand row (`['audit', 'money']`) loads the module of its command (`audit.ts`), which is
  * given the argv after the command's name (the subcommand's name first), as before.

@@ -3,7 +3,7 @@
  * three styles by its route id (the table below, checked against the server's rows by a test),
  * with a few named calls the agents, audits and checks use. Answers are plain JSON objects:
  * callers read the fields they need (the wire shapes are in src/http/routes/casino/casino-*.ts and
- * the README). Identity comes from the AfpClient that made it.
+ * docs/endpoints.md). Identity comes from the AfpClient that made it.
  */
 import type { HttpMethod, Mount } from '../http/route.ts';
 import type { ApiResult, CallInput } from './client.ts';

@@ -4,7 +4,7 @@
  *
  * Body shape on the wire: `{ "error": message, "code": CODE, ...extra }` (+ `_info`, added by
  * the HTTP layer). The statuses of the three service-specific codes are not shown in the spec;
- * afp's choice is recorded in docs/decisions.md.
+ * afp's choice is recorded in docs/decisions/platform.md.
  */
 
 export const ERROR_STATUS = {

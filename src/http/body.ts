@@ -7,7 +7,7 @@
  * JSON_DEPTH_MAX (400: rows and copies walk values recursively, and a parameter thousands of
  * levels deep overflowed the stack, a 500), then the JSON text (400). The depth is measured on
  * the text in one pass, before parsing, without recursion.
- * All three statuses carry the code BAD_REQUEST (docs/decisions.md "Serve and transports").
+ * All three statuses carry the code BAD_REQUEST (docs/decisions/serve.md "Serve and transports").
  * The result is a value, never a throw; the dispatcher answers `failure` at its step 5.
  */
 import { fail, failWithStatus, type Failure } from '../core/errors.ts';

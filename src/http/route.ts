@@ -80,7 +80,7 @@ export interface RouteSpec<C, O> {
   /** 'optional': a key is used when sent (B's first faucet claim needs none). */
   readonly auth: 'none' | 'bearer' | 'optional';
   readonly limits?: RouteLimits;
-  /** One line for the README's endpoint list and the OpenAPI summary. */
+  /** One line for the endpoint list (docs/endpoints.md) and the OpenAPI summary. */
   readonly summary: string;
   /** The status of a success: 201 for rows that create a resource, 200 otherwise. */
   readonly successStatus: 200 | 201;

@@ -89,7 +89,7 @@ export type AmountSyntax = 'number' | 'number-or-decimal-string';
 
 /**
  * A positive amount in micro-USDC. Style A sends JSON numbers; style B sends numbers and
- * accepts the decimal strings it renders (docs/decisions.md).
+ * accepts the decimal strings it renders (docs/decisions/platform.md).
  */
 export function requiredAmount(value: unknown, name: string, syntax: AmountSyntax): Micro | Failure {
   if (value === undefined || value === null) return fail('BAD_REQUEST', `${name} is required`);

@@ -63,7 +63,7 @@ export const DOCUMENTED_RULES = {
   'trading.leverage.default': {
     title: 'the leverage of a perpetual order that names none',
     documents: '1',
-    dialects: { deployed: { value: '5', source: 'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions.md)' } },
+    dialects: { deployed: { value: '5', source: 'DEPLOYED.md §5 (leverage default 5); the documents name no default, afp reads 1 (docs/decisions/deployed-dialect.md)' } },
   },
   'trading.entry.price': {
     title: 'the entry of a market order against the price read at the same instant',

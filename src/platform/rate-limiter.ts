@@ -254,7 +254,7 @@ export class RateLimiter {
     this.freeTier = tierLimits(tiers.free);
     this.proTier = tierLimits(tiers.pro);
     this.enterpriseTier = tierLimits(tiers.enterprise);
-    // Capacity = the per-minute cap itself: "10 per minute per IP, no tier lifts it" (docs/decisions.md).
+    // Capacity = the per-minute cap itself: "10 per minute per IP, no tier lifts it" (docs/decisions/platform.md).
     this.registerShape = bucketShape(config.registerPerMinutePerIp, config.registerPerMinutePerIp, 'register-ip');
     for (const [service, row] of Object.entries(config.serviceB)) {
       assertDailyCap(row.perDay, `service-daily:${service}`);

@@ -4,7 +4,7 @@
  * target will answer differently (another seed, another deployment) and which replay therefore
  * rebinds and compares through a binding instead of exactly.
  *
- * Rule (version 1, docs/decisions.md "Record and replay"): a string is identifier-like when it is
+ * Rule (version 1, docs/decisions/replay.md "Record and replay"): a string is identifier-like when it is
  * 8 to 512 characters long, has no whitespace, is not an ISO 8601 date or time, is not a decimal
  * number, and either contains a digit, mixes upper- and lower-case letters, or has a segment
  * (split on `_ - . :`) of at least 8 hex digits. So `sk_live_3fa…`, `0x9ab…`, `esc_…`,

@@ -19,7 +19,7 @@ import { Bindings } from './bindings.ts';
 /**
  * What each recorded agent's account is funded with: the documents' agents trade and register
  * from their one platform balance, which the recording does not state; enough that no order or
- * registration of a short run is refused for want of funds the recording had (docs/decisions.md).
+ * registration of a short run is refused for want of funds the recording had (docs/decisions/live-and-audit.md).
  */
 export const REPLAY_FUND_MICRO: Readonly<Record<AccountService, Micro>> = { trading: 1_000_000_000n, domains: 1_000_000_000n };
 export const ACCOUNTS_MAX = 10_000;

@@ -1,6 +1,6 @@
 /**
  * Serve-only endpoints, answered at the HTTP edge before the dispatcher: not part of the
- * platform's contract, no auth, not rate limited, loopback peers only (docs/decisions.md).
+ * platform's contract, no auth, not rate limited, loopback peers only (docs/decisions/serve.md).
  *   GET  /health          → { status: 'ok' }                     (every mount, as the real services)
  *   GET  /openapi.json    → the OpenAPI document of this mount's rows (every mount, any peer:
  *                          it is documentation; src/http/openapi.ts)

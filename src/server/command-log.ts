@@ -36,7 +36,7 @@
  * - Entries are read back in `seq` order, streaming (a log of 10M entries is not loaded whole).
  * - Schema 1 logs (before 'charge') are read as they are and marked schema 2 on adopt, since the
  *   next commit may hold a 'charge' entry an older afp could not read.
- * Non-goals: snapshots (docs/decisions.md "Durability"), compaction, concurrent readers.
+ * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type * as Sqlite from 'node:sqlite';

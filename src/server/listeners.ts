@@ -4,7 +4,7 @@
  *
  * The faucet and escrow listeners also serve `/mcp` (src/server/mcp.ts) on the same dispatcher.
  *
- * Port layout (docs/decisions.md): the style-B api_url on P, the style-A services on P + offset
+ * Port layout (docs/decisions/serve.md): the style-B api_url on P, the style-A services on P + offset
  * (faucet 1, escrow 2, trading 3, domains 4, wallet 5, casino 6); port 0 makes every listener
  * ephemeral. Shutdown stops accepting, lets in-flight requests finish and closes idle keep-alive
  * connections; whatever is still open after `forceAfterMs` (default 5 s) is cut.

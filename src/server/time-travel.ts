@@ -3,7 +3,7 @@
  * clocks): a snapshot names the whole platform as it is now; a revert makes the platform (and the
  * served clock) what it was then; a reset starts over from the served settings.
  *
- * Rules (docs: README "afp serve"):
+ * Rules (docs/serve.md "afp serve"):
  * - Ids are `snap_<n>`, n counting from 1 over the life of the served history (a reset does not
  *   restart it): an id names one snapshot only, ever, so a stale id is a 404, never another state.
  * - A revert keeps the snapshot reverted to (it can be reverted to again) and drops every snapshot

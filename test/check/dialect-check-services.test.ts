@@ -53,7 +53,7 @@ describe('afp check through the deployed trading and domains', () => {
     expect(seen('rule:trading.refusal.over-balance:deployed')).toBe('400 insufficient_balance');
     expect(seen('rule:domains.refusal.taken:deployed')).toBe('400 domain_unavailable');
     expect(seen('rule:domains.transfer.priced:deployed')).toBe('no priced transfer');
-    // The stand-in keeps afp's 0.2% fee (docs/decisions.md), so the fee rule passes: no fee finding.
+    // The stand-in keeps afp's 0.2% fee (docs/decisions/deployed-dialect.md), so the fee rule passes: no fee finding.
     expect(report.findings.some((finding) => finding.id.startsWith('rule:trading.fee.rate'))).toBe(false);
     expect(out).toMatch(/^ok: 10 runs held \(at most 60 commands each\)$/m);
   }, 60_000);

@@ -2,7 +2,7 @@
 // a lean keep-alive HTTP client that sends exactly the bytes it is given and never throws (a
 // failure is status 0, counted like any answer), and a counter of statuses printed as one line.
 // The rate limiter's buckets are left out of the digest on purpose: every request counts against
-// them (docs/decisions.md), so a hostile request changes them by design and nothing else.
+// them (docs/decisions/serve.md), so a hostile request changes them by design and nothing else.
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import type { Platform } from '../../src/platform/platform.ts';

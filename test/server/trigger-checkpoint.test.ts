@@ -2,7 +2,7 @@
 // checkpoint-codec.ts, the bytes `afp serve --data` recovers from): the platform is written while
 // the trigger is pending, read back as a fresh object graph, and both — the one that never stopped
 // and the restored one — fire the trigger at the same instant with the same money. (A served
-// restart cannot hold a trigger yet: `--dialect deployed` refuses `--data`, docs/decisions.md.)
+// restart cannot hold a trigger yet: `--dialect deployed` refuses `--data`, docs/decisions/deployed-dialect.md.)
 import { describe, expect, test } from 'vitest';
 import { agentAccount } from '../../src/core/ledger.ts';
 import { usdc } from '../../src/core/money.ts';

@@ -2,10 +2,10 @@
  * The casino account in the reference model: withdrawals (casino.md Limits 3, NOTES.md: USDC on
  * Base only, flat fee 0.50 added to the debit, minimum 1.00, a `0x` + 40 hex address, amounts over
  * 1,000 wait in `pending_review` and complete on the clock 24 h later — afp's review time,
- * docs/decisions.md), the withdrawal list, the balance view with pending amounts, and simulated
+ * docs/decisions/casino.md), the withdrawal list, the balance view with pending amounts, and simulated
  * chain deposits (in-process only: credited on Base after 60 confirmations of 2 s = 2 min).
  *
- * Precedence (docs/decisions.md [casino]): chain → address → amount (400 each) → 422 when the
+ * Precedence (docs/decisions/casino.md "Casino service"): chain → address → amount (400 each) → 422 when the
  * balance is below amount + fee. The fee and the amount leave the balance at request time.
  */
 import { requireAgent, type CheckModel } from '../check-model.ts';
@@ -16,7 +16,7 @@ export const WITHDRAW_FEE_MICRO = 500_000n;
 export const WITHDRAW_MIN_MICRO = 1_000_000n;
 export const REVIEW_ABOVE_MICRO = 1_000_000_000n;
 export const REVIEW_MS = 86_400_000;
-/** Base: 60 confirmations × 2 s (docs/decisions.md [casino], GET /auth/supported-chains). */
+/** Base: 60 confirmations × 2 s (docs/decisions/casino.md "Casino service", GET /auth/supported-chains). */
 export const BASE_DEPOSIT_MS = 120_000;
 
 export const GOOD_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

@@ -4,7 +4,7 @@
  * above the game's maximum), the refusal the casino must answer, and for an accepted bet the exact
  * answer given the multiplier it reports.
  *
- * Refusals in afp's documented order (docs/decisions.md [casino], [kelly]): bad input 400; below
+ * Refusals in afp's documented order (docs/decisions/casino.md "Casino service", "Casino Kelly rule"): bad input 400; below
  * the minimum 400 with `min_bet`; above the game's maximum 400 with `max_bet`; balance below the
  * amount 422 INSUFFICIENT_BALANCE; above the Kelly limit for the balance before the bet 400 with
  * `max_bet` = that limit. An accepted bet takes the agent's next nonce, moves the stake to the

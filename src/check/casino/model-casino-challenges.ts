@@ -1,6 +1,6 @@
 /**
- * Challenges in the reference model (NOTES.md "Challenges"; afp's choices in docs/decisions.md
- * [casino]): create holds the challenger's stake; the challenged agent accepts (its stake held,
+ * Challenges in the reference model (NOTES.md "Challenges"; afp's choices in docs/decisions/casino.md
+ * "Casino service"): create holds the challenger's stake; the challenged agent accepts (its stake held,
  * the draw taken from the challenger's seed at its next nonce with the challenge id as client
  * seed, the winner paid both stakes minus 2% rounded up to the micro) or declines (the challenger
  * refunded); a pending challenge expires after 24 h on the clock (refund).
@@ -16,9 +16,9 @@ import { eq, money, object, text, time, type Matcher, type Prediction } from '..
 import { nextDraw, takeDraw, type ModelChallenge } from './model-casino.ts';
 import { field, learnHash, seedMatcher } from './model-casino-expect.ts';
 
-/** NOTES.md: 2% of both stakes; rounded up (docs/decisions.md). */
+/** NOTES.md: 2% of both stakes; rounded up (docs/decisions/casino.md). */
 export const CHALLENGE_CUT_BPS = 200n;
-/** afp's choice (docs/decisions.md [casino]): pending challenges expire after 24 h. */
+/** afp's choice (docs/decisions/casino.md "Casino service"): pending challenges expire after 24 h. */
 export const CHALLENGE_EXPIRY_MS = 86_400_000;
 const AMOUNT_MIN_MICRO = 10_000n;
 const AMOUNT_MAX_MICRO = 10_000_000_000n;

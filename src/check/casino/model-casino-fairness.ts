@@ -7,7 +7,7 @@
  * Replay: block k = HMAC-SHA256(seed text, "<client_seed>:<nonce>[:<k>]") (the published
  * DrawStream); a bet replays through its game's pure `play` and must give the multiplier and the
  * result the answer reported (and block 0 must be its result_hash); a challenge replays by the
- * published challenge rule (docs/decisions.md [casino]): coin_flip int(2), 0 → the challenger
+ * published challenge rule (docs/decisions/casino.md "Casino service"): coin_flip int(2), 0 → the challenger
  * wins; dice int(100)+1 each side, challenger first, higher wins, ties roll again.
  */
 import { createHash } from 'node:crypto';

@@ -37,7 +37,7 @@ export type Outcome = readonly [probability: Ratio, multiplier: Ratio];
 const MICRO = 1_000_000n;
 /** casino.md: minimum bet 0.01 for every game. */
 export const MIN_BET_MICRO = 10_000n;
-/** casino.md style B: dice (and the core games) 10,000; keno and plinko 1,000 (afp's choice, docs/decisions.md). */
+/** casino.md style B: dice (and the core games) 10,000; keno and plinko 1,000 (afp's choice, docs/decisions/casino.md). */
 export function maxBetMicro(game: GameId): bigint {
   return game === 'keno' || game === 'plinko' ? 1_000n * MICRO : 10_000n * MICRO;
 }
@@ -158,7 +158,7 @@ export function support(choice: GameChoice): Ratio[] {
 
 /**
  * NOTES.md "Kelly limit": p = P(multiplier > 1), payout = E[multiplier | multiplier > 1] (afp's
- * reduction of a many-outcome law, docs/decisions.md [kelly]); b = payout − 1, f* = (b·p − (1 −
+ * reduction of a many-outcome law, docs/decisions/casino.md "Casino Kelly rule"); b = payout − 1, f* = (b·p − (1 −
  * p)) / b; f* ≤ 0 → bankroll × risk × p, else bankroll × f* × risk; rounded down; p = 0 → 0.
  */
 export function kellyLimitMicro(choice: GameChoice, bankrollMicro: bigint, riskPercent: number): bigint {

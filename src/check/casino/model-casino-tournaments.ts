@@ -1,6 +1,6 @@
 /**
- * Tournaments in the reference model (NOTES.md "Tournaments"; afp's choices in docs/decisions.md
- * [casino]): create with the prize pool moved from the creator's balance (422 when short), enter
+ * Tournaments in the reference model (NOTES.md "Tournaments"; afp's choices in docs/decisions/casino.md
+ * "Casino service"): create with the prize pool moved from the creator's balance (422 when short), enter
  * (the fee joins the pool), play (an ordinary bet whose net result is the entrant's score),
  * details with the live leaderboard, and the end on the clock: 60% / 30% / 10% of the pool to the
  * top three scores (score desc, then earlier entry, then agent id), floor each, the remainder to

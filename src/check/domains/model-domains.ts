@@ -1,6 +1,6 @@
 /**
  * The domains part of the reference model of `afp check`, written from the wire contract alone
- * (spec/platform.md "Domains" and docs/decisions.md "Domains"); it never imports the domains
+ * (spec/platform.md "Domains" and docs/decisions/domains.md "Domains"); it never imports the domains
  * service. A run names DOMAIN_COUNT names of its own (`<run>-d<i>.<tld>`), so commands meet the
  * same names; each is unheld, active or expired (in grace).
  *
@@ -26,7 +26,7 @@ const TLDS: readonly string[] = ['xyz', 'com', 'xyz', 'com'];
 /** The yearly prices of those TLDs (spec/NOTES.md price table). */
 const YEARLY_PRICE_MICRO: Readonly<Record<string, Micro>> = { xyz: 14_400_000n, com: 18_000_000n };
 const DAY_MS = 86_400_000;
-/** docs/decisions.md "Domains": a 365-day year, a 30-day grace, years 1..10, a 15% referral share. */
+/** docs/decisions/domains.md "Domains": a 365-day year, a 30-day grace, years 1..10, a 15% referral share. */
 export const DOMAIN_RULES = { yearMs: 365 * DAY_MS, graceMs: 30 * DAY_MS, yearsMin: 1, yearsMax: 10, referralShareBps: 1500n } as const;
 
 export interface ModelOffer {

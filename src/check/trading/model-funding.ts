@@ -1,6 +1,6 @@
 /**
  * Funding in the check model (spec "funding applied to open positions every 8 hours";
- * docs/decisions.md "Trading"): at each 00/08/16 UTC instant T every open position, in opening
+ * docs/decisions/trading.md "Trading"): at each 00/08/16 UTC instant T every open position, in opening
  * order, pays (a long when the rate is positive, a short when it is negative) or receives the rate
  * quoted for the period that ends at T, on its notional at the mark of T (qty × mid, down):
  * a payment rounds up and is at most the margin, a receipt rounds down; both move the margin only,

@@ -1,6 +1,6 @@
 /**
  * Resting limit orders in the check model (spec "limit orders stay open until the price crosses
- * them, then fill at the limit"; docs/decisions.md "Trading"): at every tick, in placement order,
+ * them, then fill at the limit"; docs/decisions/trading.md "Trading"): at every tick, in placement order,
  * an open order on a market that is open at that instant fills when the quote of the tick has
  * crossed its limit (a buy when ask ≤ limit, a sell when bid ≥ limit): its hold returns to the
  * agent, then it fills at its limit as a maker (fee = size × 0.1%, up) through the same fill rules

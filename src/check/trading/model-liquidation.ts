@@ -1,6 +1,6 @@
 /**
  * Liquidation in the check model (spec "liquidation when the mark crosses the liquidation price,
- * with the loss never leaving an agent's balance negative"; docs/decisions.md "Trading"): at the
+ * with the loss never leaving an agent's balance negative"; docs/decisions/trading.md "Trading"): at the
  * first tick whose mid reaches a position's liquidation price (a long at or below it, a short at
  * or above; a long whose price is 0 never), the position ends and its whole margin is forfeited:
  * the loss at the mark goes to the house, what remains of the margin to insurance, and a loss

@@ -3,7 +3,7 @@
  * placed, a resting limit at its limit at a tick) opens, adds to, reduces, closes or flips the
  * agent's netted position, and the margin and PnL move with it; the liquidation price and the
  * unrealized PnL the views show.
- * Rules (docs/decisions.md "Trading"): qty = size / price, rounded down to 8 decimals; an opening
+ * Rules (docs/decisions/trading.md "Trading"): qty = size / price, rounded down to 8 decimals; an opening
  * or adding fill debits margin = size / leverage (up) plus the fee; an opposite fill releases
  * margin pro rata (down) with the PnL (qty × move, down): a loss is taken from the released margin,
  * then from the balance as far as it holds; the fee as far as the balance then holds; a flip opens

@@ -4,7 +4,7 @@
  * the one piece of the trading service the model reads, and for prices only: fills, funding and
  * liquidation are the model's own arithmetic (model-positions.ts, model-funding.ts,
  * model-liquidation.ts, model-limit-book.ts). Why reuse it: a price is a pure function of
- * (seed, asset, tick, shocks) by design (docs/decisions.md "Trading"), so a copy of its 13 octaves
+ * (seed, asset, tick, shocks) by design (docs/decisions/trading.md "Trading"), so a copy of its 13 octaves
  * would only repeat the code it checks against; what the check verifies is what the service does
  * with a price, not the price. The seed and shocks come from the in-process platform or from
  * GET /_afp/platform (`seed`, `trading_shocks`) of `afp serve`.

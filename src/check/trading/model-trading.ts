@@ -1,7 +1,7 @@
 /**
  * The trading part of the reference model of `afp check`: its state (orders, netted positions,
  * spot holdings, the target's closures, the price oracle) and the arithmetic every trading rule
- * shares, written from the wire contract (spec/platform.md "Trading", NOTES.md, docs/decisions.md
+ * shares, written from the wire contract (spec/platform.md "Trading", NOTES.md, docs/decisions/trading.md
  * "## Trading"). The rules live one concept a file beside it: orders and cancels
  * (model-orders.ts), perpetual fills and margins (model-positions.ts), spot (model-spot.ts), the
  * views (model-views.ts), and what time does (model-trading-time.ts: funding, liquidation and

@@ -5,7 +5,7 @@
  * before it has one), so the model's "latest wallet of a slot" is the last the slot created.
  * Why only ethereum and base for B's sends: the model never moves coin on polygon or arbitrum
  * (the mint door and the primary interface do not reach them), so B's rows there are predicted
- * as zero and empty — exact as long as no command sends there (docs/decisions.md "Wallet").
+ * as zero and empty — exact as long as no command sends there (docs/decisions/wallet.md "Wallet").
  * A's balance (USD values at the simulated prices) is not modelled yet.
  */
 import type { CheckModel } from '../check-model.ts';

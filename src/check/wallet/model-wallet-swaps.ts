@@ -1,5 +1,5 @@
 /**
- * The wallet model's swaps and its clock (NOTES.md "Wallet"; docs/decisions.md "Wallet"): quotes
+ * The wallet model's swaps and its clock (NOTES.md "Wallet"; docs/decisions/wallet.md "Wallet"): quotes
  * with the aggregator's 0.5 % fee (rounded up, in input units) and minReceived = output less 1 %
  * (rounded up); orders that wait for a deposit at their own address, expire after the deposit
  * window, are refunded (a deposit of another asset or below the amount), or go confirming (at the

@@ -1,6 +1,6 @@
 /**
  * The wallet part of the reference model of `afp check` (spec/wallet.md, NOTES.md "Wallet",
- * docs/decisions.md "Wallet"): the run's wallets (public addresses only: the keys live in the
+ * docs/decisions/wallet.md "Wallet"): the run's wallets (public addresses only: the keys live in the
  * commands' keyring, wallet-keyring.ts), balances per (chain, asset, address) in base units, the
  * run's transactions and their block instants, and the swap orders (model-wallet-swaps.ts).
  *

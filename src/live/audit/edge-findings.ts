@@ -114,7 +114,7 @@ function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme
   const seen = verdict.statedEdge;
   const range = verdict.statedRange !== null && verdict.statedRange[0] !== verdict.statedRange[1] ? ` [${percent(verdict.statedRange[0])}, ${percent(verdict.statedRange[1])}]` : '';
   // The target plays the documents' own payout table, whose edge is not the one they advertise:
-  // a contradiction inside the documents (docs/decisions.md), not a defect of the target.
+  // a contradiction inside the documents (docs/decisions/live-and-audit.md), not a defect of the target.
   const documentsOwn = isDocumentsOwn(outcome);
   findings.add({
     id: `edge:${variant.variant}`, severity: documentsOwn ? 'info' : (verdict.ruleSeverity ?? 'minor'), kind: 'edge',

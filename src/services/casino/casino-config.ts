@@ -1,6 +1,6 @@
 /**
  * CasinoConfig: every number of the casino's rules in one place (STYLE rule 7). Values come from
- * spec/casino.md and NOTES.md; where both are silent the choice is in docs/decisions.md
+ * spec/casino.md and NOTES.md; where both are silent the choice is in docs/decisions/casino.md
  * ("Casino"). Scenarios may override any of them through PlatformConfig.
  */
 import { usdc, type Micro } from '../../core/money.ts';

@@ -2,7 +2,7 @@
  * Video poker's two phases (casino.md): the deal shows five cards and a nonce and places no bet;
  * the draw takes the holds, the nonce and the amount, places the bet and evaluates the hand.
  *
- * The stake is committed at the deal (docs/decisions.md): were the amount chosen after seeing the
+ * The stake is committed at the deal (docs/decisions/casino.md): were the amount chosen after seeing the
  * cards, or a weak deal simply abandoned, an agent could bet big only on strong deals and beat the
  * house. So the deal takes the amount and holds it in `video-poker:<agent>` (no bet yet: nothing
  * is won or lost until the draw), the draw's amount must match it, and a hand still pending when

@@ -2,7 +2,7 @@
  * DNS records of a domain: the five types (A, AAAA, CNAME, MX, TXT), their validation, and the
  * upsert rule of POST /api/v1/dns.
  *
- * Upsert rule (spec silent; docs/decisions.md "Domains"): the records of one request are grouped by
+ * Upsert rule (spec silent; docs/decisions/domains.md "Domains"): the records of one request are grouped by
  * (type, host); each group REPLACES the domain's records of that type and host (a record set, as
  * Route 53's UPSERT), other records stay. So an update is "send the set again", an addition is a
  * new (type, host) or the set with one more value. A CNAME owns its host: it may not share it with

@@ -1,7 +1,7 @@
 /**
  * The domains service's numbers in one place (STYLE rule 7), merged into PlatformConfig as
  * `config.domains`. Spec values: years 1 to 10 (Limits 8), 15% referral share (Referral
- * programme). afp's choices (docs/decisions.md "Domains"): the year is 365 days, the grace period
+ * programme). afp's choices (docs/decisions/domains.md "Domains"): the year is 365 days, the grace period
  * after expiry is 30 days, an agent holds at most 100 domains, no renewal past 10 years ahead.
  */
 import { MAX_AMOUNT_MICRO, type Micro } from '../../core/money.ts';

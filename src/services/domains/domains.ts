@@ -2,7 +2,7 @@
  * DomainsService: the registrar — availability and price, registration for 1 to 10 years,
  * renewal, transfer (a gift, or a sale as an atomic swap), lookup, DNS records, valuation, and
  * expiry on the clock (spec/platform.md "Domains", spec/NOTES.md; afp's choices in
- * docs/decisions.md "Domains").
+ * docs/decisions/domains.md "Domains").
  *
  * Money (one double-entry transfer per movement): a registration or renewal moves its cost
  * (yearly price × years) from the agent to fee-income, then the referrer's 15% share accrues; a

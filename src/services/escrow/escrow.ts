@@ -1,6 +1,6 @@
 /**
  * EscrowService: funds locked between a sender and a receiver, then released, refunded, expired,
- * or frozen by a dispute (spec/platform.md "Escrow"; afp's choices in docs/decisions.md).
+ * or frozen by a dispute (spec/platform.md "Escrow"; afp's choices in docs/decisions/escrow.md).
  *
  * Money (one double-entry transfer per movement): creation moves the full amount from the
  * sender's balance to the escrow's hold; release pays the net to the receiver and the fee to

@@ -1,7 +1,7 @@
 /**
  * PlatformConfig: every number of the platform's rules in one place (STYLE rule 7: defaults live
  * in one place). Values come from spec/platform.md; where the spec is silent the choice is in
- * docs/decisions.md. Scenarios may override any of them.
+ * docs/decisions/ (one file per area). Scenarios may override any of them.
  */
 import { usdc, type Micro } from '../../core/money.ts';
 import { DEFAULT_CASINO_CONFIG, type CasinoConfig } from '../casino/casino-config.ts';
@@ -39,7 +39,7 @@ export interface PlatformConfig {
     readonly feeBps: bigint;
     readonly referralShareBps: bigint;
     readonly disputeWindowMs: number;
-    /** What the end of an unresolved dispute window does (spec silent; docs/decisions.md). */
+    /** What the end of an unresolved dispute window does (spec silent; docs/decisions/escrow.md). */
     readonly disputeOutcome: 'refund' | 'release';
     readonly listLimitDefault: number;
     readonly listLimitMax: number;

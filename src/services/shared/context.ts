@@ -32,7 +32,7 @@ export type PlatformTimer =
 /**
  * Deliberate defects (`afp run|serve|check --defect NAME`, tests and demos only), one table for
  * every command. Each makes a service misbehave in one named way that some invariant, check or
- * audit must catch; docs/decisions.md ("Deliberate defects") says which.
+ * audit must catch; test/shrink/defect-cases.ts says which.
  */
 export const DEFECT_NAMES = [
   'mint-on-claim',

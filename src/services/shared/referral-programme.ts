@@ -3,7 +3,7 @@
  * "Referral"; wallet.md referral rows): who is owed a share of a fee, at which level, and the
  * views a referrer sees (code, stats by level, withdrawal).
  *
- * Rules (docs/decisions.md "Referral programme"):
+ * Rules (docs/decisions/platform.md "Referral programme"):
  * - A referral chain is the registration referrers above an agent: level 1 its referrer, level 2
  *   that agent's referrer, level 3 the next. Links are set once, at registration, to an agent that
  *   already exists, so a chain can neither contain the agent itself nor a cycle (asserted).

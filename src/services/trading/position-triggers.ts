@@ -1,7 +1,7 @@
 /**
  * Stop-loss and take-profit triggers on open perpetual positions (the deployed trading service's
  * `POST /v1/trade/stop-loss` and `/take-profit { position_id, trigger_price }`, spec/DEPLOYED.md §5;
- * afp's rules in docs/decisions.md "Deployed dialect: trading").
+ * afp's rules in docs/decisions/deployed-dialect.md "Deployed dialect: trading").
  *
  * Why a record of its own: a trigger is state that outlives the request that set it and acts on
  * the clock, so it is kept, evented and checked like an order (invariant

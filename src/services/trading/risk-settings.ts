@@ -1,7 +1,7 @@
 /**
  * An agent's own trading risk limits (the deployed trading service's `/v1/trade/risk-settings`
  * and `/check-limits`, spec/DEPLOYED.md §5: "leverage default 5, clamped to the agent max 10,
- * settable to 50"; "403 daily_loss_limit_reached"; afp's rules in docs/decisions.md "Deployed
+ * settable to 50"; "403 daily_loss_limit_reached"; afp's rules in docs/decisions/deployed-dialect.md "Deployed
  * dialect: trading").
  *
  * Why state of its own: the limits are set once and refuse later orders, so they live in the

@@ -1,7 +1,7 @@
 /**
  * The trading service's rules as data (STYLE rule 7: defaults in one place). Spec values:
  * maker fee 0.1%, leverage 1 to 10, maintenance 0.5%, funding every 8 hours, referral 20% of
- * fees, list limit up to 100. afp's choices where the spec is silent (docs/decisions.md,
+ * fees, list limit up to 100. afp's choices where the spec is silent (docs/decisions/trading.md,
  * "Trading"): taker fee 0.2%, one-minute price ticks, order size 1 to 1,000,000 USDC, at most 50
  * open limit orders per agent, house and insurance funded at genesis, weekend closure of
  * stock and index markets off by default.

@@ -1,6 +1,6 @@
 /**
  * TradingService: spot and perpetual orders against the house (spec/platform.md "Trading",
- * spec/NOTES.md "Trading"; afp's choices in docs/decisions.md "Trading").
+ * spec/NOTES.md "Trading"; afp's choices in docs/decisions/trading.md "Trading").
  *
  * Money (one double-entry transfer per movement): a spot buy pays its cost to the house and its
  * fee to fee-income; a spot sell is paid by the house; a perpetual order moves its margin from the

@@ -5,7 +5,7 @@
  *
  * Prices: the trading service's seeded price book (`<BASE>-PERP` mids of ETH, SOL, BTC, TRX, XMR;
  * stablecoins at 1 USD), so the wallet and trading agree at every instant.
- * Order life (afp's rules, docs/decisions.md "Wallet"): an order waits for a deposit of its input
+ * Order life (afp's rules, docs/decisions/wallet.md "Wallet"): an order waits for a deposit of its input
  * asset at its own deposit address; without one for `swapDepositWindowMs` → expired. A confirmed
  * deposit below the order's amount, or of another asset → refunded (sent back to its sender).
  * Otherwise confirming (at the deposit's block) → exchanging (+swapStepMs) → sending (+swapStepMs:

@@ -5,11 +5,11 @@
  * (the real mainnet contracts), never by symbol. Each chain's native coin has an "asset address"
  * too, so a swap always names contract addresses: the EVM sentinel 0xEeee…EEeE that aggregators
  * use, wrapped SOL's mint on solana, tron's zero address, and the word `native` on bitcoin and
- * monero, which have no contracts (docs/decisions.md "Wallet").
+ * monero, which have no contracts (docs/decisions/wallet.md "Wallet").
  *
  * Chains: the six of the wallet's keys (WalletChain, the /v1 interface's chain lists) and the two
  * further EVM chains style B names, polygon and arbitrum (SimChain): they use the ethereum key and
- * address (`keyChainOf`) and are reachable only through style B (docs/decisions.md "Wallet").
+ * address (`keyChainOf`) and are reachable only through style B (docs/decisions/wallet.md "Wallet").
  * Block pace (real chains: ethereum 12 s, base 2 s, solana 0.4 s, bitcoin 10 min, tron 3 s, monero
  * 2 min, polygon 2 s, arbitrum 0.25 s): only blocks that include a pending transaction are simulated — one timer per (chain,
  * block instant) with work in it, batching every transaction of that block; empty blocks cost

@@ -1,7 +1,7 @@
 /**
  * The wallet's referral fee: the swap's 0.5 % integrator fee is the platform's wallet revenue, so
  * the wallet's referral share (10 % at level 1, 5 % and 2.5 % above, referral-programme.ts) is paid
- * on it like any service's fee (issue 21 item 6; docs/decisions.md "Wallet").
+ * on it like any service's fee (issue 21 item 6; docs/decisions/wallet.md "Wallet").
  *
  * Why a hook: the fee is taken in the input asset on a simulated chain (the aggregator's pool
  * keeps it), and chain money is not platform USDC. When the order FINISHES (its payout confirmed;

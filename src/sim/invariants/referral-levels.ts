@@ -1,6 +1,6 @@
 /**
  * Invariant `referral-levels`: every referrer earns exactly the declared share of its
- * descendants' fees at each level (platform.md item 6; docs/decisions.md "Referral programme").
+ * descendants' fees at each level (platform.md item 6; docs/decisions/platform.md "Referral programme").
  *
  * How: the checker keeps its own expected earnings per (referrer, service, level) from the fee
  * events (trading.order / trading.filled fees, domains registrations and renewals, first escrow
@@ -27,7 +27,7 @@ import type { InvariantDefinition, Violation } from './checker.ts';
 const SPEC_LEVEL_ONE_BPS: Readonly<Partial<Record<ReferralService, bigint>>> = { trading: 2_000n, escrow: 1_500n, domains: 1_500n, wallet: 1_000n };
 /** The fee services whose book totals are compared at the end (a wallet fee event joins `feeOf`). */
 const FEE_SERVICES = ['trading', 'escrow', 'domains', 'wallet'] as const;
-/** docs/decisions.md: levels 2 and 3 are 1/2 and 1/4 of the level-1 share. */
+/** docs/decisions/platform.md: levels 2 and 3 are 1/2 and 1/4 of the level-1 share. */
 const SPEC_DIVISORS: readonly bigint[] = [1n, 2n, 4n];
 const ACCRUE_REASON = 'referral.accrue';
 

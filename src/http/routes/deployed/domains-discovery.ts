@@ -4,7 +4,7 @@
  *   public: GET /v1/domains/expiring?days=, /v1/domains/suggest?q=, /v1/domains/portfolio-value?names=
  *   bearer: GET /v1/domains/search?q=, POST /v1/domains/bulk-check { domains: [...] }
  * §7 names these paths (and which side of the authenticated router they sit on) without their
- * bodies: every field and rule below is afp's (docs/decisions.md "Domains: deployed dialect").
+ * bodies: every field and rule below is afp's (docs/decisions/deployed-dialect.md "Domains: deployed dialect").
  * - search: `q` is a label (`agent`) or a name (`agent.ai`); the answer is that label under every
  *   sold TLD (the name's own TLD first), each with availability and yearly price.
  * - bulk-check: 1 to BULK_CHECK_MAX sold names per call, as `check` answers them; any name not

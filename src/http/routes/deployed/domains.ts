@@ -9,7 +9,7 @@
  *   /v1/dns/records: POST { domain_id, type, name, content, ttl, priority? }, GET ?domain_id=,
  *        PUT / DELETE /:recordId; POST /v1/domains/:id/transfer { to_agent_id, note? } (a gift).
  * A domains agent is an afp agent registered on this address; its key is afp's key with the
- * deployment's `sk_domains_` prefix (service-keys.ts), its balance afp's (docs/decisions.md).
+ * deployment's `sk_domains_` prefix (service-keys.ts), its balance afp's (docs/decisions/deployed-dialect.md).
  * Domains and DNS records are named by id, the caller's own only (another's is 404 `not_found`);
  * a record's id is a hash of its domain id, type, host and content, so it is stable and needs no
  * state. Unknown body fields are ignored, as the deployment does; bad known fields → 400, nothing

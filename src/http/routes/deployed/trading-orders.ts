@@ -5,7 +5,7 @@
  *   POST   /v1/trade/limit { coin, side, size_usd, limit_price, leverage? } → 201 `status: pending`
  *   GET    /v1/trade/limit-orders, DELETE /v1/trade/limit-orders/:id
  *   GET    /v1/trade/positions, /v1/trade/history?limit=, /v1/trade/portfolio
- * afp's model stays (docs/decisions.md "Deployed dialect: trading"): fees are afp's (taker 0.2% on
+ * afp's model stays (docs/decisions/deployed-dialect.md "Deployed dialect: trading"): fees are afp's (taker 0.2% on
  * open and close, maker 0.1% on a resting limit fill), positions are netted per (agent, market),
  * liquidation runs. The deployment's rules on input: leverage default 5, a number ≥ 1, floored,
  * clamped to the market's maximum in afp (10 at most); `size_usd` over 10 000 → 400

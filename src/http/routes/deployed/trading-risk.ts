@@ -7,7 +7,7 @@
  *   GET, POST /v1/trade/risk-settings { max_leverage?, daily_loss_limit_usd? } → the settings;
  *   GET  /v1/markets/:coin/orderbook?depth= → a book derived from the quote (public).
  * The spec names these paths and the trigger fields only: every answer's other fields, and the
- * rules below, are afp's (docs/decisions.md "Deployed dialect: trading").
+ * rules below, are afp's (docs/decisions/deployed-dialect.md "Deployed dialect: trading").
  * Triggers are afp's model (src/services/trading/position-triggers.ts): they fire on the clock at
  * the first tick the mark crosses them and close the whole position at the taker quote; a price
  * the mark is already at or through is refused 400 `invalid_trigger_price`. Refusals in the

@@ -10,7 +10,7 @@
  * native coin or of one of its tokens (any case) is read as that asset's address before the
  * documents row parses (which takes addresses only). The deployment uses the monero keys it stored
  * when a monero send omits them; the stand-in stores none (non-custodial), so such a send is 400
- * `monero_keys_required` (docs/decisions.md "Deployed dialect: wallet"). Per IP per 60 s: send 20,
+ * `monero_keys_required` (docs/decisions/deployed-dialect.md "Deployed dialect: wallet"). Per IP per 60 s: send 20,
  * swap 30 (deployed-limits.ts).
  */
 import { isFailure, type JsonObject } from '../../../core/errors.ts';

@@ -10,7 +10,7 @@
  *        /v1/wallet/chains, /v1/gossip, /v1/referral/code, /stats; POST /v1/referral/withdraw.
  * The send and swap rows are in wallet-moves.ts. A wallet agent is an afp agent registered on this
  * address; its key is afp's key under the deployment's `pk_live_` prefix (service-keys.ts), its
- * referral earnings afp's (docs/decisions.md "Deployed dialect: wallet").
+ * referral earnings afp's (docs/decisions/deployed-dialect.md "Deployed dialect: wallet").
  */
 import { isFailure, type JsonObject } from '../../../core/errors.ts';
 import type { Registration } from '../../../services/faucet/faucet.ts';

@@ -2,7 +2,7 @@
  * Domains route rows, styles A (mount 'domains', /api/v1/...) and B (mount 'api', /domains-api/...),
  * over the one DomainsService. Wire shapes: spec/platform.md "Domains" where it shows them (check,
  * register, renew and transfer requests, the A and B register responses); the rest is afp's
- * (docs/decisions.md "Domains"). A renders money as JSON numbers (`price_usdc`, `value_usdc`), B as
+ * (docs/decisions/domains.md "Domains"). A renders money as JSON numbers (`price_usdc`, `value_usdc`), B as
  * decimal strings (`cost`, `price`); A names instants `*_at`, B says `expires`.
  *
  * Invariants: `parse` validates every field — names (syntax and sold TLD), years 1..10, DNS record

@@ -6,7 +6,7 @@
  * → 400), history limit 10 by default (max 50), /swap capped at 120 per minute, register 10 per
  * minute per IP. `POST /v1/wallet/create` answers the mnemonic, the six addresses, the monero keys
  * and the derivation paths once; nothing of it is stored (WalletService.create).
- * The referral rows (/v1/referral/*, /v1/gossip) are not here yet (docs/decisions.md "Wallet").
+ * The referral rows (/v1/referral/*, /v1/gossip) are not here yet (docs/decisions/wallet.md "Wallet").
  */
 import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';

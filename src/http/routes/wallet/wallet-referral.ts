@@ -3,7 +3,7 @@
  * over the platform's one referral programme (src/services/shared/referral-programme.ts: three
  * levels, the wallet's level-1 share 10%). A withdrawal moves every available earning into the
  * caller's platform balance at once (the programme's rule); `address` and `chain` (default base)
- * are checked like every wallet address and named in the confirmation (docs/decisions.md "Wallet").
+ * are checked like every wallet address and named in the confirmation (docs/decisions/wallet.md "Wallet").
  */
 import { isFailure, succeed, type Failure, type JsonObject } from '../../../core/errors.ts';
 import { referralCode, referralStats, withdrawReferral, type ReferralCode, type ReferralStats, type ReferralWithdrawal } from '../../../services/shared/referral-programme.ts';

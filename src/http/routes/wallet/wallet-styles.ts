@@ -3,7 +3,7 @@
  * 'wallet', /api/v1/...) and style B (mount 'api', /wallet-api/...). Both answer per agent, over the
  * public addresses of the caller's latest wallet (POST /v1/wallet/create; 404 before one exists):
  * the service keeps those addresses, never a key, so a send still carries its private_key.
- * afp's readings where the spec is silent (docs/decisions.md "Wallet"):
+ * afp's readings where the spec is silent (docs/decisions/wallet.md "Wallet"):
  * - A /swap: `from` and `to` are `<chain>:<token contract address>`; it opens an order paying the
  *   caller's own address on the output chain; received_usdc is the quoted output's USD value;
  *   slippage (percent, 0 to 50) must be at least the quote's allowance (1%), else 400.

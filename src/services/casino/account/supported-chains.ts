@@ -4,7 +4,7 @@
  *
  * Invariants: `confirmationMs` is exactly `blockTimeMs × confirmationsRequired` (built by `row`);
  * ids are lowercase and unique; withdrawal is allowed on Base only (casino.md Limits rule 3).
- * The delays are afp's choice (docs/decisions.md "Casino account"): realistic orders of magnitude
+ * The delays are afp's choice (docs/decisions/casino.md "Casino service"): realistic orders of magnitude
  * for each chain's finality, round numbers so tests and scenarios can aim at exact instants.
  * Non-goals: real chain ids, gas, token contracts; every chain carries USDC only.
  */

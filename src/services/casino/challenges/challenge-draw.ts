@@ -1,6 +1,6 @@
 /**
- * How a challenge is decided, provably fairly, and how anyone re-checks it (docs/decisions.md,
- * "[casino]").
+ * How a challenge is decided, provably fairly, and how anyone re-checks it (docs/decisions/casino.md,
+ * "Casino service").
  *
  * The draw uses the CHALLENGER's active server seed at accept time, taking its next nonce like a
  * bet, with the challenge id as client seed: blocks are HMAC-SHA256(seed hex, "<chl_id>:<nonce>"

@@ -1,7 +1,7 @@
 /**
  * The challenge record (agent against agent), its commands and limits (casino.md "Challenge
  * create fields" and the challenge rows of the state table; NOTES.md "Challenges"; choices in
- * docs/decisions.md, "[casino]").
+ * docs/decisions/casino.md, "Casino service").
  *
  * Lifecycle: pending → resolved (accept) | declined (decline) | expired (the expiry timer).
  * All three are final and happen once. Money: the challenger's stake is held in

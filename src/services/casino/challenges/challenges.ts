@@ -1,7 +1,7 @@
 /**
  * Challenges: one agent stakes an amount against another at a game (casino.md POST /challenges,
- * GET /challenges, accept, decline; NOTES.md "Challenges"; afp's choices in docs/decisions.md,
- * "[casino]").
+ * GET /challenges, accept, decline; NOTES.md "Challenges"; afp's choices in docs/decisions/casino.md,
+ * "Casino service").
  *
  * Money (one double-entry transfer per movement, hold `challenge:<id>`): creation holds the
  * challenger's stake; accept holds the challenged stake, draws the winner (challenge-draw.ts),

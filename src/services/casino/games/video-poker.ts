@@ -16,7 +16,7 @@
  * dealt order is exchangeable); card codes → those cards plus uniform others, given a deal that
  * holds them. The law given a dealt hand is `holdLaw(hand, positions)` (video-poker-analysis.ts).
  * WARNING for the service: the bet is placed after the deal is seen, so an agent that may pick
- * the amount (or walk away) per deal can bet big only on strong deals; see docs/decisions.md.
+ * the amount (or walk away) per deal can bet big only on strong deals; see docs/decisions/casino.md.
  */
 import { assert } from '../../../core/assert.ts';
 import { fail, isFailure, succeed, type Failure, type Outcome } from '../../../core/errors.ts';

@@ -7,7 +7,7 @@
  * and adds a point on every settled bet; the answer is
  *   { history: [{ at (ISO 8601), bankroll (number), bet_id, game }], count }
  * oldest first, count = history.length. (The real platform answers a ledger-based
- * `{ agent_id, data_points, bankroll_curve }`; afp's curve is per bet, docs/decisions.md.)
+ * `{ agent_id, data_points, bankroll_curve }`; afp's curve is per bet, docs/decisions/casino.md.)
  * Invariants: points are kept in the order added; atMs never decreases (asserted: the clock
  * is monotonic, so a decrease is a bug).
  */

@@ -1,6 +1,6 @@
 /**
  * Everything GET /kelly/limits and POST /kelly/optimal report about one game variant, computed
- * from the exact distribution; kelly-view.ts only renders it. Definitions (docs/decisions.md):
+ * from the exact distribution; kelly-view.ts only renders it. Definitions (docs/decisions/casino.md):
  *
  * - kelly_fraction    f* of kelly-limit.ts (negative for every house-edge game; null when p = 0).
  * - adjusted_fraction the share of the bankroll one bet may stake: risk_factor × p when f* ≤ 0,

@@ -1,7 +1,7 @@
 /**
  * Validation of a tournament's create command: every field in range before anything is looked
  * up or moved (400 BAD_REQUEST naming the field). Bounds are TOURNAMENT_LIMITS; the choices are
- * in docs/decisions.md ("[casino]").
+ * in docs/decisions/casino.md ("Casino service").
  */
 import { fail, type Failure } from '../../../core/errors.ts';
 import { formatDecimal } from '../../../core/money.ts';

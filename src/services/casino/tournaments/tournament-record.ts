@@ -1,7 +1,7 @@
 /**
  * The tournament record, its entrants, the commands of the tournament operations and their
  * limits (casino.md "Tournament create fields"; NOTES.md "Tournaments"; choices in
- * docs/decisions.md, "[casino]" lines).
+ * docs/decisions/casino.md, "Casino service").
  *
  * Lifecycle: upcoming → active (at `startsAtMs`) → completed (at `endsAtMs`, prizes paid). A
  * tournament created with `startsAtMs` = now starts active. Money: the creator's prize pool and

@@ -1,6 +1,6 @@
 /**
  * Tournaments (casino.md "Tournament create fields", GET /tournaments, /tournaments/{id}, enter,
- * play; NOTES.md "Tournaments"; afp's choices in docs/decisions.md, "[casino]").
+ * play; NOTES.md "Tournaments"; afp's choices in docs/decisions/casino.md, "Casino service").
  *
  * Money (one double-entry transfer per movement, hold `tournament:<id>`): creation moves the
  * prize pool from the creator's balance into the hold (never minted: the real casino's defect);

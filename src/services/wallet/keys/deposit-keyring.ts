@@ -1,6 +1,6 @@
 /**
  * DepositKeyring: the swap aggregator's deposit addresses, one per order, from ONE master mnemonic
- * the aggregator draws once (docs/decisions.md "Wallet"). A new wallet per order cost a PBKDF2
+ * the aggregator draws once (docs/decisions/wallet.md "Wallet"). A new wallet per order cost a PBKDF2
  * (2,048 rounds) and six chains' derivations, ~100 ms; here the seed and each chain's account node
  * are computed once, and an order's address is one child step:
  *
