@@ -1,17 +1,53 @@
-// Vitest configuration: which files are tests and how they run.
+// Vitest configuration: which files are tests, which project each belongs to, and how they run.
+// Two projects (so a file nobody classified is never misfiled, integration is the default):
+//   unit         the files listed in test/unit-files.ts: no socket, no child process, no worker
+//                thread, and quick (seconds). test/unit-guard.ts refuses the first three and fails
+//                the file, so the rule holds by itself. `npm run test:unit` runs this project alone.
+//   integration  every other `test/**/*.test.ts`: servers on 127.0.0.1, `afp` as a child process,
+//                workers, and whole-scenario simulations too slow for the inner loop. A new test
+//                file is integration until someone lists it in test/unit-files.ts.
 // Invariants: test order is fixed (no shuffle) so a failing run repeats exactly; each test file
-// gets its own process (`forks`) so module state never leaks between files. The generous
-// timeouts are for whole-scenario simulation tests, not for slow unit tests.
-import { defineConfig } from 'vitest/config';
+// gets its own process (`forks`) so module state never leaks between files (nor the unit guard).
+// Workers: 3 on a 2-core machine (more on more cores). Many integration files wait on sockets and
+// children, leaving a core idle with only one file per core; vitest's default (cores - 1) left the
+// second core of a 2-core machine unused. AFP_TEST_WORKERS overrides it (a number).
+// Node's compile cache (NODE_COMPILE_CACHE, in node_modules/.cache) is on for the tests: the
+// workers (one Node per test file) and the `afp` children they start (dozens) then reuse compiled
+// code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file content, so it is never stale.
+// The generous timeouts are for whole-scenario simulation tests and for busy machines, not for
+// slow unit tests.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { UNIT_FILES } from './test/unit-files.ts';
+
+// Set here, before the pool starts, so the workers (each test file's own Node) inherit it too.
+process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
+
+function workers(): number {
+  const fromEnvironment = Number(process.env['AFP_TEST_WORKERS']);
+  if (Number.isSafeInteger(fromEnvironment) && fromEnvironment >= 1) return fromEnvironment;
+  return availableParallelism() + 1;
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    maxWorkers: workers(),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
     sequence: { shuffle: false },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: [...UNIT_FILES], setupFiles: ['test/unit-guard.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_FILES] },
+      },
+    ],
   },
 });
