@@ -19,10 +19,41 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { UNIT_FILES } from './test/unit-files.ts';
 
 // Set here, before the pool starts, so the workers (each test file's own Node) inherit it too.
 process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
+
+// The longest files (measured: tens of seconds each, mostly one core's work) start first. Vitest
+// orders by the durations of earlier runs when it has them, else by file size, largest first; a
+// fresh clone (CI) has none, and a small file of long simulations would start last and be the
+// run's tail on one core. The list only orders the run: a stale entry changes nothing else.
+const START_FIRST = [
+  'test/shrink/every-defect-casino.test.ts',
+  'test/package/pack-install.test.ts',
+  'test/cli/exit-codes.test.ts',
+  'test/replay/replay-tiers-faults.test.ts',
+  'test/check/casino/casino-run.test.ts',
+  'test/bench/bench.test.ts',
+  'test/server/crash-durability.test.ts',
+  'test/check/domains/domains-check.test.ts',
+  'test/cli/run.test.ts',
+  'test/check/wallet/wallet-defect.test.ts',
+  'test/shrink/every-defect-quickstart.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    if (sorted.some((spec) => this.ctx.cache.getTestSpecificationResult(spec) !== undefined)) return sorted;
+    const rank = (spec: TestSpecification): number => {
+      const index = START_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return index === -1 ? START_FIRST.length : index;
+    };
+    return sorted.map((spec, order) => ({ spec, order })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order).map(({ spec }) => spec);
+  }
+}
 
 function workers(): number {
   const fromEnvironment = Number(process.env['AFP_TEST_WORKERS']);
@@ -38,7 +69,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
-    sequence: { shuffle: false },
+    sequence: { shuffle: false, sequencer: LongestFirst },
     projects: [
       {
         extends: true,

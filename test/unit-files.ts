@@ -167,4 +167,5 @@ export const UNIT_FILES: readonly string[] = [
   'test/sweep/sweep-money-columns.test.ts',
   'test/tooling/bans.test.ts',
   'test/tooling/unit-files.test.ts',
+  'test/tooling/unit-guard.test.ts',
 ];
