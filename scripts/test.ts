@@ -14,10 +14,11 @@
 // eslint keeps a cache in node_modules/.cache/eslint (a fresh clone starts without one). Its
 // caveat: a typed rule's finding caused by a change in *another* file can be missed locally until
 // the file itself changes; CI's fresh clone lints everything.
+// AFP_TEST_REPORT=FILE keeps a copy of vitest's JSON report (per-file durations: the slowest files).
 // Invariants: exit code 0 only if every step run succeeded and at least one test ran; the tools
 // run on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
@@ -104,6 +105,8 @@ async function main(): Promise<number> {
     const eslint = narrowed ? Promise.resolve(skipped) : run('eslint', ['--cache', '--cache-strategy', 'content', '--cache-location', ESLINT_CACHE, '.'], true);
     const [tscStep, eslintStep, vitestStep] = await Promise.all([tsc, eslint, vitest]);
     const tally = tallyVitest(vitestStep.ok, readReport(reportFile));
+    const keep = process.env['AFP_TEST_REPORT'];
+    if (keep !== undefined && keep !== '' && existsSync(reportFile)) copyFileSync(reportFile, keep);
     const failed = tally.failed + (tscStep.ok ? 0 : 1) + (eslintStep.ok ? 0 : 1);
     if (narrowed) console.log('tsc and eslint skipped: a narrowed run (npm run typecheck, npm run lint check the whole program)');
     if (!tscStep.ok) console.error('tsc failed');
