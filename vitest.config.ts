@@ -13,7 +13,8 @@
 // second core of a 2-core machine unused. AFP_TEST_WORKERS overrides it (a number).
 // Node's compile cache (NODE_COMPILE_CACHE, in node_modules/.cache) is on for the tests: the
 // workers (one Node per test file) and the `afp` children they start (dozens) then reuse compiled
-// code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file content, so it is never stale.
+// code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file
+// content, so it is never stale.
 // The generous default timeouts (5 min) are bounds on a hang, not budgets: a CPU-bound test on a
 // machine shared with other work (load 14 on 2 cores was seen) takes many times its idle time.
 import { availableParallelism } from 'node:os';
