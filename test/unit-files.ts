@@ -4,6 +4,8 @@
 // misfiled; list it here (sorted) once it is proven unit. test/unit-guard.ts enforces the rule at
 // run time (a listed file that opens a socket, spawns or starts a worker fails), and
 // test/tooling/unit-files.test.ts that every entry names an existing test file, once, in order.
+// Unit files share worker processes (vitest.config.ts: isolate false), so a unit test leaves no
+// module-level state behind that another file could see.
 // Why a list and not a file suffix: the test files keep their names (docs, src comments and other
 // branches name them), and a file joins the inner loop by one line here.
 // Not listed though free of I/O: whole-scenario simulations and shrinks (tens of seconds each),
