@@ -1,17 +1,89 @@
-// Vitest configuration: which files are tests and how they run.
-// Invariants: test order is fixed (no shuffle) so a failing run repeats exactly; each test file
-// gets its own process (`forks`) so module state never leaks between files. The generous
-// timeouts are for whole-scenario simulation tests, not for slow unit tests.
-import { defineConfig } from 'vitest/config';
+// Vitest configuration: which files are tests, which project each belongs to, and how they run.
+// Two projects (so a file nobody classified is never misfiled, integration is the default):
+//   unit         the files listed in test/unit-files.ts: no socket, no child process, no worker
+//                thread, and quick (seconds). test/unit-guard.ts refuses the first three and fails
+//                the file, so the rule holds by itself. `npm run test:unit` runs this project alone.
+//   integration  every other `test/**/*.test.ts`: servers on 127.0.0.1, `afp` as a child process,
+//                workers, and whole-scenario simulations too slow for the inner loop. A new test
+//                file is integration until someone lists it in test/unit-files.ts.
+// Invariants: test order is fixed (no shuffle) so a failing run repeats exactly. Each integration
+// file gets its own process (`forks`, isolated) so module state, process.env and the servers and
+// children it starts never leak between files. Unit files share their workers (isolate: false):
+// re-importing src for each of ~160 small files was half the unit project's CPU (110 → 60 CPU s,
+// 150 → 64 s wall, measured); so a unit test leaves no module state that another file could see
+// (all passed shuffled, `--sequence.shuffle`). The guard's setup file runs again for every file.
+// Workers: 3 on a 2-core machine (more on more cores). Many integration files wait on sockets and
+// children, leaving a core idle with only one file per core; vitest's default (cores - 1) left the
+// second core of a 2-core machine unused. AFP_TEST_WORKERS overrides it (a number).
+// Node's compile cache (NODE_COMPILE_CACHE, in node_modules/.cache) is on for the tests: the
+// workers (one Node per test file) and the `afp` children they start (dozens) then reuse compiled
+// code instead of parsing it again, about 0.4 s of CPU per `afp` start. It is keyed by file
+// content, so it is never stale.
+// The generous default timeouts (5 min) are bounds on a hang, not budgets: a CPU-bound test on a
+// machine shared with other work (load 14 on 2 cores was seen) takes many times its idle time.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { UNIT_FILES } from './test/unit-files.ts';
+
+// Set here, before the pool starts, so the workers (each test file's own Node) inherit it too.
+process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
+
+// The longest files (measured: tens of seconds each, mostly one core's work) start first. Vitest
+// orders by the durations of earlier runs when it has them, else by file size, largest first; a
+// fresh clone (CI) has none, and a small file of long simulations would start last and be the
+// run's tail on one core. The list only orders the run: a stale entry changes nothing else.
+const START_FIRST = [
+  'test/shrink/every-defect-casino.test.ts',
+  'test/package/pack-install.test.ts',
+  'test/cli/exit-codes.test.ts',
+  'test/replay/replay-tiers-faults.test.ts',
+  'test/check/casino/casino-run.test.ts',
+  'test/bench/bench.test.ts',
+  'test/server/crash-durability.test.ts',
+  'test/check/domains/domains-check.test.ts',
+  'test/cli/run.test.ts',
+  'test/check/wallet/wallet-defect.test.ts',
+  'test/shrink/every-defect-quickstart.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    if (sorted.some((spec) => this.ctx.cache.getTestSpecificationResult(spec) !== undefined)) return sorted;
+    const rank = (spec: TestSpecification): number => {
+      const index = START_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return index === -1 ? START_FIRST.length : index;
+    };
+    return sorted.map((spec, order) => ({ spec, order })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order).map(({ spec }) => spec);
+  }
+}
+
+function workers(): number {
+  const fromEnvironment = Number(process.env['AFP_TEST_WORKERS']);
+  if (Number.isSafeInteger(fromEnvironment) && fromEnvironment >= 1) return fromEnvironment;
+  return availableParallelism() + 1;
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    maxWorkers: workers(),
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     reporters: ['default'],
-    sequence: { shuffle: false },
+    sequence: { shuffle: false, sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: [...UNIT_FILES], setupFiles: ['test/unit-guard.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT_FILES] },
+      },
+    ],
   },
 });

@@ -1,19 +1,30 @@
-// What `npm test` runs: type check, lint, then the test suite, ending in one summary line.
+// What `npm test` runs: type check, lint and the whole test suite, ending in one summary line.
 // Why a script and not `tsc && eslint . && vitest run`: all three always run, so one command
 // shows every kind of failure at once; and the last line printed is always `N passed, M failed`,
 // which CI (.ci/run) and people read without scrolling. N counts passing tests; M counts failing
 // tests, plus one for each of tsc and eslint that failed, plus one for a test file that could not
 // load, plus one if vitest failed without a failing test (unhandled error, crash, zero tests).
-// Invariants: exit code 0 only if all three succeeded and at least one test ran; the tools run
-// on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
-// Extra arguments go to vitest only: `npm test -- test/core` narrows the tests, not the checks.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Why concurrent: tsc, eslint and vitest are independent, and one after the other left a core of
+// a 2-core machine idle; so the three start together. tsc's and eslint's output is held and
+// printed whole once each ends (vitest's streams live), so the logs never interleave.
+// Narrowed runs: extra arguments go to vitest only (`npm test -- test/core`, `npm test --
+// --project unit`), and a run with any argument SKIPS tsc and eslint (it says so): a narrowed run
+// is for the tests at hand; `npm run typecheck` and `npm run lint` check the whole program, and
+// the full `npm test` (what CI runs) always does all three.
+// eslint keeps a cache in node_modules/.cache/eslint (a fresh clone starts without one). Its
+// caveat: a typed rule's finding caused by a change in *another* file can be missed locally until
+// the file itself changes; CI's fresh clone lints everything.
+// AFP_TEST_REPORT=FILE keeps a copy of vitest's JSON report (per-file durations: the slowest files).
+// Invariants: exit code 0 only if every step run succeeded and at least one test ran; the tools
+// run on this very Node (process.execPath), so the `node` dev dependency's Node 24 is used throughout.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumSkipReason } from '../test/report/chromium-presence.ts';
 
 const root = join(import.meta.dirname, '..');
+const ESLINT_CACHE = join(root, 'node_modules', '.cache', 'eslint', '.eslintcache');
 
 interface VitestJson {
   numPassedTests: number;
@@ -27,14 +38,32 @@ interface Tally {
   failed: number;
 }
 
-function run(bin: string, args: readonly string[]): boolean {
-  console.log(`\n== ${bin} ${args.join(' ')}`);
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', '.bin', bin), ...args], {
-    cwd: root,
-    stdio: 'inherit',
+interface Step {
+  readonly ok: boolean;
+  readonly seconds: number;
+}
+
+/** Runs a node_modules/.bin tool on this Node; `held` keeps its output and prints it once it ends. */
+function run(bin: string, args: readonly string[], held: boolean): Promise<Step> {
+  const title = `== ${bin} ${args.join(' ')}`;
+  if (!held) console.log(`\n${title}`);
+  const startedMs = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules', '.bin', bin), ...args], {
+      cwd: root,
+      stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const output: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => console.error(`${bin}: ${error.message}`));
+    child.on('close', (status) => {
+      const seconds = (performance.now() - startedMs) / 1000;
+      if (held) process.stdout.write(`\n${title}\n${Buffer.concat(output).toString('utf8')}`);
+      console.log(`== ${bin}: ${status === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(0)} s`);
+      resolve({ ok: status === 0, seconds });
+    });
   });
-  if (result.error !== undefined) console.error(`${bin}: ${result.error.message}`);
-  return result.status === 0;
 }
 
 function readReport(file: string): VitestJson | undefined {
@@ -64,18 +93,24 @@ function tallyVitest(ok: boolean, report: VitestJson | undefined): Tally {
   return { passed: report.numPassedTests, failed };
 }
 
-function main(): number {
-  const tscOk = run('tsc', ['--noEmit', '-p', '.']);
-  const eslintOk = run('eslint', ['.']);
+async function main(): Promise<number> {
+  const narrowed = process.argv.length > 2;
+  const skipped: Step = { ok: true, seconds: 0 };
   const outputDir = mkdtempSync(join(tmpdir(), 'afp-test-'));
   try {
     const reportFile = join(outputDir, 'vitest.json');
     const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile=${reportFile}`];
-    const vitestOk = run('vitest', [...vitestArgs, ...process.argv.slice(2)]);
-    const tally = tallyVitest(vitestOk, readReport(reportFile));
-    const failed = tally.failed + (tscOk ? 0 : 1) + (eslintOk ? 0 : 1);
-    if (!tscOk) console.error('tsc failed');
-    if (!eslintOk) console.error('eslint failed');
+    const vitest = run('vitest', [...vitestArgs, ...process.argv.slice(2)], false);
+    const tsc = narrowed ? Promise.resolve(skipped) : run('tsc', ['--noEmit', '-p', '.'], true);
+    const eslint = narrowed ? Promise.resolve(skipped) : run('eslint', ['--cache', '--cache-strategy', 'content', '--cache-location', ESLINT_CACHE, '.'], true);
+    const [tscStep, eslintStep, vitestStep] = await Promise.all([tsc, eslint, vitest]);
+    const tally = tallyVitest(vitestStep.ok, readReport(reportFile));
+    const keep = process.env['AFP_TEST_REPORT'];
+    if (keep !== undefined && keep !== '' && existsSync(reportFile)) copyFileSync(reportFile, keep);
+    const failed = tally.failed + (tscStep.ok ? 0 : 1) + (eslintStep.ok ? 0 : 1);
+    if (narrowed) console.log('tsc and eslint skipped: a narrowed run (npm run typecheck, npm run lint check the whole program)');
+    if (!tscStep.ok) console.error('tsc failed');
+    if (!eslintStep.ok) console.error('eslint failed');
     const skipReason = chromiumSkipReason();
     if (skipReason !== undefined) console.log(`browser checks of the HTML reports skipped: ${skipReason}`);
     console.log(`${tally.passed} passed, ${failed} failed`);
@@ -85,4 +120,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -29,6 +29,9 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
 
 const base = (url: string): AutocannonRunOptions => ({ url, method: 'GET', connections: 4, durationMs: 10_000, endpoint: 'GET /ping', timeoutMs: 5_000 });
 
+/** Upper bounds on wall time only tell a stop from a hang: generous, so a busy machine never fails them. */
+const HANG_BOUND_MS = 10_000;
+
 function only(snapshot: LoadSnapshot): LoadSnapshot['endpoints'][number] {
   expect(snapshot.endpoints).toHaveLength(1);
   return snapshot.endpoints[0]!;
@@ -48,7 +51,7 @@ describe('runAutocannon', () => {
     });
     const startedAt = performance.now();
     const snapshot = await runAutocannon({ ...base(`${url}/escrow`), method: 'POST', body: '{"amount":"1.00"}', headers: { 'x-agent': 'a1' }, amount: 200, endpoint: 'escrow.B.create' });
-    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(performance.now() - startedAt).toBeLessThan(HANG_BOUND_MS);
     const endpoint = only(snapshot);
     expect(endpoint.endpoint).toBe('escrow.B.create');
     expect(endpoint.requests).toBe(200);
@@ -59,7 +62,7 @@ describe('runAutocannon', () => {
     expect(snapshot.seconds.reduce((sum, row) => sum + row.requests, 0)).toBe(200);
     const latency = percentilesOf(decodeHistogram(endpoint.latency));
     expect(latency.count).toBe(200);
-    expect(latency.maxMs).toBeLessThan(1_000);
+    expect(latency.maxMs).toBeLessThan(HANG_BOUND_MS); // milliseconds, not microseconds
     expect(snapshot.endMs).toBeGreaterThan(snapshot.startMs);
   });
 
@@ -69,7 +72,7 @@ describe('runAutocannon', () => {
     const snapshot = await runAutocannon({ ...base(url), connections: 2, durationMs: 300 });
     const wallMs = performance.now() - startedAt;
     expect(wallMs).toBeGreaterThanOrEqual(290);
-    expect(wallMs).toBeLessThan(1_500);
+    expect(wallMs).toBeLessThan(HANG_BOUND_MS);
     const endpoint = only(snapshot);
     expect(endpoint.requests).toBeGreaterThan(10);
     expect(endpoint.failed).toBe(0);
@@ -109,7 +112,7 @@ describe('runAutocannon', () => {
     const startedAt = performance.now();
     const snapshot = await runAutocannon({ ...base(url), durationMs: 30_000, signal: controller.signal });
     clearTimeout(stopper);
-    expect(performance.now() - startedAt).toBeLessThan(1_500);
+    expect(performance.now() - startedAt).toBeLessThan(HANG_BOUND_MS); // far below the 30 s asked for
     expect(only(snapshot).requests).toBeGreaterThan(0);
   });
 });

@@ -94,8 +94,9 @@ describe('open model', () => {
     const { started, completed, dropped } = snapshot.iterations;
     expect(started + dropped).toBe(20);
     expect(server.maxConcurrent).toBeLessThanOrEqual(2);
-    // Two slots, each busy 300 ms, over one second: about 8 starts; the rest dropped.
-    expect(started).toBeGreaterThanOrEqual(6);
+    // Two slots, each busy 300 ms, over one second: about 8 starts on an idle machine (fewer when
+    // a busy one answers late); the rest dropped. At least 3: a slot that freed up was used again.
+    expect(started).toBeGreaterThanOrEqual(3);
     expect(started).toBeLessThanOrEqual(10);
     expect(dropped).toBeGreaterThanOrEqual(10);
     expect(completed).toBe(started);

@@ -190,7 +190,7 @@ describe('against node:http', () => {
     expect(failure(await get(http, '/slow'))).toBe('timeout');
     const tookMs = performance.now() - startMs;
     expect(tookMs).toBeGreaterThanOrEqual(195);
-    expect(tookMs).toBeLessThan(2_000);
+    expect(tookMs).toBeLessThan(10_000); // generous: it tells the sweep's timeout from a hang on a busy machine
     expect(answer(await get(http, '/fast')).text).toBe('{}');
     expect(served.connections).toBe(2);
     // A request waiting for a connection counts its time from its call too: both of these time out.

@@ -14,6 +14,8 @@ import { acknowledgedPresent, flood } from '../fixtures/overload.ts';
 import { startServeChild } from '../fixtures/serve-child.ts';
 
 const START_MS = Date.parse('2025-03-01T00:00:00Z');
+/** A generous bound on waiting for the server to count held requests: the wait ends at the event, the bound only on a hang. */
+const WAIT_BOUND_MS = 60_000;
 const handles: ServeHandle[] = [];
 const sockets: Socket[] = [];
 
@@ -78,7 +80,7 @@ describe('afp serve under overload', () => {
     const handle = await serve({ maxInFlight: 4, maxEventLoopDelayMs: 0 });
     const api = handle.urls.api as string;
     for (let i = 0; i < 4; i += 1) await slowBody(api);
-    await waitFor(() => handle.shedder.inFlight === 4, 5_000);
+    await waitFor(() => handle.shedder.inFlight === 4, WAIT_BOUND_MS);
     const refused = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"shed-me"}' });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
@@ -92,7 +94,7 @@ describe('afp serve under overload', () => {
     expect(state.load).toMatchObject({ max_in_flight: 4, in_flight: 4, admitted: 4, shed_in_flight: 1 });
     // The slots free as the held requests end; then requests are admitted again.
     for (const socket of sockets.splice(0)) socket.destroy();
-    await waitFor(() => handle.shedder.inFlight === 0, 5_000);
+    await waitFor(() => handle.shedder.inFlight === 0, WAIT_BOUND_MS);
     const admitted = await fetch(`${api}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"agent_id":"after-overload"}' });
     expect(admitted.status).toBe(201);
   });
@@ -102,7 +104,7 @@ describe('afp serve under overload', () => {
     handles.push(handle);
     const casino = handle.urls.casino as string;
     await slowBody(casino);
-    await waitFor(() => handle.shedder.inFlight === 1, 5_000);
+    await waitFor(() => handle.shedder.inFlight === 1, WAIT_BOUND_MS);
     const refused = await fetch(`${casino}/api/v1/games`);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
@@ -130,5 +132,5 @@ describe('afp serve under overload', () => {
     } finally {
       await child.stop();
     }
-  });
+  }, 240_000);
 });

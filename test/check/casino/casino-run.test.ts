@@ -22,9 +22,10 @@ describe('the casino check against the faithful casino', () => {
       expect(result.failure?.error, `seed ${seed}`).toBeUndefined();
       expect(result.ok).toBe(true);
     }
-    // 120 s: since the trading rows joined the table, runs hold open positions, and the in-process
+    // Long: since the trading rows joined the table, runs hold open positions, and the in-process
     // platform ticks them every simulated minute through long advance-time steps (7 s → 27–42 s here).
-  }, 120_000);
+    // 600 s is a bound on a hang, not a budget: CPU-bound, it took 255 s on a 2-core machine at load 14.
+  }, 600_000);
 
   it('holds through a scripted journey: challenges, rotations, a tournament with prizes, a deposit and a reviewed withdrawal', async () => {
     const run = await inProcessTarget({ seed: 3 }).newRun();
