@@ -68,6 +68,7 @@ const SERVE: CommandDefinition = {
     { name: 'data', value: 'FILE', description: 'durable: commit every command to this SQLite log; a restart replays it' },
     { name: 'dialect', value: 'documents|deployed', description: 'the documents\' styles, or the deployment\'s wire (spec/DEPLOYED.md)', default: 'documents' },
     { name: 'checkpoint-every', value: 'N', description: 'with --data: commands between two state checkpoints', default: '20000' },
+    { name: 'salvage', description: 'with --data: a damaged FILE goes on from its intact prefix (kept as FILE.damaged) instead of refusing to start' },
     { name: 'max-in-flight', value: 'N', description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)', default: '1024' },
     { name: 'max-event-loop-delay-ms', value: 'MS', description: 'event-loop lateness beyond which requests are shed (0: not measured)', default: '1000' },
     { name: 'defect', value: 'NAME', description: DEFECT_DESCRIPTION, repeatable: true },

@@ -150,7 +150,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
-  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, loadedSeq: recovery?.checkpointSeq, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
   afterCommit = () => writeCheckpoint(checkpointer, log);
   const record =
     commandLog === undefined || group === undefined
