@@ -260,28 +260,37 @@ export class Checkpointer {
     return { ...header, state, images };
   }
 
+  /** The worker's bytes written in parts over several turns (checkpoint-store.ts writeInParts); the checkpoint stays in flight until the row is in. */
+  private async writeParts(inFlight: NonNullable<Checkpointer['inFlight']>, reply: Extract<CheckpointReply, { kind: 'encoded' }>): Promise<void> {
+    try {
+      const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), { onTurn: (blockedMs) => (inFlight.blockingMs = Math.max(inFlight.blockingMs, blockedMs)), dropped: () => this.inFlight !== inFlight });
+      if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
+      this.sound.add(reply.checkpoint.seq);
+      this.noteCost({ seq: inFlight.seq, blockingMs: inFlight.blockingMs, totalMs: performance.now() - inFlight.startedMs });
+    } catch (error) {
+      this.onError(error instanceof Error ? error.message : String(error));
+    } finally {
+      if (this.inFlight === inFlight) this.inFlight = null;
+      inFlight.done.resolve();
+    }
+  }
+
   private finish(reply: CheckpointReply): void {
     const inFlight = this.inFlight;
     if (inFlight === null) return; // closed meanwhile
-    const startedMs = performance.now();
+    if (reply.kind === 'encoded') {
+      void this.writeParts(inFlight, reply);
+      return;
+    }
     this.inFlight = null;
     try {
-      if (reply.kind === 'failed') {
-        // The replica is lost. Not now (a batch may be open: the live state is ahead of the log):
-        // the next checkpoint is taken on the loop after a commit, and the worker after it starts from it.
-        this.onError(`the checkpoint worker failed (${reply.message}); the next checkpoint is taken on the event loop`);
-        void this.worker?.terminate();
-        this.worker = null;
-        this.onLoopNext = true;
-        this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
-        return;
-      }
-      this.store.write(reply.checkpoint, reply.held, imageBytesOf(reply.images));
-      this.sound.add(reply.checkpoint.seq);
-      const finishedMs = performance.now();
-      this.noteCost({ seq: inFlight.seq, blockingMs: Math.max(inFlight.blockingMs, finishedMs - startedMs), totalMs: finishedMs - inFlight.startedMs });
-    } catch (error) {
-      this.onError(error instanceof Error ? error.message : String(error));
+      // The replica is lost. Not now (a batch may be open: the live state is ahead of the log):
+      // the next checkpoint is taken on the loop after a commit, and the worker after it starts from it.
+      this.onError(`the checkpoint worker failed (${reply.message}); the next checkpoint is taken on the event loop`);
+      void this.worker?.terminate();
+      this.worker = null;
+      this.onLoopNext = true;
+      this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     } finally {
       inFlight.done.resolve();
     }
