@@ -96,9 +96,9 @@ export class CheckpointStore {
 
   /**
    * Writes checkpoint `checkpoint` (a state above INLINE_BYTES_MAX) with its state in parts, one part per turn of the event loop
-   * (each its own transaction, not fsynced: the row's transaction at the end is, and the write-ahead
-   * log is synced in order, so every part is durable once the row is), then the row and the images
-   * as `write` does. What one turn blocks is one part's write, not the whole state's.
+   * (each its own transaction, fsynced like every commit: the cost of syncing the state is spread
+   * over the turns too, not left to the row's commit), then the row and the images as `write`
+   * does. What one turn blocks is one part's write, not the whole state's.
    */
   async writeInParts(checkpoint: StoredCheckpoint, held: readonly string[], imageBytes: (id: string) => Uint8Array, turn: { onTurn: (blockedMs: number) => void; dropped: () => boolean }): Promise<boolean> {
     if (checkpoint.state.byteLength <= INLINE_BYTES_MAX) {
@@ -112,12 +112,7 @@ export class CheckpointStore {
     const state = checkpoint.state;
     for (let part = 0; part * PART_BYTES < state.byteLength; part++) {
       const startedMs = performance.now();
-      this.db.exec('PRAGMA synchronous=OFF');
-      try {
-        insert.run(checkpoint.seq, part, state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)));
-      } finally {
-        this.db.exec('PRAGMA synchronous=FULL');
-      }
+      insert.run(checkpoint.seq, part, state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)));
       turn.onTurn(performance.now() - startedMs);
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (turn.dropped()) return false; // the parts left are deleted by the next write
