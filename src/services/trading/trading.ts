@@ -47,8 +47,14 @@ import {
   type Quote,
 } from './trading-record.ts';
 
-/** The furthest one plan looks ahead (2^20 one-minute ticks ≈ 2 years); a tick there plans again. */
-const PLAN_HORIZON_TICKS = 2 ** 20;
+/**
+ * How far one plan looks ahead: PLAN_HORIZON_MIN_TICKS (≈ 4 hours) after a request touched trading
+ * (another is likely soon and would plan again: a long look would be wasted), four times further
+ * after each plan that found nothing, up to PLAN_HORIZON_MAX_TICKS (≈ 2 years); a tick at the
+ * horizon plans again.
+ */
+const PLAN_HORIZON_MIN_TICKS = 2 ** 8;
+const PLAN_HORIZON_MAX_TICKS = 2 ** 20;
 
 export type TradingTimer = Extract<PlatformTimer, { kind: 'trading.tick' | 'trading.funding' }>;
 
@@ -78,6 +84,8 @@ export class TradingService {
    * before the tick planner; the same fills at the same instants, at a cost of one tick a minute.
    */
   stepEveryTick = false;
+  /** The next plan's horizon in ticks (see PLAN_HORIZON_MIN_TICKS). */
+  private planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
   private fundingArmed = false;
   /** The last funding instant applied (the tick and the funding timer of one instant share it). */
   private fundedAtMs = -1;
@@ -653,6 +661,7 @@ export class TradingService {
 
   /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
   private armSoon(nowMs: number): void {
+    this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
     if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0) this.armAt(nextBoundary(nowMs, this.config.tickMs));
     this.armFunding(nowMs);
   }
@@ -664,8 +673,9 @@ export class TradingService {
     if (this.stepEveryTick) {
       this.armAt(atMs + tickMs);
     } else {
-      const horizonMs = atMs + PLAN_HORIZON_TICKS * tickMs;
+      const horizonMs = atMs + this.planHorizonTicks * tickMs;
       const found = this.plan(atMs, horizonMs);
+      if (found === null) this.planHorizonTicks = Math.min(PLAN_HORIZON_MAX_TICKS, this.planHorizonTicks * 4);
       // One boundary early: the tick that acts is then queued by the one before it, as stepping queues it,
       // so it meets the other timers of its instant in the same order.
       this.armAt(found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs));

@@ -18,7 +18,7 @@ const COMPARABLE: TransientFields = new Map([
   [Scheduler.prototype, { heap: () => [], nextSequence: () => 0 }],
   [EventBus.prototype, { listeners: () => [] }],
   [PriceBook.prototype, { memo: () => new Map() }],
-  [TradingService.prototype, { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false }],
+  [TradingService.prototype, { tickAtMs: () => null, tickTimersMs: () => new Set(), stepEveryTick: () => false, planHorizonTicks: () => 0 }],
 ]);
 
 export function comparableDigest(platform: Platform): string {
