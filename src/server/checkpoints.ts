@@ -20,8 +20,9 @@
  * Cost (`npm run bench -- --only recovery`, 1,000,000-command quickstart history, a 61 MB
  * checkpoint): the loop blocks for reading the rows (ROWS_PER_TURN per turn) and for writing the
  * blob, instead of the whole encoding (2.3–4.6 s before); the worker spends one replay of those
- * rows plus one encoding. Writing the 61 MB blob (one transaction, fsynced) still blocks the loop
- * ≈0.8–1.1 s on a loaded VM: the next step is writing it in chunks over several turns.
+ * rows plus one encoding. The blob is written in 1 MB parts, one per turn (checkpoint-store.ts
+ * writeInParts), where one transaction of the whole 61 MB blocked the loop ≈0.8–1.1 s; the worker
+ * also computes the checkpoint's SHA-256 (checkpoint-codec.ts), so the loop never hashes it.
  * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
  * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
  */
