@@ -99,6 +99,11 @@ export interface WriteResult {
   readonly roundMs: number;
   readonly memory: PhaseSummary;
   readonly durable: PhaseSummary;
+  /** The slowest GET /health during any round, in memory and with --data (ms). */
+  readonly stallMsMax: { readonly memory: number; readonly durable: number };
+  /** The --data server's --checkpoint-every, and the fewest checkpoints a durable round crossed. */
+  readonly checkpointEvery: number;
+  readonly checkpointsPerRoundMin: number;
 }
 
 /** What the machine was doing around the run (os.loadavg: 1-minute averages; 0 where unsupported). */
@@ -276,7 +281,8 @@ function mixLines(mixPart: MixResult): string[] {
   if (mixPart.writes !== null) {
     const durable = ratio(mixPart.writes.durable, mixPart.writes.memory);
     lines.push(`serve --data writes/s / in-memory writes/s   best ${fixed(durable.best, 3)}  median ${fixed(durable.median, 3)}  target >= ${fixed(TARGET_DURABLE_OVER_MEMORY, 2)}  ${durableVerdict(mixPart.writes)}`);
-    lines.push(`  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=FULL)`);
+    lines.push(`  (writes: POST /register from ${mixPart.writes.connections} closed-loop writers, ${fixed(mixPart.writes.roundMs / 1000, 0)} s rounds; --data: group commit, synchronous=FULL, --checkpoint-every ${mixPart.writes.checkpointEvery}: at least ${mixPart.writes.checkpointsPerRoundMin} checkpoint(s) per round)`);
+    lines.push(`  longest /health wait during the rounds: in memory ${fixed(mixPart.writes.stallMsMax.memory, 1)} ms, --data ${fixed(mixPart.writes.stallMsMax.durable, 1)} ms (target <= 50 ms with checkpoints)`);
   }
   return lines;
 }
@@ -369,7 +375,7 @@ function mixJson(mixPart: MixResult): Record<string, unknown> {
           ? null
           : { ...phaseJson(http), client: http.client, concurrency: http.concurrency, windows: http.windows, clock_moves: http.clockMoves, client_cpu_ms: http.clientCpuMs, server_cpu_ms: http.serverCpuMs },
       writes_in_memory: writes === null ? null : { ...phaseJson(writes.memory), connections: writes.connections, round_ms: writes.roundMs },
-      writes_durable: writes === null ? null : { ...phaseJson(writes.durable), connections: writes.connections, round_ms: writes.roundMs },
+      writes_durable: writes === null ? null : { ...phaseJson(writes.durable), connections: writes.connections, round_ms: writes.roundMs, stall_ms_max: writes.stallMsMax.durable, checkpoint_every: writes.checkpointEvery, checkpoints_per_round_min: writes.checkpointsPerRoundMin },
     },
     ratios: {
       in_process_requests_over_bare_domain_calls: opsRatio(mixPart.inProcess, mixPart.bare),

@@ -50,7 +50,7 @@ import { recoveryPart, type RecoveryResult } from './recovery-phase.ts';
 import { sweepPart } from './sweep-phase.ts';
 import { SYNTHETIC_FULL, SYNTHETIC_SMALL, syntheticMix } from './synthetic-mix.ts';
 import type { TrafficMix } from './traffic-mix.ts';
-import { writeRound, type WriteRound } from './write-phase.ts';
+import { BENCH_CHECKPOINT_EVERY, writeRound, type WriteRound } from './write-phase.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
@@ -108,10 +108,12 @@ async function writeRounds(mix: TrafficMix, flags: BenchFlags): Promise<{ result
   for (let round = 1; round <= flags.rounds; round++) {
     memory.push(await writeRound({ ...options, durable: false }));
     durable.push(await writeRound({ ...options, durable: true }));
-    log(`write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data in ${options.durationMs} ms`);
+    log(`write round ${round}/${flags.rounds}: ${memory.at(-1)?.ops} in memory, ${durable.at(-1)?.ops} with --data (${durable.at(-1)?.checkpoints} checkpoints) in ${options.durationMs} ms; longest /health wait ${memory.at(-1)?.stallMsMax.toFixed(1)} / ${durable.at(-1)?.stallMsMax.toFixed(1)} ms`);
   }
   const failed = [...memory, ...durable].reduce((sum, round) => sum + round.failed, 0);
-  return { result: { connections: options.connections, roundMs: options.durationMs, memory: summarize(memory), durable: summarize(durable) }, failed };
+  const stallMsMax = { memory: Math.max(...memory.map((round) => round.stallMsMax)), durable: Math.max(...durable.map((round) => round.stallMsMax)) };
+  const checkpointsPerRoundMin = Math.min(...durable.map((round) => round.checkpoints));
+  return { result: { connections: options.connections, roundMs: options.durationMs, memory: summarize(memory), durable: summarize(durable), stallMsMax, checkpointEvery: BENCH_CHECKPOINT_EVERY, checkpointsPerRoundMin }, failed };
 }
 
 const MISMATCH_KINDS_SHOWN = 6;

@@ -22,9 +22,10 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServeProcess(options: { seed: string; startMs: number; dataFile?: string }): Promise<ServeProcess> {
+export async function startServeProcess(options: { seed: string; startMs: number; dataFile?: string; checkpointEvery?: number }): Promise<ServeProcess> {
   const args = [join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--clock', 'manual', '--start', new Date(options.startMs).toISOString(), '--seed', options.seed];
   if (options.dataFile !== undefined) args.push('--data', options.dataFile);
+  if (options.checkpointEvery !== undefined) args.push('--checkpoint-every', String(options.checkpointEvery));
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');

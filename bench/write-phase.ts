@@ -8,6 +8,11 @@
  * Why a saturating load: group commit pays one fsync per batch, and a batch holds what arrived
  * while the previous commit ran; one client waiting on each answer (the mix's dependent lanes and
  * clock moves) pays a whole fsync per round trip, which measures the disk's latency, not afp.
+ * Checkpoints inside the round: the --data server takes one every BENCH_CHECKPOINT_EVERY commands
+ * (lower than serve's default, so that even a short round crosses several and the figure includes
+ * what checkpoints cost); the round reports how many it crossed (GET /_afp/state).
+ * Stalls: a probe on its own socket sends GET /health every PROBE_EVERY_MS through the round; the
+ * slowest answer is the longest the event loop kept a client waiting (checkpoints included).
  * Bounded: at most `durationMs` of sending and 65,536 registrations per writer; failures (non-201
  * answers, transport errors) are counted, never thrown out of the loop.
  */
@@ -20,10 +25,17 @@ import { startServeProcess } from './serve-process.ts';
 
 export const WRITE_REQUEST_TIMEOUT_MS = 30_000;
 const WRITES_PER_WRITER_MAX = 65_536;
+/** The bench's --checkpoint-every for the --data server (serve's default is 20,000). */
+export const BENCH_CHECKPOINT_EVERY = 5_000;
+const PROBE_EVERY_MS = 10;
 
 export interface WriteRound extends RoundResult {
   /** Answers other than 201, and transport errors (expected 0). */
   readonly failed: number;
+  /** The slowest GET /health answered during the round (ms). */
+  readonly stallMsMax: number;
+  /** Checkpoints written during the round (0 in memory). */
+  readonly checkpoints: number;
 }
 
 export interface WriteRoundOptions {
@@ -37,11 +49,12 @@ export interface WriteRoundOptions {
 export async function writeRound(options: WriteRoundOptions): Promise<WriteRound> {
   const dataDir = options.durable ? await mkdtemp(join(tmpdir(), 'afp-bench-data-')) : null;
   try {
-    const server = await startServeProcess({ seed: options.seed, startMs: options.startMs, ...(dataDir === null ? {} : { dataFile: join(dataDir, 'bench.db') }) });
+    const server = await startServeProcess({ seed: options.seed, startMs: options.startMs, ...(dataDir === null ? {} : { dataFile: join(dataDir, 'bench.db'), checkpointEvery: BENCH_CHECKPOINT_EVERY }) });
     const lean = leanHttpTransport({ urls: server.urls, maxSockets: options.connections, timeoutMs: WRITE_REQUEST_TIMEOUT_MS });
     try {
       let failed = 0;
       let written = 0;
+      const probe = healthProbe(server.urls['api'] ?? '');
       const round = await measureRound(async () => {
         const startMs = performance.now();
         const writer = async (writerIndex: number): Promise<void> => {
@@ -59,12 +72,48 @@ export async function writeRound(options: WriteRoundOptions): Promise<WriteRound
         await Promise.all(Array.from({ length: options.connections }, (_, writerIndex) => writer(writerIndex)));
         return { ops: written, requests: written + failed };
       });
-      return { ...round, failed };
+      const stallMsMax = await probe.stop();
+      return { ...round, failed, stallMsMax, checkpoints: await checkpointsWritten(server.urls['api'] ?? '') };
     } finally {
       lean.close();
       await server.stop();
     }
   } finally {
     if (dataDir !== null) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** GET /health every PROBE_EVERY_MS until stopped; resolves with the slowest answer (ms). */
+function healthProbe(api: string): { stop: () => Promise<number> } {
+  let running = true;
+  let slowestMs = 0;
+  const loop = (async () => {
+    while (running) {
+      const startedMs = performance.now();
+      try {
+        await (await fetch(`${api}/health`)).arrayBuffer();
+      } catch {
+        // A refused probe is not a stall figure; the writers count failures.
+      }
+      slowestMs = Math.max(slowestMs, performance.now() - startedMs);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return slowestMs;
+    },
+  };
+}
+
+/** How many checkpoints the server wrote (the newest's entry over the interval; 0 without --data). */
+async function checkpointsWritten(api: string): Promise<number> {
+  try {
+    const state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints?: { newest_seq: number | null } };
+    return Math.floor((state.checkpoints?.newest_seq ?? 0) / BENCH_CHECKPOINT_EVERY);
+  } catch {
+    return 0;
   }
 }

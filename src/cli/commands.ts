@@ -71,6 +71,7 @@ const SERVE: CommandDefinition = {
     { name: 'lift-deployed-limits', description: 'with --dialect deployed, for tests: no per-IP windows or per-agent games/batch buckets (the faucet cooldown stays)' },
     { name: 'float-money', description: 'with --dialect deployed: write the casino\'s money as the deployment does (doubles with their rounding noise; amount_won, new_balance to 2 dp); the same as a rules file\'s money: { float_noise: true }' },
     { name: 'checkpoint-every', value: 'N', description: 'with --data: commands between two state checkpoints', default: '20000' },
+    { name: 'salvage', description: 'with --data: a damaged FILE goes on from its intact prefix (kept as FILE.damaged) instead of refusing to start' },
     { name: 'max-in-flight', value: 'N', description: 'requests in flight beyond which new ones are shed with 503 (0: no bound)', default: '1024' },
     { name: 'max-event-loop-delay-ms', value: 'MS', description: 'event-loop lateness beyond which requests are shed (0: not measured)', default: '1000' },
     { name: 'defect', value: 'NAME', description: DEFECT_DESCRIPTION, repeatable: true },

@@ -43,6 +43,7 @@ import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scena
 import { scenarioClosures, scenarioFaultWindows, scenarioPlatformConfig, scenarioTrading } from '../sim/scenario-platform.ts';
 import { CLOCK_MAX_MS } from '../server/admin.ts';
 import { openCommandLog, type CommandLog, type LogSettings } from '../server/command-log.ts';
+import { describeSurvey, salvageLog, surveyLog } from '../server/log-salvage.ts';
 import { DEFAULT_PORT, DOCUMENTS_LAYOUT, startServe, type ServeHandle, type ServeLayout } from '../server/listeners.ts';
 import { DEPLOYED_LAYOUT, deployedLayout } from '../server/deployed-layout.ts';
 import { loadDeployedRulesFile } from './deployed-rules-file.ts';
@@ -92,6 +93,8 @@ export interface ServeFlags {
   readonly clockGiven?: boolean;
   /** With --data: commands between two checkpoints (--checkpoint-every; default CHECKPOINT_EVERY_COMMANDS). */
   readonly checkpointEvery?: number;
+  /** With --data: a damaged FILE goes on from its intact prefix (log-salvage.ts) instead of refusing to start. */
+  readonly salvage?: true;
   /** --dialect deployed (present only then; the documents' styles otherwise). */
   readonly dialect?: 'deployed';
   /** --rules FILE (only with --dialect deployed). */
@@ -130,6 +133,8 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const checkpointEvery = checkpointText === undefined ? undefined : /^[1-9]\d{0,8}$/.test(checkpointText) ? Number(checkpointText) : Number.NaN;
   if (Number.isNaN(checkpointEvery)) errors.push(`--checkpoint-every must be a whole number of commands from 1 to 999999999, got '${checkpointText ?? ''}'`);
   if (checkpointEvery !== undefined && data === undefined) errors.push('--checkpoint-every needs --data (checkpoints are written into the command log)');
+  const salvage = args.flags['salvage'] === true;
+  if (salvage && data === undefined) errors.push('--salvage needs --data (it salvages a damaged command log)');
   const seed = stringFlag(args, 'seed') ?? (scenario === undefined && data === undefined ? '1' : undefined);
   if (seed !== undefined && !/^(?:0|[1-9]\d{0,15})$/.test(seed)) errors.push(`--seed must be a non-negative whole number, got '${seed}'`);
   const clock = stringFlag(args, 'clock') ?? 'wall';
@@ -146,7 +151,7 @@ export function parseServeArgs(argv: readonly string[], wallNowMs: number): Serv
   const maxEventLoopDelayMs = boundFlag(stringFlag(args, 'max-event-loop-delay-ms'), 'max-event-loop-delay-ms', SHED_DEFAULTS.maxEventLoopDelayMs, SHED_LIMITS.maxEventLoopDelayMs, errors);
   if (errors.length > 0) return { errors };
   const flags = { port, seed, clockMode: clock as ClockMode, startMs, defects: defects as DefectName[], shed: { maxInFlight, maxEventLoopDelayMs }, ...(scenario === undefined ? {} : { scenario }), ...(dialect === 'deployed' ? { dialect } : {}), ...(rules === undefined ? {} : { rules }), ...(liftDeployedLimits ? { liftDeployedLimits: true as const } : {}), ...(floatMoney ? { floatMoney } : {}) };
-  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }) };
+  return data === undefined ? flags : { ...flags, data, clockGiven: stringFlag(args, 'clock') !== undefined, ...(checkpointEvery === undefined ? {} : { checkpointEvery }), ...(salvage ? { salvage: true as const } : {}) };
 }
 
 /** What a scenario sets on a served platform, after the explicit flags. */
@@ -206,17 +211,61 @@ export async function main(argv: string[]): Promise<number> {
   }
   const commandLog = flags.data === undefined ? undefined : await openCommandLog(flags.data, { knownDefects: DEFECT_NAMES });
   if (commandLog !== undefined && 'error' in commandLog) {
+    if (flags.data !== undefined && isDamage(commandLog.error)) return onDamage(flags, commandLog.error);
     process.stderr.write(`afp serve: ${commandLog.error}\n`);
     return EXIT.invalidInput;
   }
+  let outcome: number | { damage: string };
   try {
-    return await serveUntilSignal(flags, commandLog);
+    outcome = await serveUntilSignal(flags, commandLog);
   } finally {
     commandLog?.close();
   }
+  return typeof outcome === 'number' ? outcome : onDamage(flags, outcome.damage);
 }
 
-async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<number> {
+/** Errors of opening or replaying --data that mean its bytes are damaged (not in use, not foreign, not other settings). */
+function isDamage(message: string): boolean {
+  return /malformed|corrupt|damaged|disk I\/O error|not a database/i.test(message);
+}
+
+/**
+ * A damaged --data FILE (log-salvage.ts): says exactly what is intact; refuses to start (exit 2)
+ * unless --salvage, which writes the intact prefix into a fresh FILE, says what was dropped, and
+ * serves it.
+ */
+async function onDamage(flags: ServeFlags, problem: string): Promise<number> {
+  const file = flags.data as string;
+  const survey = await surveyLog(file, problem.replace(`--data ${file}: `, ''));
+  process.stderr.write(describeSurvey(survey).map((line) => `afp serve: ${line}\n`).join(''));
+  if (flags.salvage !== true) {
+    process.stderr.write(`afp serve: refusing to start on a damaged log; run again with --salvage to go on from the intact prefix (FILE is kept as ${file}.damaged)\n`);
+    return EXIT.invalidInput;
+  }
+  const salvaged = await salvageLog(survey);
+  if ('error' in salvaged) {
+    process.stderr.write(`afp serve: ${salvaged.error}\n`);
+    return EXIT.invalidInput;
+  }
+  process.stderr.write(salvaged.lines.map((line) => `afp serve: ${line}\n`).join(''));
+  const { salvage: _salvage, ...again } = flags;
+  void _salvage;
+  const reopened = await openCommandLog(file, { knownDefects: DEFECT_NAMES });
+  if ('error' in reopened) {
+    process.stderr.write(`afp serve: ${reopened.error}\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    const outcome = await serveUntilSignal(again, reopened);
+    if (typeof outcome === 'number') return outcome;
+    process.stderr.write(`afp serve: the salvaged log is damaged too (${outcome.damage}); a bug\n`);
+    return EXIT.crash;
+  } finally {
+    reopened.close();
+  }
+}
+
+async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | undefined): Promise<number | { damage: string }> {
   const resolved = await resolveSettings(flags, commandLog?.settings ?? null);
   const rules = flags.rules === undefined ? null : await loadDeployedRulesFile(flags.rules);
   if (rules !== null && !rules.ok) {
@@ -241,7 +290,9 @@ async function serveUntilSignal(flags: ServeFlags, commandLog: CommandLog | unde
     const serving = dialectServing(flags.dialect ?? 'documents', { floatMoney: flags.floatMoney === true || rules?.value.money.floatNoise === true, limitsLifted: flags.liftDeployedLimits === true });
     handle = await startServe({ routes: serving.routes, layout: serving.layout, port: flags.port, shed: flags.shed, ...settings.options, ...(commandLog === undefined ? {} : { commandLog }), ...(flags.checkpointEvery === undefined ? {} : { checkpointEveryCommands: flags.checkpointEvery }) });
   } catch (error) {
-    process.stderr.write(`afp serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (commandLog !== undefined && isDamage(message)) return { damage: message };
+    process.stderr.write(`afp serve: ${message}\n`);
     return EXIT.invalidInput;
   }
   if (commandLog?.existed === true && handle.recovery !== undefined) reportRecovery(commandLog.file, handle.recovery);

@@ -69,7 +69,7 @@ export interface ApiServerOptions {
    */
   readonly rawPaths?: Readonly<Record<string, RawHandler>>;
   /** Serve-only requests (admin, health) answered before the dispatcher; null = not one of them. */
-  readonly intercept?: (request: EdgeRequest, nowMs: number) => EdgeAnswer | null;
+  readonly intercept?: (request: EdgeRequest, nowMs: number) => EdgeAnswer | Promise<EdgeAnswer> | null;
   /** Holds every answer (intercepted ones too) until it may leave; absent = answers leave at once. */
   readonly gate?: AnswerGate;
   /** Runs after every answered request (serve re-arms its timer here). */
@@ -157,7 +157,9 @@ async function serveOne(options: ApiServerOptions, log: (line: string) => void, 
   let text: string;
   try {
     const nowMs = options.clock.nowMs();
-    const answer = options.intercept?.(edge, nowMs) ?? options.dispatcher.handle(edge, nowMs);
+    const intercepted = options.intercept?.(edge, nowMs) ?? null;
+    // An intercept may answer later (afp serve's sliced clock moves: the loop serves others meanwhile).
+    const answer = intercepted instanceof Promise ? await intercepted : (intercepted ?? options.dispatcher.handle(edge, nowMs));
     status = answer.status;
     headers = answer.headers ?? {};
     text = JSON.stringify(answer.body);

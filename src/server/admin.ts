@@ -9,10 +9,12 @@
  *   GET  /_afp/clock      → { now_ms, now, mode }
  *   POST /_afp/clock      { to_ms } | { advance_ms } | { to: ISO } → forward only, at most
  *                          CLOCK_MOVE_MAX_MS ahead and never past CLOCK_MAX_MS (400 otherwise);
- *                          due timers run before the answer
+ *                          due timers run before the answer, in slices that leave the event loop
+ *                          free between them (clock-move.ts: /health is never held long)
  *   GET  /_afp/state      → a cheap health check: ledger sums, agents, escrows, pending timers,
  *                          and `load` (in flight, admitted, shed) when the server sheds load
- *                          and `checkpoints` (every, newest written, log entry, in flight) with --data
+ *                          and `checkpoints` (every, newest written, log entry, in flight) with --data,
+ *                          and `clock_moves` (slices run, the longest slice in ms)
  *   GET  /_afp/platform   → { dispute_outcome, faults: [{ service, from_ms, until_ms, status }],
  *                          casino_closures, trading_shocks, market_closures, domain_year_ms,
  *                          domain_grace_ms, seed } (seed: afp check prices trading's ticks with it)
@@ -49,6 +51,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { DepositView } from '../services/casino/account/account-records.ts';
 import { chainList, findChain } from '../services/casino/account/supported-chains.ts';
 import type { Agent, Tier } from '../services/shared/agents.ts';
+import type { ClockMover } from './clock-move.ts';
 import type { ServeClock } from './serve-clock.ts';
 import type { TimeTravel } from './time-travel.ts';
 import { resetRow, revertRow, snapshotRow } from './time-travel-routes.ts';
@@ -80,6 +83,8 @@ export interface AdminOptions {
   readonly load?: () => JsonObject;
   /** afp serve --data: the checkpoints, shown by GET /_afp/state under `checkpoints` (absent = no --data). */
   readonly checkpoints?: () => JsonObject;
+  /** Runs clock moves in slices (clock-move.ts); absent: a move runs whole before the answer. */
+  readonly clockMover?: ClockMover;
 }
 
 /** A state-changing admin action, as the command log keeps it. */
@@ -121,7 +126,7 @@ interface AdminRow {
   readonly path: string;
   /** false: served on every mount (health); true: on the api mount only. */
   readonly apiOnly: boolean;
-  answer(request: EdgeRequest, options: AdminOptions): JsonObject | Failure;
+  answer(request: EdgeRequest, options: AdminOptions): JsonObject | Failure | Promise<JsonObject | Failure>;
 }
 
 const ROWS: readonly AdminRow[] = [
@@ -153,7 +158,7 @@ export const CLOCK_MOVE_MAX_MS = 36_525 * 86_400_000;
 const TIER_FIELDS = ['agent_id', 'tier'];
 
 /** The intercept for one mount's server: answers admin paths, null for everything else. */
-export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | null {
+export function adminIntercept(mount: Mount, options: AdminOptions): (request: EdgeRequest) => EdgeAnswer | Promise<EdgeAnswer> | null {
   const rows = ROWS.filter((row) => mount === (options.adminMount ?? 'api') || !row.apiOnly);
   const paths = new Set(rows.map((row) => row.path));
   return (request) => {
@@ -165,7 +170,8 @@ export function adminIntercept(mount: Mount, options: AdminOptions): (request: E
     }
     if (row.apiOnly && !isLoopback(request.peer)) return failureAnswer(fail('FORBIDDEN', 'afp admin endpoints answer loopback peers only'));
     const answer = row.answer(request, options);
-    return isFailure(answer) ? failureAnswer(answer) : { status: 200, body: answer };
+    const toEdge = (outcome: JsonObject | Failure): EdgeAnswer => (isFailure(outcome) ? failureAnswer(outcome) : { status: 200, body: outcome });
+    return answer instanceof Promise ? answer.then(toEdge) : toEdge(answer);
   };
 }
 
@@ -194,10 +200,14 @@ function clockView(clock: ServeClock): JsonObject {
   return { now_ms: nowMs, now: new Date(nowMs).toISOString(), mode: clock.mode };
 }
 
-function moveClock(request: EdgeRequest, options: AdminOptions): JsonObject | Failure {
+function moveClock(request: EdgeRequest, options: AdminOptions): JsonObject | Failure | Promise<JsonObject | Failure> {
   if (request.bodyFailure !== undefined) return request.bodyFailure;
   const target = targetMs(request.body, options.clock.nowMs());
   if (typeof target !== 'number') return target;
+  if (options.clockMover !== undefined) {
+    if (target < options.clock.nowMs()) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
+    return options.clockMover.move(target).then(() => clockView(options.clock));
+  }
   const fromMs = options.clock.nowMs();
   if (!options.clock.moveTo(target)) return fail('BAD_REQUEST', `the clock only moves forward (now ${clockView(options.clock)['now'] as string})`);
   const toMs = options.clock.nowMs();
@@ -248,6 +258,7 @@ function stateView(options: AdminOptions): JsonObject {
     next_timer_at: nextMs === undefined ? null : new Date(nextMs).toISOString(),
     ...(options.load === undefined ? {} : { load: options.load() }),
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints() }),
+    ...(options.clockMover === undefined ? {} : { clock_moves: options.clockMover.view() }),
   };
 }
 

@@ -7,7 +7,9 @@
  * every record and wrapped every bigint and reference in an array of its own, so JSON.parse built
  * millions of short-lived arrays before a single state object was made (110 MB; parse + decode
  * was most of a recovery). Here the graph is one walk in each direction over flat columns:
- *   header    magic "AFPC", layout version, section sizes (u32, little-endian)
+ *   header    magic "AFPC", layout version, section sizes (u32, little-endian), then the SHA-256
+ *             of every byte of the checkpoint but these 32: a damaged checkpoint (a flipped
+ *             byte anywhere) is refused before anything is decoded (verifyCheckpoint)
  *   meta      JSON: class names, shapes, the distinct strings, the distinct bigints (decimal)
  *   ops       Int32Array: each value's tag, then its operands (indices, lengths)
  *   numbers   Float64Array: every number, in the order met (-0, NaN and ±Infinity exact)
@@ -26,6 +28,7 @@
  * Both walks keep their own stack (no recursion): the limiter's list of entries by last use nests
  * as deep as it is long. Limits: sections below 2^31 entries (a state that large fails loudly).
  */
+import { createHash } from 'node:crypto';
 import { Rng, type RngState } from '../core/rng.ts';
 import { StateCodecError, type ClassRegistry, type TransientFields } from '../platform/state-codec.ts';
 
@@ -34,10 +37,13 @@ import { StateCodecError, type ClassRegistry, type TransientFields } from '../pl
  * not their fields); part of the checkpoint's codec fingerprint (checkpoints.ts): a checkpoint of
  * another version is not loaded, and the worker replays the command log from the start instead.
  * 2: the casino journal's rings keep plain arrays (journal-ring.ts).
+ * 3: a SHA-256 of the whole checkpoint in the header; the trading service's tick bookkeeping (tick-planner.ts).
  */
-export const CHECKPOINT_LAYOUT_VERSION = 2;
+export const CHECKPOINT_LAYOUT_VERSION = 3;
 const MAGIC = 0x43_50_46_41; // "AFPC" read as a little-endian u32
-const HEADER_BYTES = 24;
+const FIELDS_BYTES = 24;
+const CHECKSUM_BYTES = 32;
+const HEADER_BYTES = FIELDS_BYTES + CHECKSUM_BYTES;
 const SECTION_ENTRIES_MAX = 2 ** 31 - 1;
 /** The class name of an object without a prototype (no class can be named so). */
 const NULL_PROTOTYPE = '#null';
@@ -171,7 +177,9 @@ class CheckpointEncoder {
     const numbers = this.numbers.bytes();
     const header = Buffer.alloc(HEADER_BYTES);
     [MAGIC, CHECKPOINT_LAYOUT_VERSION, meta.length, this.ops.length, this.numbers.length, this.blobBytes].forEach((value, index) => header.writeUInt32LE(value, index * 4));
-    return Buffer.concat([header, meta, ops, numbers, ...this.blobs]);
+    const bytes = Buffer.concat([header, meta, ops, numbers, ...this.blobs]);
+    checksumOf(bytes).copy(bytes, FIELDS_BYTES);
+    return bytes;
   }
 
   private string(value: string): number {
@@ -377,7 +385,28 @@ function pathTo(root: unknown, target: unknown): string {
  * points at the root (a recovered Platform's dispatcher) keeps pointing at it.
  */
 export function decodeCheckpoint(bytes: Uint8Array, registry: ClassRegistry, into?: object): unknown {
+  const damage = verifyCheckpoint(bytes);
+  if (damage !== null) throw new StateCodecError(damage);
   return new CheckpointDecoder(bytes, registry).run(into);
+}
+
+/** null when the bytes are a whole checkpoint of this layout whose checksum holds; else what is wrong with them. */
+export function verifyCheckpoint(bytes: Uint8Array): string | null {
+  if (bytes.byteLength < HEADER_BYTES) return `damaged: ${bytes.byteLength} bytes, shorter than a checkpoint's header`;
+  const header = new DataView(bytes.buffer, bytes.byteOffset, FIELDS_BYTES);
+  if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== CHECKPOINT_LAYOUT_VERSION) return `not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION} (damaged, or written by another afp)`;
+  const stored = Buffer.from(bytes.buffer, bytes.byteOffset + FIELDS_BYTES, CHECKSUM_BYTES);
+  const computed = checksumOf(bytes);
+  if (!stored.equals(computed)) return `damaged: its SHA-256 is ${computed.toString('hex').slice(0, 16)}…, its header says ${stored.toString('hex').slice(0, 16)}… (${bytes.byteLength} bytes)`;
+  return null;
+}
+
+/** SHA-256 of a checkpoint's bytes but the checksum's own place in the header. */
+function checksumOf(bytes: Uint8Array): Buffer {
+  return createHash('sha256')
+    .update(bytes.subarray(0, FIELDS_BYTES))
+    .update(bytes.subarray(HEADER_BYTES))
+    .digest();
 }
 
 interface DecodedShape {
@@ -425,7 +454,7 @@ class CheckpointDecoder {
 
   constructor(bytes: Uint8Array, registry: ClassRegistry) {
     if (bytes.byteLength < HEADER_BYTES) throw new StateCodecError('not a checkpoint (too short)');
-    const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+    const header = new DataView(bytes.buffer, bytes.byteOffset, FIELDS_BYTES);
     const [magic, version, metaBytes, opCount, numberCount, blobBytes] = [0, 1, 2, 3, 4, 5].map((index) => header.getUint32(index * 4, true)) as [number, number, number, number, number, number];
     if (magic !== MAGIC || version !== CHECKPOINT_LAYOUT_VERSION) throw new StateCodecError(`not a checkpoint of layout ${CHECKPOINT_LAYOUT_VERSION}`);
     const opsAt = HEADER_BYTES + metaBytes;

@@ -10,6 +10,12 @@
  *                                                   travel = JSON of the time-travel bookkeeping
  *                                                   (ids, instants); state = BLOB
  *   travel_images(id, codec, state)                 the platform of each held snapshot, written once
+ *   checkpoint_parts(seq, part, bytes)              a checkpoint's state in parts of PART_BYTES, when
+ *                                                   its row's state is empty (writeInParts: a large
+ *                                                   state is written over several turns of the event
+ *                                                   loop, the row last, so a checkpoint exists only
+ *                                                   once every part is in; parts no row names are
+ *                                                   left by a crash and deleted at the next write)
  * Tables of the earlier text layout (state TEXT, which a STRICT table refuses a BLOB into) are
  * dropped when met: their checkpoints are of another codec and would be skipped anyway.
  * Invariants: a checkpoint row and the images it names commit in one transaction; at most
@@ -20,6 +26,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 export const CHECKPOINTS_KEPT = 2;
+/** One part of a checkpoint written in parts: about what one turn of the loop writes in a few ms. */
+export const PART_BYTES = 1 << 20;
+/** A state up to this size is written whole in its row (one turn; a few ms). */
+export const INLINE_BYTES_MAX = 4 * PART_BYTES;
 
 /** The time-travel bookkeeping stored with a checkpoint. */
 export interface TravelRecord {
@@ -53,7 +63,8 @@ export class CheckpointStore {
     const columns = this.db.prepare("SELECT type FROM pragma_table_info('checkpoints') WHERE name = 'state'").get() as { type: string } | undefined;
     if (columns !== undefined && columns.type !== 'BLOB') this.db.exec('DROP TABLE checkpoints; DROP TABLE IF EXISTS travel_images;');
     this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, codec TEXT NOT NULL, travel TEXT NOT NULL, state BLOB NOT NULL) STRICT;
-      CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state BLOB NOT NULL) STRICT;`);
+      CREATE TABLE IF NOT EXISTS travel_images (id TEXT PRIMARY KEY, codec TEXT NOT NULL, state BLOB NOT NULL) STRICT;
+      CREATE TABLE IF NOT EXISTS checkpoint_parts (seq INTEGER NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (seq, part)) STRICT;`);
   }
 
   /** The seq of the last command appended (0 = none). */
@@ -74,10 +85,42 @@ export class CheckpointStore {
     return rows.map((row) => ({ seq: Number(row['seq']), atMs: Number(row['at_ms']), codec: String(row['codec']), travel: String(row['travel']) }));
   }
 
-  /** The state bytes of checkpoint `seq`. */
+  /** The state bytes of checkpoint `seq` (its parts joined, when it was written in parts). */
   state(seq: number): Uint8Array | undefined {
     const row = this.db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: unknown } | undefined;
-    return row === undefined ? undefined : bytesOf(row.state);
+    const inline = row === undefined ? undefined : bytesOf(row.state);
+    if (inline === undefined || inline.byteLength > 0) return inline;
+    const parts = (this.db.prepare('SELECT bytes FROM checkpoint_parts WHERE seq = ? ORDER BY part').all(seq) as Array<{ bytes: unknown }>).map((part) => bytesOf(part.bytes) ?? new Uint8Array());
+    return Buffer.concat(parts);
+  }
+
+  /**
+   * Writes checkpoint `checkpoint` (a state above INLINE_BYTES_MAX) with its state in parts, one part per turn of the event loop
+   * (each its own transaction, fsynced like every commit: the cost of syncing the state is spread
+   * over the turns too, not left to the row's commit), then the row and the images as `write`
+   * does. What one turn blocks is one part's write, not the whole state's.
+   */
+  async writeInParts(checkpoint: StoredCheckpoint, held: readonly string[], imageBytes: (id: string) => Uint8Array, turn: { onTurn: (blockedMs: number) => void; dropped: () => boolean }): Promise<boolean> {
+    if (checkpoint.state.byteLength <= INLINE_BYTES_MAX) {
+      const startedMs = performance.now();
+      this.write(checkpoint, held, imageBytes);
+      turn.onTurn(performance.now() - startedMs);
+      return true;
+    }
+    const insert = this.db.prepare('INSERT OR REPLACE INTO checkpoint_parts (seq, part, bytes) VALUES (?, ?, ?)');
+    this.db.prepare('DELETE FROM checkpoint_parts WHERE seq = ? OR seq NOT IN (SELECT seq FROM checkpoints)').run(checkpoint.seq);
+    const state = checkpoint.state;
+    for (let part = 0; part * PART_BYTES < state.byteLength; part++) {
+      const startedMs = performance.now();
+      insert.run(checkpoint.seq, part, state.subarray(part * PART_BYTES, Math.min(state.byteLength, (part + 1) * PART_BYTES)));
+      turn.onTurn(performance.now() - startedMs);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (turn.dropped()) return false; // the parts left are deleted by the next write
+    }
+    const startedMs = performance.now();
+    this.write({ ...checkpoint, state: new Uint8Array() }, held, imageBytes);
+    turn.onTurn(performance.now() - startedMs);
+    return true;
   }
 
   /** The stored image of a held snapshot, if written (with the codec it was written with). */
@@ -103,6 +146,7 @@ export class CheckpointStore {
       for (const id of held) if (!stored.has(id)) insertImage.run(id, checkpoint.codec, imageBytes(id));
       this.db.prepare('INSERT OR REPLACE INTO checkpoints (seq, at_ms, codec, travel, state) VALUES (?, ?, ?, ?, ?)').run(checkpoint.seq, checkpoint.atMs, checkpoint.codec, checkpoint.travel, checkpoint.state);
       this.db.prepare('DELETE FROM checkpoints WHERE seq NOT IN (SELECT seq FROM checkpoints ORDER BY seq DESC LIMIT ?)').run(CHECKPOINTS_KEPT);
+      this.db.prepare('DELETE FROM checkpoint_parts WHERE seq NOT IN (SELECT seq FROM checkpoints)').run();
       const named = new Set<string>();
       for (const kept of this.db.prepare('SELECT travel FROM checkpoints').all() as Array<{ travel: string }>) {
         for (const entry of (JSON.parse(String(kept.travel)) as TravelRecord).held) named.add(entry.id);

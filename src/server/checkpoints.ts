@@ -20,8 +20,9 @@
  * Cost (`npm run bench -- --only recovery`, 1,000,000-command quickstart history, a 61 MB
  * checkpoint): the loop blocks for reading the rows (ROWS_PER_TURN per turn) and for writing the
  * blob, instead of the whole encoding (2.3–4.6 s before); the worker spends one replay of those
- * rows plus one encoding. Writing the 61 MB blob (one transaction, fsynced) still blocks the loop
- * ≈0.8–1.1 s on a loaded VM: the next step is writing it in chunks over several turns.
+ * rows plus one encoding. The blob is written in 1 MB parts, one per turn (checkpoint-store.ts
+ * writeInParts), where one transaction of the whole 61 MB blocked the loop ≈0.8–1.1 s; the worker
+ * also computes the checkpoint's SHA-256 (checkpoint-codec.ts), so the loop never hashes it.
  * Limit: one checkpoint in flight at a time, so under a load the worker cannot keep up with, the
  * interval stretches to what it can (a longer tail after a crash), never a queue of jobs.
  */
@@ -31,8 +32,8 @@ import { PlatformImage } from '../platform/platform-snapshot.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PLATFORM_TRANSIENT, stateClassRegistry } from '../platform/state-classes.ts';
 import type { AdminCommand } from './admin.ts';
-import { checkpointCodec, decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.ts';
-import { CheckpointStore, type CheckpointSource, type StoredCheckpoint, type TravelRecord } from './checkpoint-store.ts';
+import { checkpointCodec, decodeCheckpoint, encodeCheckpoint, verifyCheckpoint } from './checkpoint-codec.ts';
+import { CheckpointStore, type CheckpointHeader, type CheckpointSource, type StoredCheckpoint, type TravelRecord } from './checkpoint-store.ts';
 import type { CommandLog, CommandRow, LogSettings } from './command-log.ts';
 import type { SnapshotEntry, TimeTravel } from './time-travel.ts';
 
@@ -120,7 +121,11 @@ export class Checkpointer {
   /** The cost of each checkpoint taken (the bench and the tests read it; the last 100). */
   readonly costs: CheckpointCost[] = [];
 
-  constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; everyCommands?: number; onError?: (message: string) => void }) {
+  /** Checkpoints known whole: the one recovery loaded and those written since (the worker starts from the newest of them). */
+  private readonly sound = new Set<number>();
+
+  constructor(options: { log: CommandLog; platform: Platform; timeTravel: TimeTravel; clockMovedMs: number; loadedSeq?: number | undefined; everyCommands?: number; onError?: (message: string) => void }) {
+    if (options.loadedSeq !== undefined) this.sound.add(options.loadedSeq);
     this.log = options.log;
     this.store = new CheckpointStore(options.log.database);
     this.platform = options.platform;
@@ -199,6 +204,7 @@ export class Checkpointer {
     const atMs = this.store.commandAtMs(seq) ?? this.platform.nowMs;
     const taken = checkpointOf({ platform: this.platform, timeTravel: this.timeTravel, clockMovedMs: this.clockMovedMs, seq, atMs, stored: this.store.imageIds() });
     this.store.write(taken.checkpoint, taken.held, imageBytesOf(taken.images));
+    this.sound.add(seq);
     this.lastSeq = seq;
   }
 
@@ -242,9 +248,10 @@ export class Checkpointer {
   /** The newest stored checkpoint of this build's codec, with its images; null: the worker replays from the start. */
   private baseCheckpoint(): BaseCheckpoint | null {
     const codec = checkpointCodec(stateClassRegistry());
-    const header = this.store.newestFirst()[0];
+    // The one recovery loaded, or a newer one this process wrote: a damaged newest (passed over by recovery) is not used.
+    const header = this.store.newestFirst().find((candidate) => candidate.codec === codec && this.sound.has(candidate.seq));
     const state = header === undefined ? undefined : this.store.state(header.seq);
-    if (header === undefined || header.codec !== codec || state === undefined) return null;
+    if (header === undefined || state === undefined) return null;
     const images: Array<BaseCheckpoint['images'][number]> = [];
     for (const entry of (JSON.parse(header.travel) as TravelRecord).held) {
       const image = this.store.image(entry.id);
@@ -254,27 +261,37 @@ export class Checkpointer {
     return { ...header, state, images };
   }
 
+  /** The worker's bytes written in parts over several turns (checkpoint-store.ts writeInParts); the checkpoint stays in flight until the row is in. */
+  private async writeParts(inFlight: NonNullable<Checkpointer['inFlight']>, reply: Extract<CheckpointReply, { kind: 'encoded' }>): Promise<void> {
+    try {
+      const written = await this.store.writeInParts(reply.checkpoint, reply.held, imageBytesOf(reply.images), { onTurn: (blockedMs) => (inFlight.blockingMs = Math.max(inFlight.blockingMs, blockedMs)), dropped: () => this.inFlight !== inFlight });
+      if (!written || this.inFlight !== inFlight) return; // stopped meanwhile
+      this.sound.add(reply.checkpoint.seq);
+      this.noteCost({ seq: inFlight.seq, blockingMs: inFlight.blockingMs, totalMs: performance.now() - inFlight.startedMs });
+    } catch (error) {
+      this.onError(error instanceof Error ? error.message : String(error));
+    } finally {
+      if (this.inFlight === inFlight) this.inFlight = null;
+      inFlight.done.resolve();
+    }
+  }
+
   private finish(reply: CheckpointReply): void {
     const inFlight = this.inFlight;
     if (inFlight === null) return; // closed meanwhile
-    const startedMs = performance.now();
+    if (reply.kind === 'encoded') {
+      void this.writeParts(inFlight, reply);
+      return;
+    }
     this.inFlight = null;
     try {
-      if (reply.kind === 'failed') {
-        // The replica is lost. Not now (a batch may be open: the live state is ahead of the log):
-        // the next checkpoint is taken on the loop after a commit, and the worker after it starts from it.
-        this.onError(`the checkpoint worker failed (${reply.message}); the next checkpoint is taken on the event loop`);
-        void this.worker?.terminate();
-        this.worker = null;
-        this.onLoopNext = true;
-        this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
-        return;
-      }
-      this.store.write(reply.checkpoint, reply.held, imageBytesOf(reply.images));
-      const finishedMs = performance.now();
-      this.noteCost({ seq: inFlight.seq, blockingMs: Math.max(inFlight.blockingMs, finishedMs - startedMs), totalMs: finishedMs - inFlight.startedMs });
-    } catch (error) {
-      this.onError(error instanceof Error ? error.message : String(error));
+      // The replica is lost. Not now (a batch may be open: the live state is ahead of the log):
+      // the next checkpoint is taken on the loop after a commit, and the worker after it starts from it.
+      this.onError(`the checkpoint worker failed (${reply.message}); the next checkpoint is taken on the event loop`);
+      void this.worker?.terminate();
+      this.worker = null;
+      this.onLoopNext = true;
+      this.lastSeq = this.store.newestFirst()[0]?.seq ?? 0;
     } finally {
       inFlight.done.resolve();
     }
@@ -302,6 +319,27 @@ export interface LoadedCheckpoint {
   readonly clockMovedMs: number;
 }
 
+/** Why checkpoint `header` (its state and the images it names) cannot be loaded whole, or null when every byte of it checks. */
+export function checkpointDamage(store: CheckpointSource, header: CheckpointHeader): string | null {
+  let travel: TravelRecord;
+  try {
+    travel = JSON.parse(header.travel) as TravelRecord;
+  } catch {
+    return 'damaged: its time-travel record is not JSON';
+  }
+  const state = store.state(header.seq);
+  if (state === undefined) return 'its state is gone';
+  const damage = verifyCheckpoint(state);
+  if (damage !== null) return damage;
+  for (const entry of travel.held) {
+    const image = store.image(entry.id);
+    if (image?.state === undefined) return `the image of ${entry.id} is missing`;
+    const imageDamage = verifyCheckpoint(image.state);
+    if (imageDamage !== null) return `the image of ${entry.id}: ${imageDamage}`;
+  }
+  return null;
+}
+
 /**
  * Loads the newest usable checkpoint of `log` into `platform` (a fresh one of the log's settings)
  * and `timeTravel`; null when there is none (replay everything). `skipped` lists why newer ones
@@ -314,6 +352,12 @@ export function loadCheckpoint(store: CheckpointSource, platform: Platform, time
   for (const checkpoint of store.newestFirst()) {
     if (checkpoint.codec !== codec) {
       skipped.push(`checkpoint after entry ${checkpoint.seq}: written by an afp with other state classes or another layout`);
+      continue;
+    }
+    // Damage is found before anything is decoded: the previous checkpoint is then tried (and the log replayed from it).
+    const damage = checkpointDamage(store, checkpoint);
+    if (damage !== null) {
+      skipped.push(`checkpoint after entry ${checkpoint.seq}: ${damage}`);
       continue;
     }
     try {

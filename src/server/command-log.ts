@@ -11,7 +11,10 @@
  *   commands(seq, at_ms, kind, entry, body)  kind 'request' | 'charge' | 'clock' | 'tier' | 'deposit' | 'wallet-mint' |
  *                                            'snapshot' | 'revert' | 'reset' (time travel: a revert's or
  *                                            reset's at_ms is the instant it returns to); entry = JSON;
- *                                            body = a request body's JSON text as received
+ *                                            body = a request body's JSON text as received;
+ *                                            crc = CRC-32 of at_ms, kind, entry and body (rowCrc:
+ *                                            a damaged row is read as 'corrupt', never as another
+ *                                            command; rows of logs written before it have none)
  * A 'request' entry is a whole request (route, query, IP, credential, body): its row ran. A
  * 'charge' entry (schema 2) is a request the dispatcher refused before any row ran (429, fault,
  * 404/405, body failure, 401): only the limiter changed, so only what the limiter reads is kept —
@@ -39,6 +42,7 @@
  * Non-goals: snapshots (docs/decisions/serve.md "Durability"), compaction, concurrent readers.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ERROR_STATUS, Failure, type ErrorCode, type JsonObject } from '../core/errors.ts';
@@ -128,6 +132,12 @@ export interface CommandRow {
   readonly kind: string;
   readonly entry: string;
   readonly body: string | null;
+  readonly crc: number | null;
+}
+
+/** The CRC-32 a row carries: of its instant, kind, entry and body (seq is the row's key: a gap shows a lost one). */
+export function rowCrc(atMs: number | bigint, kind: string, entry: string, body: string | null): number {
+  return crc32(`${atMs}\u0000${kind}\u0000${entry}\u0000${body ?? '\u0001'}`);
 }
 
 export type CommitOutcome = { readonly ok: true; readonly entries: number } | { readonly ok: false; readonly error: string };
@@ -181,6 +191,7 @@ export class CommandLog {
   private pendingCharCount = 0;
   /** Set by a failed commit: the log takes nothing more. */
   private failure: string | null = null;
+  private hasCrc: boolean | undefined = undefined;
 
   constructor(file: string, db: DatabaseSync, settings: LogSettings | null) {
     this.file = file;
@@ -201,13 +212,17 @@ export class CommandLog {
   adopt(wanted: LogSettings): string[] {
     if (this.currentSettings !== null) {
       const differences = settingsDifferences(this.currentSettings, wanted);
-      if (differences.length === 0) this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
+      if (differences.length === 0) {
+        this.db.exec(`PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION}`);
+        const hasCrc = this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !== undefined;
+        if (!hasCrc) this.db.exec('ALTER TABLE commands ADD COLUMN crc INTEGER');
+      }
       return differences;
     }
     this.db.exec('BEGIN IMMEDIATE');
     try {
       this.db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-        CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT) STRICT;
+        CREATE TABLE commands (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, entry TEXT NOT NULL, body TEXT, crc INTEGER) STRICT;
         PRAGMA application_id = ${COMMAND_LOG_APPLICATION_ID};
         PRAGMA user_version = ${COMMAND_LOG_SCHEMA_VERSION};`);
       const insert = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -292,7 +307,7 @@ export class CommandLog {
     try {
       const insert = this.insert();
       this.db.exec('BEGIN IMMEDIATE');
-      for (const row of rows) insert.run(row.atMs, row.kind, row.entry, row.body);
+      for (const row of rows) insert.run(row.atMs, row.kind, row.entry, row.body, rowCrc(row.atMs, row.kind, row.entry, row.body));
       this.db.exec('COMMIT');
       return { ok: true, entries: rows.length };
     } catch (error) {
@@ -309,13 +324,38 @@ export class CommandLog {
   /** Every entry after `afterSeq` (default: all) in log order, streamed; an undecodable one comes back as kind 'corrupt'. */
   *commands(afterSeq = 0): Generator<LoggedCommand> {
     if (this.currentSettings === null) return;
-    const rows = this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? ORDER BY seq').iterate(afterSeq);
+    const rows = this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`).iterate(afterSeq);
     for (const row of rows) yield decodeCommandRow(row as Record<string, unknown>);
   }
 
   /** The rows of entries `afterSeq` < seq ≤ `uptoSeq`, undecoded (the checkpoint worker decodes them with decodeCommandRow). */
   rows(afterSeq: number, uptoSeq: number): CommandRow[] {
-    return this.db.prepare('SELECT seq, at_ms, kind, entry, body FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq').all(afterSeq, uptoSeq) as unknown as CommandRow[];
+    return this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? AND seq <= ? ORDER BY seq`).all(afterSeq, uptoSeq) as unknown as CommandRow[];
+  }
+
+  /** `crc`, or NULL for a log not yet adopted by this build (opened, its rows read before adopt adds the column). */
+  private crcColumn(): string {
+    this.hasCrc ??= this.db.prepare("SELECT 1 AS found FROM pragma_table_info('commands') WHERE name = 'crc'").get() !== undefined;
+    return this.hasCrc ? 'crc' : 'NULL AS crc';
+  }
+
+  /** The rows after `afterSeq`, undecoded, streamed (a salvage stops at the last intact one, before any damaged page). */
+  *rowStream(afterSeq = 0): Generator<CommandRow> {
+    const rows = this.db.prepare(`SELECT seq, at_ms, kind, entry, body, ${this.crcColumn()} FROM commands WHERE seq > ? ORDER BY seq`).iterate(afterSeq);
+    for (const row of rows) yield row as unknown as CommandRow;
+  }
+
+  /** Salvage only (log-salvage.ts): rows of another log, with their seqs, in one transaction. */
+  insertRows(rows: readonly CommandRow[]): void {
+    const insert = this.db.prepare('INSERT INTO commands (seq, at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?, ?)');
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const row of rows) insert.run(row.seq, row.at_ms, row.kind, row.entry, row.body, rowCrc(row.at_ms, row.kind, row.entry, row.body));
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   /** The checkpoints kept in FILE beside the commands. */
@@ -341,7 +381,7 @@ export class CommandLog {
 
   private insert(): StatementSync {
     if (this.currentSettings === null) throw new Error(`--data ${this.file}: append before adopt() (a bug)`);
-    this.insertStatement ??= this.db.prepare('INSERT INTO commands (at_ms, kind, entry, body) VALUES (?, ?, ?, ?)');
+    this.insertStatement ??= this.db.prepare('INSERT INTO commands (at_ms, kind, entry, body, crc) VALUES (?, ?, ?, ?, ?)');
     return this.insertStatement;
   }
 }
@@ -568,6 +608,8 @@ export function decodeCommandRow(row: Record<string, unknown>): LoggedCommand {
   const seq = Number(row['seq']);
   const atMs = Number(row['at_ms']);
   const corrupt = (reason: string): LoggedCommand => ({ seq, kind: 'corrupt', reason });
+  const crc = row['crc'];
+  if (crc !== null && crc !== undefined && Number(crc) !== rowCrc(row['at_ms'] as number, String(row['kind']), String(row['entry']), row['body'] === null ? null : String(row['body']))) return corrupt('its CRC-32 does not match its bytes (damaged)');
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(String(row['entry'])) as Record<string, unknown>;

@@ -37,6 +37,7 @@ import type { PlatformConfig } from '../services/shared/config.ts';
 import type { DefectName } from '../services/shared/context.ts';
 import type { TradingSchedule } from '../services/trading/trading-record.ts';
 import { adminIntercept, type AdminCommand } from './admin.ts';
+import { ClockMover } from './clock-move.ts';
 import type { CommandLog } from './command-log.ts';
 import { GroupCommit } from './group-commit.ts';
 import { LoadShedder, SHED_DEFAULTS, type LoadShedderOptions } from './load-shedder.ts';
@@ -151,7 +152,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const pump = new TimerPump({ platform, clock, log });
   const urls: Partial<Record<Mount, string>> = {};
   const gate = group === undefined ? {} : { gate: group };
-  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
+  const checkpointer = commandLog === undefined ? undefined : new Checkpointer({ log: commandLog, platform, timeTravel, clockMovedMs: recovery?.clockMovedMs ?? 0, loadedSeq: recovery?.checkpointSeq, onError: (message) => log(`afp serve: checkpoint: ${message}`), ...(options.checkpointEveryCommands === undefined ? {} : { everyCommands: options.checkpointEveryCommands }) });
   afterCommit = () => writeCheckpoint(checkpointer, log);
   const record =
     commandLog === undefined || group === undefined
@@ -163,7 +164,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         };
   const dialect = layout === DOCUMENTS_LAYOUT ? {} : { dialect: { name: layout.dialect, basePaths: layout.basePaths, ...(layout.fairness === undefined ? {} : { fairness: layout.fairness }) } };
   const shedder = new LoadShedder(options.shed ?? SHED_DEFAULTS);
-  const admin = { platform, clock, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }), ...dialect };
+  const clockMover = new ClockMover({ platform, clock, record, onClockMoved: () => pump.arm() });
+  const admin = { platform, clock, clockMover, mounts: () => urls, onClockMoved: () => pump.arm(), routes: options.routes, record, timeTravel, adminMount: layout.adminMount, load: () => loadView(shedder), ...(checkpointer === undefined ? {} : { checkpoints: () => checkpointer.view() }), ...dialect };
   const servers: Server[] = [];
   try {
     for (const [mount, offset] of layout.mounts(options.routes)) {

@@ -187,9 +187,11 @@ describe('the report says how steady the rounds were', () => {
 
   test('the durable line: serve --data over in-memory writes/s, best and median, beside its target', () => {
     const base = result(105);
-    const withHttp = (durableBestMs: number): BenchResult => ({ ...base, mixPart: base.mixPart === null ? null : { ...base.mixPart, writes: { connections: 64, roundMs: 3_000, memory: phase(200, 220, 1_000), durable: phase(durableBestMs, 500, 1_000) } } });
+    const withHttp = (durableBestMs: number): BenchResult => ({ ...base, mixPart: base.mixPart === null ? null : { ...base.mixPart, writes: { connections: 64, roundMs: 3_000, memory: phase(200, 220, 1_000), durable: phase(durableBestMs, 500, 1_000), stallMsMax: { memory: 4.5, durable: 37.25 }, checkpointEvery: 5_000, checkpointsPerRoundMin: 3 } } });
     expect(formatTable(withHttp(250))).toContain('serve --data writes/s / in-memory writes/s   best 0.800  median 0.440  target >= 0.50  PASS');
     expect(formatTable(withHttp(500))).toContain('serve --data writes/s / in-memory writes/s   best 0.400  median 0.440  target >= 0.50  MISS');
+    expect(formatTable(withHttp(250))).toContain('--checkpoint-every 5000: at least 3 checkpoint(s) per round)');
+    expect(formatTable(withHttp(250))).toContain('  longest /health wait during the rounds: in memory 4.5 ms, --data 37.3 ms (target <= 50 ms with checkpoints)');
     const json = JSON.parse(formatJson(withHttp(250))) as { ratios: { durable_over_memory: { best: number } }; target: { durable_over_memory_min: number; durable_verdict: string } };
     expect(json.ratios.durable_over_memory.best).toBeCloseTo(0.8, 9);
     expect(json.target).toMatchObject({ durable_over_memory_min: 0.5, durable_verdict: 'PASS' });

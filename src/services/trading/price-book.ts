@@ -11,12 +11,14 @@
  */
 import { assert } from '../../core/assert.ts';
 import type { Market } from './market-catalogue.ts';
-import { fundingRatePpm, pathPrice, seedHashOf, volumeMicroAt } from './price-path.ts';
+import { applyLog, fundingRatePpm, pathPrice, seedHashOf, volumeMicroAt } from './price-path.ts';
 import type { TradingConfig } from './trading-config.ts';
 import { TRADING_LIMITS, type MarketClosure, type PriceShock, type Quote } from './trading-record.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/** Closures and weekend days a search for the next open instant steps over before it gives up. */
+const OPEN_SEARCH_STEPS = 16;
 
 export class PriceBook {
   readonly seedHash: number;
@@ -44,16 +46,48 @@ export class PriceBook {
     const tick = this.tickOf(nowMs);
     const remembered = this.memo.get(market.symbol);
     if (remembered !== undefined && remembered[0] === tick) return remembered[1];
-    let price = pathPrice(this.seedHash, market, tick);
+    const price = this.shocked(market, pathPrice(this.seedHash, market, tick), tick);
+    this.memo.set(market.symbol, [tick, price]);
+    return price;
+  }
+
+  /** The mid at tick `tick` had the path's log there been `logPpm` (monotone in it): the tick planner's threshold search. */
+  midOfLog(market: Market, logPpm: number, tick: number): bigint {
+    return this.shocked(market, applyLog(market.referencePrice, logPpm), tick);
+  }
+
+  /** The first tick after `tick` whose shocks differ from `tick`'s for this market (a shock took effect), or null. */
+  nextShockTick(market: Market, tick: number): number | null {
+    const tickStartMs = tick * this.config.tickMs;
+    for (const shock of this.shocks) {
+      if (shock.atMs > tickStartMs && shock.base === market.base) return Math.ceil(shock.atMs / this.config.tickMs);
+    }
+    return null;
+  }
+
+  /** The first instant at or after `ms` at which the market accepts orders (closures and weekends), within OPEN_SEARCH_STEPS steps; else null. */
+  openFrom(market: Market, ms: number): number | null {
+    let atMs = ms;
+    for (let step = 0; step < OPEN_SEARCH_STEPS; step++) {
+      if (this.isOpen(market, atMs)) return atMs;
+      for (const closure of this.closures) {
+        if ((closure.symbol === '*' || closure.symbol === market.symbol) && atMs >= closure.fromMs && atMs < closure.untilMs) atMs = closure.untilMs;
+      }
+      if (!this.isOpen(market, atMs) && this.config.weekendClosure) atMs = Math.max(atMs, (Math.floor(atMs / DAY_MS) + 1) * DAY_MS);
+    }
+    return null;
+  }
+
+  /** `price` with the shocks of `market`'s asset that began at or before tick `tick`, at least 1. */
+  private shocked(market: Market, pathMid: bigint, tick: number): bigint {
+    let price = pathMid;
     const tickStartMs = tick * this.config.tickMs;
     for (const shock of this.shocks) {
       if (shock.atMs > tickStartMs) break;
       if (shock.base !== market.base) continue;
       price = (price * BigInt(10_000 + shock.moveBps)) / 10_000n;
     }
-    if (price < 1n) price = 1n;
-    this.memo.set(market.symbol, [tick, price]);
-    return price;
+    return price < 1n ? 1n : price;
   }
 
   quote(market: Market, nowMs: number): Quote {

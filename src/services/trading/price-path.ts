@@ -17,13 +17,13 @@ import { assert } from '../../core/assert.ts';
 import type { Market } from './market-catalogue.ts';
 import { nameHash } from './market-catalogue.ts';
 
-const OCTAVES = 13;
+export const OCTAVES = 13;
 /** √(2^k) × 1000 for k = 0..OCTAVES-1. */
 const SQRT_TWO_POW_MILLI: readonly number[] = Array.from({ length: OCTAVES }, (_, k) => (k % 2 === 0 ? 1000 * 2 ** (k / 2) : 1414 * 2 ** ((k - 1) / 2)));
-const LOG_PPM_MAX = 3_000_000;
+export const LOG_PPM_MAX = 3_000_000;
 /** √(ticks per day) × 1000 for one-minute ticks: √1440 = 37.947. */
 const SQRT_TICKS_PER_DAY_MILLI = 37_947;
-const NOISE_MAX = 1000;
+export const NOISE_MAX = 1000;
 
 /** exp tables at scale 10^12. */
 const EXP_ONE = 1_000_000_000_000n;
@@ -65,8 +65,8 @@ export function noiseWord(seedHash: number, assetHash: number, stream: number, i
   return mix(h ^ Math.imul(high + 1, 0x165667b1));
 }
 
-/** Seeded integer in [-NOISE_MAX, NOISE_MAX]. */
-function noise(seedHash: number, assetHash: number, stream: number, index: number): number {
+/** Seeded integer in [-NOISE_MAX, NOISE_MAX]: the value of octave `stream`'s knot `index`. */
+export function noise(seedHash: number, assetHash: number, stream: number, index: number): number {
   return (noiseWord(seedHash, assetHash, stream, index) % (2 * NOISE_MAX + 1)) - NOISE_MAX;
 }
 
@@ -75,11 +75,21 @@ export function seedHashOf(seed: string): number {
   return nameHash(`trading/${seed}`);
 }
 
+/** The per-tick volatility of `market`'s path in parts per million of the log. */
+export function sigmaTickPpmOf(market: Market): number {
+  return Math.floor((market.dailyVolBps * 100 * 1000) / SQRT_TICKS_PER_DAY_MILLI);
+}
+
+/** What octave `k` adds to the log (ppm) when its interpolated knot value is `value`: monotone in `value`. */
+export function octavePpm(sigmaTickPpm: number, k: number, value: number): number {
+  return Math.trunc((value * sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number)) / (NOISE_MAX * 1000));
+}
+
 /** Log of price over reference at tick `tick`, in parts per million (clamped to ±3). */
 export function logPpmAt(seedHash: number, market: Market, tick: number): number {
   assert(Number.isSafeInteger(tick) && tick >= 0, 'ticks are whole and non-negative');
   const assetHash = nameHash(market.base);
-  const sigmaTickPpm = Math.floor((market.dailyVolBps * 100 * 1000) / SQRT_TICKS_PER_DAY_MILLI);
+  const sigmaTickPpm = sigmaTickPpmOf(market);
   let total = 0;
   for (let k = 0; k < OCTAVES; k++) {
     const span = 2 ** k;
@@ -88,7 +98,7 @@ export function logPpmAt(seedHash: number, market: Market, tick: number): number
     const left = noise(seedHash, assetHash, k, knot);
     const right = noise(seedHash, assetHash, k, knot + 1);
     const value = Math.trunc((left * (span - offset) + right * offset) / span);
-    total += Math.trunc((value * sigmaTickPpm * (SQRT_TWO_POW_MILLI[k] as number)) / (NOISE_MAX * 1000));
+    total += octavePpm(sigmaTickPpm, k, value);
   }
   return Math.max(-LOG_PPM_MAX, Math.min(LOG_PPM_MAX, total));
 }

@@ -28,6 +28,7 @@ import { TriggerBook, triggerCrossed, type TriggerKind, type TriggerRecord } fro
 import { PriceBook } from './price-book.ts';
 import { formatPrice, notionalMicro, qtyFor, scaled } from './price-scale.ts';
 import { RiskBook } from './risk-settings.ts';
+import { nextActiveTick } from './tick-planner.ts';
 import { TradingBook, type MutableOrder, type MutablePosition } from './trading-book.ts';
 import type { TradingConfig } from './trading-config.ts';
 import {
@@ -45,6 +46,15 @@ import {
   type PriceShock,
   type Quote,
 } from './trading-record.ts';
+
+/**
+ * How far one plan looks ahead: PLAN_HORIZON_MIN_TICKS (≈ 4 hours) after a request touched trading
+ * (another is likely soon and would plan again: a long look would be wasted), four times further
+ * after each plan that found nothing, up to PLAN_HORIZON_MAX_TICKS (≈ 2 years); a tick at the
+ * horizon plans again.
+ */
+const PLAN_HORIZON_MIN_TICKS = 2 ** 8;
+const PLAN_HORIZON_MAX_TICKS = 2 ** 20;
 
 export type TradingTimer = Extract<PlatformTimer, { kind: 'trading.tick' | 'trading.funding' }>;
 
@@ -65,7 +75,17 @@ export class TradingService {
   readonly prices: PriceBook;
   readonly config: TradingConfig;
   private readonly context: ServiceContext;
-  private tickArmed = false;
+  /** The instant of the tick that counts (null: none armed); an earlier arming supersedes a later one. */
+  private tickAtMs: number | null = null;
+  /** Instants of the tick timers in the queue: a superseded one stays queued and is ignored when it fires. */
+  private readonly tickTimersMs = new Set<number>();
+  /**
+   * The stepping twin (tests only): the tick armed at every boundary while anything is open, as
+   * before the tick planner; the same fills at the same instants, at a cost of one tick a minute.
+   */
+  stepEveryTick = false;
+  /** The next plan's horizon in ticks (see PLAN_HORIZON_MIN_TICKS). */
+  private planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
   private fundingArmed = false;
   /** The last funding instant applied (the tick and the funding timer of one instant share it). */
   private fundedAtMs = -1;
@@ -113,8 +133,8 @@ export class TradingService {
       const held = this.hold(order, market);
       if (held !== null) return held;
       this.book.addOrder(order);
-      this.armTick(nowMs);
     }
+    this.armSoon(nowMs);
     this.context.emit({ type: 'trading.order', atMs: nowMs, orderId: order.id, agentId: order.agentId, symbol: order.symbol, side: order.side, orderType: order.type, status: order.status, amountMicro: order.amountMicro, feeMicro: order.feeMicro, fillPrice: order.fillPrice === null ? null : formatPrice(order.fillPrice) });
     return succeed(order);
   }
@@ -126,6 +146,12 @@ export class TradingService {
    * Owner only (403); unknown id 404; already ended 409; market closed 409 MARKET_CLOSED.
    */
   closePosition(command: { agentId: string; positionId: string }, nowMs: number): Outcome<{ order: OrderRecord; position: PositionRecord }> {
+    const closed = this.closeAt(command, nowMs);
+    if (closed.ok) this.armSoon(nowMs);
+    return closed;
+  }
+
+  private closeAt(command: { agentId: string; positionId: string }, nowMs: number): Outcome<{ order: OrderRecord; position: PositionRecord }> {
     const record = this.book.position(command.positionId);
     if (record === undefined) return fail('NOT_FOUND', `position ${command.positionId} not found`);
     if (record.agentId !== command.agentId) return fail('FORBIDDEN', 'only the agent that holds this position may close it');
@@ -222,6 +248,7 @@ export class TradingService {
     }
     const trigger = this.triggers.add({ id: this.context.ids.next('trg_', 16), agentId: record.agentId, positionId: record.id, symbol: record.symbol, kind: command.kind, side: record.side, triggerPrice: command.triggerPrice, createdAtMs: nowMs });
     this.context.emit({ type: 'trading.trigger-set', atMs: nowMs, triggerId: trigger.id, positionId: record.id, agentId: record.agentId, symbol: record.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice) });
+    this.armSoon(nowMs);
     return succeed(trigger);
   }
 
@@ -229,19 +256,22 @@ export class TradingService {
     switch (timer.kind) {
       case 'trading.tick':
         assert(atMs % this.config.tickMs === 0, 'ticks run at tick boundaries');
-        this.tickArmed = false;
+        this.tickTimersMs.delete(atMs);
+        if (atMs !== this.tickAtMs) return; // superseded by an earlier arming (armAt)
         // Funding first at its instant, whichever timer the scheduler runs first (see fundOnce).
         if (atMs % this.config.fundingPeriodMs === this.fundingLateMs()) this.fundOnce(atMs);
         this.fireTriggers(atMs);
         this.liquidateCrossed(atMs);
         this.fillCrossed(atMs);
-        this.armTick(atMs);
+        this.tickAtMs = null; // kept until here: fills that open positions ask for a tick (armSoon), this one plans instead
+        this.armAfterTick(atMs);
         return;
       case 'trading.funding':
         assert(atMs % this.config.fundingPeriodMs === this.fundingLateMs(), 'funding runs at 00, 08 and 16 UTC');
         this.fundingArmed = false;
         this.fundOnce(atMs);
-        this.armTick(atMs);
+        this.armFunding(atMs);
+        this.planUntilFunding(atMs);
         return;
     }
   }
@@ -409,8 +439,7 @@ export class TradingService {
       openedQty: lot.qty,
       exitPrice: null,
     });
-    this.armTick(lot.nowMs);
-    this.armFunding(lot.nowMs);
+    this.armSoon(lot.nowMs);
   }
 
   /**
@@ -526,7 +555,7 @@ export class TradingService {
       const mark = this.prices.mid(market, atMs);
       if (!this.prices.isOpen(market, atMs) || !triggerCrossed(trigger, mark)) continue;
       this.triggers.end(trigger.id, atMs, { fired: mark });
-      const closed = this.closePosition({ agentId: trigger.agentId, positionId: trigger.positionId }, atMs);
+      const closed = this.closeAt({ agentId: trigger.agentId, positionId: trigger.positionId }, atMs);
       assert(closed.ok, 'a pending trigger names an open position on an open market');
       this.context.emit({ type: 'trading.trigger-fired', atMs, triggerId: trigger.id, positionId: trigger.positionId, agentId: trigger.agentId, symbol: trigger.symbol, kind: trigger.kind, triggerPrice: formatPrice(trigger.triggerPrice), markPrice: formatPrice(mark), exitPrice: formatPrice(closed.value.order.fillPrice ?? mark) });
     }
@@ -630,13 +659,59 @@ export class TradingService {
     }
   }
 
-  /** Arms the next tick while anything is open (idempotent). */
-  private armTick(nowMs: number): void {
-    if (!this.tickArmed && (this.book.openOrderCount > 0 || this.book.openPositionCount > 0)) {
-      this.context.timers.schedule(nextBoundary(nowMs, this.config.tickMs), { kind: 'trading.tick' });
-      this.tickArmed = true;
+  /** After a request changed what is open: the tick at the next boundary (it plans onward), and funding. */
+  private armSoon(nowMs: number): void {
+    this.planHorizonTicks = PLAN_HORIZON_MIN_TICKS;
+    if (this.book.openOrderCount > 0 || this.book.openPositionCount > 0) this.armAt(nextBoundary(nowMs, this.config.tickMs));
+    this.armFunding(nowMs);
+  }
+
+  /** The tick after the one at `atMs`: the next boundary that can act (tick-planner.ts), one boundary early. */
+  private armAfterTick(atMs: number): void {
+    if (this.book.openOrderCount === 0 && this.book.openPositionCount === 0) return;
+    const tickMs = this.config.tickMs;
+    if (this.stepEveryTick) {
+      this.armAt(atMs + tickMs);
+    } else {
+      const horizonMs = atMs + this.planHorizonTicks * tickMs;
+      const found = this.plan(atMs, horizonMs);
+      if (found === null) this.planHorizonTicks = Math.min(PLAN_HORIZON_MAX_TICKS, this.planHorizonTicks * 4);
+      // One boundary early: the tick that acts is then queued by the one before it, as stepping queues it,
+      // so it meets the other timers of its instant in the same order.
+      this.armAt(found === null ? horizonMs : Math.max(atMs + tickMs, found - tickMs));
     }
-    if (!this.fundingArmed && this.book.openPositionCount > 0) this.armFunding(nowMs);
+    this.armFunding(atMs);
+  }
+
+  /** After funding moved margins (liquidation prices): the plan again, up to the next funding instant. */
+  private planUntilFunding(atMs: number): void {
+    if (this.book.openOrderCount === 0 && this.book.openPositionCount === 0) return;
+    const tickMs = this.config.tickMs;
+    if (this.stepEveryTick) {
+      this.armAt(nextBoundary(atMs, tickMs));
+      return;
+    }
+    const lateMs = this.fundingLateMs();
+    const found = this.plan(atMs, nextBoundary(atMs - lateMs, this.config.fundingPeriodMs) + lateMs);
+    if (found !== null) this.armAt(Math.max(nextBoundary(atMs, tickMs), found - tickMs));
+    else if (this.tickAtMs === null) this.armAt(nextBoundary(atMs, tickMs));
+  }
+
+  /** The first boundary in (fromMs, toMs] at which a tick can act, or null. */
+  private plan(fromMs: number, toMs: number): number | null {
+    const tickMs = this.config.tickMs;
+    const input = { prices: this.prices, tickMs, orders: this.book.openOrderList(), triggers: this.triggers.pendingList(), positions: this.book.openPositionList(), liquidationOf: (position: PositionRecord) => this.liquidationOf(position) };
+    const tick = nextActiveTick(input, Math.floor(fromMs / tickMs) + 1, Math.floor(toMs / tickMs));
+    return tick === null ? null : tick * tickMs;
+  }
+
+  /** Arms the tick at `atMs` unless one is armed at or before it; never queues two timers for one instant. */
+  private armAt(atMs: number): void {
+    if (this.tickAtMs !== null && this.tickAtMs <= atMs) return;
+    this.tickAtMs = atMs;
+    if (this.tickTimersMs.has(atMs)) return;
+    this.context.timers.schedule(atMs, { kind: 'trading.tick' });
+    this.tickTimersMs.add(atMs);
   }
 
   private armFunding(nowMs: number): void {

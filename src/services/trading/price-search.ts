@@ -1,0 +1,117 @@
+/**
+ * The first tick at which a market's seeded path (price-path.ts) leaves a band of its log, found
+ * by search instead of by stepping every tick: what lets a clock move of years cost time in
+ * proportion to the fills, triggers and liquidations it crosses, not to its minutes.
+ *
+ * How: the log at a tick is a clamped sum of octaves; octave k interpolates between knots 2^k
+ * ticks apart, so over a block of 2^j ticks aligned to 2^j every octave k ≥ j stays between its
+ * two knots' values, and every octave k < j within its amplitude. Those bounds decide whether a
+ * block can hold a tick outside the band; a block that can is split in two, down to single ticks,
+ * which are evaluated exactly (logPpmAt). Blocks are visited in time order, so the first tick
+ * found is the first tick there is: the answer is exactly the one stepping finds.
+ * Limits: ranges of at most RANGE_TICKS_MAX ticks (the caller searches further in several calls);
+ * the bounds only prune, so they never change an answer, only its cost.
+ */
+import { assert } from '../../core/assert.ts';
+import { nameHash, type Market } from './market-catalogue.ts';
+import { LOG_PPM_MAX, NOISE_MAX, OCTAVES, logPpmAt, noise, octavePpm, sigmaTickPpmOf } from './price-path.ts';
+
+/** The longest range one search covers (2^24 one-minute ticks ≈ 32 years). */
+export const RANGE_TICKS_MAX = 2 ** 24;
+const TOP = OCTAVES - 1;
+
+/** A band of the log (ppm): a tick is outside when its log is ≤ `lowPpm` or ≥ `highPpm`. */
+export interface LogBand {
+  readonly lowPpm: number;
+  readonly highPpm: number;
+}
+
+/** The first tick in [fromTick, toTick] whose log lies outside `band`, or null. */
+export function firstTickOutside(seedHash: number, market: Market, range: { fromTick: number; toTick: number }, band: LogBand): number | null {
+  const { fromTick, toTick } = range;
+  assert(Number.isSafeInteger(fromTick) && Number.isSafeInteger(toTick) && fromTick >= 0 && toTick - fromTick < RANGE_TICKS_MAX, 'a search covers a bounded range of ticks');
+  if (toTick < fromTick || (band.lowPpm < -LOG_PPM_MAX && band.highPpm > LOG_PPM_MAX)) return null;
+  const search = new BandSearch(seedHash, market, range, band);
+  const topSpan = 2 ** TOP;
+  for (let start = Math.floor(fromTick / topSpan) * topSpan; start <= toTick; start += topSpan) {
+    const found = search.block(start, TOP);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** One search: the market's constants and the band, visited block by block. */
+class BandSearch {
+  private readonly seedHash: number;
+  private readonly market: Market;
+  private readonly assetHash: number;
+  private readonly sigma: number;
+  private readonly fromTick: number;
+  private readonly toTick: number;
+  private readonly band: LogBand;
+  /** Sums of the octaves below j at their lowest and highest (index j). */
+  private readonly slackLow: readonly number[];
+  private readonly slackHigh: readonly number[];
+
+  constructor(seedHash: number, market: Market, range: { fromTick: number; toTick: number }, band: LogBand) {
+    this.seedHash = seedHash;
+    this.market = market;
+    this.assetHash = nameHash(market.base);
+    this.sigma = sigmaTickPpmOf(market);
+    this.fromTick = range.fromTick;
+    this.toTick = range.toTick;
+    this.band = band;
+    [this.slackLow, this.slackHigh] = slackOf(this.sigma);
+  }
+
+  /** The first tick outside the band in block [start, start + 2^j) ∩ the range, or null. */
+  block(start: number, j: number): number | null {
+    const span = 2 ** j;
+    if (start + span - 1 < this.fromTick || start > this.toTick || !this.mayLeave(start, j)) return null;
+    if (j === 0) {
+      const log = logPpmAt(this.seedHash, this.market, start);
+      return log <= this.band.lowPpm || log >= this.band.highPpm ? start : null;
+    }
+    return this.block(start, j - 1) ?? this.block(start + span / 2, j - 1);
+  }
+
+  /**
+   * Whether the bounds of block (start, 2^j) reach outside the band. An octave k ≥ j is linear
+   * over the block (one knot interval holds it), so it lies between its values at the block's
+   * first and last tick; an octave below j lies within its amplitude.
+   */
+  private mayLeave(start: number, j: number): boolean {
+    let low = this.slackLow[j] as number;
+    let high = this.slackHigh[j] as number;
+    const end = start + 2 ** j - 1;
+    for (let k = j; k < OCTAVES; k++) {
+      const span = 2 ** k;
+      const knot = Math.floor(start / span);
+      const left = noise(this.seedHash, this.assetHash, k, knot);
+      const right = noise(this.seedHash, this.assetHash, k, knot + 1);
+      const atStart = Math.trunc((left * (span - (start - knot * span)) + right * (start - knot * span)) / span);
+      const atEnd = Math.trunc((left * (span - (end - knot * span)) + right * (end - knot * span)) / span);
+      low += octavePpm(this.sigma, k, Math.min(atStart, atEnd));
+      high += octavePpm(this.sigma, k, Math.max(atStart, atEnd));
+    }
+    return Math.max(-LOG_PPM_MAX, low) <= this.band.lowPpm || Math.min(LOG_PPM_MAX, high) >= this.band.highPpm;
+  }
+}
+
+/** The octaves' amplitude sums of a volatility (a memo of a pure function; a few dozen volatilities exist). */
+const SLACKS = new Map<number, readonly [readonly number[], readonly number[]]>();
+
+function slackOf(sigma: number): readonly [readonly number[], readonly number[]] {
+  let slack = SLACKS.get(sigma);
+  if (slack === undefined) {
+    const low = [0];
+    const high = [0];
+    for (let k = 0; k < OCTAVES; k++) {
+      low.push((low[k] as number) + octavePpm(sigma, k, -NOISE_MAX));
+      high.push((high[k] as number) + octavePpm(sigma, k, NOISE_MAX));
+    }
+    slack = [low, high];
+    SLACKS.set(sigma, slack);
+  }
+  return slack;
+}

@@ -1,0 +1,133 @@
+// A damaged `afp serve --data FILE` (log-salvage.ts, checkpoint-codec.ts): real `afp serve`
+// children on real SQLite files. One history is written (a small world, then many clock moves,
+// checkpoints every 40 entries) and copies of it are damaged three ways: 16 flipped bytes in the
+// middle of the newest checkpoint (skipped, with its line, for the previous one: same digest);
+// a flipped byte in a log row after the checkpoints (refused with the exact intact report;
+// --salvage goes on from the entry before it); the file truncated at several offsets (each
+// refused, saying which entries are intact; --salvage serves exactly those).
+import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCliChild } from '../fixtures/cli-child.ts';
+import { startServeChild, type ServeChild } from '../fixtures/serve-child.ts';
+import { buildWorld, urlTarget } from './time-travel-world.ts';
+
+const DIR = mkdtempSync(join(tmpdir(), 'afp-damaged-'));
+const BASE = join(DIR, 'base.afp');
+const ARGS = ['--clock', 'manual', '--start', '2026-01-01T00:00:00Z', '--seed', '5', '--checkpoint-every', '40'];
+const children: ServeChild[] = [];
+let digest = '';
+let entries = 0;
+let newestCheckpoint = 0;
+let previousCheckpoint = 0;
+
+afterAll(async () => {
+  for (const child of children) await child.kill9();
+  rmSync(DIR, { recursive: true, force: true });
+});
+
+async function serve(file: string, extra: readonly string[] = []): Promise<ServeChild & { target: ReturnType<typeof urlTarget> }> {
+  const child = await startServeChild(['--port', '0', '--data', file, ...ARGS, ...extra]);
+  children.push(child);
+  return { ...child, target: urlTarget(child.urls) };
+}
+
+function copyOf(name: string): string {
+  const file = join(DIR, name);
+  copyFileSync(BASE, file);
+  return file;
+}
+
+function flip(bytes: Uint8Array, at: number, count: number): Uint8Array {
+  const damaged = Uint8Array.from(bytes);
+  for (let index = at; index < at + count; index++) damaged[index] = (damaged[index] as number) ^ 0x5a;
+  return damaged;
+}
+
+beforeAll(async () => {
+  const first = await serve(BASE);
+  await buildWorld(first.target);
+  for (let move = 0; move < 120; move++) await first.target.admin('clock', { advance_ms: 60_000 + move });
+  for (let tries = 0; tries < 1_500; tries++) {
+    const checkpoints = (await first.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { newest_seq: number | null; log_seq: number; in_flight: boolean };
+    entries = checkpoints.log_seq;
+    if (checkpoints.newest_seq !== null && checkpoints.newest_seq >= entries - 40 && !checkpoints.in_flight) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  digest = await first.target.digest();
+  expect(await first.stop()).toBe(0);
+  const db = new DatabaseSync(BASE, { readOnly: true });
+  const seqs = (db.prepare('SELECT seq FROM checkpoints ORDER BY seq DESC').all() as Array<{ seq: number }>).map((row) => Number(row.seq));
+  db.close();
+  expect(seqs.length).toBe(2);
+  [newestCheckpoint, previousCheckpoint] = seqs as [number, number];
+  expect(entries).toBeGreaterThan(newestCheckpoint);
+}, 120_000);
+
+describe('a damaged --data file', () => {
+  test('16 flipped bytes in the newest checkpoint: skipped with its line, recovered from the previous one, same digest', async () => {
+    const file = copyOf('checkpoint.afp');
+    const db = new DatabaseSync(file);
+    const state = (db.prepare('SELECT state FROM checkpoints WHERE seq = ?').get(newestCheckpoint) as { state: Uint8Array }).state;
+    db.prepare('UPDATE checkpoints SET state = ? WHERE seq = ?').run(flip(state, Math.floor(state.byteLength / 2), 16), newestCheckpoint);
+    db.close();
+    const served = await serve(file);
+    expect(served.stderr()).toContain(`afp serve: skipped the checkpoint after entry ${newestCheckpoint}: damaged: its SHA-256 is`);
+    expect(served.stderr()).toMatch(new RegExp(`recovered: ${entries - previousCheckpoint} commands after the checkpoint of entry ${previousCheckpoint} `));
+    expect(await served.target.digest()).toBe(digest);
+    await served.stop();
+  }, 60_000);
+
+  test('a flipped byte in a log row: refused with what is intact; --salvage goes on from the entry before it', async () => {
+    const file = copyOf('row.afp');
+    const damagedSeq = newestCheckpoint + 5;
+    const db = new DatabaseSync(file);
+    const row = db.prepare('SELECT at_ms, kind, entry FROM commands WHERE seq = ?').get(damagedSeq) as { at_ms: number; kind: string; entry: string };
+    // A digit changed inside the JSON: still JSON, another command — only the row's CRC-32 tells.
+    const entry = row.entry.replace(/\d/, (digit) => String((Number(digit) + 1) % 10));
+    expect(entry).not.toBe(row.entry);
+    db.prepare('UPDATE commands SET entry = ? WHERE seq = ?').run(entry, damagedSeq);
+    db.close();
+    const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`afp serve: --data ${file} is damaged: `);
+    expect(refused.stderr).toContain(`afp serve:   log entries 1..${damagedSeq - 1} (${damagedSeq - 1} commands, up to `);
+    expect(refused.stderr).toContain(`afp serve:   then: entry ${damagedSeq} is damaged (its CRC-32 does not match its bytes (damaged)); nothing after it is used`);
+    expect(refused.stderr).toContain(`afp serve:   checkpoint after entry ${newestCheckpoint} (`);
+    expect(refused.stderr).toContain('refusing to start on a damaged log; run again with --salvage');
+    const salvaged = await serve(file, ['--salvage']);
+    expect(salvaged.stderr()).toContain(`afp serve: salvaged --data ${file}: kept log entries 1..${damagedSeq - 1} `);
+    expect(salvaged.stderr()).toContain(`dropped: every log entry after ${damagedSeq - 1} (entry ${damagedSeq} is damaged`);
+    expect(salvaged.stderr()).toContain(`the damaged file is kept as ${file}.damaged`);
+    expect(salvaged.stderr()).toMatch(new RegExp(`recovered: 4 commands after the checkpoint of entry ${newestCheckpoint} `));
+    const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+    expect(state.log_seq).toBe(damagedSeq - 1);
+    await salvaged.stop();
+  }, 60_000);
+
+  test('truncated at several offsets: each refused with the entries intact; --salvage serves exactly those', async () => {
+    const size = statSync(BASE).size;
+    const seen: string[] = [];
+    for (const fraction of [0.3, 0.6, 0.9]) {
+      const file = copyOf(`cut-${fraction}.afp`);
+      truncateSync(file, Math.floor((size * fraction) / 4096) * 4096 + 1234);
+      const refused = await runCliChild(['serve', '--port', '0', '--data', file, ...ARGS], { timeoutMs: 60_000 });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain('afp serve: what is intact:');
+      const intact = /log entries 1\.\.(\d+) \((\d+) commands/.exec(refused.stderr);
+      expect(intact, refused.stderr).not.toBe(null);
+      const kept = Number(intact?.[1]);
+      expect(kept).toBeLessThanOrEqual(entries);
+      seen.push(`${fraction}: ${kept} of ${entries}`);
+      const salvaged = await serve(file, ['--salvage']);
+      expect(salvaged.stderr()).toContain(`kept log entries 1..${kept}`);
+      expect(salvaged.stderr()).toMatch(/recovered: \d+ commands/);
+      const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
+      expect(state.log_seq).toBe(kept);
+      await salvaged.stop();
+    }
+    process.stdout.write(`truncated logs salvaged: ${seen.join('; ')}\n`);
+  }, 120_000);
+});
