@@ -148,7 +148,7 @@ const CASINO_REQUESTS: Readonly<Record<string, RequestContract>> = {
     body: z.union(SINGLE_GAMES.map(playOption)).describe("A bet of the tournament's game: amount, client_seed? and the game's fields (another game's fields are refused)"),
   },
   ...Object.fromEntries(SINGLE_GAMES.map((game) => [`casino.deployed.game.${game}`, { body: loosened(`casino.A.game.${game}`) }])),
-  'casino.deployed.register': { body: picked('casino.A.register', ['referral_code']), bodyOptional: true },
+  'casino.deployed.register': { body: z.looseObject({ referral_code: z.string().nullable().optional().describe('A known referral code links the referrer; any other text (or null) is ignored, as the deployment does') }), bodyOptional: true },
   'casino.deployed.kelly.config': { body: picked('casino.A.kelly.config', ['risk_factor']) },
   'casino.deployed.tournaments.list': { query: REQUESTS['casino.A.tournaments.list']?.query as z.ZodObject },
   'casino.deployed.tournaments.get': { params: REQUESTS['casino.A.tournaments.get']?.params as z.ZodObject },

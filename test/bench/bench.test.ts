@@ -81,7 +81,7 @@ describe('bench/main.ts --small --rounds 1 --no-http --json', () => {
     expect(['PASS', 'MISS']).toContain(report.load.target.stall_verdict);
     expect(report.checks['load_dropped_iterations']).toBe(0);
     expect(report.checks['load_failed_requests']).toBe(0);
-  }, 180_000);
+  });
 
   test('--only casino runs the casino part alone; style B bettors stay within their limits too', () => {
     const run = spawnSync(process.execPath, [join(root, 'bench', 'main.ts'), '--only', 'casino', '--rounds', '1', '--json', '--casino-style', 'mixed', '--casino-agents', '10', '--casino-bets', '3000', '--hmac-count', '1000'], { cwd: root, encoding: 'utf8', timeout: 120_000 });

@@ -20,7 +20,7 @@ describe('bench memory part', () => {
     expect(bytesPerAgent(size)).toBeLessThan(34_000);
     expect(size.peakRssBytes).toBeGreaterThan(size.liveBytes);
     expect(lines.at(-1)).toMatch(/^memory: 1000 agents: \d+ bytes per agent, \d+ vsec\/s$/);
-  }, 180_000);
+  });
 
   it('passes only when every size is within 4 KB per agent and completed', () => {
     const size = (agents: number, liveBytes: number, outcome = 'completed'): MemorySize => ({ agents, virtualMs: 7_200_000, wallMs: 3_600, requests: 10, events: 5, liveBytes, peakRssBytes: 2 * liveBytes, outcome });

@@ -62,7 +62,7 @@ describe('afp check through the deployed trading and domains rows', () => {
     }
     // An invalid record and a TTL of 59 are refused in the deployment's error shape (no `code`).
     expect(byId.has('shape:domains.dns-add:error-shape:code')).toBe(true);
-  }, 120_000);
+  });
 
   test('domains-registration-race: both of two simultaneous registrations win; caught and shrunk to the race row', async () => {
     const result = await check(await deployed(['domains-registration-race']), 7, 40, 40);
@@ -71,7 +71,7 @@ describe('afp check through the deployed trading and domains rows', () => {
     expect(result.failure?.commands).toHaveLength(1);
     expect(result.failure?.commands[0]).toMatch(/^domainRace\(d0, name#\d, two at once\)$/);
     expect(result.failure?.error).toMatch(/^domainRace\(d0, name#\d, two at once\): 2 of two simultaneous registrations of afp-check-[0-9a-f]{8}-\d+-\d\.xyz accepted \(charged 28\.80\), expected exactly one$/);
-  }, 120_000);
+  });
 
   test('on a manual clock the open and the price read after it share one instant: the entry is the taker quote, above the price for a long', async () => {
     const target = await deployed();
@@ -88,5 +88,5 @@ describe('afp check through the deployed trading and domains rows', () => {
     expect(opened.value.openedAtMs).toBe(price.value.timestampMs);
     expect(opened.value.entryPrice).toBeGreaterThan(price.value.price);
     expect(opened.value.entryPrice).toBeLessThanOrEqual(price.value.price * 1.005);
-  }, 60_000);
+  });
 });

@@ -56,7 +56,7 @@ describe('afp check through the deployed trading and domains', () => {
     // The stand-in keeps afp's 0.2% fee (docs/decisions/deployed-dialect.md), so the fee rule passes: no fee finding.
     expect(report.findings.some((finding) => finding.id.startsWith('rule:trading.fee.rate'))).toBe(false);
     expect(out).toMatch(/^ok: 10 runs held \(at most 60 commands each\)$/m);
-  }, 60_000);
+  });
 
   test('the stand-in run with trading-fee-unpaid: caught and shrunk to a short sequence through a trade', async () => {
     const urls = await deployed(['trading-fee-unpaid']);
@@ -67,7 +67,7 @@ describe('afp check through the deployed trading and domains', () => {
     expect(steps.some((step) => step.startsWith('tradeOpen('))).toBe(true);
     expect(steps.length).toBeLessThanOrEqual(3);
     expect(out).toMatch(/^error: (tradeOpen|tradeClose|tradingBalance)\(/m);
-  }, 60_000);
+  });
 
   test('a target file that cannot fund trading or domains accounts: those rows left out, with the reason', async () => {
     const urls = await deployed();
@@ -83,5 +83,5 @@ describe('afp check through the deployed trading and domains', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

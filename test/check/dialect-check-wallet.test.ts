@@ -42,7 +42,7 @@ describe('afp check through the deployed wallet', () => {
     expect(out).not.toMatch(/^note: command wallet/m);
     expect(out).toMatch(/^findings: (\d+) \(0 critical, 0 major, 0 minor, \1 info\)$/m);
     expect(out).toMatch(/^ok: 4 runs held \(at most 40 commands each\)$/m);
-  }, 90_000);
+  });
 
   test('a target file that cannot fund a wallet address: the send left out with the reason, the other wallet rows run', async () => {
     const urls = await deployed();
@@ -60,5 +60,5 @@ describe('afp check through the deployed wallet', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('afp check through the documents style A dialect', () => {
     expect(leftOut).toHaveLength(22);
     for (const note of leftOut) expect(note).toMatch(/^command (trad|domain|dns|wallet)\w+ left out of the sequences: the target file names no (trading|domains|wallet) service$/);
     expect(result.findings.list()).toEqual([]);
-  }, 60_000);
+  });
 
   test('a 2% escrow fee is caught and shrunk to a short sequence ending where the counterparty money is read', async () => {
     const result = await check(await styleA(['escrow-fee-2pct']), 42, 30);
@@ -67,7 +67,7 @@ describe('afp check through the documents style A dialect', () => {
     expect(result.failure?.reproduce).toMatch(/^npx afp check --target targets\/afp-serve.yaml --seed 42 --path '[0-9:]+@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*' --max-commands 25$/);
     const replayed = await runDialectCheck({ target: await styleA(['escrow-fee-2pct']), targetSpec: 'x', seed: 42, runs: 30, maxCommands: 25, path: result.failure?.path ?? '', clock, deadline: new Deadline(clock, 600), curlOf });
     expect([replayed.runs, replayed.failure?.kind, replayed.failure?.commands]).toEqual([1, 'mismatch', result.failure?.commands]);
-  }, 120_000);
+  });
 });
 
 describe('afp check --target FILE', () => {
@@ -91,7 +91,7 @@ describe('afp check --target FILE', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   test('a target file that does not load: exit 2 with its errors', async () => {
     let err = '';
@@ -131,12 +131,12 @@ describe('afp check against afp serve --dialect deployed', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   test('through its URL (the serve announces its dialect): the same check through the dialect', async () => {
     const urls = (await deployedServe()).urls;
     const { code, out } = await run(['--target', urls.casino as string, '--seed', '3', '--runs', '2', '--max-commands', '15']);
     expect(code).toBe(0);
     expect(out).toMatch(/through its dialects: casino deployed, domains deployed, escrow deployed, faucet deployed, trading deployed, wallet deployed$/m);
-  }, 60_000);
+  });
 });

@@ -47,13 +47,13 @@ describe('afp check --target (live afp server)', () => {
     expect(out).toMatch(/^note: pool-balance assertions skipped: /m);
     expect(out).not.toMatch(/advance-time commands disabled/);
     expect(out).toMatch(/^ok: 15 runs held/m);
-  }, 20_000);
+  });
 
   it('runs twice against the same server without the runs meeting each other', async () => {
     const url = await serve('manual');
     expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
     expect((await check(['--target', url, '--seed', '4', '--runs', '5'])).code).toBe(0);
-  }, 20_000);
+  });
 
   it('exits 3 against a server with the escrow-fee-2pct defect, with a shrunk sequence and the reproduce command', async () => {
     const url = await serve('manual', ['escrow-fee-2pct']);
@@ -66,7 +66,7 @@ describe('afp check --target (live afp server)', () => {
     expect(steps.at(-1)).toMatch(/(?:createEscrow[AB]|fundBuyer)\(/);
     expect(out).toMatch(/^error: createEscrow[AB]\(.*body\.fee: expected/m);
     expect(out).toMatch(new RegExp(`^reproduce: npx afp check --seed 2 --path '[^']+' --target ${url.replace(/[.]/g, '\\.')}$`, 'm'));
-  }, 20_000);
+  });
 
   it('disables advance-time against a wall-clock server and says why', async () => {
     const url = await serve('wall');
@@ -74,7 +74,7 @@ describe('afp check --target (live afp server)', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^note: advance-time commands disabled: the target's clock runs in 'wall' mode/m);
     expect(out).toMatch(/^note: time fields compared within ±5 min/m);
-  }, 20_000);
+  });
 
   it('exits 4 (liveness) when the target does not answer', async () => {
     const url = await serve('manual');
@@ -82,7 +82,7 @@ describe('afp check --target (live afp server)', () => {
     const { code, err } = await check(['--target', url, '--seed', '1', '--runs', '1']);
     expect(code).toBe(4);
     expect(err).toMatch(/does not answer/);
-  }, 20_000);
+  });
 });
 
 /** A reverse proxy to `upstream` that hides afp's own endpoints, as a foreign deployment would. */
@@ -123,7 +123,7 @@ describe('runCheck against a target that is not an afp server', () => {
     // fundBuyer (a domains row made of escrow commands) creates its escrows by createEscrowB too.
     expect(result.failure?.commands.at(-1)).toMatch(/^(?:createEscrowB|fundBuyer)\(/);
     expect(result.failure?.commands.every((command) => !/^(?:\w+A\(|advanceTime)/.test(command))).toBe(true);
-  }, 20_000);
+  });
 });
 
 describe('afp check as processes (node src/cli/main.ts)', () => {
@@ -158,5 +158,5 @@ describe('afp check as processes (node src/cli/main.ts)', () => {
       server.kill('SIGTERM');
       await exited;
     }
-  }, 20_000);
+  });
 });

@@ -55,7 +55,7 @@ describe('trading and domains bad input through the check frame', () => {
     if (handle.urls.api === undefined) throw new Error('afp serve has an api mount');
     const target = await liveTarget({ url: handle.urls.api, session: 'bad1e9b0', wallClock: new SystemClock(), timeoutMs: 5_000 });
     await runSteps(await target.newRun());
-  }, 20_000);
+  });
 
   it('a bad input the service accepted would be caught: a valid order in a bad-input row is answered 201', async () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();

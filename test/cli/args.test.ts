@@ -66,5 +66,5 @@ describe('the entry', () => {
       expect(result.status, `${command} ${flag}: ${result.stderr}`).toBe(0);
       expect(result.stdout, `${command} ${flag}`).toMatch(new RegExp(`afp ${command}`));
     }
-  }, 120_000);
+  });
 });

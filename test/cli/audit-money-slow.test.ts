@@ -58,7 +58,7 @@ describe('afp audit money --include-slow', () => {
     expect(lines.findIndex((line) => line.startsWith('wait: escrow-expiry'))).toBeGreaterThan(plan);
     expect(ran.out).toMatch(/^ran {5}escrow-expiry: escrow esc_\w+ of 0\.10 expired; the creator got 0\.10 back$/m);
     expect(ran.out).toMatch(/^ran {5}escrow-dispute: escrow esc_\w+ of 0\.10 disputed, then refunded; the parties got 0\.10$/m);
-  }, 60_000);
+  });
 
   test('the deployed stand-in as the deployment: the short refund and the open dispute are findings, exit 3', async () => {
     const ran = await money(true, ['escrow-expiry-keeps-fee', 'escrow-dispute-stuck'], 'deployed');
@@ -71,7 +71,7 @@ describe('afp audit money --include-slow', () => {
     const junit = readFileSync(join(DIR, 'deployed', 'findings.junit.xml'), 'utf8');
     expect(junit).toContain('name="escrow-expiry"');
     expect(junit).toContain('name="escrow-dispute"');
-  }, 60_000);
+  });
 
   test('--max-minutes needs --include-slow and is bounded', () => {
     expect(parseMoneyArgs(['--target', 'http://127.0.0.1:9', '--max-minutes', '5'], START_MS)).toEqual({ errors: ['--max-minutes bounds the slow probes: it needs --include-slow'] });

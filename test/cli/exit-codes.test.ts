@@ -83,7 +83,7 @@ beforeAll(async () => {
   record = join(work, 'small.jsonl');
   const ran = await afp(['run', scenario, '--out', join(work, 'run'), '--record', record]);
   expect(ran.code, ran.stderr).toBe(EXIT.ok);
-}, 120_000);
+});
 
 /** Per command: argv with a missing or invalid file (exit 2), and argv against the closed port (exit 4) when it takes a target. */
 const CASES: Readonly<Record<string, { invalidFile: () => string[]; unreachable?: () => string[] }>> = {
@@ -128,7 +128,7 @@ describe('the exit-code table, across every command', () => {
         expect(ran?.stdout).toBe(helpText(row.definition));
       }
     }
-  }, 240_000);
+  });
 
   test('a misspelt flag: exit 2, naming the flag meant', async () => {
     const flagged = rows.filter((row) => row.definition.flags.length > 0);
@@ -139,12 +139,12 @@ describe('the exit-code table, across every command', () => {
       expect(ran?.code, `${row.key}: ${ran?.stderr}`).toBe(EXIT.invalidInput);
       expect(ran?.stderr, row.key).toContain(`unknown flag --${typos[index]?.typo ?? ''} (did you mean --${typos[index]?.meant ?? ''}?)`);
     }
-  }, 240_000);
+  });
 
   test('a missing or invalid file: exit 2', async () => {
     const results = await afpAll(rows.map((row) => (CASES[row.key] as { invalidFile: () => string[] }).invalidFile()));
     for (const [index, row] of rows.entries()) expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.invalidInput);
-  }, 240_000);
+  });
 
   test('a target that does not answer (a closed loopback port): exit 4, saying so', async () => {
     const live = rows.filter((row) => CASES[row.key]?.unreachable !== undefined);
@@ -154,7 +154,7 @@ describe('the exit-code table, across every command', () => {
       expect(results[index]?.code, `${row.key}: ${results[index]?.stderr}`).toBe(EXIT.liveness);
       expect(results[index]?.stderr, row.key).toMatch(/answer|ECONNREFUSED|reach|connect/i);
     }
-  }, 240_000);
+  });
 
   test('no command, an unknown command or subcommand: exit 2 with a suggestion', async () => {
     const [none, command, sub] = await afpAll([[], ['chek'], ['audit', 'fairnes']]);
@@ -163,5 +163,5 @@ describe('the exit-code table, across every command', () => {
     expect(command?.stderr).toContain("afp: unknown command 'chek' (did you mean check?)");
     expect(sub?.code).toBe(EXIT.invalidInput);
     expect(sub?.stderr).toContain("afp audit: unknown subcommand 'fairnes' (did you mean fairness?)");
-  }, 120_000);
+  });
 });

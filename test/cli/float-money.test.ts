@@ -53,7 +53,7 @@ describe('afp serve --dialect deployed --float-money and the live commands, all 
       },
     });
     expect(served.code, served.stderr).toBe(0);
-  }, 120_000);
+  });
 
   test('--float-money needs --dialect deployed (exit 2)', async () => {
     const ran = await runCliChild(['serve', '--float-money', '--port', '0']);

@@ -56,7 +56,7 @@ describe('--json', () => {
     expect(ran.err).toContain(`digest: ${String(object['digest'])}\n`);
     const plain = await collect((io) => runMain([file, '--out', join(work, 'run-plain')], io));
     expect(plain.out).toContain(`digest: ${String(object['digest'])}\n`);
-  }, 120_000);
+  });
 
   test('afp run: invalid input still prints its object, with every error', async () => {
     const ran = await collect((io) => runMain([join(work, 'none.yaml'), '--sed', '1', '--json'], io));
@@ -74,7 +74,7 @@ describe('--json', () => {
     const object = only(failed.out);
     expect(object).toMatchObject({ command: 'afp check', seed: 7, verdict: 'failed', exit_code: 3, failure: { kind: 'mismatch' } });
     expect(String(object['reproduce'])).toContain('npx afp check --seed 7 --path');
-  }, 240_000);
+  });
 
   test('afp audit house-edge (in-process, small --bets): the model check\'s figures and the rows', async () => {
     const ran = await collect((io) => auditMain(['house-edge', '--games', 'dice', '--bets', '2000', '--seed', '9', '--workers', '1', '--out', join(work, 'edge'), '--json'], io));
@@ -84,5 +84,5 @@ describe('--json', () => {
     expect(object['files']).toEqual(['edges.csv', 'edges.json', 'report.html'].map((name) => join(work, 'edge', name)));
     expect((object['edges'] as { rows: unknown[] }).rows).toHaveLength(object['rows'] as number);
     expect(ran.err.split('\n')[0]).toBe('seed: 9');
-  }, 120_000);
+  });
 });

@@ -197,7 +197,7 @@ describe('--engine autocannon', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--engine autocannon needs --endpoint');
     expect((await load(['--engine', 'gatling', '--target', api])).code).toBe(2);
-  }, 30_000);
+  });
 });
 
 describe('past one process: --workers and --shard', () => {
@@ -228,5 +228,5 @@ describe('past one process: --workers and --shard', () => {
     expect(whole.agents).toBe(8);
     expect((await load([scenario, '--target', api, '--shard', '3/2'])).err).toContain('--shard 3/2: i must be 1..2');
     expect((await load([scenario, '--target', api, '--workers', '0'])).err).toContain('--workers must be a whole number from 1 to');
-  }, 60_000);
+  });
 });

@@ -147,7 +147,7 @@ describe('afp run', () => {
     expect(stdout).toContain(`interrupted: the reports of the run so far are in ${out}`);
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ outcome: 'limit-reached' });
-  }, 90_000);
+  });
 
   test('--record writes the exchanges of the run', () => {
     const record = join(work, 'run.afp-record.jsonl');

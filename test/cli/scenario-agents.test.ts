@@ -40,7 +40,7 @@ describe('afp scenario new', () => {
     expect(record.outcome).toBe('completed');
     expect(record.escrows.length).toBeGreaterThan(0);
     for (const invariant of record.invariants) expect(invariant.violations, invariant.name).toBe(0);
-  }, 60_000);
+  });
 
   test("the buyer's parameters are written out with the archetype's own defaults and descriptions", () => {
     const text = starterScenarioText('starter');

@@ -82,7 +82,7 @@ describe('conformance through a target', () => {
     const junit = await readFile(junitPath as string, 'utf8');
     expect(junit.match(/<testcase /g)?.length).toBe(cases.length);
     expect(junit).not.toMatch(/<failure|<skipped/);
-  }, 120_000);
+  });
 
   test('pre-funded keys and no registration: what needs registering is skipped with the reason, the rest runs', async () => {
     const setup = new LiveSession({ target: await targetFile('setup', '{ service: casino }', '{ method: admin-deposit }'), clock, deadline: new Deadline(clock, 60) });
@@ -99,7 +99,7 @@ describe('conformance through a target', () => {
     expect(escrow?.outcome === 'skipped' ? escrow.reason : escrow).toBe('set-up could not be done: account 2 is needed and keys-only gives 1 pre-funded key(s) (funding: keys; accounts are not registered there)');
     expect(run.results.find((result) => result.name.startsWith('operations: a registration'))).toMatchObject({ outcome: 'skipped', reason: 'keys-only offers no registration (register: none)' });
     expect(outcomes(run.results)).toEqual({ skipped: 3 + 5, passed: OPERATION_CASES.length - 5 });
-  }, 60_000);
+  });
 });
 
 /** A target file for the deployed serve, funded as given; loaded by resolveTarget. */
@@ -133,7 +133,7 @@ describe('conformance through a target file of afp serve --dialect deployed', ()
     expect(run.results.filter((result) => result.outcome === 'failed')).toEqual([]);
     expect(run.results.find((result) => result.name.startsWith('operations: an escrow holds'))?.outcome).toBe('finding');
     expect(new Set(run.findings.list().map((finding) => finding.severity))).toEqual(new Set(['info']));
-  }, 60_000);
+  });
 
   test('no case fails: the documents\' cases are skipped with the dialect\'s reason, the operation cases pass with documented findings only', async () => {
     const target = await deployedFile('deployed-serve', '{ method: admin-deposit }');
@@ -152,5 +152,5 @@ describe('conformance through a target file of afp serve --dialect deployed', ()
     ]);
     const checks = conformanceChecks(cases, run.results);
     expect(checks.filter((check) => check.status === 'finding').every((check) => check.findingIds.length > 0 && check.group === 'conformance: operations')).toBe(true);
-  }, 60_000);
+  });
 });

@@ -242,7 +242,7 @@ describe.skipIf(!existsSync(K6))('acceptance: the exported scripts on the real k
     });
     expect(serve.code, serve.stderr).toBe(0);
     expect(checked).toBe(true);
-  }, 60_000);
+  });
 });
 
 // Registered only where k6 is missing, so the skip and its reason show in the test list.

@@ -87,7 +87,7 @@ describe('afp export k6 --url', () => {
     expect(new Set(seen)).toEqual(new Set(['POST /api/v1/games/coin-flip?x=1 r1 application/json {"amount":"1.00"}']));
     expect(summary.metrics['http_reqs{endpoint:POST /api/v1/games/coin-flip}']?.count).toBe(seen.length);
     expect(summary.metrics['http_req_failed']?.value).toBe(0);
-  }, 40_000);
+  });
 
   test('--vus N is constant-vus; a threshold that fails fails k6 (99), as it exits 5 in afp', async () => {
     const script = join(scratch, 'vus.js');
@@ -99,7 +99,7 @@ describe('afp export k6 --url', () => {
     expect(inspected.scenarios['url']).toMatchObject({ executor: 'constant-vus', vus: 2, duration: '1s' });
     const ran = await k6(['run', '--no-usage-report', '--quiet', '--no-color', script]);
     expect(ran.code).toBe(99);
-  }, 40_000);
+  });
 
   test('bad flags: exit 2, every problem listed; URL flags without --url are refused for a scenario', async () => {
     const bad = await runExport(['--url', 'ftp://x', '--rate', '0/s', '--header', 'nope', '--threshold', 'http_req_duration: p(95)<x']);

@@ -123,5 +123,5 @@ describe('a client generated with openapi-typescript type-checks against afp\'s 
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
-  }, 180_000);
+  });
 });

@@ -111,5 +111,5 @@ describe('afp audit money: the trading probes against the deployed stand-in', ()
     expect(liquidation?.status).toBe('ran');
     expect(liquidation?.note).toMatch(/^trading agent ag_[0-9a-f]{12}: 5\.00 at leverage 10: BTC-PERP long entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); ETH-PERP short entry [\d.]+, margin 0\.50, liquidation price [\d.]+ \(formula [\d.]+\); (BTC-PERP long|ETH-PERP short) liquidated within \d+ step\(s\) of 6 h; balance before the step ([\d.]+), after \2$/);
     expect(findings.list().filter((finding) => finding.id.includes('trading') && finding.severity !== 'info')).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -83,5 +83,5 @@ describe('a funding command on a real serve', () => {
       process.env['PATH'] = saved;
       await handle.close({ forceAfterMs: 0 });
     }
-  }, 60_000);
+  });
 });

@@ -85,5 +85,5 @@ describe('against a real afp serve', () => {
       },
     });
     expect(run.stderr).not.toContain('Error');
-  }, 60_000);
+  });
 });

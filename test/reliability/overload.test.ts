@@ -46,5 +46,5 @@ describe('reliability: overload', () => {
     } finally {
       await child.stop();
     }
-  }, 240_000);
+  });
 });

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const quickstartFile = join(directory, 'quickstart-short.yaml');
   await writeFile(quickstartFile, QUICKSTART_SHORT);
   quickstart = await recordScenario(quickstartFile, directory, 'quickstart.jsonl');
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -131,7 +131,7 @@ describe('replay through a target file in the documents style A, afp serve layou
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 30_000);
+  });
 });
 
 /**
@@ -183,5 +183,5 @@ describe('replay through targets/deployed.yaml against afp serve --dialect deplo
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 30_000);
+  });
 });

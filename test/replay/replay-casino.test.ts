@@ -60,7 +60,7 @@ beforeAll(async () => {
   const scenarioFile = join(directory, 'casino-replay.yaml');
   await writeFile(scenarioFile, SCENARIO);
   ({ scenario, recordPath, header, exchanges } = await recordScenario(scenarioFile, directory, 'casino.jsonl'));
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -100,7 +100,7 @@ describe('replaying a casino scenario', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 
   test('a record without its deposits: the bets differ', async () => {
     const lines = (await readFile(recordPath, 'utf8')).split('\n');
@@ -118,7 +118,7 @@ describe('replaying a casino scenario', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 
   test('against a served platform without the closure: a setup difference naming it, and the fix', async () => {
     const handle = await startServe({ routes: ALL_ROUTES, seed: scenario.seed, port: 0, clockMode: 'manual', startMs: scenario.startMs, log: () => undefined });
@@ -132,5 +132,5 @@ describe('replaying a casino scenario', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 });

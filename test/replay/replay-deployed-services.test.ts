@@ -122,7 +122,7 @@ beforeAll(async () => {
   recording = await recordScenario(scenarioFile, directory, 'record.jsonl');
   giftsPath = join(directory, 'gifts.jsonl');
   await recordGifts(giftsPath);
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -193,7 +193,7 @@ describe('replay of trading and domains through the deployed dialect', () => {
     // Money compared where the rules are known: fees and margins of orders, costs of registrations,
     // each agreeing (no money finding) on the stand-in, which keeps afp's prices and fees.
     expect(report.findings.filter((finding) => /Micro/.test(finding.id))).toEqual([]);
-  }, 60_000);
+  });
 
   test('a target file that cannot fund trading or domains accounts: those exchanges are not replayed, with the reason', async () => {
     const { code, output, report } = await replay('faucet', 'faucet');
@@ -202,7 +202,7 @@ describe('replay of trading and domains through the deployed dialect', () => {
     expect(skipped.map((finding) => finding.id).sort()).toEqual(['replay:skipped:no-account:domains', 'replay:skipped:no-account:trading']);
     for (const finding of skipped) expect(finding.title).toMatch(/funds only by faucet/);
     expect(report.findings.filter((finding) => finding.id.startsWith('replay:trading.') || finding.id.startsWith('replay:domains.')).map(describeFinding)).toEqual([]);
-  }, 60_000);
+  });
 
   test('gifts between agents bind each to its own domains account: holders and receivers without false differences', async () => {
     const { code, output, report } = await replay('admin-deposit', 'gifts', giftsPath);
@@ -219,5 +219,5 @@ describe('replay of trading and domains through the deployed dialect', () => {
     // status is the one documented difference (completed / transferred).
     expect(ids.filter((id) => id.startsWith('replay:domains.'))).toEqual(['replay:domains.transfer:status:transferred']);
     expect(ids.filter((id) => id.startsWith('replay:') && id.includes(':owner'))).toEqual([]);
-  }, 60_000);
+  });
 });

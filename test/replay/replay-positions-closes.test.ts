@@ -69,7 +69,7 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'afp-replay-closes-'));
   recordPath = join(directory, 'closes.jsonl');
   await record(recordPath);
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -116,7 +116,7 @@ describe('replay of positions and closes through the deployed dialect', () => {
     expect(operations).toMatch(/trading\.close 1\b/);
     expect(operations).toMatch(/trading\.positions 2\b/);
     expect(findings.map((finding) => finding.id)).toContain('replay:trading.close:opposite-order');
-  }, 60_000);
+  });
 
   test('a target whose close fails: the close and the list after it are differences', async () => {
     const routes = DEPLOYED_ROUTES.map((route) => (route.id === 'trading.deployed.close' ? brokenClose : route));
@@ -125,5 +125,5 @@ describe('replay of positions and closes through the deployed dialect', () => {
     const major = findings.filter((finding) => finding.severity === 'major').map((finding) => finding.id);
     expect(major).toContain('replay:trading.close:accepted:internal_error');
     expect(major).toContain('replay:trading.positions:positions.length');
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ let exchanges: RecordedExchange[];
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'afp-replay-setup-'));
   ({ scenario, recordPath, header, exchanges } = await recordScenario(SCENARIO_FILE, directory, 'tiers-and-faults.jsonl'));
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -99,7 +99,7 @@ describe('replaying tiers-and-faults', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 
   test('against a default afp serve: exit 3, the differing settings named, the fix printed', async () => {
     const handle = await defaultServe(scenario.startMs);
@@ -120,7 +120,7 @@ describe('replaying tiers-and-faults', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 
   test('without the tier calls the pro agent keeps the free limit: x-ratelimit-limit 1000 recorded, 100 live', async () => {
     const noTiers = await recordVariant(recordPath, 'no-tiers.jsonl', (changed) => delete changed['tiers']);
@@ -137,7 +137,7 @@ describe('replaying tiers-and-faults', () => {
     } finally {
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 
   test('a target without the set-up endpoints: notes (settings unverifiable, tiers not applied) once, no setup difference', async () => {
     const handle = await serveFromScenario(scenario);
@@ -163,7 +163,7 @@ describe('replaying tiers-and-faults', () => {
       await proxy.close();
       await handle.close({ forceAfterMs: 100 });
     }
-  }, 60_000);
+  });
 });
 
 describe('records written before platform and tiers existed', () => {

@@ -66,7 +66,7 @@ beforeAll(async () => {
   await writeFile(join(directory, 'domains.yaml'), DOMAINS);
   trading = await recordScenario(join(directory, 'trading.yaml'), directory, 'trading.jsonl');
   domains = await recordScenario(join(directory, 'domains.yaml'), directory, 'domains.jsonl');
-}, 120_000);
+});
 
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -106,7 +106,7 @@ describe('replaying', () => {
       } finally {
         await handle.close({ forceAfterMs: 100 });
       }
-    }, 120_000);
+    });
   }
 
   test('against a plain afp serve: each missing setting is a setup difference and the hint names --scenario', async () => {
@@ -132,7 +132,7 @@ describe('replaying', () => {
     } finally {
       await plain.close({ forceAfterMs: 100 });
     }
-  }, 120_000);
+  });
 });
 
 describe('afp serve --data', () => {
@@ -178,5 +178,5 @@ describe('afp serve --data', () => {
       await restarted.close({ forceAfterMs: 100 });
       second.close();
     }
-  }, 120_000);
+  });
 });

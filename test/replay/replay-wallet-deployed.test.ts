@@ -142,7 +142,7 @@ describe('the wallet replayed through the deployed dialect', () => {
       expect(text).not.toMatch(/private_key[^,}]{0,6}0x[0-9a-fA-F]{64}/);
       expect(text).not.toMatch(/\b(?:[a-z]{3,8} ){11}[a-z]{3,8}\b/);
     }
-  }, 60_000);
+  });
 });
 
 describe('shortfall: what a live address lacks of a recorded balance', () => {

@@ -46,7 +46,12 @@ describe('checkpoints and the event loop', () => {
       await Promise.all(Array.from({ length: 16 }, (_, index) => writer(index)));
       running = false;
       await probe;
-      const state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints: { newest_seq: number | null } };
+      // The checkpoint worker writes behind the writers: wait for the first one (a bound on a hang, not a budget).
+      let state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints: { newest_seq: number | null } };
+      for (let waited = 0; state.checkpoints.newest_seq === null && waited < 120_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        state = (await (await fetch(`${api}/_afp/state`)).json()) as { checkpoints: { newest_seq: number | null } };
+      }
       process.stdout.write(`checkpoint stall: ${written} writes, checkpoints up to entry ${state.checkpoints.newest_seq}; ${probes} /health probes, the slowest ${slowestMs.toFixed(1)} ms\n`);
       expect(written).toBeGreaterThan(300);
       expect(state.checkpoints.newest_seq).not.toBe(null);
@@ -55,5 +60,5 @@ describe('checkpoints and the event loop', () => {
       await handle.close();
       log.close();
     }
-  }, 60_000);
+  });
 });

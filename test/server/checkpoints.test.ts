@@ -101,7 +101,7 @@ describe('checkpoints', () => {
     } finally {
       damaged.close();
     }
-  }, 60_000);
+  });
 
   test('after a restart the checkpoint worker starts from the stored checkpoint (and its snapshot images) and stays exact', async () => {
     const file = join(DIR, 'restarted.afp');
@@ -142,5 +142,5 @@ describe('checkpoints', () => {
     } finally {
       reopened.close();
     }
-  }, 60_000);
+  });
 });

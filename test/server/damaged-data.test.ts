@@ -64,7 +64,7 @@ beforeAll(async () => {
   expect(seqs.length).toBe(2);
   [newestCheckpoint, previousCheckpoint] = seqs as [number, number];
   expect(entries).toBeGreaterThan(newestCheckpoint);
-}, 120_000);
+});
 
 describe('a damaged --data file', () => {
   test('16 flipped bytes in the newest checkpoint: skipped with its line, recovered from the previous one, same digest', async () => {
@@ -78,7 +78,7 @@ describe('a damaged --data file', () => {
     expect(served.stderr()).toMatch(new RegExp(`recovered: ${entries - previousCheckpoint} commands after the checkpoint of entry ${previousCheckpoint} `));
     expect(await served.target.digest()).toBe(digest);
     await served.stop();
-  }, 60_000);
+  });
 
   test('a flipped byte in a log row: refused with what is intact; --salvage goes on from the entry before it', async () => {
     const file = copyOf('row.afp');
@@ -105,7 +105,7 @@ describe('a damaged --data file', () => {
     const state = (await salvaged.target.send('api', 'GET', '/_afp/state')).body['checkpoints'] as { log_seq: number };
     expect(state.log_seq).toBe(damagedSeq - 1);
     await salvaged.stop();
-  }, 60_000);
+  });
 
   test('truncated at several offsets: each refused with the entries intact; --salvage serves exactly those', async () => {
     const size = statSync(BASE).size;
@@ -129,5 +129,5 @@ describe('a damaged --data file', () => {
       await salvaged.stop();
     }
     process.stdout.write(`truncated logs salvaged: ${seen.join('; ')}\n`);
-  }, 120_000);
+  });
 });

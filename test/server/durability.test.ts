@@ -208,7 +208,7 @@ describe('afp serve --data survives SIGKILL', () => {
       expect(bytes).not.toContain('sk_live_');
       for (const key of [alice, bob, carol]) expect(bytes).not.toContain(key.slice(8));
     }
-  }, 90_000);
+  });
 
   test('a different --seed (or clock) than the log was written with exits 2 naming the difference', async () => {
     const other = await serveExit(['--data', file, '--seed', '8', '--clock', 'wall']);
@@ -216,7 +216,7 @@ describe('afp serve --data survives SIGKILL', () => {
     expect(other.stderr).toMatch(/seed: the log has 7, the flags give 8/);
     expect(other.stderr).toMatch(/clock: the log has manual, the flags give wall/);
     expect(other.stderr).toMatch(/leave those flags out/);
-  }, 30_000);
+  });
 });
 
 describe('afp serve --data refuses files it cannot trust', () => {
@@ -246,7 +246,7 @@ describe('afp serve --data refuses files it cannot trust', () => {
     const holder = await serve(['--data', busy, '--clock', 'manual']);
     expect(await serveExit(['--data', busy])).toMatchObject({ code: 2, stderr: expect.stringMatching(/in use by another process/) as string });
     await crash(holder);
-  }, 60_000);
+  });
 });
 
 // ---- in-process: the seams ----------------------------------------------------------------

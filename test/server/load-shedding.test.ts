@@ -132,5 +132,5 @@ describe('afp serve under overload', () => {
     } finally {
       await child.stop();
     }
-  }, 240_000);
+  });
 });

@@ -93,5 +93,5 @@ describe('time travel with --data', () => {
     expect((await third.admin('snapshot')).body['id']).toBe('snap_4');
     await crash(third);
     await crash(twin);
-  }, 120_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('afp shrink', () => {
     const again = await shrinkRun({ text, fileName: 'scenarios/escrow-expiry.yaml', seed: '42', defects: ['escrow-release-twice'] });
     expect(again.kind).toBe('shrunk');
     if (again.kind === 'shrunk') expect(readFileSync(file, 'utf8')).toContain(again.text);
-  }, 240_000);
+  });
 
   it('says so and exits 0 when the run holds, and 2 on bad input', async () => {
     const holds = capture();

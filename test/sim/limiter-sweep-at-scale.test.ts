@@ -21,7 +21,7 @@ describe('rate limiter evictions during a run (issue 17)', () => {
     expect(record.outcome).toBe('completed');
     const headers = record.invariants.find((result) => result.name === 'rate-limit-headers');
     expect(headers?.checks).toBeGreaterThan(1_000);
-  }, 120_000);
+  });
 
   test.skipIf(process.env['AFP_SCALE'] !== '1')('the ×50 quickstart runs clean (on demand: AFP_SCALE=1, ~10 min)', async () => {
     const scenario = scenarioFromText(readFileSync('test/fixtures/quickstart-x50.yaml', 'utf8'));

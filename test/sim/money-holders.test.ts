@@ -88,5 +88,5 @@ describe('the money table of a trading run', () => {
     const again = renderReports(await runScenario(scenario, { seed: 4 }), scenario.reports);
     expect(again.files).toEqual(rendered.files);
     expect(again.digest).toBe(rendered.digest);
-  }, 120_000);
+  });
 });

@@ -75,7 +75,7 @@ describe('StreamedEvents', () => {
     expect(digestReports(streamed.record, ALL_REPORTS)).toBe(keptReports.digest);
     expect(digestReports(kept.record, ALL_REPORTS)).toBe(keptReports.digest);
     streamed.record.events.dispose();
-  }, 120_000);
+  });
 
   test('a failing run streamed draws the same time-line as kept, its window past its first requests', async () => {
     const scenario = scenarioFromText(FAILING);
@@ -87,7 +87,7 @@ describe('StreamedEvents', () => {
     expect(keptReports.files.map((file) => file.file)).toContain('timeline.html');
     expect(renderReports(streamed.record, ['summary', 'events'])).toEqual(keptReports);
     streamed.record.events.dispose();
-  }, 120_000);
+  });
 
   test('dispose removes the temporary file', () => {
     const streamed = new StreamedEvents({ tailMax: 4 });

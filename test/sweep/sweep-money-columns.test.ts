@@ -69,5 +69,5 @@ describe('sweep money columns', () => {
     expect(renderSweepJson(merged.report)).toBe(json);
     // Byte-stable: the same seeds give the same bytes.
     expect(renderSeedsCsv(await sweepOf(['1', '2']))).toBe(csv);
-  }, 60_000);
+  });
 });

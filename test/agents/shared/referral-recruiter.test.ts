@@ -47,14 +47,14 @@ describe('referral recruiter', () => {
       const micro = (text: string | undefined): bigint => BigInt((text ?? '0').replace('.', ''));
       expect(row.slice(3, 9).reduce((sum, text) => sum + micro(text), 0n)).toBe(micro(row[9]));
     }
-  }, 120_000);
+  });
 
   test('the level-2 defect fails the run on referral-levels', async () => {
     const scenario = scenarioFromText(TREE);
     const result = await runScenario(scenario, { seed: 5, agents: AGENTS, defects: ['referral-level2-full-share'] });
     expect(result.outcome).toBe('invariant-failed');
     expect(result.invariants.find((entry) => entry.violations > 0)?.name).toBe('referral-levels');
-  }, 120_000);
+  });
 
   test('scenarios/referral-tree.yaml loads', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', '..', 'scenarios', 'referral-tree.yaml'), 'utf8');

@@ -81,5 +81,5 @@ describe('trading archetypes follow their rules', () => {
       expect(Math.abs(rate)).toBe(largest);
     }
     expect(atLead).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

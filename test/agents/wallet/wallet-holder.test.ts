@@ -80,7 +80,7 @@ describe('wallet-holder', () => {
     expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(sends.length);
     const again = await runScenario(scenario, { seed: 4 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
-  }, 180_000);
+  });
 
   test('reports a transaction still pending after its block, and one whose history says otherwise', async () => {
     const nowMs = Date.UTC(2026, 0, 1, 1);

@@ -63,7 +63,7 @@ describe('wallet-swapper', () => {
     expect(feeTotal).toBe(fees.reduce((sum, event) => sum + event.feeMicro, 0n));
     const again = await runScenario(scenario, { seed: 8 });
     expect(renderReports(again, scenario.reports).digest).toBe(rendered.digest);
-  }, 180_000);
+  });
 
   test('reports a quote whose fee is not 0.5 % of the amount', async () => {
     const native = { symbol: 'ETH', contract: null, amount: '1', base_units: '1000000000000000000', decimals: 18 };

@@ -39,7 +39,7 @@ describe('the casino check against a live afp server', () => {
     expect(out).toMatch(/^note: casino deposits skipped \(so no withdrawal reaches the 1,000 review threshold\): /m);
     expect(out).not.toMatch(/casino style-A commands skipped/);
     expect(out).toMatch(/^ok: 20 runs held/m);
-  }, 20_000);
+  });
 
   it('runs the casino journey over HTTP: bets, batch, rotation and replay, verify, challenges, a tournament ended on the clock, withdrawals', async () => {
     const url = await serve();
@@ -50,7 +50,7 @@ describe('the casino check against a live afp server', () => {
     expect(run.model.casino.challenges.map((challenge) => challenge.status)).toEqual(['resolved', 'resolved', 'declined']);
     expect(run.model.casino.tournaments[0]?.prizes).toHaveLength(3);
     expect(run.model.casino.withdrawals).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('exits 3 against a server with casino-payout-short, naming a casino command', async () => {
     const url = await serve(['casino-payout-short']);
@@ -60,5 +60,5 @@ describe('the casino check against a live afp server', () => {
     expect(steps.length).toBeLessThanOrEqual(6);
     expect(steps.at(-1)).toMatch(/(betA|betB|batch|playTournament)\(/);
     expect(out).toMatch(/^error: .*(payout_multiplier|payout): expected/m);
-  }, 20_000);
+  });
 });

@@ -120,7 +120,7 @@ describe('the domains check', () => {
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 20_000);
+  });
 
   it('finds domains-sale-unpaid in the journey: the acceptance the buyer cannot pay is answered 200', async () => {
     const run = await inProcessTarget({ seed: 4, defects: ['domains-sale-unpaid'] }).newRun();
@@ -137,7 +137,7 @@ describe('the domains check', () => {
     expect(commands.at(-1)).toMatch(/^transferDomainB\(buyer, d\d, to \+0, price offered\)$/);
     expect(result.failure?.error).toMatch(/status: expected 422 INSUFFICIENT_BALANCE, got 200/);
     // 660 runs with the shrink; with trading's ticks predicted after every time step, 93 s at load 18 on 2 cores.
-  }, 180_000);
+  });
 
   it('random runs hold in-process and against serve', async () => {
     for (const seed of [21, 22, 23, 24]) {

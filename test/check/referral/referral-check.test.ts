@@ -79,7 +79,7 @@ describe('referral levels in afp check', () => {
     expect(await run(check, fees())).toEqual([]);
     expectLevels(check);
     expect(await run(check, sweep())).toEqual([]);
-  }, 20_000);
+  });
 
   it('a level 2 paid the level-1 share is seen when the sweep pays it', async () => {
     const check = await inProcessTarget({ seed: 21, defects: ['referral-level2-full-share'] }).newRun();

@@ -111,7 +111,7 @@ describe('the trading check', () => {
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 20_000);
+  });
 
   it('follows funding and liquidation through time: both sides at ×10, weeks of steps, margins re-read, balances untouched', async () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
@@ -153,7 +153,7 @@ describe('the trading check', () => {
     expect(commands.length).toBeLessThanOrEqual(4);
     expect(commands.at(-1)).toMatch(/^placeOrder[AB]\(a\d, (BTC|ETH)-PERP, (buy|sell|close), (market|limit through), /);
     expect(result.failure?.error).toMatch(/body\.fee: expected/);
-  }, 60_000);
+  });
 
   it('random runs hold in-process and against serve', async () => {
     for (const seed of [31, 32, 33, 34]) {
@@ -163,5 +163,5 @@ describe('the trading check', () => {
     const result = await runCheck({ target: await served(), seed: 35, runs: 10 });
     expect(result.failure?.error).toBeUndefined();
     expect(result.ok).toBe(true);
-  }, 120_000);
+  });
 });

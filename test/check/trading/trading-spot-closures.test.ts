@@ -110,7 +110,7 @@ describe('the trading check: spot, closures, unrealized PnL and liquidation pric
     expect(run.model.trading.closures).toEqual(marketClosuresFrom(CHECK_START_MS));
     await runJourney(run);
     expectJourneyState(run);
-  }, 20_000);
+  });
 
   it('a model that does not know the closure sees the 409 MARKET_CLOSED and the closed quote', async () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();

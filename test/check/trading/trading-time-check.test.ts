@@ -98,13 +98,13 @@ describe('the trading check through time', () => {
     const run = await servedRun(serve);
     await runJourney(run);
     expectJourneyState(run);
-  }, 30_000);
+  });
 
   it('sees trading-funding-late at the funding instant itself, in-process and against serve', async () => {
     const failure = /^advanceTime\(\+1 ms\), then the portfolio of a0 .* body\.positions\[0\]\.margin: expected /;
     await expect(runJourney(await inProcessTarget({ seed: 4, defects: ['trading-funding-late'] }).newRun())).rejects.toThrow(failure);
     await expect(runJourney(await servedRun(serveFundingLate))).rejects.toThrow(failure);
-  }, 30_000);
+  });
 
   it('sees trading-limit-at-quote at the tick a resting limit fills', async () => {
     await expect(runJourney(await inProcessTarget({ seed: 4, defects: ['trading-limit-at-quote'] }).newRun())).rejects.toThrow(/^advanceTime\(.*\), then the portfolio of a\d .*entry_price: expected /);
@@ -129,7 +129,7 @@ describe('the trading check through time', () => {
       expect(commands.some((command) => /^placeOrder[AB]\(a\d, BTC-PERP, /.test(command))).toBe(true);
       expect(commands.at(-1)).toMatch(last);
       expect(result.failure?.error).toMatch(error);
-    }, 60_000);
+    });
   }
 
   it('random runs against afp serve --clock manual find trading-limit-at-quote and shrink it', async () => {
@@ -139,5 +139,5 @@ describe('the trading check through time', () => {
     expect((result.failure?.commands ?? []).length).toBeLessThanOrEqual(4);
     expect(result.failure?.commands.at(-1)).toMatch(/^advanceTime\(/);
     expect(result.failure?.error).toMatch(/entry_price: expected /);
-  }, 60_000);
+  });
 });

@@ -45,7 +45,7 @@ describe('the wallet check', () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 30_000);
+  });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
     const target = await liveTarget({ url: await served(), session: '3a11e7c0', wallClock: new SystemClock(), timeoutMs: 5_000 });
@@ -53,7 +53,7 @@ describe('the wallet check', () => {
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 30_000);
+  });
 
   it('random runs of the whole table hold in-process (several seeds) and against serve', async () => {
     for (const seed of [41, 42, 43]) {
@@ -64,5 +64,5 @@ describe('the wallet check', () => {
     expect(result.failure?.error).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(result.notes.some((note) => note.startsWith('wallet'))).toBe(false);
-  }, 180_000);
+  });
 });

@@ -26,7 +26,7 @@ describe('the wallet check and wallet-fee-uncharged', () => {
     expect(commands.at(-1)).toMatch(/^walletSend\(w\d\+?, /);
     expect(result.failure?.error).toMatch(FEE_UNCHARGED);
     expect(result.failure?.kind).toBe('mismatch');
-  }, 120_000);
+  });
 
   it('against afp serve --defect wallet-fee-uncharged: found over HTTP and shrunk the same way', async () => {
     const handle = await serve();
@@ -36,5 +36,5 @@ describe('the wallet check and wallet-fee-uncharged', () => {
     expect(commands.length).toBeLessThanOrEqual(SHRUNK_MAX);
     expect(commands.at(-1)).toMatch(/^walletSend\(w\d\+?, /);
     expect(result.failure?.error).toMatch(FEE_UNCHARGED);
-  }, 180_000);
+  });
 });

@@ -80,7 +80,7 @@ describe('the wallet check, styles A and B', () => {
     const run = await inProcessTarget({ seed: 4 }).newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 30_000);
+  });
 
   it('holds through the same journey over HTTP against afp serve --clock manual', async () => {
     const handle = await serve();
@@ -89,5 +89,5 @@ describe('the wallet check, styles A and B', () => {
     const run = await target.newRun();
     expect(await runJourney(run)).toEqual([]);
     expectJourneyState(run);
-  }, 30_000);
+  });
 });

@@ -82,7 +82,7 @@ describe('the afp scheme', () => {
     // under the deployed scheme an afp bet's hashes verify and only its mapping can differ (a rule finding).
     const { bet, seed } = bets[0] as { bet: WireBet; seed: string };
     expect(DEPLOYED_SCHEME.verify(asSchemeBet(bet), seed)).toMatchObject({ commitment: { status: 'ok' }, resultHash: { status: 'ok' } });
-  }, 30_000);
+  });
 
   test('lists the 17 games with every variant of the game table, and each law is the module’s distribution', () => {
     const games = AFP_SCHEME.games();

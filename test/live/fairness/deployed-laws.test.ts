@@ -51,7 +51,7 @@ describe('every documented variant', () => {
     const total = (law ?? []).reduce((sum, [probability]) => add(sum, probability), ZERO);
     expect(total).toEqual({ num: 1n, den: 1n });
     for (const [probability, multiplier] of law ?? []) expect(probability.num > 0n && multiplier.num >= 0n).toBe(true);
-  }, 20_000);
+  });
 });
 
 describe('expected multiplier against DEPLOYED.md', () => {

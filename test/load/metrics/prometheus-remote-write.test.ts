@@ -122,5 +122,5 @@ describe.skipIf(SKIP !== undefined)(`--out prometheus=URL against ${PROMETHEUS_B
     const lastTime = Math.max(...lines.map((line) => line.time_ms));
     expect(new Set(lines.map((line) => line.time_ms)).size).toBeGreaterThanOrEqual(2);
     expect(lines.find((line) => line.time_ms === lastTime && line.metric === 'afp_http_reqs_total')).toMatchObject({ labels: { endpoint: 'GET /', status: '200', job: 'afp' }, value: summary.totals.requests });
-  }, 40_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('trading crash', () => {
     expect(again.files).toEqual(files.files);
     const other = renderReports(await runScenario(scenario, { seed: 4 }), scenario.reports);
     expect(other.digest).not.toBe(files.digest);
-  }, 120_000);
+  });
 
   test('scenarios/trading-crash.yaml parses: shocks, a closure, every trading archetype', () => {
     const scenario = scenarioFromText(readFileSync(new URL('../../../scenarios/trading-crash.yaml', import.meta.url), 'utf8'));
