@@ -1,6 +1,7 @@
 // Every shipped scenario records and replays with zero differences (issue 43): each
 // scenarios/*.yaml, scaled down where its full run would take more than seconds (populations
-// divided, at least one agent each; agents, params, settings and duration kept unless named), is
+// divided, at least two agents each where there were two, as peers need; agents and params kept;
+// duration and settings kept unless named, a setting then moved inside the shorter run), is
 // recorded in-process by `afp run --record` (its `main`), served as `afp serve --clock manual
 // --scenario` on 127.0.0.1 and replayed by `afp replay --speed max` (its `main`): exit 0, no
 // difference, every exchange sent. million.yaml gets its 1/1000 copy. The wallet scenarios also
@@ -15,24 +16,34 @@ import { recordScenario, replayRecord, serveFromScenario } from './scenario-repl
 
 interface ShippedCase {
   readonly file: string;
-  /** Every population's count is divided by this (rounded, at least 1). */
+  /** Every population's count is divided by this (rounded, at least 1; at least 2 where it was 2 or more). */
   readonly divideCounts: number;
   /** A shorter duration, where the scenario's settings all fall inside it. */
   readonly duration?: string;
+  /** Top-level settings replaced to fit the shorter duration (the same kind of setting, earlier). */
+  readonly settings?: Readonly<Record<string, unknown>>;
 }
 
 const CASES: readonly ShippedCase[] = [
-  { file: 'domain-rush.yaml', divideCounts: 10 },
-  { file: 'escrow-expiry.yaml', divideCounts: 20 },
-  { file: 'house-edge.yaml', divideCounts: 4 },
+  // 90 days hold a 60-day registration year, its 7-day grace, the release and the race again.
+  { file: 'domain-rush.yaml', divideCounts: 20, duration: '90d' },
+  { file: 'escrow-expiry.yaml', divideCounts: 40 },
+  // Its dice closure (from 6h for 2h) moves inside two hours.
+  { file: 'house-edge.yaml', divideCounts: 26, duration: '2h', settings: { casino: { starting_deposit: '100.00', closures: [{ game: 'dice', from: '1h', for: '30m' }] } } },
   { file: 'k6-smoke.yaml', divideCounts: 1 },
   { file: 'load-smoke.yaml', divideCounts: 5 },
   { file: 'million.yaml', divideCounts: 1_000 },
-  { file: 'quickstart.yaml', divideCounts: 20 },
-  { file: 'referral-tree.yaml', divideCounts: 4 },
+  { file: 'quickstart.yaml', divideCounts: 25, duration: '2d' },
+  { file: 'referral-tree.yaml', divideCounts: 6, duration: '1d' },
   { file: 'tiers-and-faults.yaml', divideCounts: 4 },
-  { file: 'trading-crash.yaml', divideCounts: 10 },
-  { file: 'wallet-swaps.yaml', divideCounts: 4 },
+  // The crash (BTC −30 %, ETH −20 % an hour later, SOL-PERP closed two hours) moves to hour 12.
+  {
+    file: 'trading-crash.yaml',
+    divideCounts: 15,
+    duration: '1d',
+    settings: { trading: { shocks: [{ market: 'BTC', at: '12h', move_bps: -3000 }, { market: 'ETH', at: '13h', move_bps: -2000 }], closures: [{ market: 'SOL-PERP', from: '12h', for: '2h' }] } },
+  },
+  { file: 'wallet-swaps.yaml', divideCounts: 4, duration: '12h' },
 ];
 
 let directory: string;
@@ -49,8 +60,13 @@ afterAll(async () => {
 async function scaledCopy(shipped: ShippedCase): Promise<string> {
   const document = parseDocument(await readFile(join('scenarios', shipped.file), 'utf8'));
   const populations = document.get('populations', true) as { items: { get(key: string): unknown; set(key: string, value: unknown): void }[] };
-  for (const population of populations.items) population.set('count', Math.max(1, Math.round(Number(population.get('count')) / shipped.divideCounts)));
+  for (const population of populations.items) {
+    const count = Number(population.get('count'));
+    // At least two where there were two or more: challengers and traders need a peer.
+    population.set('count', Math.max(Math.min(2, count), Math.round(count / shipped.divideCounts)));
+  }
   if (shipped.duration !== undefined) document.set('duration', shipped.duration);
+  for (const [key, value] of Object.entries(shipped.settings ?? {})) document.set(key, value);
   const file = join(directory, shipped.file);
   await writeFile(file, document.toString());
   return file;
