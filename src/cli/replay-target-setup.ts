@@ -1,22 +1,24 @@
 /**
  * The I/O half of replay set-up (src/replay/replay-setup.ts is the pure half): reads the target's
- * `GET /_afp/platform` and compares it with the record, and sends `POST /_afp/tier` and
- * `POST /_afp/casino/deposit` calls.
+ * `GET /_afp/platform` and compares it with the record, and sends `POST /_afp/tier`,
+ * `POST /_afp/casino/deposit` and `POST /_afp/wallet/mint` calls.
  * Both are afp serve admin endpoints on the api mount; a target without them (a real deployment,
  * an older afp serve) is noted, never an error; so is a platform check that gets no answer (the
- * target answered discovery already). A tier or deposit call that gets no answer is a liveness failure
+ * target answered discovery already). A tier, deposit or mint call that gets no answer is a liveness failure
  * (LivenessError, exit 4), as for the exchanges and the clock moves.
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isObject } from '../replay/json-pointer.ts';
 import { recordedDomainGraceMs, recordedDomainYearMs, recordedPlatformOf, type RecordHeader } from '../replay/record-format.ts';
-import { DEPOSIT_ENDPOINT, PLATFORM_ENDPOINT, TIER_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
+import { DEPOSIT_ENDPOINT, MINT_ENDPOINT, PLATFORM_ENDPOINT, TIER_ENDPOINT, parsePlatformView, platformFindings, setupCommand, unverifiableNote, type DepositCall, type MintCall, type SetupOutcome, type TierCall, type TierOutcome } from '../replay/replay-setup.ts';
 import { LivenessError } from '../replay/replay-run.ts';
 import type { ReplaySession } from '../replay/replay-session.ts';
 import { DEFAULT_CONFIG } from '../services/shared/config.ts';
 
 const SETUP_TIMEOUT_MS = 5_000;
+/** A refused mint's answer is kept up to this many characters in its difference's note. */
+const MESSAGE_CHARS_MAX = 300;
 /** Where `afp run` users keep scenarios; the hint names the file when it is there. */
 const SCENARIO_DIRECTORY = 'scenarios';
 
@@ -85,7 +87,27 @@ export function applyDeposit(api: string, call: DepositCall, timeoutMs: number):
   return setupCall(api, DEPOSIT_ENDPOINT, call.agentId, { agent_id: call.agentId, chain: call.deposit.chain, amount: call.deposit.amount }, timeoutMs);
 }
 
+/** Sends one `POST /_afp/wallet/mint` (a wallet's starting fund): 200 applied, 400 refused (the address or amount), anything else unsupported. */
+export async function applyMint(api: string, call: MintCall, timeoutMs: number): Promise<SetupOutcome> {
+  const body = { chain: call.chain, address: call.address, amount: call.amount, ...(call.token === null ? {} : { token: call.token }) };
+  const { status, text } = await postSetup(api, MINT_ENDPOINT, body, timeoutMs);
+  if (status === 200) return { kind: 'applied' };
+  return status === 400 && isObject(jsonOrNull(text)) ? { kind: 'refused', status, message: text.slice(0, MESSAGE_CHARS_MAX) } : { kind: 'unsupported', status };
+}
+
 async function setupCall(api: string, endpoint: string, agentId: string, body: Record<string, string>, timeoutMs: number): Promise<SetupOutcome> {
+  const { status, text } = await postSetup(api, endpoint, body, timeoutMs);
+  if (status === 200) return { kind: 'applied' };
+  const answer = jsonOrNull(text);
+  // afp serve's own refusal names the agent; any other answer means the door is not there.
+  if (status === 404 && isObject(answer) && answer['agent_id'] === agentId) {
+    return { kind: 'refused', status: 404, message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent' };
+  }
+  return { kind: 'unsupported', status };
+}
+
+/** One admin POST; no answer at all is a liveness failure. */
+async function postSetup(api: string, endpoint: string, body: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
   let response: Response;
   try {
     response = await fetch(`${api}/${endpoint}`, {
@@ -97,14 +119,7 @@ async function setupCall(api: string, endpoint: string, agentId: string, body: R
   } catch (error) {
     throw new LivenessError(`the target does not answer POST ${api}/${endpoint}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const text = await response.text();
-  if (response.status === 200) return { kind: 'applied' };
-  const answer = jsonOrNull(text);
-  // afp serve's own refusal names the agent; any other answer means the door is not there.
-  if (response.status === 404 && isObject(answer) && answer['agent_id'] === agentId) {
-    return { kind: 'refused', status: 404, message: typeof answer['error'] === 'string' ? answer['error'] : 'unknown agent' };
-  }
-  return { kind: 'unsupported', status: response.status };
+  return { status: response.status, text: await response.text() };
 }
 
 function jsonOrNull(text: string): unknown {

@@ -36,13 +36,13 @@ import { httpTransport } from '../client/http-transport.ts';
 import { diffJson, diffText, headerLines, summaryLines, type ClockSyncState, type ReplayReportInput } from '../replay/diff-report.ts';
 import { dueOffsetMs, parseSpeed, type Speed } from '../replay/pacing.ts';
 import { ERRORS_MAX, parseExchangeLine, parseRecordHeader } from '../replay/record-reader.ts';
-import { recordedDepositsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
+import { recordedDepositsOf, recordedMintsOf, recordedTiersOf, type RecordHeader, type RecordedExchange } from '../replay/record-format.ts';
 import { LivenessError, runReplay, type ReplayDeps } from '../replay/replay-run.ts';
 import { ReferenceIndex, ReplaySession } from '../replay/replay-session.ts';
 import { parseCommand, stringFlag } from './args.ts';
 import { usageLine } from './command-definition.ts';
 import { definitionOf } from './commands.ts';
-import { applyDeposit, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
+import { applyDeposit, applyMint, applyTier, checkTargetPlatform } from './replay-target-setup.ts';
 import { EXIT } from './exit-codes.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { DEFAULT_FAIL_ON, parseFailOn, type FailOn } from '../live/report/fail-on.ts';
@@ -157,7 +157,7 @@ async function replayCommand(argv: readonly string[], io: ReplayIo, record: Reco
   }
   io.out(`clock: ${clock.state.synced ? 'synced' : 'not synced'} — ${clock.state.note}\n`);
   io.out(`${pacingLine(checked.header.end_ms - (checked.firstAtMs ?? checked.header.end_ms), flags.speed)}\n`);
-  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header), deposits: recordedDepositsOf(checked.header) });
+  const session = new ReplaySession({ references: checked.references, exactTime: clock.state.exact, tiers: recordedTiersOf(checked.header), deposits: recordedDepositsOf(checked.header), mints: recordedMintsOf(checked.header) });
   io.out(`${await checkTargetPlatform({ api, header: checked.header, session, timeoutMs: flags.timeoutMs })}\n`);
   const deps = replayDeps({ flags, api, transport: httpTransport({ urls, timeoutMs: flags.timeoutMs }), clock: clock.state, clockMode: clock.mode });
   const stop = await runReplay(exchanges, session, deps);
@@ -362,6 +362,7 @@ function replayDeps(options: { flags: ReplayFlags; api: string; transport: Trans
     send: (request) => sendWithRetries(transport, request),
     applyTier: (call) => applyTier(api, call, flags.timeoutMs),
     applyDeposit: (call) => applyDeposit(api, call, flags.timeoutMs),
+    applyMint: (call) => applyMint(api, call, flags.timeoutMs),
   };
 }
 

@@ -9,7 +9,8 @@
  *                           market_closures: [{ symbol, from_ms, until_ms }],
  *                           domain_year_ms, domain_grace_ms },
  *               dropped: { exchanges, index_values, bodies, sites }, tiers: { <agent_id>: tier },
- *               deposits: { <agent_id>: { chain, amount } } }
+ *               deposits: { <agent_id>: { chain, amount } },
+ *               mints: [{ after_seq, chain, address, amount, token }] }
  *   line n+1: exchange seq n (1-based): { seq, at_ms, agent, request, response, provenance, introduced }
  *
  * Invariants: the header is written last-known-complete (the recorder buffers and writes it at
@@ -24,9 +25,11 @@
  * outcome, fault windows, casino game closures, trading price shocks and market closures, at
  * absolute instants, and the domain year and grace lengths), `tiers` (agents of pro and enterprise
  * populations; free is the default and not listed) and `deposits` (the casino starting deposit
- * each agent got right after its registration, `casino.starting_deposit`). All are optional on disk — records written
+ * each agent got right after its registration, `casino.starting_deposit`) and `mints` (the coins and
+ * tokens minted at a created wallet's addresses right after the exchange `after_seq` that created it,
+ * `wallet.starting_funds`; in the order minted). All are optional on disk — records written
  * before they existed lack them and read as the defaults (`recordedPlatformOf`, `recordedTiersOf`,
- * `recordedDepositsOf`)
+ * `recordedDepositsOf`, `recordedMintsOf`)
  * — so the format stays `afp-record/1`; this afp always writes them.
  */
 import type { JsonValue } from '../core/errors.ts';
@@ -44,6 +47,12 @@ export const RECORD_TIERS_MAX = 1_000_000;
 /** Agents a header's `deposits` may list (one starting deposit per agent). */
 export const RECORD_DEPOSITS_MAX = RECORD_TIERS_MAX;
 
+/**
+ * Wallet mints a header's `mints` may list (about 150 characters each, so the header stays far
+ * below the reader's line limit); a run that mints more stops its recording there (`complete: false`).
+ */
+export const RECORD_MINTS_MAX = 50_000;
+
 export type DisputeOutcome = 'refund' | 'release';
 /** The tiers a record lists; free is the default and never listed. */
 export type RecordedTier = 'pro' | 'enterprise';
@@ -52,6 +61,19 @@ export type RecordedTier = 'pro' | 'enterprise';
 export interface RecordedDeposit {
   readonly chain: string;
   readonly amount: string;
+}
+
+/**
+ * A wallet mint the harness made outside HTTP (a scenario's `wallet.starting_funds`), right after
+ * exchange `after_seq` created the wallet: `amount` whole units of the chain's coin, or of the token
+ * contract `token`, at the recorded `address` (the replay sends it to the address bound to it).
+ */
+export interface RecordedMint {
+  readonly after_seq: number;
+  readonly chain: string;
+  readonly address: string;
+  readonly amount: string;
+  readonly token: string | null;
 }
 
 export interface RecordedFault {
@@ -128,6 +150,8 @@ export interface RecordHeader {
   readonly tiers?: Readonly<Record<string, RecordedTier>>;
   /** Agent id → the casino starting deposit it got after registering; absent in older records (none). */
   readonly deposits?: Readonly<Record<string, RecordedDeposit>>;
+  /** The wallet mints of the run, in the order made; absent in older records (none). */
+  readonly mints?: readonly RecordedMint[];
 }
 
 export function recordedPlatformOf(header: RecordHeader): RecordedPlatform {
@@ -173,6 +197,10 @@ export function recordedClosures(closures: readonly GameClosure[]): RecordedClos
 
 export function recordedDepositsOf(header: RecordHeader): Readonly<Record<string, RecordedDeposit>> {
   return header.deposits ?? {};
+}
+
+export function recordedMintsOf(header: RecordHeader): readonly RecordedMint[] {
+  return header.mints ?? [];
 }
 
 /** The platform's fault windows in the record's spelling (absolute instants, snake_case). */

@@ -11,13 +11,14 @@ import { CLOSURES_MAX } from '../services/casino/closure-schedule.ts';
 import { GAME_IDS } from '../services/casino/games/game.ts';
 import { TRADING_LIMITS } from '../services/trading/trading-record.ts';
 import { isObject } from './json-pointer.ts';
-import { RECORD_DEPOSITS_MAX, RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
+import { RECORD_DEPOSITS_MAX, RECORD_FAULTS_MAX, RECORD_FORMAT, RECORD_MINTS_MAX, RECORD_TIERS_MAX, type ProvenanceEntry, type RecordHeader, type RecordedExchange, type RecordedRequest, type RecordedResponse } from './record-format.ts';
 import { isSiteName } from './request-sites.ts';
 
 export const READ_LINE_CHARS_MAX = 16 * 1024 * 1024;
 export const ERRORS_MAX = 50;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
-const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers', 'deposits'];
+const HEADER_KEYS = ['format', 'scenario', 'seed', 'start_ms', 'end_ms', 'exchanges', 'complete', 'identifier_rule', 'platform', 'dropped', 'tiers', 'deposits', 'mints'];
+const MINT_KEYS = ['after_seq', 'chain', 'address', 'amount', 'token'];
 const PLATFORM_KEYS = ['dispute_outcome', 'faults', 'casino_closures', 'trading_shocks', 'market_closures', 'domain_year_ms', 'domain_grace_ms'];
 const CLOSURE_KEYS = ['game', 'from_ms', 'until_ms'];
 const SHOCK_KEYS = ['base', 'at_ms', 'move_bps'];
@@ -91,6 +92,7 @@ export function parseRecordHeader(text: string): Parsed<RecordHeader> {
   if (value['platform'] !== undefined) checkPlatform(value['platform'], problems);
   if (value['tiers'] !== undefined) checkTiers(value['tiers'], problems);
   if (value['deposits'] !== undefined) checkDeposits(value['deposits'], problems);
+  if (value['mints'] !== undefined) checkMints(value['mints'], isCount(value['exchanges']) ? value['exchanges'] : 0, problems);
   if (problems.list.length > 0) return { ok: false, errors: problems.list };
   return { ok: true, value: { ...(value as unknown as RecordHeader), seed: String(value['seed']) } };
 }
@@ -183,6 +185,27 @@ function isDeposit(value: unknown): boolean {
   if (!isObject(value) || Object.keys(value).some((key) => key !== 'chain' && key !== 'amount')) return false;
   const { chain, amount } = value;
   return typeof chain === 'string' && chain !== '' && chain.length <= 32 && typeof amount === 'string' && DEPOSIT_AMOUNT.test(amount) && /[1-9]/.test(amount);
+}
+
+/** A chain's whole-unit decimal text as a scenario's starting funds spell it. */
+const MINT_AMOUNT = /^[0-9]{1,40}(?:\.[0-9]{1,40})?$/;
+const MINT_TEXT_MAX = 200;
+
+/** The optional `mints` header field: [{ after_seq, chain, address, amount, token }], after_seq never decreasing, within the exchanges. */
+function checkMints(mints: unknown, exchanges: number, problems: Problems): void {
+  if (!Array.isArray(mints) || mints.length > RECORD_MINTS_MAX) return problems.add(`mints must be a list of at most ${RECORD_MINTS_MAX} wallet mints`);
+  let previous = 1;
+  for (const [index, mint] of (mints as unknown[]).entries()) {
+    const where = `mints[${index}]`;
+    if (!isObject(mint)) return problems.add(`${where} must be { ${MINT_KEYS.join(', ')} }`);
+    problems.unknownKeys(mint, MINT_KEYS, where);
+    const { after_seq: afterSeq, chain, address, amount, token } = mint;
+    if (!isCount(afterSeq) || afterSeq < previous || afterSeq > exchanges) return problems.add(`${where}.after_seq must be an exchange's seq (1 to ${exchanges}), never below the one before`);
+    previous = afterSeq;
+    const text = (value: unknown): boolean => typeof value === 'string' && value !== '' && value.length <= MINT_TEXT_MAX;
+    if (!text(chain) || !text(address) || (token !== null && !text(token))) return problems.add(`${where} must have chain and address texts and a token text or null`);
+    if (typeof amount !== 'string' || !MINT_AMOUNT.test(amount)) return problems.add(`${where}.amount must be a decimal text`);
+  }
 }
 
 export interface LineContext {

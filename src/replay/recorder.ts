@@ -2,7 +2,9 @@
  * Recorder: what `afp run --record FILE` hands the simulator. The simulator calls `onExchange`
  * for every exchange, in order, `onTier` when an agent of a pro or enterprise population gets
  * its tier and `onDeposit` when an agent gets its casino starting deposit (both out of band, not
- * over HTTP, right after the agent's registration); `finish(path)` writes the `afp-record/1` file
+ * over HTTP, right after the agent's registration), and `onMint` for each coin or token the harness
+ * mints at a wallet it just saw created (`wallet.starting_funds`, right after the create's
+ * exchange, which the mint names as `after_seq`); `finish(path)` writes the `afp-record/1` file
  * (record-format.ts). The run's platform settings (dispute outcome, fault windows, casino game
  * closures, trading shocks and market closures at absolute instants, the domain year and grace)
  * come with the header input and are written into the header as they are.
@@ -13,7 +15,7 @@
  *
  * Limits (counted, never silent): a line longer than `lineBytesMax` (1 MiB) loses its response
  * body (`body_dropped`, the replay skips that body's diff); a line still too long, or one that
- * would take the record past `recordBytesMax` (256 MiB), stops the recording: the record is a
+ * would take the record past `recordBytesMax` (256 MiB), or a mint past RECORD_MINTS_MAX, stops the recording: the record is a
  * faithful prefix, `complete: false`, and the exchanges left out are counted.
  */
 import { mkdir, open } from 'node:fs/promises';
@@ -32,6 +34,7 @@ import {
   RECORD_DEPOSITS_MAX,
   RECORD_FAULTS_MAX,
   RECORD_FORMAT,
+  RECORD_MINTS_MAX,
   RECORD_TIERS_MAX,
   isRecordedResponseHeader,
   recordedClosures,
@@ -41,6 +44,7 @@ import {
   type DisputeOutcome,
   type DroppedCounts,
   type RecordedDeposit,
+  type RecordedMint,
   type RecordedPlatform,
   type RecordedTier,
   type RecordHeader,
@@ -82,12 +86,22 @@ export interface ExchangeObservation {
   readonly response: TransportResponse;
 }
 
+/** A wallet mint as the harness made it (the scenario's starting funds at a created wallet's address). */
+export interface MintObservation {
+  readonly chain: string;
+  readonly address: string;
+  readonly amount: string;
+  readonly token: string | null;
+}
+
 export interface Recorder {
   onExchange(exchange: ExchangeObservation): void;
   /** An agent's tier was set out of band (a pro or enterprise population); once per agent. */
   onTier(agentId: string, tier: RecordedTier): void;
   /** An agent got its casino starting deposit out of band (`casino.starting_deposit`); once per agent. */
   onDeposit(agentId: string, deposit: RecordedDeposit): void;
+  /** The harness minted coins or tokens at a wallet address out of band, right after the last exchange (its create). */
+  onMint(mint: MintObservation): void;
   /** Writes the record file (creating its directory). Call once, after the run. */
   finish(filePath: string): Promise<void>;
   /** The header the file will start with (counts so far). */
@@ -102,6 +116,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
   const platform = recordedPlatform(input);
   const tiers = new Map<string, RecordedTier>();
   const deposits = new Map<string, RecordedDeposit>();
+  const mints: RecordedMint[] = [];
   const lines: string[] = [];
   const dropped: DroppedCounts = { exchanges: 0, index_values: 0, bodies: 0, sites: 0 };
   let recordBytes = 0;
@@ -122,7 +137,20 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     dropped: { ...dropped, index_values: index.droppedIndexValues, sites: index.droppedSites },
     tiers: Object.fromEntries([...tiers.entries()].sort(byAgentId)),
     deposits: Object.fromEntries([...deposits.entries()].sort(byAgentId)),
+    mints: [...mints],
   });
+
+  const onMint = (mint: MintObservation): void => {
+    assert(!finished, 'no mint is recorded after finish');
+    assert(lines.length > 0 || stopped, 'a mint follows the exchange that created its wallet');
+    // A mint after the recording stopped belongs to an exchange the record left out.
+    if (stopped) return;
+    if (mints.length >= RECORD_MINTS_MAX) {
+      stopped = true;
+      return;
+    }
+    mints.push({ after_seq: lines.length, chain: mint.chain, address: mint.address, amount: mint.amount, token: mint.token });
+  };
 
   const onDeposit = (agentId: string, deposit: RecordedDeposit): void => {
     assert(!finished, 'no deposit is recorded after finish');
@@ -174,7 +202,7 @@ export function createRecorder(input: RecorderHeaderInput, limits: RecorderLimit
     await writeLines(filePath, JSON.stringify(header()), lines);
   };
 
-  return { onExchange, onTier, onDeposit, finish, header };
+  return { onExchange, onTier, onDeposit, onMint, finish, header };
 }
 
 function byAgentId([a]: [string, unknown], [b]: [string, unknown]): number {

@@ -5,12 +5,13 @@
  * the seq it stopped at (exit 4); any other throw is a bug and propagates.
  * After an exchange whose recorded answer issued the key of an agent the record lists in `tiers`,
  * `applyTier` tells the target that agent's tier before the next exchange, and `applyDeposit`
- * gives it its casino starting deposit when the record lists one (replay-setup.ts).
- * No timers or clocks here: `beforeSend`, `send`, `applyTier` and `applyDeposit` are injected (src/cli/replay.ts, tests).
+ * gives it its casino starting deposit when the record lists one (replay-setup.ts); after an
+ * exchange that created a wallet the harness funded, `applyMint` mints each of those funds.
+ * No timers or clocks here: `beforeSend`, `send`, `applyTier`, `applyDeposit` and `applyMint` are injected (src/cli/replay.ts, tests).
  */
 import type { TransportRequest, TransportResponse } from '../client/transport.ts';
 import type { RecordedExchange } from './record-format.ts';
-import type { DepositCall, SetupOutcome, TierCall, TierOutcome } from './replay-setup.ts';
+import type { DepositCall, MintCall, SetupOutcome, TierCall, TierOutcome } from './replay-setup.ts';
 import type { ReplaySession } from './replay-session.ts';
 
 /** The target stopped answering (after bounded retries), or its clock could not be moved. */
@@ -27,6 +28,8 @@ export interface ReplayDeps {
   applyTier?(call: TierCall): Promise<TierOutcome>;
   /** Makes an agent's casino starting deposit on the target; absent: not sent. Throws LivenessError when the target does not answer. */
   applyDeposit?(call: DepositCall): Promise<SetupOutcome>;
+  /** Mints a wallet's starting fund on the target; absent: not sent. Throws LivenessError when the target does not answer. */
+  applyMint?(call: MintCall): Promise<SetupOutcome>;
 }
 
 export type ReplayStop = { readonly seq: number; readonly reason: string } | null;
@@ -42,6 +45,7 @@ export async function runReplay(exchanges: AsyncIterable<RecordedExchange> | Ite
       if (call !== null && deps.applyTier !== undefined) session.observeTier(call, await deps.applyTier(call));
       const deposit = deps.applyDeposit === undefined ? null : session.depositCallAfter(exchange);
       if (deposit !== null && deps.applyDeposit !== undefined) session.observeDeposit(deposit, await deps.applyDeposit(deposit));
+      if (deps.applyMint !== undefined) for (const mint of session.mintCallsAfter(exchange)) session.observeMint(mint, await deps.applyMint(mint));
     } catch (error) {
       if (error instanceof LivenessError) return { seq: exchange.seq, reason: error.message };
       throw error;

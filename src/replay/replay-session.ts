@@ -6,7 +6,8 @@
  * the recorded one (response-diff.ts) and files every finding under its seq and endpoint.
  * Set-up (replay-setup.ts): the caller files the platform check (`fileSetup`, `countSetupCall`);
  * `tierCallAfter`/`observeTier` drive the tier calls, `depositCallAfter`/`observeDeposit` the
- * casino starting deposits. Set-up calls are counted apart from
+ * casino starting deposits, `mintCallsAfter`/`observeMint` the wallets' starting funds (at the
+ * live addresses the recorded ones were bound to when the create was compared). Set-up calls are counted apart from
  * exchanges, their differences are of kind `setup`, and notes say what could not be set up.
  * Wallet sends: the record keeps no key; the wallets replay creates on the target are learnt in
  * memory only (replay-keyring.ts) and each recorded send is signed with its live sender's key.
@@ -28,8 +29,8 @@ import type { RecordedExchange, RecordedRequest } from './record-format.ts';
 import { rebindRequest, type LiveValues } from './rebinding.ts';
 import { redactedAnswer, ReplayKeyring } from './replay-keyring.ts';
 import { diffResponse, type LiveAnswer } from './response-diff.ts';
-import { DEPOSIT_ENDPOINT, DepositPlan, TierPlan, TIER_ENDPOINT, type DepositCall, type SetupOutcome, type TierCall, type TierOutcome } from './replay-setup.ts';
-import type { RecordedDeposit, RecordedTier } from './record-format.ts';
+import { DEPOSIT_ENDPOINT, DepositPlan, MINT_ENDPOINT, MintPlan, TierPlan, TIER_ENDPOINT, type DepositCall, type MintCall, type SetupOutcome, type TierCall, type TierOutcome } from './replay-setup.ts';
+import type { RecordedDeposit, RecordedMint, RecordedTier } from './record-format.ts';
 
 export const DIFFERENCES_MAX = 100_000;
 /** Notes kept (each says once what could not be set up or verified). */
@@ -63,7 +64,7 @@ export interface ReplayTotals {
   readonly differences: readonly Difference[];
   readonly omitted: number;
   readonly bindings: number;
-  /** Set-up calls sent (GET /_afp/platform, POST /_afp/tier), not counted in `sent`. */
+  /** Set-up calls sent (GET /_afp/platform, POST /_afp/tier, /_afp/casino/deposit, /_afp/wallet/mint), not counted in `sent`. */
   readonly setupCalls: number;
   /** Set-up calls per endpoint, sorted by name. */
   readonly setupByEndpoint: readonly { readonly endpoint: string; readonly count: number }[];
@@ -85,6 +86,7 @@ export class ReplaySession {
   private readonly notes: string[] = [];
   private readonly tierPlan: TierPlan;
   private readonly depositPlan: DepositPlan;
+  private readonly mintPlan: MintPlan;
   private pending: { seq: number; endpoint: string; authorization: string | undefined } | null = null;
   /** The target's wallets created by this replay, in memory only (never written anywhere). */
   private readonly keyring = new ReplayKeyring();
@@ -97,10 +99,12 @@ export class ReplaySession {
     differencesMax?: number;
     tiers?: Readonly<Record<string, RecordedTier>>;
     deposits?: Readonly<Record<string, RecordedDeposit>>;
+    mints?: readonly RecordedMint[];
   }) {
     this.references = options.references;
     this.tierPlan = new TierPlan(options.tiers ?? {});
     this.depositPlan = new DepositPlan(options.deposits ?? {});
+    this.mintPlan = new MintPlan(options.mints ?? []);
     this.exactTime = options.exactTime;
     this.differencesMax = options.differencesMax ?? DIFFERENCES_MAX;
   }
@@ -168,6 +172,18 @@ export class ReplaySession {
     this.countSetupCall(DEPOSIT_ENDPOINT);
     const { findings, note } = this.depositPlan.observe(call, outcome);
     this.file(call.seq, DEPOSIT_ENDPOINT, findings);
+    if (note !== null) this.note(note);
+  }
+
+  /** The wallet mints due right after `exchange` (its wallet's create), each at the live address bound to the recorded one. */
+  mintCallsAfter(exchange: RecordedExchange): MintCall[] {
+    return this.mintPlan.callsAfter(exchange, (recorded) => this.bindings.live(recorded) ?? recorded);
+  }
+
+  observeMint(call: MintCall, outcome: SetupOutcome): void {
+    this.countSetupCall(MINT_ENDPOINT);
+    const { findings, note } = this.mintPlan.observe(call, outcome);
+    this.file(call.seq, MINT_ENDPOINT, findings);
     if (note !== null) this.note(note);
   }
 

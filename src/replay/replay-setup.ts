@@ -12,7 +12,11 @@
  *   - casino starting deposits: right after the same exchange (and after its tier call, the
  *     simulator's order), an agent the record lists in `deposits` gets its simulated chain deposit
  *     (`POST /_afp/casino/deposit`), credited on the target's clock as it was in the run.
- * Invariants: one call of each kind per agent; the first unsupported answer stops that kind.
+ *   - wallet mints: right after the exchange that created a wallet, each coin or token the harness
+ *     minted at its addresses (the record's `mints`, `after_seq` that exchange) is minted on the
+ *     target (`POST /_afp/wallet/mint`) at the live address the recorded one is bound to.
+ * Invariants: one call of each kind per agent (per recorded mint for mints); the first unsupported
+ * answer stops that kind.
  */
 import type { JsonValue } from '../core/errors.ts';
 import type { Finding } from './difference.ts';
@@ -26,6 +30,7 @@ import {
   type RecordedExchange,
   type RecordedFault,
   type RecordedMarketClosure,
+  type RecordedMint,
   type RecordedPlatform,
   type RecordedShock,
   type RecordedTier,
@@ -34,6 +39,7 @@ import {
 export const PLATFORM_ENDPOINT = '_afp/platform';
 export const TIER_ENDPOINT = '_afp/tier';
 export const DEPOSIT_ENDPOINT = '_afp/casino/deposit';
+export const MINT_ENDPOINT = '_afp/wallet/mint';
 
 export interface TierCall {
   /** The exchange after which the call is sent. */
@@ -49,7 +55,17 @@ export interface DepositCall {
   readonly deposit: RecordedDeposit;
 }
 
-/** The outcome of a set-up call (tier or deposit). */
+/** A wallet mint to re-issue: the recorded one, `address` already the live address it is bound to. */
+export interface MintCall {
+  /** The exchange after which the call is sent (the wallet's create). */
+  readonly seq: number;
+  readonly chain: string;
+  readonly address: string;
+  readonly amount: string;
+  readonly token: string | null;
+}
+
+/** The outcome of a set-up call (tier, deposit or mint). */
 export type SetupOutcome =
   | { readonly kind: 'applied' }
   /** The target has no such endpoint (not afp serve, or an older one). */
@@ -297,4 +313,51 @@ export class DepositPlan {
   observe(call: DepositCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
     return this.plan.observe(call.agentId, call.deposit, outcome);
   }
+}
+
+/** Decides the wallet mint calls of a replay (the record's `mints`, by the exchange they follow) and judges their outcomes. */
+export class MintPlan {
+  private readonly byExchange = new Map<number, RecordedMint[]>();
+  private readonly total: number;
+  private unsupported = false;
+
+  constructor(mints: readonly RecordedMint[]) {
+    this.total = mints.length;
+    for (const mint of mints) {
+      const list = this.byExchange.get(mint.after_seq);
+      if (list === undefined) this.byExchange.set(mint.after_seq, [mint]);
+      else list.push(mint);
+    }
+  }
+
+  get listed(): number {
+    return this.total;
+  }
+
+  /** The mints recorded right after `exchange`, in the order made, each at the live address `liveAddress` gives; once each. */
+  callsAfter(exchange: RecordedExchange, liveAddress: (recorded: string) => string): MintCall[] {
+    const mints = this.byExchange.get(exchange.seq);
+    if (this.unsupported || mints === undefined) return [];
+    this.byExchange.delete(exchange.seq);
+    return mints.map((mint) => ({ seq: exchange.seq, chain: mint.chain, address: liveAddress(mint.address), amount: mint.amount, token: mint.token }));
+  }
+
+  observe(call: MintCall, outcome: SetupOutcome): { findings: Finding[]; note: string | null } {
+    switch (outcome.kind) {
+      case 'applied':
+        return { findings: [], note: null };
+      case 'refused':
+        return { findings: [{ kind: 'setup', pointer: `mint/${call.chain}/${call.address}`, expected: mintJson(call), actual: `not applied (HTTP ${outcome.status})`, note: outcome.message }], note: null };
+      case 'unsupported':
+        this.unsupported = true;
+        return {
+          findings: [],
+          note: `the target has no POST /${MINT_ENDPOINT} (answered ${outcome.status}): the record's ${this.total} wallet mint(s) (the scenario's starting funds) are not made, so the wallets' balances, sends and swaps will differ`,
+        };
+    }
+  }
+}
+
+function mintJson(call: MintCall): JsonValue {
+  return { chain: call.chain, address: call.address, amount: call.amount, token: call.token };
 }

@@ -61,13 +61,15 @@ export const HOUR_MS = 3_600_000;
 /** More requests than this in one agent step is a runaway agent (a liveness limit). */
 export const REQUESTS_PER_STEP_MAX = 20_000;
 
-/** Structurally the replay recorder's `onExchange`, `onTier` and `onDeposit` (src/replay/recorder.ts). */
+/** Structurally the replay recorder's `onExchange`, `onTier`, `onDeposit` and `onMint` (src/replay/recorder.ts). */
 export interface ExchangeRecorder {
   onExchange(exchange: { atMs: number; agentId: string | null; request: TransportRequest; response: TransportResponse }): void;
   /** Called when an agent of a pro or enterprise population gets its tier (free is the default). */
   onTier?(agentId: string, tier: 'pro' | 'enterprise'): void;
   /** Called when an agent gets the scenario's casino starting deposit (amount as USDC decimal text). */
   onDeposit?(agentId: string, deposit: { chain: string; amount: string }): void;
+  /** Called for each starting fund minted at a created wallet's address, right after the create's exchange. */
+  onMint?(mint: { chain: string; address: string; amount: string; token: string | null }): void;
 }
 
 export interface SimulationOptions {
@@ -244,6 +246,7 @@ export class Simulation implements AgentHost {
       assert(typeof address === 'string', `a created wallet has a ${fund.chain} address`);
       const minted = mintOnChain(this.platform.wallet, { chain: fund.chain, address, amount: fund.amount, token: fund.token }, this.clock.nowMs());
       assert(minted.ok, `the scenario's starting funds on ${fund.chain} are minted (the scenario parser checked them)`);
+      this.recorder?.onMint?.({ chain: fund.chain, address, amount: fund.amount, token: fund.token });
     }
   }
 

@@ -121,7 +121,7 @@ describe('createRecorder', () => {
       const path = join(directory, 'nested', 'run.jsonl');
       await recorder.finish(path);
       const lines = (await readFile(path, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines[0]).toEqual({ format: 'afp-record/1', scenario: 'unit', seed: '42', start_ms: 1_000, end_ms: 2_500, exchanges: 2, complete: true, identifier_rule: 'afp-identifier/1', platform: { dispute_outcome: 'refund', faults: [] }, dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 }, tiers: {}, deposits: {} });
+      expect(lines[0]).toEqual({ format: 'afp-record/1', scenario: 'unit', seed: '42', start_ms: 1_000, end_ms: 2_500, exchanges: 2, complete: true, identifier_rule: 'afp-identifier/1', platform: { dispute_outcome: 'refund', faults: [] }, dropped: { exchanges: 0, index_values: 0, bodies: 0, sites: 0 }, tiers: {}, deposits: {}, mints: [] });
       const line2 = lines[2] as unknown as RecordedExchange;
       expect(line2.seq).toBe(2);
       expect(line2.request.headers).toEqual({ authorization: `Bearer ${KEY}` });
@@ -144,6 +144,22 @@ describe('createRecorder', () => {
     expect(header.complete).toBe(false);
     expect(header.exchanges + header.dropped.exchanges).toBe(4);
     expect(header.dropped.exchanges).toBeGreaterThan(0);
+  });
+
+  test("a wallet mint is listed after the exchange that created the wallet; none is kept once the record stopped", () => {
+    const recorder = createRecorder({ scenario: 'unit', seed: '1', startMs: 0 }, { recordBytesMax: 1_000 });
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    recorder.onExchange({ atMs: 0, ...exchange('/v1/wallet/create', {}, { addresses: { ethereum: address } }) });
+    recorder.onMint({ chain: 'ethereum', address, amount: '2', token: null });
+    recorder.onMint({ chain: 'ethereum', address, amount: '5000', token: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' });
+    recorder.onExchange({ atMs: 1, ...exchange('/v1/wallet/create', {}, { addresses: { ethereum: 'x'.repeat(1_000) } }) });
+    recorder.onMint({ chain: 'ethereum', address: 'x'.repeat(1_000), amount: '2', token: null });
+    const header = recorder.header();
+    expect(header.complete).toBe(false);
+    expect(header.mints).toEqual([
+      { after_seq: 1, chain: 'ethereum', address, amount: '2', token: null },
+      { after_seq: 1, chain: 'ethereum', address, amount: '5000', token: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
+    ]);
   });
 
   test('time running backwards is a bug', () => {

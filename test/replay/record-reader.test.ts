@@ -46,6 +46,29 @@ describe('parseRecordHeader', () => {
     }
     expect(parseRecordHeader(JSON.stringify({ ...HEADER, deposits: [] }))).toMatchObject({ ok: false });
   });
+
+  test('wallet mints: [{ after_seq, chain, address, amount, token }] after an exchange of the record, in order', () => {
+    const header = { ...HEADER, exchanges: 3 };
+    const mints = [
+      { after_seq: 1, chain: 'ethereum', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '2', token: null },
+      { after_seq: 3, chain: 'tron', address: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC', amount: '0.5', token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    ];
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints }))).toEqual({ ok: true, value: { ...header, mints } });
+    const first = mints[0] as (typeof mints)[number];
+    for (const [bad, message] of [
+      [{ ...first, after_seq: 4 }, 'mints[0].after_seq must be an exchange\'s seq (1 to 3), never below the one before'],
+      [{ ...first, after_seq: 0 }, 'mints[0].after_seq must be an exchange\'s seq (1 to 3), never below the one before'],
+      [{ ...first, amount: '-1' }, 'mints[0].amount must be a decimal text'],
+      [{ ...first, amount: 2 }, 'mints[0].amount must be a decimal text'],
+      [{ ...first, address: '' }, 'mints[0] must have chain and address texts and a token text or null'],
+      [{ ...first, token: 7 }, 'mints[0] must have chain and address texts and a token text or null'],
+    ] as const) {
+      expect(parseRecordHeader(JSON.stringify({ ...header, mints: [bad] })), JSON.stringify(bad)).toEqual({ ok: false, errors: [`line 1 (header): ${message}`] });
+    }
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [mints[1], mints[0]] }))).toMatchObject({ ok: false, errors: [expect.stringContaining('mints[1].after_seq')] });
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints: [{ ...first, extra: 1 }] }))).toEqual({ ok: false, errors: ['line 1 (header): mints[0] has unknown key extra'] });
+    expect(parseRecordHeader(JSON.stringify({ ...header, mints: {} }))).toMatchObject({ ok: false });
+  });
 });
 
 describe('parseExchangeLine', () => {

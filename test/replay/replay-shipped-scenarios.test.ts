@@ -1,0 +1,121 @@
+// Every shipped scenario records and replays with zero differences (issue 43): each
+// scenarios/*.yaml, scaled down where its full run would take more than seconds (populations
+// divided, at least two agents each where there were two, as peers need; agents and params kept;
+// duration and settings kept unless named, a setting then moved inside the shorter run), is
+// recorded in-process by `afp run --record` (its `main`), served as `afp serve --clock manual
+// --scenario` on 127.0.0.1 and replayed by `afp replay --speed max` (its `main`): exit 0, no
+// difference, every exchange sent. million.yaml gets its 1/1000 copy. The wallet scenarios also
+// show the harness's out-of-band funding recorded (header `mints`) and re-issued as set-up calls —
+// without them their replays differed from exchange 42 (wallet-swaps) and 62 (referral-tree) on.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseDocument } from 'yaml';
+import type { Scenario } from '../../src/sim/scenario.ts';
+import { recordScenario, replayRecord, serveFromScenario } from './scenario-replay-fixture.ts';
+
+interface ShippedCase {
+  readonly file: string;
+  /** Every population's count is divided by this (rounded, at least 1; at least 2 where it was 2 or more). */
+  readonly divideCounts: number;
+  /** A shorter duration, where the scenario's settings all fall inside it. */
+  readonly duration?: string;
+  /** Top-level settings replaced to fit the shorter duration (the same kind of setting, earlier). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+const CASES: readonly ShippedCase[] = [
+  // 90 days hold a 60-day registration year, its 7-day grace, the release and the race again.
+  { file: 'domain-rush.yaml', divideCounts: 20, duration: '90d' },
+  { file: 'escrow-expiry.yaml', divideCounts: 40 },
+  // Its dice closure (from 6h for 2h) moves inside two hours.
+  { file: 'house-edge.yaml', divideCounts: 26, duration: '2h', settings: { casino: { starting_deposit: '100.00', closures: [{ game: 'dice', from: '1h', for: '30m' }] } } },
+  { file: 'k6-smoke.yaml', divideCounts: 1 },
+  { file: 'load-smoke.yaml', divideCounts: 5 },
+  { file: 'million.yaml', divideCounts: 1_000 },
+  { file: 'quickstart.yaml', divideCounts: 25, duration: '2d' },
+  { file: 'referral-tree.yaml', divideCounts: 6, duration: '1d' },
+  { file: 'tiers-and-faults.yaml', divideCounts: 4 },
+  // The crash (BTC −30 %, ETH −20 % an hour later, SOL-PERP closed two hours) moves to hour 12.
+  {
+    file: 'trading-crash.yaml',
+    divideCounts: 15,
+    duration: '1d',
+    settings: { trading: { shocks: [{ market: 'BTC', at: '12h', move_bps: -3000 }, { market: 'ETH', at: '13h', move_bps: -2000 }], closures: [{ market: 'SOL-PERP', from: '12h', for: '2h' }] } },
+  },
+  { file: 'wallet-swaps.yaml', divideCounts: 4, duration: '12h' },
+];
+
+let directory: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'afp-replay-shipped-'));
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** The scenario file with its populations scaled down (and its duration shortened), written under the test's directory. */
+async function scaledCopy(shipped: ShippedCase): Promise<string> {
+  const document = parseDocument(await readFile(join('scenarios', shipped.file), 'utf8'));
+  const populations = document.get('populations', true) as { items: { get(key: string): unknown; set(key: string, value: unknown): void }[] };
+  for (const population of populations.items) {
+    const count = Number(population.get('count'));
+    // At least two where there were two or more: challengers and traders need a peer.
+    population.set('count', Math.max(Math.min(2, count), Math.round(count / shipped.divideCounts)));
+  }
+  if (shipped.duration !== undefined) document.set('duration', shipped.duration);
+  for (const [key, value] of Object.entries(shipped.settings ?? {})) document.set(key, value);
+  const file = join(directory, shipped.file);
+  await writeFile(file, document.toString());
+  return file;
+}
+
+describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (shipped) => {
+  test('records, serves and replays with zero differences', async () => {
+    const name = shipped.file.replace(/\.yaml$/, '');
+    const recording = await recordScenario(await scaledCopy(shipped), directory, `${name}.jsonl`);
+    expect(recording.header.complete).toBe(true);
+    expect(recording.exchanges.length).toBeGreaterThan(0);
+    const serve = await serveFromScenario(recording.scenario);
+    try {
+      const { code, output, diff } = await replayRecord(recording.recordPath, serve.urls.api as string, directory, `${name}-replay`);
+      expect({ differences: diff.differences_total, first: diff.differences.slice(0, 3), notes: diff.notes }, output).toEqual({ differences: 0, first: [], notes: [] });
+      expect(code, output).toBe(0);
+      expect(diff.sent).toBe(recording.exchanges.length);
+      const mints = recording.header.mints ?? [];
+      const funds = recording.scenario.wallet.startingFunds.length;
+      const created = recording.exchanges.filter((exchange) => exchange.request.path === '/v1/wallet/create' && exchange.response.status === 200).length;
+      // Each created wallet got every starting fund, right after its create, and the replay made each one again.
+      expect(mints.length).toBe(created * funds);
+      if (funds > 0) expect(created).toBeGreaterThan(0);
+      const tiers = Object.keys(recording.header.tiers ?? {}).length;
+      const deposits = Object.keys(recording.header.deposits ?? {}).length;
+      expect(diff.setup_calls).toBe(1 + tiers + deposits + mints.length);
+    } finally {
+      await serve.close();
+    }
+    if ((recording.header.mints ?? []).length > 0) await expectDifferencesWithoutMints(recording.recordPath, recording.scenario, name);
+  }, 60_000);
+});
+
+/** The same record without its `mints` (as before they were recorded), on a fresh serve: the unfunded wallets' answers differ. */
+async function expectDifferencesWithoutMints(recordPath: string, scenario: Scenario, name: string): Promise<void> {
+  const lines = (await readFile(recordPath, 'utf8')).split('\n');
+  const header = JSON.parse(lines[0] as string) as Record<string, unknown>;
+  delete header['mints'];
+  lines[0] = JSON.stringify(header);
+  const unfunded = join(directory, `${name}-without-mints.jsonl`);
+  await writeFile(unfunded, lines.join('\n'));
+  const serve = await serveFromScenario(scenario);
+  try {
+    const { code, diff } = await replayRecord(unfunded, serve.urls.api as string, directory, `${name}-without-mints-replay`);
+    expect(code).toBe(3);
+    expect(diff.differences_total).toBeGreaterThan(0);
+    expect(diff.differences[0]?.endpoint).toMatch(/^wallet\.|^casino\./);
+  } finally {
+    await serve.close();
+  }
+}
