@@ -98,7 +98,7 @@ describe.each(CASES)('scenarios/$file, populations divided by $divideCounts', (s
       await serve.close();
     }
     if ((recording.header.mints ?? []).length > 0) await expectDifferencesWithoutMints(recording.recordPath, recording.scenario, name);
-  }, 60_000);
+  });
 });
 
 /** The same record without its `mints` (as before they were recorded), on a fresh serve: the unfunded wallets' answers differ. */
