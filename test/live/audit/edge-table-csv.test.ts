@@ -19,6 +19,7 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
     brokeMapping: 0,
     tier: new TierTrack([]),
     refused: 0,
+    advertisedBy: 'documents',
     sprt: { decision: 'accept-h0', direction: null, bets: 380 },
     ...overrides,
   };
