@@ -213,7 +213,7 @@ describe('each deliberate defect is caught', () => {
     const findings = findingsOf('observed');
     expect(findings.filter((finding) => finding.id.startsWith('money:'))).toEqual([]);
     expect(findings.find((finding) => finding.id === 'rule:coin_flip:heads:payouts')).toMatchObject({ severity: 'major' });
-    expect(ran.out).toMatch(/^coin_flip +coin_flip:heads +observed +0\.000% /m);
+    expect(ran.out).toMatch(/^coin_flip +heads +observed +0\.000% /m);
     // findings.html: titled once "afp audit house-edge", each variant's check names its edge source and edge.
     const html = readFileSync(join(DIR, 'observed', 'findings.html'), 'utf8');
     expect(html).toMatch(/<title>afp audit house-edge — [^<]+<\/title>/);

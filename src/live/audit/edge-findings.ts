@@ -3,11 +3,13 @@
  * three examples, and the bets it rests on, in the variant's tier (edge-tier.ts):
  *   - `rule:<game>:scheme`: the target's rule for the game differs from its published scheme
  *     (outcomes off the draw mapping, or one published outcome paid two ways): ONE finding per game,
- *     counted in bets, with examples; minor while the empirical edge is consistent with what the
+ *     counted in bets, with examples; major on afp's scheme (the documents' rule is its own
+ *     advertisement); on any other, minor while the empirical edge is consistent with what the
  *     target advertises (or it advertises nothing), else the edge finding's severity;
- *   - `rule:<variant>:payouts` (minor): the mapping holds but the target pays another table than
- *     the one published for it; states the exact edge of the observed table beside the published
- *     rule's (a changed rule is no defect by itself: the edge finding judges the edge);
+ *   - `rule:<variant>:payouts`: the mapping holds but the target pays another table than the one
+ *     published for it; states the exact edge of the observed table beside the published rule's;
+ *     major on afp's scheme, minor on any other (a changed rule is no defect by itself there: the
+ *     edge finding judges the edge against the target's own word);
  *   - `edge:<variant>`: the edge stated in the variant's tier contradicts the target's OWN
  *     advertisement (severity from edge-verdict.ts): the documents' figures for afp's scheme (info
  *     when it is the documents' own payout table, whose edge the documents misstate), the edge its
@@ -83,7 +85,7 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
     const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
     const evidence = examples[0] ?? `${broke} bets`;
     findings.add({
-      id: `rule:${game}:scheme`, severity: schemeSeverity(outcomes), kind: 'rule',
+      id: `rule:${game}:scheme`, severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes), kind: 'rule',
       title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
       field: 'result', expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`, seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
       evidence, ...(examples.length > 1 ? { examples } : {}),
@@ -109,7 +111,8 @@ function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome,
   const unobserved = table.rows.filter((row) => row.paid === null);
   const bounds = unobserved.length === 0 ? '' : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
   findings.add({
-    id: `rule:${variant.variant}:payouts`, severity: 'minor', kind: 'rule',
+    // afp's scheme publishes the documents' table, its own advertisement: paying another is major there.
+    id: `rule:${variant.variant}:payouts`, severity: scheme.documentsAdvertise === true ? 'major' : 'minor', kind: 'rule',
     title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${percent(table.edge)}${published === null ? '' : `, published rule ${percent(published)}`}`,
     field: 'payout_multiplier', expected: published === null ? null : percent(published), seen: percent(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
