@@ -141,6 +141,7 @@ async function fairness(served: Stand, key: string, out: string): Promise<Ran> {
 interface ReportFinding {
   readonly id: string;
   readonly severity: string;
+  readonly title: string;
   readonly evidence: string;
   readonly reproduce: string | null;
 }

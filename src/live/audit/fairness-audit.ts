@@ -201,7 +201,7 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
     const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
     const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     const verdict = checked === null || params !== null ? checked : withoutParams(checked, `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`);
-    recordVerification(findings, { bet: schemeBet, variant, seedHex, verdict, scheme: scheme.name });
+    recordVerification(findings, { bet: schemeBet, variant, seedHex, verdict, scheme: scheme.name, publishedIsAdvertised: scheme.documentsAdvertise === true });
     if (verdict === null) {
       tally.notRevealed += 1;
       continue;
