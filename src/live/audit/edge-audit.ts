@@ -31,7 +31,7 @@ import { ratio, ratioToNumber, type Ratio } from '../../core/ratio.ts';
 import { edgeTheory, ReturnTally } from '../../audit/edge-statistics.ts';
 import { Sprt, type SprtDecision, type SprtDirection } from '../../audit/sprt.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
-import type { FairnessScheme, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import type { FairnessScheme, SchemeBet } from '../fairness/scheme.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { JsonObject } from '../../core/errors.ts';
