@@ -10,20 +10,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { LiveClock } from '../../src/audit/live-target.ts';
 import { parseDeployedRulesFile } from '../../src/cli/deployed-rules-file.ts';
 import { drawSeed, parseHouseEdgeArgs } from '../../src/cli/audit-house-edge.ts';
 import { runHouseEdgeLive } from '../../src/cli/audit-house-edge-live.ts';
 import { parseFairnessArgs, runFairness } from '../../src/cli/audit-fairness.ts';
 import type { AuditIo } from '../../src/cli/audit-io.ts';
 import { parseMoneyArgs, runMoney } from '../../src/cli/audit-money.ts';
-import { DEPLOYED_ROUTES } from '../../src/http/routes/deployed/index.ts';
-import { deployedLayout } from '../../src/server/deployed-layout.ts';
-import { startServe, type ServeHandle } from '../../src/server/listeners.ts';
-import { DEFAULT_CONFIG } from '../../src/services/shared/config.ts';
 import { runCliChild } from '../fixtures/cli-child.ts';
+import { RULES_SERVE_START_MS as START_MS, serveDeployedRules, type RulesServe } from '../fixtures/deployed-rules-serve.ts';
 
-const START_MS = Date.parse('2025-03-01T00:00:00Z');
 const DIR = process.env['AFP_KEEP'] ?? mkdtempSync(join(tmpdir(), 'afp-acceptance-'));
 afterAll(() => { if (process.env['AFP_KEEP'] === undefined) rmSync(DIR, { recursive: true, force: true }); });
 
@@ -33,28 +28,10 @@ export const ACCEPTANCE_RULES = `casino:
 money: { float_noise: true }
 `;
 
-const post = async (url: string, body: unknown): Promise<Record<string, unknown>> =>
-  (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
-
-interface Served { readonly handle: ServeHandle; readonly casino: string; readonly clock: LiveClock }
-
-async function serve(): Promise<Served> {
+async function serve(): Promise<RulesServe> {
   const rules = parseDeployedRulesFile(ACCEPTANCE_RULES, 'acceptance.yaml');
   if (!rules.ok) throw new Error(rules.message);
-  const config = { ...DEFAULT_CONFIG, casino: { ...DEFAULT_CONFIG.casino, deployedRules: rules.value } };
-  const layout = deployedLayout({ floatMoney: rules.value.money.floatNoise, limitsLifted: true });
-  const handle = await startServe({ routes: DEPLOYED_ROUTES, layout, config, seed: '4', port: 0, clockMode: 'manual', startMs: START_MS, log: () => undefined });
-  const casino = handle.urls.casino as string;
-  let nowMs = START_MS;
-  const clock: LiveClock = { nowMs: () => nowMs, sleep: async (ms) => { nowMs += ms; await post(`${casino}/_afp/clock`, { to_ms: nowMs }); } };
-  return { handle, casino, clock };
-}
-
-async function fundedKey(served: Served, usdc: string): Promise<string> {
-  const registered = await post(`${served.casino}/api/v1/auth/register`, { agent_name: 'auditor' });
-  const deposit = await post(`${served.casino}/_afp/casino/deposit`, { agent_id: registered['agent_id'], chain: 'solana', amount: usdc });
-  await post(`${served.casino}/_afp/clock`, { to_ms: deposit['confirm_at_ms'] });
-  return registered['api_key'] as string;
+  return serveDeployedRules(rules.value);
 }
 
 function sink(): { io: AuditIo; text: () => string } {
@@ -73,7 +50,7 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
   test('house-edge --bets 600 --json: coin flip 1.5% observed, the wheel clean, untouched games clean; fairness, money and check exit 0 or 3', async () => {
     const served = await serve();
     try {
-      const key = await fundedKey(served, '200');
+      const key = await served.fundedKey('200');
       const out = join(DIR, 'edge');
       const flags = parseHouseEdgeArgs(['--target', served.casino, '--key', key, '--bets', '600', '--json', '--seed', '3', '--out', out], drawSeed);
       if ('errors' in flags) throw new Error(flags.errors.join('; '));
@@ -94,19 +71,23 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
       const touched = (id: string): boolean => /^(edge|rule|fairness):(coin_flip|wheel)\b/.test(id);
       expect(findings.filter((finding) => grave(finding) && !touched(finding.id)).map((finding) => `${finding.severity} ${finding.id}: ${finding.title}`)).toEqual([]);
 
-      const fairKey = await fundedKey(served, '20');
+      const fairKey = await served.fundedKey('20');
       const fairFlags = parseFairnessArgs(['--target', served.casino, '--key', key, '--out', join(DIR, 'fair')], START_MS);
       if ('errors' in fairFlags) throw new Error(fairFlags.errors.join('; '));
       const fair = sink();
       expect([0, 3], fair.text()).toContain(await runFairness(fairFlags, fair.io, served.clock));
-      const moneyFlags = parseMoneyArgs(['--target', served.casino, '--key', fairKey, '--second-key', await fundedKey(served, '1'), '--out', join(DIR, 'money')], START_MS);
+      // The coin flips paid 1.97× agree with the multiplier they show: a rule finding stating the payout, no money finding.
+      const fairFindings = (JSON.parse(readFileSync(join(DIR, 'fair', 'findings.json'), 'utf8')) as { findings: Finding[] }).findings;
+      expect(fairFindings.filter((finding) => finding.id.startsWith('money:')).map((finding) => finding.id)).toEqual([]);
+      expect(fairFindings.find((finding) => finding.id === 'rule:coin_flip:payout')).toMatchObject({ severity: 'minor', seen: '1.97', expected: '1.99' });
+      const moneyFlags = parseMoneyArgs(['--target', served.casino, '--key', fairKey, '--second-key', await served.fundedKey('1'), '--out', join(DIR, 'money')], START_MS);
       if ('errors' in moneyFlags) throw new Error(moneyFlags.errors.join('; '));
       const money = sink();
       expect([0, 3], money.text()).toContain(await runMoney(moneyFlags, money.io, served.clock));
       const check = await runCliChild(['check', '--target', served.casino, '--runs', '2', '--seed', '3', '--quiet'], { timeoutMs: 60_000 });
       expect([0, 3], check.stdout + check.stderr).toContain(check.code);
     } finally {
-      await served.handle.close({ forceAfterMs: 0 });
+      await served.close();
     }
   }, 120_000);
 });

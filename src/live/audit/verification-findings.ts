@@ -16,8 +16,8 @@
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
 import type { FindingsCollector } from '../finding.ts';
-import type { FairnessSchemeName, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
-import { creditContradiction, paidMultiplier, ratioDecimal } from './edge-tier.ts';
+import type { FairnessSchemeName, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import { creditContradiction, paidMultiplier, PAYOUT_FIELD, ratioDecimal, topField } from './edge-tier.ts';
 
 export interface VerificationInput {
   readonly bet: SchemeBet;
@@ -27,6 +27,8 @@ export interface VerificationInput {
   readonly scheme: FairnessSchemeName;
   /** Whether the scheme's published rule is the target's own advertisement (FairnessScheme.documentsAdvertise). */
   readonly publishedIsAdvertised?: boolean;
+  /** The game's result fields that state a payout (FairnessScheme.payoutFields): differing only there is a payout, not an outcome. */
+  readonly payoutFields?: readonly string[];
 }
 
 function evidenceOf(input: VerificationInput): string {
@@ -41,17 +43,31 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
   if (verdict === null) return;
   const game = bet.game;
   const evidence = evidenceOf(input);
-  if (verdict.outcome.status === 'failed') {
+  const payoutOnly = verdict.outcome.status === 'failed' && isPayoutOnly(verdict.outcome.differences ?? [], input.payoutFields ?? []);
+  if (verdict.outcome.status === 'failed' && !payoutOnly) {
     const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
     findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
   }
-  if (verdict.payout.status === 'failed') recordPayout(findings, input, evidence);
+  if (verdict.payout.status === 'failed' || payoutOnly) recordPayout(findings, input, evidence);
+}
+
+/** The payout check's own words, or the payout fields that differ. */
+function payoutDetail(verdict: SchemeVerdict): string {
+  if (verdict.payout.status === 'failed') return verdict.payout.detail;
+  const differences = verdict.outcome.status === 'failed' ? (verdict.outcome.differences ?? []) : [];
+  return `result ${differences.slice(0, 3).map((difference) => `${difference.field} ${JSON.stringify(difference.recorded)} where the rule gives ${JSON.stringify(difference.recomputed)}`).join(', ')}`;
+}
+
+/** Every difference is in a field that states a payout (and there is at least one). */
+function isPayoutOnly(differences: readonly FieldDifference[], payoutFields: readonly string[]): boolean {
+  const fields = new Set([PAYOUT_FIELD, ...payoutFields]);
+  return differences.length > 0 && differences.every((difference) => fields.has(topField(difference.field)));
 }
 
 /** A payout other than the rule's: money when the credit contradicts the bet's own multiplier, else a rule finding stating what was paid. */
 function recordPayout(findings: FindingsCollector, input: VerificationInput, evidence: string): void {
   const { bet, verdict } = input;
-  if (verdict === null || verdict.payout.status !== 'failed') return;
+  if (verdict === null) return;
   const game = bet.game;
   const contradiction = creditContradiction(bet);
   if (contradiction !== null) {
@@ -64,8 +80,8 @@ function recordPayout(findings: FindingsCollector, input: VerificationInput, evi
   findings.add({
     id: `rule:${game}:payout`, severity: input.publishedIsAdvertised === true ? 'major' : 'minor', kind: 'rule',
     title: `${game}: paid ${paidText} where the ${input.scheme} scheme's published rule pays ${published === null ? '?' : `${ratioDecimal(published)}×`} (the credit agrees with the multiplier the bet shows)`,
-    field: 'payout_multiplier', expected: published === null ? verdict.payout.detail : ratioDecimal(published), seen: paid === null ? null : ratioDecimal(paid),
-    evidence: `${evidence}; ${verdict.payout.detail}`,
+    field: 'payout_multiplier', expected: published === null ? null : ratioDecimal(published), seen: paid === null ? null : ratioDecimal(paid),
+    evidence: `${evidence}; ${payoutDetail(verdict)}`,
   });
 }
 
