@@ -13,6 +13,7 @@ import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edg
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
+import { shownInterval } from './edge-verdict.ts';
 import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
 
@@ -107,7 +108,7 @@ export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
     return [
       outcome.variant.game, outcome.variant.variant, verdict.edgeSource, fractionCell(verdict.statedEdge), fractionCell(verdict.statedRange?.[0]), fractionCell(verdict.statedRange?.[1]),
       outcome.placed, outcome.verified, outcome.followedRule, outcome.followedMapping, fractionCell(verdict.exactEdge),
-      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(verdict.interval?.low), fractionCell(verdict.interval?.high),
+      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(shownInterval(verdict.interval)?.[0]), fractionCell(shownInterval(verdict.interval)?.[1]),
       fractionCell(verdict.observed?.unobservedProbability), verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
     ];
   });
@@ -146,7 +147,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     advertised_edge: outcome.verdict.advertised?.edge ?? null,
     advertised_text: outcome.verdict.advertised?.text ?? null,
     empirical_edge: outcome.verdict.interval?.edge ?? null,
-    interval_99: outcome.verdict.interval === null ? null : [outcome.verdict.interval.low, outcome.verdict.interval.high],
+    interval_99: shownInterval(outcome.verdict.interval),
     rule: outcome.verdict.rule,
     rule_severity: outcome.verdict.ruleSeverity,
     empirical: outcome.verdict.empirical,
