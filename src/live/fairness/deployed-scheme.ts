@@ -42,8 +42,13 @@ export const LAW_CACHE_MAX = 128;
 const OK: Check = { status: 'ok' };
 const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
 
+/** Result fields that state a claim, not an outcome (the edge the answer advertises: statedEdgeOf); never compared. */
+const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct']);
+
+const outcomeFields = (result: JsonObject): JsonObject => Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
+
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
-  const comparison = compareResult(bet.result, play.result, play.unordered);
+  const comparison = compareResult(bet.result, outcomeFields(play.result), play.unordered);
   const differences: FieldDifference[] = [...comparison.differences];
   if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
