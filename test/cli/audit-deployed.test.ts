@@ -181,7 +181,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(findings.find((finding) => finding.id === 'edge:wheel')?.severity).toBe('critical');
     // The deployment's documented differences, as info: error bodies without `code`, renamed fields.
     expect(findings.some((finding) => finding.id.startsWith('shape:'))).toBe(true);
-  }, 120_000);
+  });
 
   test('house-edge: the published wheel against its own house_edge_pct (9.5) is critical within 50 bets', async () => {
     const served = await stand('wheel');
@@ -190,7 +190,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     const wheel = findingsOf('wheel').find((finding) => finding.id === 'edge:wheel');
     expect(wheel?.severity).toBe('critical');
     expect(wheel?.title).toMatch(/^wheel: published edge 99\.095% where 9\.5% \(house_edge_pct in 50 of its answers\) is advertised$/);
-  }, 60_000);
+  });
 
   test('house-edge: --max-minutes ends the paced betting within its budget (exit 4), what was placed verified', async () => {
     const served = await stand('edge-budget');
@@ -202,7 +202,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     // Ten batches of 20 and 60 single bets a minute: two minutes hold at most about 20 batches and 120 singles.
     expect(Number(counts?.[1])).toBeLessThanOrEqual(20 * 22 + 2 * 60);
     expect(counts?.[2]).toBe(counts?.[1]);
-  }, 120_000);
+  });
 
   test('fairness: the whole history of all 17 games verified under the serve\'s scheme, parameters read back from the results; no defect', async () => {
     const served = await stand('fair');
@@ -218,7 +218,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(grave(findings)).toEqual([]);
     // The deployment's audit answer names what afp's calls otherwise: documented renames, as info.
     expect(findings).toContainEqual(expect.objectContaining({ id: 'shape:casino.audit:renamed:fairness.server_seed_hash', severity: 'info' }));
-  }, 60_000);
+  });
 
   test('money: every probe runs and finds nothing at or above major (trading\'s on a trading agent of its own; domains: its own accounts, which the faucet cannot fund for a race)', async () => {
     const served = await stand('money');
@@ -230,7 +230,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ran.out).toMatch(/^ran {4} trading-overdraw: trading agent ag_[0-9a-f]{12}: order of 2\.00 at leverage 1 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(ran.out).toMatch(/^ran {4} trading-margin: trading agent ag_[0-9a-f]{12}: order of 20\.00 at leverage 10 on 0\.00: refused \(400 insufficient_balance\)$/m);
     expect(grave(findingsOf('money'))).toEqual([]);
-  }, 60_000);
+  });
 
   test('money, admin-funded: the domain probes run on the deployed domains — one registration wins, the loser is the documented 400 domain_unavailable (info), no priced transfer (info), the name stays', async () => {
     const served = await stand('money-domains', [], true);
@@ -247,7 +247,7 @@ describe('targets/deployed.yaml against afp serve --dialect deployed', () => {
     expect(ids).toContain('rule:domains.refusal.taken:deployed');
     expect(ids).toContain('rule:domains:no-priced-transfer');
     expect(findings.find((finding) => finding.id === 'rule:domains.refusal.taken:deployed')).toMatchObject({ severity: 'info', expected: '409 CONFLICT', seen: '400 domain_unavailable', reproduce: expect.stringMatching(/^curl .*\/v1\/domains\/register/) as unknown });
-  }, 60_000);
+  });
 });
 
 describe('each deployment-style defect is found by its audit, with evidence', () => {
@@ -266,7 +266,7 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     const edges = JSON.parse(readFileSync(join(DIR, 'payout', 'edges.json'), 'utf8')) as { variants: Array<{ edge_source: string; edge: number; rests_on_bets: number }> };
     expect(edges.variants).toEqual([expect.objectContaining({ edge_source: 'observed', rests_on_bets: 60 })]);
     expect(edges.variants[0]?.edge).toBeCloseTo(0, 5);
-  }, 60_000);
+  });
 
   test('keno-short-draw: house-edge finds keno outcomes that do not follow the rule', async () => {
     const served = await stand('keno', ['keno-short-draw']);
@@ -275,7 +275,7 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     expect(ran.code).toBe(0);
     expect(findingsOf('keno').filter((found) => found.id === 'rule:keno:scheme').map((found) => found.severity)).toEqual(['minor']);
     expect(grave(findingsOf('keno')).filter((id) => id.startsWith('money:'))).toEqual([]);
-  }, 60_000);
+  });
 
   test('payout-table-differs and keno-short-draw: fairness finds them in the history, each with the finding that names it', async () => {
     const payout = await stand('payout-fair', ['payout-table-differs']);
@@ -295,7 +295,7 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     expect(ran.code).toBe(3);
     expect(ran.out).toMatch(/major rule:keno:outcome: keno: the outcome does not follow the deployed scheme's published rule \(the hashes verify\)/);
     expect(grave(findingsOf('keno-fair')).filter((id) => !id.includes(':keno:'))).toEqual([]);
-  }, 60_000);
+  });
 
   test('withdraw-no-balance-check: money finds an overdraw accepted, with a curl line', async () => {
     const served = await stand('overdraw', ['withdraw-no-balance-check']);
@@ -304,12 +304,12 @@ describe('each deployment-style defect is found by its audit, with evidence', ()
     const found = findingsOf('overdraw').filter((finding) => finding.id.startsWith('money:withdraw:overdraw'));
     expect(found.some((finding) => finding.severity === 'critical')).toBe(true);
     expect(found.some((finding) => finding.reproduce?.includes('Bearer $AFP_KEY') === true && finding.reproduce.includes('/api/v1/auth/withdraw'))).toBe(true);
-  }, 60_000);
+  });
 
   test('batch-summary-zero: money finds the summary disagreeing with its results', async () => {
     const served = await stand('summary', ['batch-summary-zero']);
     const ran = await money(served, 'summary');
     expect(ran.code).toBe(3);
     expect(grave(findingsOf('summary')).some((id) => id.startsWith('money:batch:summary'))).toBe(true);
-  }, 60_000);
+  });
 });

@@ -91,5 +91,5 @@ describe('issue 40 acceptance: a --rules file changes coin flip and the wheel; t
     } finally {
       await served.close();
     }
-  }, 120_000);
+  });
 });

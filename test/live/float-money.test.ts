@@ -102,7 +102,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     expect(run.results.find((result) => result.name.startsWith('operations: single bets pay exactly'))?.outcome).toBe('finding');
     expect(grave(run.findings.list())).toEqual([]);
     expect(JSON.stringify(run.findings.list())).not.toContain('is not an amount');
-  }, 120_000);
+  });
 
   test('afp audit fairness: every bet verified, exit 0', async () => {
     const key = await fundedKey('50');
@@ -122,7 +122,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     for (const game of report.games) expect([game.followed_rule, game.paid_right], game.game).toEqual([game.audited, game.audited]);
     expect(grave(reportOf('fair'))).toEqual([]);
     expect(out.text()).not.toContain('is not an amount');
-  }, 120_000);
+  });
 
   test('afp audit house-edge --target on keno: returns from the credits, not from amount_won (2 dp), no returns finding', async () => {
     const flags = parseHouseEdgeArgs(['--target', targetFile, '--key', await fundedKey('100'), '--seed', '5', '--games', 'keno,coin_flip', '--bets', '300', '--out', join(DIR, 'edge'), '--quiet'], () => '5');
@@ -137,7 +137,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     // (The published rule against the documents' table is an info finding per variant, rule:<variant>:documents.)
     expect(findings.filter((finding) => finding.id.startsWith('fairness:') || finding.id.startsWith('money:') || (finding.id.startsWith('rule:') && finding.severity !== 'info')).map((finding) => `${finding.id}: ${finding.evidence}`)).toEqual([]);
     expect(grave(findings)).toEqual([]);
-  }, 120_000);
+  });
 
   test('afp audit money: every probe runs on the doubles, exit 0', async () => {
     const flags = parseMoneyArgs(['--target', targetFile, '--key', await fundedKey('30'), '--second-key', await fundedKey('1'), '--out', join(DIR, 'money'), '--quiet'], START_MS);
@@ -149,7 +149,7 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     expect(out.text()).toMatch(/^ran {5}bets-balance: 10 bets, balance /m);
     expect(out.text()).toMatch(/^ran {5}batch-summary: /m);
     expect(grave(reportOf('money'))).toEqual([]);
-  }, 180_000);
+  });
 
   test('afp check --target: every run holds on the doubles', async () => {
     const result = await runDialectCheck({ target, targetSpec: targetFile, seed: 3, runs: 5, maxCommands: 30, clock, deadline: new Deadline(clock, 600), curlOf });
@@ -158,5 +158,5 @@ describe('the live commands on float money: exit 0 or 3, nothing grave, no "is n
     expect(result.runs).toBe(5);
     expect(result.commands).toEqual(expect.arrayContaining(['balance', 'bet', 'batch']));
     expect(grave(result.findings.list())).toEqual([]);
-  }, 180_000);
+  });
 });
