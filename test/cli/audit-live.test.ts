@@ -187,11 +187,12 @@ describe('each deliberate defect is caught', () => {
     const key = await player(handle);
     const fair = await fairness(handle, key, 'short-fair');
     expect(fair.code).toBe(3);
-    expect(fair.out).toMatch(/critical money:\w+:payout: \w+: the amount paid is not the stake times the rule's multiplier/);
+    // The credit agrees with the short multiplier each bet shows: a rule finding stating the payout (major on afp's scheme), no money finding.
+    expect(fair.out).toMatch(/major rule:\w+:payout: \w+: paid [\d.]+× where the afp scheme's published rule pays [\d.]+× \(the credit agrees with the multiplier the bet shows\)/);
     expect(fair.out).toContain('reproduce: npx afp audit fairness --target');
-    // Short payouts (and the short multipliers recorded with them) are money and rule findings, never unfair: the hashes verify.
-    expect(grave('short-fair')).toContain('money:coin_flip:payout');
-    expect(grave('short-fair').filter((id) => !/^(money:\w+:payout|rule:\w+:outcome)$/.test(id))).toEqual([]);
+    // Short payouts (and the short multipliers recorded with them) are rule findings, never money or unfair: the target agrees with itself and the hashes verify.
+    expect(grave('short-fair')).toContain('rule:coin_flip:payout');
+    expect(grave('short-fair').filter((id) => !/^rule:\w+:(payout|outcome)$/.test(id))).toEqual([]);
   });
 
   test('payout-table-differs: coin flip paid 2.00x is `observed` — edges.json and edges.csv state the observed table\'s exact edge (0%), the bets it rests on, and no money finding', async () => {
@@ -213,7 +214,7 @@ describe('each deliberate defect is caught', () => {
     const findings = findingsOf('observed');
     expect(findings.filter((finding) => finding.id.startsWith('money:'))).toEqual([]);
     expect(findings.find((finding) => finding.id === 'rule:coin_flip:heads:payouts')).toMatchObject({ severity: 'major' });
-    expect(ran.out).toMatch(/^coin_flip +coin_flip:heads +observed +0\.000% /m);
+    expect(ran.out).toMatch(/^coin_flip +heads +observed +0\.000% /m);
     // findings.html: titled once "afp audit house-edge", each variant's check names its edge source and edge.
     const html = readFileSync(join(DIR, 'observed', 'findings.html'), 'utf8');
     expect(html).toMatch(/<title>afp audit house-edge — [^<]+<\/title>/);

@@ -38,7 +38,7 @@ import type { JsonObject } from '../../core/errors.ts';
 import { optimalHolds } from '../../services/casino/games/video-poker-analysis.ts';
 import { isRefusal, type BetInput, type LiveBet, type Refusal } from '../operations.ts';
 import { clientSeedOf, type PlannedVariant } from './edge-plan.ts';
-import { judgeVariant, type VariantVerdict } from './edge-verdict.ts';
+import { judgeVariant, type AdvertisedEdge, type VariantVerdict } from './edge-verdict.ts';
 import { recordProofChecks } from './verification-findings.ts';
 import { creditContradiction, payoutFieldsOf, TierTrack } from './edge-tier.ts';
 import { betCredit } from '../bet-credit.ts';
@@ -76,6 +76,8 @@ export interface VariantOutcome {
   /** The tier's evidence: examples of mapping and payout differences, and the outcome classes seen. */
   readonly tier: TierTrack;
   readonly refused: number;
+  /** Whose advertisement the verdict judged: the documents' (afp's scheme), the target's own answers', or none. */
+  readonly advertisedBy: 'documents' | 'target' | null;
   readonly verdict: VariantVerdict;
   /** The returns against the rule's exact edge, one point either way (α = β = 1%); null without a law or outside the published tier. */
   readonly sprt: { readonly decision: SprtDecision; readonly direction: SprtDirection | null; readonly bets: number } | null;
@@ -101,6 +103,8 @@ class VariantTrack {
   verified = 0;
   followedRule = 0;
   refused = 0;
+  /** The edges the target's answers stated (percent text → [fraction, bets]); at most MAX_STATED kept. */
+  readonly stated = new Map<string, { readonly edge: number; count: number }>();
 
   constructor(law: readonly Chance[] | null, maxBets: number, payoutFields: readonly string[]) {
     this.tier = new TierTrack(payoutFields);
@@ -111,7 +115,25 @@ class VariantTrack {
   observe(returnPerUnit: number): void {
     if (this.sprt !== null && this.sprt.decision() === 'continue') this.sprt.observe(returnPerUnit);
   }
+
+  noteStated(edge: number): void {
+    const key = `${Math.round(edge * 1e6) / 1e4}`;
+    const slot = this.stated.get(key);
+    if (slot !== undefined) slot.count += 1;
+    else if (this.stated.size < MAX_STATED) this.stated.set(key, { edge, count: 1 });
+  }
+
+  /** The edge the target's answers state most often (ties: the first stated), as an advertisement. */
+  ownAdvertised(): AdvertisedEdge | null {
+    let best: [string, { readonly edge: number; count: number }] | null = null;
+    for (const entry of this.stated) if (best === null || entry[1].count > best[1].count) best = entry;
+    if (best === null) return null;
+    const others = this.stated.size > 1 ? `; ${this.stated.size - 1} other figure(s) stated too` : '';
+    return { edge: best[1].edge, text: `${best[0]}% (house_edge_pct in ${best[1].count} of its answers${others})` };
+  }
 }
+
+const MAX_STATED = 16;
 
 /** A placed bet, with the parameters it was played with (video poker's holds are chosen per hand). */
 type Slot = { readonly bet: LiveBet; readonly index: number; readonly params: JsonObject } | undefined;
@@ -157,9 +179,12 @@ export async function auditEdgeLive(options: EdgeAuditOptions): Promise<EdgeAudi
   checkMoney(run, before, after);
   const variants = options.plan.map((variant, index) => {
     const track = run.tracks[index] as VariantTrack;
-    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: variant.advertised, tally: track.tally, tier: track.tier });
+    // The documents advertise afp's own platform; any other target only what its answers state.
+    const own = options.scheme.documentsAdvertise === true ? variant.advertised : track.ownAdvertised();
+    const advertisedBy: VariantOutcome['advertisedBy'] = own === null ? null : options.scheme.documentsAdvertise === true ? 'documents' : 'target';
+    const verdict = judgeVariant({ law: options.scheme.law(variant.game, variant.params), advertised: own, tally: track.tally, tier: track.tier });
     const sprt = track.sprt === null || verdict.edgeSource !== 'published' ? null : { decision: track.sprt.decision(), direction: track.sprt.direction(), bets: track.sprt.bets };
-    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, followedMapping: track.tier.mapped, brokeMapping: track.tier.broke, tier: track.tier, refused: track.refused, verdict, sprt };
+    return { variant, placed: track.placed, verified: track.verified, followedRule: track.followedRule, followedMapping: track.tier.mapped, brokeMapping: track.tier.broke, tier: track.tier, refused: track.refused, advertisedBy, verdict, sprt };
   });
   const sum = (pick: (outcome: VariantOutcome) => number): number => variants.reduce((total, outcome) => total + pick(outcome), 0);
   return { variants, placed: sum((v) => v.placed), verified: sum((v) => v.verified), refused: sum((v) => v.refused), stakedMicro: run.stakedMicro, stoppedBy: run.stoppedBy, balanceBeforeMicro: before, balanceAfterMicro: after };
@@ -356,6 +381,8 @@ function verifyPhase(run: AuditRun, slots: readonly Slot[], seeds: ReadonlyMap<s
     const verdict = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     recordProofChecks(findings, { bet: schemeBet, variant: variant.variant, seedHex, verdict, scheme: scheme.name });
     checkSelfConsistent(findings, bet, variant.variant);
+    const stated = scheme.statedEdgeOf?.(variant.game, bet.result) ?? null;
+    if (stated !== null) track.noteStated(stated);
     if (verdict === null) continue;
     track.verified += 1;
     track.tier.add(schemeBet, verdict);

@@ -1,15 +1,22 @@
 /**
  * The live house-edge verdicts as findings, one per rule and cause, each with its count, up to
  * three examples, and the bets it rests on, in the variant's tier (edge-tier.ts):
- *   - `rule:<game>:scheme` (major): the target's rule for the game differs from its published
- *     scheme (outcomes off the draw mapping, or one published outcome paid two ways): ONE finding
- *     per game, counted in bets, with examples; nothing else is derived from the published rule;
- *   - `rule:<variant>:payouts` (major: a payout that differs from the target's own table, either
- *     way): the mapping holds but the target pays another table than it publishes; states the
- *     exact edge of the observed table beside the published rule's;
- *   - `edge:<variant>`: the edge stated in the variant's tier is not the advertised one (severity
- *     from edge-verdict.ts; info when it is the documents' own payout table, whose edge the
- *     documents misstate);
+ *   - `rule:<game>:scheme`: the target's rule for the game differs from its published scheme
+ *     (outcomes off the draw mapping, or one published outcome paid two ways): ONE finding per game,
+ *     counted in bets, with examples; major on afp's scheme (the documents' rule is its own
+ *     advertisement); on any other, minor while the empirical edge is consistent with what the
+ *     target advertises (or it advertises nothing), else the edge finding's severity;
+ *   - `rule:<variant>:payouts`: the mapping holds but the target pays another table than the one
+ *     published for it; states the exact edge of the observed table beside the published rule's;
+ *     major on afp's scheme, minor on any other (a changed rule is no defect by itself there: the
+ *     edge finding judges the edge against the target's own word);
+ *   - `edge:<variant>`: the edge stated in the variant's tier contradicts the target's OWN
+ *     advertisement (severity from edge-verdict.ts): the documents' figures for afp's scheme (info
+ *     when it is the documents' own payout table, whose edge the documents misstate), the edge its
+ *     answers state for any other (the deployment's `house_edge_pct`). On such a target a measured
+ *     edge that differs only from the documents' figure is info stating both, minor when it is
+ *     gross (the house loses, or keeps half of every stake or more): a finding never rests on
+ *     afp's assumption about a rule the target may have changed;
  *   - `fairness:<variant>:returns`: the returns paid do not follow the stated exact law beyond
  *     chance (99.9%), though every bet verified one by one — a sign of selection, not of a bad hash;
  *   - `fairness:<variant>:returns-sprt`: the SPRT finds the returns a point of edge off the
@@ -17,7 +24,8 @@
  *   - `rule:<variant>:documents`: the scheme's rule and the documents' payout table give different
  *     exact edges (info; not for an empirical variant, whose published rule says nothing).
  */
-import { lawEdge, type VariantVerdict } from './edge-verdict.ts';
+import { advertisedTolerance, lawEdge, MIN_EMPIRICAL_BETS, type VariantVerdict } from './edge-verdict.ts';
+import type { Severity } from '../finding.ts';
 import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edge-audit.ts';
 import type { FindingsCollector } from '../finding.ts';
 import type { FairnessScheme } from '../fairness/scheme.ts';
@@ -38,6 +46,7 @@ export function recordEdgeFindings(findings: FindingsCollector, result: EdgeAudi
     const name = variant.variant;
     if (verdict.edgeSource === 'observed' && verdict.observed !== null) recordPayoutTable(findings, outcome, verdict.observed, scheme);
     if (verdict.rule === 'differs' && verdict.advertised !== null) recordEdge(findings, outcome, scheme);
+    else if (outcome.advertisedBy !== 'documents') recordDocumentsEdge(findings, outcome, scheme);
     if (verdict.exactEdge !== null && verdict.empirical === 'differs' && verdict.interval !== null && verdict.edgeSource !== 'empirical') {
       findings.add({
         id: `fairness:${name}:returns`, severity: 'major', kind: 'fairness',
@@ -76,13 +85,21 @@ function recordSchemeDifferences(findings: FindingsCollector, result: EdgeAuditR
     const checked = outcomes.reduce((total, outcome) => total + outcome.brokeMapping + outcome.followedMapping, 0);
     const evidence = examples[0] ?? `${broke} bets`;
     findings.add({
-      id: `rule:${game}:scheme`, severity: 'major', kind: 'rule',
+      id: `rule:${game}:scheme`, severity: scheme.documentsAdvertise === true ? 'major' : schemeSeverity(outcomes), kind: 'rule',
       title: `${game}: the target's rule differs from its published ${scheme.name} scheme (${broke > 0 ? `${broke} of ${checked} verified bets off the draw mapping` : 'one published outcome paid more than one way'}; the hashes verify)`,
       field: 'result', expected: `outcomes and payouts as the ${scheme.name} scheme maps the revealed seed`, seen: `${outcomes.map((outcome) => outcome.variant.variant).join(', ')}: edge measured empirically`,
       evidence, ...(examples.length > 1 ? { examples } : {}),
     }, Math.max(1, broke));
   }
 }
+
+/** Minor while every variant's edge is consistent with the target's advertisement; else the gravest edge finding's severity. */
+function schemeSeverity(outcomes: readonly VariantOutcome[]): Severity {
+  const severities = outcomes.flatMap((outcome) => (outcome.verdict.rule === 'differs' && outcome.verdict.ruleSeverity !== null && !isDocumentsOwn(outcome) ? [outcome.verdict.ruleSeverity] : []));
+  return severities.reduce<Severity>((gravest, severity) => (SEVERITY_RANK[severity] > SEVERITY_RANK[gravest] ? severity : gravest), 'minor');
+}
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 };
 
 /** The observed payout table of one variant: what differs from the published one, and the edge it gives. */
 function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome, table: ObservedTable, scheme: FairnessScheme): void {
@@ -94,7 +111,8 @@ function recordPayoutTable(findings: FindingsCollector, outcome: VariantOutcome,
   const unobserved = table.rows.filter((row) => row.paid === null);
   const bounds = unobserved.length === 0 ? '' : `; ${unobserved.length} outcomes unobserved (probability ${percent(table.unobservedProbability)}), so the edge lies in [${percent(table.edge)}, ${percent(table.edgeMax)}]`;
   findings.add({
-    id: `rule:${variant.variant}:payouts`, severity: 'major', kind: 'rule',
+    // afp's scheme publishes the documents' table, its own advertisement: paying another is major there.
+    id: `rule:${variant.variant}:payouts`, severity: scheme.documentsAdvertise === true ? 'major' : 'minor', kind: 'rule',
     title: `${variant.variant}: the target pays ${described.slice(0, 2).join(', ')}${described.length > 2 ? ', …' : ''} (${scheme.name} scheme): observed edge ${percent(table.edge)}${published === null ? '' : `, published rule ${percent(published)}`}`,
     field: 'payout_multiplier', expected: published === null ? null : percent(published), seen: percent(table.edge),
     evidence: `the draw mapping held on all ${verdict.restsOnBets} verified bets; payouts learnt from them: ${described.join(', ')}${bounds}`,
@@ -121,6 +139,34 @@ function recordEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme
     title: `${variant.variant}: ${verdict.edgeSource} edge ${seen === null ? '?' : percent(seen)}${range} where ${verdict.advertised.text} is advertised${documentsOwn ? " (the documents' own payout table gives it)" : ''}`,
     expected: verdict.advertised.text, seen: seen === null ? null : percent(seen),
     evidence: `${HOW[verdict.edgeSource](verdict, scheme.name)}; rests on ${verdict.restsOnBets} bets`,
+  });
+}
+
+/** At or past these the edge is harmful whatever is advertised: the house loses, or keeps half of every stake. */
+export const GROSS_EDGE_HIGH = 0.5;
+
+/**
+ * A target that does not advertise the documents' figures (the deployed scheme): its measured edge
+ * against the documents' advertised one is info stating both (minor when gross), never a defect.
+ */
+function recordDocumentsEdge(findings: FindingsCollector, outcome: VariantOutcome, scheme: FairnessScheme): void {
+  const { variant, verdict } = outcome;
+  const documents = variant.advertised;
+  const seen = verdict.statedEdge;
+  const range = verdict.statedRange;
+  if (documents === null || seen === null || range === null) return;
+  if (verdict.edgeSource === 'empirical' && (verdict.interval === null || verdict.interval.bets < MIN_EMPIRICAL_BETS)) return;
+  const tolerance = advertisedTolerance(documents.text);
+  const apart = range[0] - documents.edge > tolerance || documents.edge - range[1] > tolerance;
+  if (!apart) return;
+  const gross = range[1] < 0 || range[0] >= GROSS_EDGE_HIGH;
+  const rule = verdict.edgeSource === 'published' ? `the ${scheme.name} scheme's published rule gives` : verdict.edgeSource === 'observed' ? 'the payout table it was seen to pay gives' : 'its returns give';
+  const spread = range[0] !== range[1] ? ` [${percent(range[0])}, ${percent(range[1])}]` : '';
+  findings.add({
+    id: `edge:${variant.variant}`, severity: gross ? 'minor' : 'info', kind: 'edge',
+    title: `${variant.variant}: ${rule} ${percent(seen)}${spread}; the documents advertise ${documents.text}${gross ? (range[1] < 0 ? ' (the house loses on it)' : ' (the house keeps half of every stake or more)') : ''}`,
+    expected: documents.text, seen: percent(seen),
+    evidence: `${HOW[verdict.edgeSource](verdict, scheme.name).replace(', outside its 99.9% interval', '')}; the target states no edge of its own that this contradicts (the documents' figures are not its advertisement)`,
   });
 }
 

@@ -13,15 +13,11 @@ import { isDocumentsOwn, type EdgeAuditResult, type VariantOutcome } from './edg
 import type { JsonValue } from '../../core/errors.ts';
 import { ratioText } from '../../core/ratio.ts';
 import { ratioDecimal } from './edge-tier.ts';
+import { shownInterval } from './edge-verdict.ts';
 import { percent as edgePercent } from './edge-findings.ts';
 import type { ObservedTable } from './observed-table.ts';
 
 const percent = (value: number | null): string => (value === null ? '—' : edgePercent(value));
-
-function interval(outcome: VariantOutcome): string {
-  const found = outcome.verdict.interval;
-  return found === null ? '—' : `${percent(found.edge)} [${percent(found.low)}, ${percent(found.high)}]`;
-}
 
 export function verdictText(outcome: VariantOutcome): string {
   const { verdict } = outcome;
@@ -44,47 +40,49 @@ export function statedText(outcome: VariantOutcome): string {
   return statedRange === null || statedRange[0] === statedRange[1] ? percent(statedEdge) : `${percent(statedEdge)} [${percent(statedRange[0])}, ${percent(statedRange[1])}]`;
 }
 
-interface Row {
-  readonly game: string;
-  readonly variant: string;
-  readonly source: string;
-  readonly stated: string;
-  readonly placed: number;
-  readonly verified: number;
-  readonly followed: number;
-  readonly exact: string;
-  readonly advertised: string;
-  readonly empirical: string;
-  readonly verdict: string;
-  readonly restsOn: number;
-  readonly sprt: string;
+/** The terminal's width the table keeps within: the detail (intervals, SPRT, texts) is in edges.csv and edges.json. */
+export const TABLE_COLUMNS_MAX = 120;
+
+/** The verdict in a few words, for the terminal (verdictText is the full one, in the CSV and JSON). */
+export function shortVerdictText(outcome: VariantOutcome): string {
+  const { verdict } = outcome;
+  if (outcome.verified === 0) return 'not verified';
+  const rule = verdict.rule === 'matches' ? 'matches advertised' : verdict.rule === 'differs' ? (isDocumentsOwn(outcome) ? "documents' own table" : `differs (${verdict.ruleSeverity ?? 'minor'})`) : verdict.advertised === null ? (outcome.advertisedBy === null && outcome.variant.advertised !== null ? 'states no edge' : 'no advertised edge') : 'undecided';
+  switch (verdict.edgeSource) {
+    case 'published':
+      return verdict.empirical === 'differs' ? `${rule}; returns differ` : rule;
+    case 'observed':
+      return `payouts changed; ${rule}`;
+    case 'empirical':
+      return outcome.brokeMapping > 0 ? `${outcome.brokeMapping} off mapping; ${rule}` : verdict.cause === 'not-replayed' ? `not replayed; ${rule}` : `payouts mixed; ${rule}`;
+  }
 }
 
-function rowsOf(result: EdgeAuditResult): Row[] {
-  return result.variants.map((outcome) => ({
-    game: outcome.variant.game,
-    variant: outcome.variant.variant,
-    source: outcome.verdict.edgeSource,
-    stated: statedText(outcome),
-    placed: outcome.placed,
-    verified: outcome.verified,
-    followed: outcome.followedRule,
-    exact: percent(outcome.verdict.exactEdge),
-    advertised: outcome.verdict.advertised === null ? '—' : `${outcome.verdict.advertised.text}`,
-    empirical: interval(outcome),
-    verdict: verdictText(outcome),
-    restsOn: outcome.verdict.restsOnBets,
-    sprt: outcome.sprt === null ? '—' : `${outcome.sprt.decision}${outcome.sprt.direction === null ? '' : ` (${outcome.sprt.direction})`} @${outcome.sprt.bets}`,
-  }));
-}
+const TABLE_LEGEND = 'bets: placed/verified/followed the rule; intervals, SPRT and full verdicts: edges.csv, edges.json';
+const HEADERS = ['game', 'variant', 'source', 'edge', 'bets', 'advertised', 'verdict'];
 
-const HEADERS = ['game', 'variant', 'edge source', 'edge', 'bets', 'verified', 'followed rule', 'advertised', 'empirical edge [99%]', 'verdict', 'rests on bets', 'sprt vs rule'];
+/** The variant without its game's prefix ("coin_flip:heads" → "heads"; "wheel" → "—"). */
+const variantPart = (outcome: VariantOutcome): string => {
+  const name = outcome.variant.variant;
+  return name.startsWith(`${outcome.variant.game}:`) ? name.slice(outcome.variant.game.length + 1) : name === outcome.variant.game ? '—' : name;
+};
 
+/** The advertised edge as a figure, "(own)" where the target's own answers state it. */
+const advertisedCell = (outcome: VariantOutcome): string =>
+  (outcome.verdict.advertised === null ? '—' : `${percent(outcome.verdict.advertised.edge)}${outcome.advertisedBy === 'target' ? ' (own)' : ''}`);
+
+/** One row per variant, within TABLE_COLUMNS_MAX columns: bets as placed/verified/followed the rule. */
 export function renderEdgeAuditTable(result: EdgeAuditResult): string {
-  const cells = rowsOf(result).map((row) => [row.game, row.variant, row.source, row.stated, String(row.placed), String(row.verified), String(row.followed), row.advertised, row.empirical, row.verdict, String(row.restsOn), row.sprt]);
+  const cells = result.variants.map((outcome) => [
+    outcome.variant.game, variantPart(outcome), outcome.verdict.edgeSource, statedText(outcome),
+    `${outcome.placed}/${outcome.verified}/${outcome.followedRule}`, advertisedCell(outcome), shortVerdictText(outcome),
+  ]);
   const widths = HEADERS.map((header, column) => Math.max(header.length, ...cells.map((line) => (line[column] ?? '').length)));
-  const line = (values: readonly string[]): string => values.map((value, column) => value.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return [line(HEADERS), ...cells.map(line)].join('\n') + '\n';
+  const fixed = widths.slice(0, -1).reduce((total, width) => total + width + 2, 0);
+  const room = Math.max(HEADERS.at(-1)?.length ?? 0, TABLE_COLUMNS_MAX - fixed);
+  const fit = (value: string): string => (value.length > room ? `${value.slice(0, room - 1)}…` : value);
+  const line = (values: readonly string[]): string => values.map((value, column) => (column === values.length - 1 ? fit(value) : value.padEnd(widths[column] ?? 0))).join('  ').trimEnd();
+  return [line(HEADERS), ...cells.map(line), TABLE_LEGEND].join('\n') + '\n';
 }
 
 /** A fraction with 8 decimals, "" when absent; never "-0.00000000" (casino.csv's format). */
@@ -110,7 +108,7 @@ export function renderEdgeAuditCsv(result: EdgeAuditResult): string {
     return [
       outcome.variant.game, outcome.variant.variant, verdict.edgeSource, fractionCell(verdict.statedEdge), fractionCell(verdict.statedRange?.[0]), fractionCell(verdict.statedRange?.[1]),
       outcome.placed, outcome.verified, outcome.followedRule, outcome.followedMapping, fractionCell(verdict.exactEdge),
-      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(verdict.interval?.low), fractionCell(verdict.interval?.high),
+      verdict.advertised?.text ?? '', fractionCell(verdict.advertised?.edge), fractionCell(verdict.interval?.edge), fractionCell(shownInterval(verdict.interval)?.[0]), fractionCell(shownInterval(verdict.interval)?.[1]),
       fractionCell(verdict.observed?.unobservedProbability), verdictText(outcome), verdict.restsOnBets, sprt?.decision ?? '', sprt?.direction ?? '', sprt === null ? '' : sprt.bets,
     ];
   });
@@ -149,7 +147,7 @@ export function renderEdgeAuditJson(result: EdgeAuditResult, header: Readonly<Re
     advertised_edge: outcome.verdict.advertised?.edge ?? null,
     advertised_text: outcome.verdict.advertised?.text ?? null,
     empirical_edge: outcome.verdict.interval?.edge ?? null,
-    interval_99: outcome.verdict.interval === null ? null : [outcome.verdict.interval.low, outcome.verdict.interval.high],
+    interval_99: shownInterval(outcome.verdict.interval),
     rule: outcome.verdict.rule,
     rule_severity: outcome.verdict.ruleSeverity,
     empirical: outcome.verdict.empirical,

@@ -133,9 +133,19 @@ export function judgeVariant(input: VerdictInput): VariantVerdict {
       severity = ruleSeverity(nearest, advertised.edge);
     }
   }
-  if (stated.source === 'empirical' && interval !== null) range = [interval.low, interval.high];
+  if (stated.source === 'empirical') range = shownInterval(interval);
   const statedEdge = stated.source === 'empirical' ? (interval?.edge ?? null) : stated.source === 'observed' ? (stated.observed?.edge ?? null) : stated.exact;
   return { edgeSource: stated.source, cause: stated.cause, exactEdge: stated.exact, statedEdge, statedRange: range, advertised, rule, ruleSeverity: severity, restsOnBets: stated.restsOn, interval, empirical, observed: stated.observed };
+}
+
+/**
+ * The 99% interval as the audit states it: none on fewer than MIN_EMPIRICAL_BETS bets (the normal
+ * approximation does not hold: 11 wheel bets give ±113 points), and never above an edge of 100%
+ * (returns are never negative, so 1 − returns / stakes ≤ 1).
+ */
+export function shownInterval(interval: EdgeInterval | null): readonly [low: number, high: number] | null {
+  if (interval === null || interval.bets < MIN_EMPIRICAL_BETS) return null;
+  return [Math.min(interval.low, 1), Math.min(interval.high, 1)];
 }
 
 /** 1 − E[M] of a law, for the documents-versus-target comparison. */

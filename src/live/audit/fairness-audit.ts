@@ -28,6 +28,7 @@ import type { CallOutcome, LiveSession } from '../live-session.ts';
 import type { AuditedBet } from '../operations.ts';
 import { recordDocumentsDifference } from './edge-findings.ts';
 import { recordVerification } from './verification-findings.ts';
+import { payoutFieldsOf } from './edge-tier.ts';
 
 export const FAIRNESS_BETS_DEFAULT = 10_000;
 export const FAIRNESS_BETS_MAX = 100_000;
@@ -188,6 +189,7 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
   const tallies = new Map<string, GameTally>();
   const draws = new Map<string, { owner: string; betId: string }>();
   const variants = new Map<string, { game: string; params: JsonObject }>();
+  const offRule = new Set<string>();
   for (const trail of trails) {
     if (trail === null) continue;
     const { bet } = trail;
@@ -201,7 +203,9 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
     const seedHex = seeds.get(bet.seedHash) ?? trail.revealedSeed;
     const checked = seedHex === null ? null : scheme.verify(schemeBet, seedHex);
     const verdict = checked === null || params !== null ? checked : withoutParams(checked, `the audit trail carries no parameters and the ${scheme.name} scheme cannot read them from the result`);
-    recordVerification(findings, { bet: schemeBet, variant, seedHex, verdict, scheme: scheme.name });
+    recordVerification(findings, { bet: schemeBet, variant, seedHex, verdict, scheme: scheme.name, publishedIsAdvertised: scheme.documentsAdvertise === true, payoutFields: payoutFieldsOf(scheme, bet.game) });
+    // The published rule's edge against the documents' says nothing of a game whose bets did not follow it (afp's own scheme aside).
+    if (verdict !== null && scheme.documentsAdvertise !== true && (verdict.outcome.status === 'failed' || verdict.payout.status === 'failed')) offRule.add(bet.game);
     if (verdict === null) {
       tally.notRevealed += 1;
       continue;
@@ -211,6 +215,6 @@ function verifyAll(options: FairnessAuditOptions, trails: ReadonlyArray<AuditedB
     if (verdict.payout.status === 'ok') tally.paidRight += 1;
     if (verdict.outcome.status === 'not-checked' || verdict.payout.status === 'not-checked') tally.notChecked += 1;
   }
-  for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) recordDocumentsDifference(findings, scheme, { ...played, variant });
+  for (const [variant, played] of [...variants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (!offRule.has(played.game)) recordDocumentsDifference(findings, scheme, { ...played, variant });
   return [...tallies.values()].sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));
 }

@@ -5,13 +5,19 @@
  * house-edge audit only the proof's (its tiers judge outcomes and payouts, edge-tier.ts). Severities: a seed that does not hash to its
  * commitment or a result hash that is not the HMAC is critical (the proof is broken); an outcome
  * that does not follow the target's published rule is major (a rule finding, never "unfair": the
- * hashes verified); a paid amount other than the rule's is critical (money); a seed never revealed
- * after rotation is major.
+ * hashes verified); a seed never revealed after rotation is major.
+ * Payouts: money findings need the target to contradict itself. A credit that is not the stake
+ * times the multiplier the bet itself shows (beyond its rounding) is `money:<game>:credit`
+ * (critical). A bet paid, consistently, a multiplier other than the published rule's is
+ * `rule:<game>:payout`, stating the observed payout beside the published one: major where the
+ * published rule is the target's own advertisement (afp's scheme: the documents'), minor on any
+ * other (the deployed scheme's rules are afp's copy of DEPLOYED.md, which a target may change).
  */
 import type { JsonValue } from '../../core/errors.ts';
 import { formatDecimal } from '../../core/money.ts';
 import type { FindingsCollector } from '../finding.ts';
-import type { FairnessSchemeName, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import type { FairnessSchemeName, FieldDifference, SchemeBet, SchemeVerdict } from '../fairness/scheme.ts';
+import { creditContradiction, paidMultiplier, PAYOUT_FIELD, ratioDecimal, topField } from './edge-tier.ts';
 
 export interface VerificationInput {
   readonly bet: SchemeBet;
@@ -19,6 +25,10 @@ export interface VerificationInput {
   readonly seedHex: string | null;
   readonly verdict: SchemeVerdict | null;
   readonly scheme: FairnessSchemeName;
+  /** Whether the scheme's published rule is the target's own advertisement (FairnessScheme.documentsAdvertise). */
+  readonly publishedIsAdvertised?: boolean;
+  /** The game's result fields that state a payout (FairnessScheme.payoutFields): differing only there is a payout, not an outcome. */
+  readonly payoutFields?: readonly string[];
 }
 
 function evidenceOf(input: VerificationInput): string {
@@ -33,14 +43,46 @@ export function recordVerification(findings: FindingsCollector, input: Verificat
   if (verdict === null) return;
   const game = bet.game;
   const evidence = evidenceOf(input);
-  if (verdict.outcome.status === 'failed') {
+  const payoutOnly = verdict.outcome.status === 'failed' && isPayoutOnly(verdict.outcome.differences ?? [], input.payoutFields ?? []);
+  if (verdict.outcome.status === 'failed' && !payoutOnly) {
     const differences = (verdict.outcome.differences ?? []).slice(0, 5).map((difference) => ({ field: difference.field, recorded: difference.recorded, recomputed: difference.recomputed })) as unknown as JsonValue;
     findings.add({ id: `rule:${game}:outcome`, severity: 'major', kind: 'rule', title: `${game}: the outcome does not follow the ${input.scheme} scheme's published rule (the hashes verify)`, field: 'result', expected: differences, seen: bet.result, evidence: `${evidence}; ${verdict.outcome.detail}` });
   }
-  if (verdict.payout.status === 'failed') {
-    const due = verdict.payout.dueMicro;
-    findings.add({ id: `money:${game}:payout`, severity: 'critical', kind: 'money', title: `${game}: the amount paid is not the stake times the rule's multiplier`, field: 'amount_won', expected: due === undefined ? verdict.payout.detail : formatDecimal(due), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; ${verdict.payout.detail}` });
+  if (verdict.payout.status === 'failed' || payoutOnly) recordPayout(findings, input, evidence);
+}
+
+/** The payout check's own words, or the payout fields that differ. */
+function payoutDetail(verdict: SchemeVerdict): string {
+  if (verdict.payout.status === 'failed') return verdict.payout.detail;
+  const differences = verdict.outcome.status === 'failed' ? (verdict.outcome.differences ?? []) : [];
+  return `result ${differences.slice(0, 3).map((difference) => `${difference.field} ${JSON.stringify(difference.recorded)} where the rule gives ${JSON.stringify(difference.recomputed)}`).join(', ')}`;
+}
+
+/** Every difference is in a field that states a payout (and there is at least one). */
+function isPayoutOnly(differences: readonly FieldDifference[], payoutFields: readonly string[]): boolean {
+  const fields = new Set([PAYOUT_FIELD, ...payoutFields]);
+  return differences.length > 0 && differences.every((difference) => fields.has(topField(difference.field)));
+}
+
+/** A payout other than the rule's: money when the credit contradicts the bet's own multiplier, else a rule finding stating what was paid. */
+function recordPayout(findings: FindingsCollector, input: VerificationInput, evidence: string): void {
+  const { bet, verdict } = input;
+  if (verdict === null) return;
+  const game = bet.game;
+  const contradiction = creditContradiction(bet);
+  if (contradiction !== null) {
+    findings.add({ id: `money:${game}:credit`, severity: 'critical', kind: 'money', title: `${game}: the amount credited is not the stake times the multiplier the bet shows`, field: 'amount_won', expected: formatDecimal(contradiction.dueMicro), seen: bet.paidMicro === null ? null : formatDecimal(bet.paidMicro), evidence: `${evidence}; shows ×${String(bet.multiplier)} on a stake of ${formatDecimal(bet.amountMicro)}` });
+    return;
   }
+  const paid = paidMultiplier(bet);
+  const published = verdict.multiplier;
+  const paidText = paid === null ? 'an unknown multiplier' : `${ratioDecimal(paid)}×`;
+  findings.add({
+    id: `rule:${game}:payout`, severity: input.publishedIsAdvertised === true ? 'major' : 'minor', kind: 'rule',
+    title: `${game}: paid ${paidText} where the ${input.scheme} scheme's published rule pays ${published === null ? '?' : `${ratioDecimal(published)}×`} (the credit agrees with the multiplier the bet shows)`,
+    field: 'payout_multiplier', expected: published === null ? null : ratioDecimal(published), seen: paid === null ? null : ratioDecimal(paid),
+    evidence: `${evidence}; ${payoutDetail(verdict)}`,
+  });
 }
 
 /**

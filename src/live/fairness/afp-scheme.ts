@@ -110,4 +110,6 @@ export const AFP_SCHEME: FairnessScheme = {
   paramsOf,
   roundOf,
   payoutFields: (game) => PAYOUT_FIELDS[game] ?? [],
+  // afp's platform is the documents': casino.md's figures are its own advertisement.
+  documentsAdvertise: true,
 };

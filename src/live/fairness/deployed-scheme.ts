@@ -20,7 +20,7 @@
  * Limits: laws are cached, at most LAW_CACHE_MAX of them.
  */
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../../core/errors.ts';
+import type { JsonObject, JsonValue } from '../../core/errors.ts';
 import type { Micro } from '../../core/money.ts';
 import { isZero, type Ratio } from '../../core/ratio.ts';
 import type { Chance } from '../../services/casino/games/game.ts';
@@ -42,8 +42,13 @@ export const LAW_CACHE_MAX = 128;
 const OK: Check = { status: 'ok' };
 const notChecked = (reason: string): Check => ({ status: 'not-checked', reason });
 
+/** Result fields that state a claim, not an outcome (the edge the answer advertises: statedEdgeOf); never compared. */
+const STATED_FIELDS: ReadonlySet<string> = new Set(['house_edge_pct']);
+
+const outcomeFields = (result: JsonObject): JsonObject => Object.fromEntries(Object.entries(result).filter(([key]) => !STATED_FIELDS.has(key))) as JsonObject;
+
 function outcomeCheck(bet: SchemeBet, play: DeployedPlay): SchemeVerdict['outcome'] {
-  const comparison = compareResult(bet.result, play.result, play.unordered);
+  const comparison = compareResult(bet.result, outcomeFields(play.result), play.unordered);
   const differences: FieldDifference[] = [...comparison.differences];
   if (!isZero(play.multiplier) && bet.multiplier !== null && bet.multiplier !== play.multiplierNumber) {
     differences.push({ field: 'payout_multiplier', recorded: bet.multiplier, recomputed: play.multiplierNumber });
@@ -104,7 +109,14 @@ function payoutFields(game: string): readonly string[] {
   return PAYOUT_FIELDS[game] ?? [];
 }
 
-export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf, payoutFields };
+/** `house_edge_pct` of a result (wheel, simple_dice, hilo in DEPLOYED.md §2.5), in percent on the wire. */
+function statedEdgeOf(_game: string, result: JsonValue): number | null {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  const pct = result['house_edge_pct'];
+  return typeof pct === 'number' && Number.isFinite(pct) && pct > -1_000 && pct < 1_000 ? pct / 100 : null;
+}
+
+export const DEPLOYED_SCHEME: FairnessScheme = { name: 'deployed', games, verify, law, paramsOf: deployedParamsOf, payoutFields, statedEdgeOf };
 
 /** Whether the deployed scheme has an exact law for these parameters, without computing it. */
 export function deployedHasLaw(game: string, params: JsonObject): boolean {

@@ -101,4 +101,15 @@ export interface FairnessScheme {
    * `payout_multiplier` always counts as one; absent: no other.
    */
   payoutFields?(game: string): readonly string[];
+  /**
+   * Whether the documents (casino.md) are this scheme's own advertisement (afp's platform): its
+   * edges are then judged against the documents' figures. Absent: a target of this scheme
+   * advertises only what its own answers state (statedEdgeOf), and the documents' figures are info.
+   */
+  readonly documentsAdvertise?: boolean;
+  /**
+   * The edge a bet answer states about its own game (the deployment's `house_edge_pct`), as a
+   * fraction; null where it states none. What the target advertises, read through its dialect.
+   */
+  statedEdgeOf?(game: string, result: JsonValue): number | null;
 }

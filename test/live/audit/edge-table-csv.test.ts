@@ -19,6 +19,7 @@ function outcome(overrides: Partial<VariantOutcome> & Pick<VariantOutcome, 'verd
     brokeMapping: 0,
     tier: new TierTrack([]),
     refused: 0,
+    advertisedBy: 'documents',
     sprt: { decision: 'accept-h0', direction: null, bets: 380 },
     ...overrides,
   };
@@ -53,9 +54,10 @@ describe('live edges.csv', () => {
     expect(renderEdgeAuditCsv(result([]))).toBe(`${HEADER}\n`);
   });
 
-  test('the text table still packs the interval and the SPRT into readable cells', () => {
+  test('the text table fits 120 columns: the interval and the SPRT live in the CSV and JSON', () => {
     const table = renderEdgeAuditTable(result([outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]));
-    expect(table).toContain('1.230% [-10.770%, 13.230%]');
-    expect(table).toContain('accept-h0 @380');
+    expect(table.split('\n')[1]).toMatch(/^dice {2,}over:50 {2,}published {2,}1\.000% {2,}400\/400\/400 {2,}1\.000% {2,}matches advertised$/);
+    for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
+    expect(renderEdgeAuditCsv(result([outcome({ verdict: { ...PUBLISHED, exactEdge: 0.01, advertised: { edge: 0.01, text: '1%' }, rule: 'matches', ruleSeverity: null, restsOnBets: 400, interval: INTERVAL, empirical: 'agrees' } })]))).toContain('0.01230000,-0.10770000,0.13230000');
   });
 });

@@ -177,6 +177,8 @@ function resultOf(scheme: FairnessScheme, variant: { game: string; variant: stri
   const outcome: VariantOutcome = {
     variant: { ...variant, amountMicro: STAKE, advertised, documentsEdge: null }, placed: bets.length, verified: bets.length, followedRule: fed.tier.paidAsPublished,
     followedMapping: fed.tier.mapped, brokeMapping: fed.tier.broke, tier: fed.tier, refused: 0, verdict, sprt: null,
+    // The advertisement given stands for the target's own (its answers' house_edge_pct) on the deployed scheme.
+    advertisedBy: scheme.documentsAdvertise === true ? 'documents' : 'target',
   };
   return { variants: [outcome], placed: bets.length, verified: bets.length, refused: 0, stakedMicro: STAKE * BigInt(bets.length), stoppedBy: null, balanceBeforeMicro: null, balanceAfterMicro: null };
 }
@@ -218,7 +220,8 @@ describe('the findings each tier gives: one per rule and cause, none derived fro
     const findings = new FindingsCollector();
     recordEdgeFindings(findings, result, DEPLOYED_SCHEME);
     const payouts = findings.list().find((finding) => finding.id === 'rule:coin_flip:heads:payouts');
-    expect(payouts?.severity).toBe('major');
+    // A changed payout is no defect by itself (the edge finding judges the edge): minor.
+    expect(payouts?.severity).toBe('minor');
     expect(payouts?.title).toMatch(/^coin_flip:heads: the target pays 2× where it publishes 1\.99× \(\d+ bets\) \(deployed scheme\): observed edge 0\.000%, published rule 0\.500%$/);
     expect(payouts?.examples).toHaveLength(3);
     expect(findings.list().some((finding) => finding.kind === 'money')).toBe(false);
@@ -322,5 +325,31 @@ describe('findings gather a count and up to three examples', () => {
     const single = new FindingsCollector();
     single.add(finding('only'));
     expect(single.list()[0]?.examples).toBeUndefined();
+  });
+});
+
+describe("whose advertisement an edge is judged against (issue 40): the target's own word, not afp's assumption", () => {
+  test('the deployed scheme reads the edge an answer states (house_edge_pct, percent) and nothing else; afp\'s scheme is advertised by the documents', () => {
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { multiplier: 0, won: false, house_edge_pct: 9.5 })).toBe(0.095);
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { multiplier: 0, won: false })).toBeNull();
+    expect(DEPLOYED_SCHEME.statedEdgeOf?.('wheel', { house_edge_pct: '9.5' })).toBeNull();
+    expect(DEPLOYED_SCHEME.documentsAdvertise).toBeUndefined();
+    expect(AFP_SCHEME.documentsAdvertise).toBe(true);
+  });
+
+  test('a deployed variant that states no edge: its published edge against the documents\' figure is info, minor when gross; never major', () => {
+    const coins = range(40).map((nonce) => deployedBet('coin_flip', HEADS, nonce, ['side_chosen', 'outcome', 'roll']));
+    const documents: AdvertisedEdge = { edge: 0.02, text: '2%' };
+    const fed = feed(DEPLOYED_SCHEME, coins);
+    const verdict = judge(DEPLOYED_SCHEME, 'coin_flip', HEADS, fed, null);
+    const outcome: VariantOutcome = {
+      variant: { game: 'coin_flip', variant: 'coin_flip:heads', params: HEADS, amountMicro: STAKE, advertised: documents, documentsEdge: null }, placed: 40, verified: 40, followedRule: 40,
+      followedMapping: 40, brokeMapping: 0, tier: fed.tier, refused: 0, verdict, sprt: null, advertisedBy: null,
+    };
+    const findings = new FindingsCollector();
+    recordEdgeFindings(findings, { variants: [outcome], placed: 40, verified: 40, refused: 0, stakedMicro: STAKE * 40n, stoppedBy: null, balanceBeforeMicro: null, balanceAfterMicro: null }, DEPLOYED_SCHEME);
+    const edge = findings.list().find((finding) => finding.id === 'edge:coin_flip:heads');
+    expect(edge).toMatchObject({ severity: 'info', title: "coin_flip:heads: the deployed scheme's published rule gives 0.500%; the documents advertise 2%" });
+    expect(findings.list().filter((finding) => finding.severity === 'major' || finding.severity === 'critical')).toEqual([]);
   });
 });

@@ -131,11 +131,24 @@ export function wheelMultiplierOf(roll: number, wheel: DeployedGameRules['wheel'
 
 const wheelCompared = (roll: number, compare: WheelCompare): number => (compare === 'percent' ? roll : roll / 100);
 
-export const wheelRule = (wheel: DeployedGameRules['wheel']): DeployedRule => oneRollRule(
-  'wheel',
-  () => null,
-  (_params, roll) => {
-    const multiplier = wheelMultiplierOf(roll, wheel);
-    return paidIf(multiplier > 0, multiplier, { multiplier, won: multiplier > 0 });
-  },
-);
+/**
+ * The edge the wheel's answers state (`house_edge_pct`, DEPLOYED.md §2.5): that of its sector
+ * table as written (1 − Σ multiplier × probability, in percent, round2), whatever the compare:
+ * the published table states 9.5 while the deployment's percent compare makes nearly every spin BUST.
+ */
+export function wheelStatedEdgePct(wheel: DeployedGameRules['wheel']): number {
+  const returned = wheel.sectors.reduce((total, [multiplier, probability]) => total + multiplier * probability, 0);
+  return round2((1 - returned) * 100);
+}
+
+export const wheelRule = (wheel: DeployedGameRules['wheel']): DeployedRule => {
+  const statedPct = wheelStatedEdgePct(wheel);
+  return oneRollRule(
+    'wheel',
+    () => null,
+    (_params, roll) => {
+      const multiplier = wheelMultiplierOf(roll, wheel);
+      return paidIf(multiplier > 0, multiplier, { multiplier, won: multiplier > 0, house_edge_pct: statedPct });
+    },
+  );
+};
