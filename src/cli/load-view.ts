@@ -11,6 +11,7 @@
  * Exit codes of a finished run, first that applies: 4 no request got an answer · 5 a threshold
  * failed · 0.
  */
+import { onProcessInterrupt } from './process-interrupt.ts';
 import { overallHistogram, percentilesOf, decodeHistogram, type LoadRecorder, type LoadSample, type LoadSnapshot } from '../load/load-recorder.ts';
 import { LoadStop, systemLoadClock, type LoadClock } from '../load/generator.ts';
 import type { LoadPlan } from '../load/executors.ts';
@@ -43,10 +44,7 @@ export const PROCESS_IO: LoadIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   errIsTty: process.stderr.isTTY,
-  onInterrupt: (handler) => {
-    process.on('SIGINT', handler);
-    return () => process.off('SIGINT', handler);
-  },
+  onInterrupt: onProcessInterrupt,
   clock: systemLoadClock(),
 };
 

@@ -15,6 +15,7 @@
  * `--record` stores the scenario's platform settings and the agents' non-free tiers in the record's
  * header, so `afp replay` can set the target up the same way (src/replay/record-format.ts).
  */
+import { onProcessInterrupt } from './process-interrupt.ts';
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -56,10 +57,7 @@ const PROCESS_IO: RunIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   errIsTty: process.stderr.isTTY,
-  onInterrupt: (handler) => {
-    process.on('SIGINT', handler);
-    return () => process.off('SIGINT', handler);
-  },
+  onInterrupt: onProcessInterrupt,
 };
 
 /** A turn of the host's event loop (so a signal handler can run during an in-process run). */
