@@ -224,8 +224,10 @@ function settleFor<P>(state: CasinoState, agent: CasinoAgent, command: BetComman
   state.bets.addTo((agent.bets ??= state.bets.agentBets(agentId)), bet, drawn.resultBytes ?? null);
   state.stats.recordTo((agent.stats ??= state.stats.entryOf(agentId, nowMs)), bet);
   state.recordBankroll(bet);
-  const commission = (agent.commission ??= state.commissions.stateOf(agentId));
-  state.commissions.settleFor(commission, { agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId });
+  const settleReferral = { agents: ctx.agents, referrals: ctx.referrals, agentId, stakeMicro: amountMicro, payoutMicro, reference: betId };
+  // The deployment's engine pays the deployment's referral rule (per losing stake); afp's, net losses.
+  if (command.deployedRules !== undefined) state.commissions.settlePerLosingStake(settleReferral);
+  else state.commissions.settleFor((agent.commission ??= state.commissions.stateOf(agentId)), settleReferral);
   ctx.emit({ type: 'casino.bet', atMs: nowMs, betId, agentId, game: game.id, variant: bet.variant, amountMicro, payoutMicro, source: command.source });
   return bet;
 }

@@ -11,12 +11,19 @@
  *
  * Invariant (checked by the referral-levels invariant): for every (agent, level), paid ==
  * floor(highWater × bps / 10,000).
+ *
+ * The deployed dialect's casino (bets drawn by the deployment's engine) pays the deployment's rule
+ * instead (DEPLOYED.md §2.9, `settlePerLosingStake`): each losing bet pays round2(stake × the
+ * level's share) to each of up to three ancestors when that is at least 0.01, whatever the agent's
+ * net; a push, a plinko drop (never 0) and a win pay nothing.
  */
 import type { Micro } from '../../core/money.ts';
 import type { AgentRegistry } from '../shared/agents.ts';
 import type { ReferralBook } from '../shared/referral.ts';
 
 export const CASINO_HOUSE = 'casino-house';
+/** One cent in micro-USDC: the deployment's referral payments are whole cents, at least one. */
+const CENT_MICRO = 10_000n;
 
 export interface CommissionState {
   netLossMicro: Micro;
@@ -78,6 +85,22 @@ export class ReferralCommissions {
         options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro: dueMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference, service: 'casino', level: level + 1 });
         state.paidMicro[level] = owedMicro;
         this.addEarned(referrerId, level, dueMicro);
+      }
+      referrerId = options.agents.get(referrerId)?.referrerId ?? null;
+    }
+  }
+
+  /** The deployment's per-losing-stake rule (see the header); `payoutMicro` 0 is a lost bet. */
+  settlePerLosingStake(options: SettleOptions): void {
+    if (options.payoutMicro !== 0n) return;
+    let referrerId = options.agents.get(options.agentId)?.referrerId ?? null;
+    for (let level = 0; level < this.levelsBps.length && referrerId !== null; level++) {
+      // round2 of stake × share, half up, in micro: whole cents of (stake × bps / 10,000).
+      const cents = (options.stakeMicro * (this.levelsBps[level] as bigint) + CENT_MICRO * 5_000n) / (CENT_MICRO * 10_000n);
+      const amountMicro = cents * CENT_MICRO;
+      if (amountMicro >= CENT_MICRO) {
+        options.referrals.accrueFrom({ from: CASINO_HOUSE, referrerId, amountMicro, reason: `casino.referral.level${level + 1}`, reference: options.reference, service: 'casino', level: level + 1 });
+        this.addEarned(referrerId, level, amountMicro);
       }
       referrerId = options.agents.get(referrerId)?.referrerId ?? null;
     }
