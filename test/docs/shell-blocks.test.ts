@@ -36,10 +36,14 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** A base port whose PORT_SPAN ports are all free on 127.0.0.1 (at most 50 tries). */
+/**
+ * A base port whose PORT_SPAN ports are all free on 127.0.0.1 (at most 50 tries), below Linux's
+ * ephemeral range (32768 up): a port free now must not be handed to another test's outgoing or
+ * port-0 socket before the block's server binds it (seen once: EADDRINUSE on a block's P+4).
+ */
 async function freeBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const base = 10_000 + Math.floor(Math.random() * 22_000);
     const checks = await Promise.all(Array.from({ length: PORT_SPAN }, (_, offset) => portFree(base + offset)));
     if (checks.every(Boolean)) return base;
   }
