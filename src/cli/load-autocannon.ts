@@ -16,12 +16,12 @@ import { reachable } from '../load/url-reach.ts';
 import { URL_METHODS, urlEndpointName } from '../load/url-source.ts';
 import type { HttpMethod } from '../http/route.ts';
 import { bodyOf, headersOf, isUrlRun, thresholdsOf, urlOf } from './url-flags.ts';
-import { thresholdLines } from './load-view.ts';
+import { exitOf, thresholdLines } from './load-view.ts';
 import { littleCheck, littleLine, type Concurrency } from '../load/littles-law.ts';
 import { endpointRequest, parseAutocannonFlags } from '../load/autocannon-flags.ts';
 import { overallHistogram, percentilesOf, type LoadSnapshot } from '../load/load-recorder.ts';
 import { writeLoadReports } from '../load/report/write-load-reports.ts';
-import { evaluateThresholds, failedThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
+import { evaluateThresholds, parseThresholds, type Threshold } from '../load/thresholds.ts';
 import { resolveTarget } from '../live/resolve-target.ts';
 import { formatScenarioErrors, parseScenario, type Scenario } from '../sim/scenario.ts';
 import { parseCommand, stringFlag } from './args.ts';
@@ -195,14 +195,5 @@ async function finishAutocannon(run: { snapshot: LoadSnapshot; concurrency: Conc
   ];
   io.out(`${lines.join('\n')}\n`);
   run.record({ ...(run.scenario === null ? {} : { seed: run.scenario.seed, scenario: run.scenario.name }), engine: 'autocannon', target: run.targetName, requests, failed, no_answer: noAnswer, seconds, latency_ms: { p50: latency.p50Ms, p90: latency.p90Ms, p99: latency.p99Ms, p999: latency.p999Ms, max: latency.maxMs }, littles_law: little, thresholds: judged.map((threshold) => ({ metric: threshold.metric, expression: threshold.expression, ok: threshold.ok })), files });
-  if (requests > 0 && noAnswer === requests) {
-    io.err(`afp load: ${run.targetName} answered none of the ${requests} requests\n`);
-    return EXIT.liveness;
-  }
-  const failing = failedThresholds(judged);
-  if (failing.length > 0) {
-    io.out(`FAILED: ${failing.length} of ${judged.length} thresholds\n`);
-    return EXIT.loadThreshold;
-  }
-  return EXIT.ok;
+  return exitOf(snapshot, judged, run.targetName, io);
 }

@@ -224,7 +224,8 @@ export async function concludeRun(run: Conclusion): Promise<number> {
   return exitOf(result.snapshot, judged, run.report.target.name, io);
 }
 
-function exitOf(snapshot: LoadSnapshot, judged: readonly ThresholdResult[], targetName: string, io: LoadIo): number {
+/** A run's exit code (both engines): 4 when the target answered none of its requests, 5 when a threshold failed. */
+export function exitOf(snapshot: LoadSnapshot, judged: readonly ThresholdResult[], targetName: string, io: Pick<LoadIo, 'out' | 'err'>): number {
   if (unanswered(snapshot)) {
     io.err(`afp load: ${targetName} answered none of the run's ${totalRequests(snapshot)} requests\n`);
     return EXIT.liveness;
